@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+//
+// Sift: Apple's NSPredicate language and Core Data's query layer, rebuilt in Swift for Linux.
+//
+// Layers (each module imports only the ones above it):
+//
+//   SiftLanguage   lexer, parser, AST, canonical printer, format arguments, errors
+//   (next issues)  evaluation → model & stores → SQL compiler & SQLite store
+//   Sift           the umbrella module users import
+//   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
+//
+// CSQLite and CPCRE2 wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev).
+import PackageDescription
+
+let package = Package(
+    name: "Sift",
+    products: [
+        .library(name: "Sift", targets: ["Sift"]),
+        .executable(name: "sift", targets: ["sift"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+
+        // Layer 1: the predicate language.
+        .target(name: "SiftLanguage"),
+
+        // The umbrella.
+        .target(name: "Sift", dependencies: ["SiftLanguage"]),
+
+        // Command line.
+        .target(
+            name: "SiftCLI",
+            dependencies: [
+                "Sift",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
+
+        // Tests.
+        .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

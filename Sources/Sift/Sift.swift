@@ -1,0 +1,5 @@
+// The module Sift's users import: every layer, re-exported.
+//
+//     import Sift
+//     let p = try PredicateNode(format: "title BEGINSWITH[cd] %@", "star")
+@_exported import SiftLanguage

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// `sift`: the root command.
+public struct SiftCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sift",
+        abstract: "NSPredicate queries for Linux: parse, filter and fetch with Apple's predicate language.",
+        discussion: """
+            Examples:
+              sift parse 'title beginswith[cd] "star" and year > 1970'
+              sift parse 'name == %@ AND age > %@' --arg '"Ann"' --arg 30
+              sift parse 'date > $since' --var 'since={"$date": "2021-03-04T05:06:07Z"}' --json
+            """,
+        subcommands: [ParseCommand.self]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,139 @@
+/// An error in a format string: what is wrong, where (1-based column and byte offset), the
+/// offending token, what was expected, and a suggestion where one helps.
+///
+/// `description` is one line (`column 12: unknown operator 'BEGINSWTH'; did you mean 'BEGINSWITH'?`);
+/// ``rendered()`` adds the format string and a caret under the column.
+public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of error this is. New codes may be added; switch with a `default`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable, Hashable {
+            case unexpectedCharacter, unterminatedString, invalidEscape, invalidNumber
+            case unexpectedToken, unexpectedEnd, notAPredicate, notAnExpression
+            case unknownOption, unknownFunction, wrongArgumentCount, unknownCastType
+            case missingArgument, unusedArguments, invalidArgument, invalidFormatSpecifier
+            case nestingTooDeep, chainedComparison, unsupported, invalidKey
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// A byte that cannot start a token (`?`, `;`, a non-ASCII letter outside quotes, ...).
+        public static let unexpectedCharacter = Code(.unexpectedCharacter)
+        /// A string literal with no closing quote.
+        public static let unterminatedString = Code(.unterminatedString)
+        /// A backslash escape that is not one of `\" \' \\ \n \t \r \0 \uXXXX`.
+        public static let invalidEscape = Code(.invalidEscape)
+        /// A malformed number (`0x`, `1e`).
+        public static let invalidNumber = Code(.invalidNumber)
+        /// A token where it cannot stand.
+        public static let unexpectedToken = Code(.unexpectedToken)
+        /// The format string ended too early.
+        public static let unexpectedEnd = Code(.unexpectedEnd)
+        /// An expression where a predicate is needed (`"name"` alone, `a AND 1`).
+        public static let notAPredicate = Code(.notAPredicate)
+        /// A predicate where an expression is needed (`(a == 1) + 2`).
+        public static let notAnExpression = Code(.notAnExpression)
+        /// An option letter other than `c d n l`.
+        public static let unknownOption = Code(.unknownOption)
+        /// A function name that is not in ``FunctionCatalog``.
+        public static let unknownFunction = Code(.unknownFunction)
+        /// A known function called with the wrong number of arguments.
+        public static let wrongArgumentCount = Code(.wrongArgumentCount)
+        /// A CAST to a type name Sift does not know.
+        public static let unknownCastType = Code(.unknownCastType)
+        /// A `%@`, `%K`, `%d`, ... with no argument left to bind.
+        public static let missingArgument = Code(.missingArgument)
+        /// More arguments than format specifiers.
+        public static let unusedArguments = Code(.unusedArguments)
+        /// An argument of a type the specifier cannot take.
+        public static let invalidArgument = Code(.invalidArgument)
+        /// `%k`, `%z`, or `%%` outside a string.
+        public static let invalidFormatSpecifier = Code(.invalidFormatSpecifier)
+        /// Nesting deeper than ``ParserOptions/maximumNestingLevel``.
+        public static let nestingTooDeep = Code(.nestingTooDeep)
+        /// `a < b < c`: comparisons do not associate.
+        public static let chainedComparison = Code(.chainedComparison)
+        /// A reserved construct Sift parses but does not support (`FETCH(...)`, `ANYKEY`).
+        public static let unsupported = Code(.unsupported)
+        /// A key that cannot be used (empty component in a `%K` key path, a bare reserved word).
+        public static let invalidKey = Code(.invalidKey)
+
+        public var description: String { value.rawValue }
+    }
+
+    public let code: Code
+    /// What is wrong, in one sentence (no position).
+    public let message: String
+    /// 0-based byte offset into the UTF-8 format string.
+    public let offset: Int
+    /// 1-based column, counted in characters.
+    public let column: Int
+    /// The offending token as written (empty at the end of the input).
+    public let token: String
+    /// What the parser expected there, if it can say.
+    public let expected: [String]
+    /// A nearby correct word for a misspelt keyword, operator, option or function.
+    public let suggestion: String?
+    /// The format string the error is in.
+    public let source: String
+
+    init(
+        _ code: Code, _ message: String, source: String, offset: Int, length: Int,
+        expected: [String] = [], suggestion: String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.source = source
+        let utf8 = source.utf8
+        let clampedOffset = max(0, min(offset, utf8.count))
+        self.offset = clampedOffset
+        let start = utf8.index(utf8.startIndex, offsetBy: clampedOffset)
+        let end = utf8.index(start, offsetBy: max(0, min(length, utf8.count - clampedOffset)))
+        // Count characters up to the offset; an offset inside a character counts that character.
+        let prefix = Substring(utf8[utf8.startIndex..<start])
+        self.column = prefix.count + 1
+        self.token = String(Substring(utf8[start..<end]))
+        self.expected = expected
+        self.suggestion = suggestion
+    }
+
+    /// `column N: message; did you mean 'X'?`
+    public var description: String {
+        var text = "column \(column): \(message)"
+        if let suggestion { text += "; did you mean '\(suggestion)'?" }
+        return text
+    }
+
+    /// The format string on one line, a caret under the column, and the message:
+    ///
+    ///     name BEGINSWTH "a"
+    ///          ^
+    ///     error: column 6: expected a comparison operator, found 'BEGINSWTH'; did you mean 'BEGINSWITH'?
+    ///
+    /// Long format strings are cut to a window around the column.
+    public func rendered(prefix: String = "error: ") -> String {
+        let (line, caretColumn) = DiagnosticWindow.excerpt(source, column: column)
+        let caret = String(repeating: " ", count: caretColumn - 1) + "^"
+        return "\(line)\n\(caret)\n\(prefix)\(description)"
+    }
+}
+
+/// Cuts a long format string to a window around a column, on one line, for display.
+enum DiagnosticWindow {
+    static let width = 100
+
+    static func excerpt(_ source: String, column: Int) -> (line: String, column: Int) {
+        // One line: control characters (newlines, tabs) show as spaces so the caret lines up.
+        let characters = source.map { ch -> Character in
+            ch.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7F }) ? " " : ch
+        }
+        guard characters.count > width else { return (String(characters), column) }
+        let half = width / 2
+        let startIndex = max(0, min(column - 1 - half, characters.count - width))
+        let endIndex = min(characters.count, startIndex + width)
+        var line = String(characters[startIndex..<endIndex])
+        var caretColumn = column - startIndex
+        if startIndex > 0 { line = "…" + line; caretColumn += 1 }
+        if endIndex < characters.count { line += "…" }
+        return (line, caretColumn)
+    }
+}

@@ -1,0 +1,759 @@
+import Foundation
+
+/// How the parser behaves.
+public struct ParserOptions: Sendable, Hashable {
+    /// The deepest nesting accepted (parentheses, operators, function arguments, key-path
+    /// postfixes, chained arithmetic). Deeper input is a ``ParseError`` with code
+    /// `.nestingTooDeep`, never a stack overflow. At least 1; the default is 256.
+    public var maximumNestingLevel: Int
+
+    public static let defaultMaximumNestingLevel = 256
+
+    public init(maximumNestingLevel: Int = ParserOptions.defaultMaximumNestingLevel) {
+        self.maximumNestingLevel = max(1, maximumNestingLevel)
+    }
+}
+
+extension PredicateNode {
+    /// Parses a format string, binding `%@`, `%K` and printf-style specifiers to `arguments` in order.
+    ///
+    ///     let p = try PredicateNode(format: "title BEGINSWITH[cd] %@ AND year > %d", "star", 1970)
+    ///     print(p)   // title BEGINSWITH[cd] "star" AND year > 1970
+    public init(format: String, _ arguments: Any?...) throws(ParseError) {
+        try self.init(format: format, arguments: arguments)
+    }
+
+    /// Parses a format string with an argument array and parser options.
+    public init(format: String, arguments: [Any?], options: ParserOptions = ParserOptions()) throws(ParseError) {
+        self = try Parser.parse(format, arguments: arguments, options: options) { (parser) throws(ParseError) in
+            try parser.parsePredicateSentence()
+        }
+    }
+}
+
+extension ExpressionNode {
+    /// Parses an expression alone (a sort key, a property to fetch): `items.@sum.price * 2`.
+    public init(format: String, arguments: [Any?] = [], options: ParserOptions = ParserOptions()) throws(ParseError) {
+        self = try Parser.parse(format, arguments: arguments, options: options) { (parser) throws(ParseError) in
+            try parser.parseExpressionSentence()
+        }
+    }
+}
+
+/// A Pratt parser over the lexer's tokens, driven by the one ``Precedence`` table.
+///
+/// Predicates and expressions are parsed by the same loop (a parenthesis may hold either);
+/// each operator checks that its operands are the right sort. Every recursion goes through
+/// ``enter()``, which enforces the nesting limit, and every loop consumes a token per turn.
+struct Parser {
+    private var lexer: Lexer
+    private var current: Token
+    private var previousEnd = 0
+    private let arguments: [Any?]
+    private var argumentIndex = 0
+    private let options: ParserOptions
+    private var depth = 0
+
+    /// A parsed piece: an expression or a predicate.
+    private enum Node {
+        case expression(ExpressionNode)
+        case predicate(PredicateNode)
+
+        var range: SourceRange? {
+            switch self {
+            case .expression(let e): e.range
+            case .predicate(let p): p.range
+            }
+        }
+    }
+
+    static func parse<T>(
+        _ source: String, arguments: [Any?], options: ParserOptions,
+        _ body: (inout Parser) throws(ParseError) -> T
+    ) throws(ParseError) -> T {
+        var source = source
+        // Native strings are contiguous UTF-8; bridged ones are made so once.
+        source.makeContiguousUTF8()
+        let result: Result<T, ParseError> = source.utf8.withContiguousStorageIfAvailable { bytes in
+            do throws(ParseError) {
+                var parser = try Parser(lexer: Lexer(bytes: bytes, source: source), arguments: arguments, options: options)
+                return .success(try body(&parser))
+            } catch {
+                return .failure(error)
+            }
+        } ?? .failure(ParseError(.unexpectedCharacter, "the format string could not be read as UTF-8", source: source, offset: 0, length: 0))
+        return try result.get()
+    }
+
+    private init(lexer: Lexer, arguments: [Any?], options: ParserOptions) throws(ParseError) {
+        self.lexer = lexer
+        self.arguments = arguments
+        self.options = options
+        self.current = try self.lexer.next()
+    }
+
+    // MARK: - Sentences
+
+    mutating func parsePredicateSentence() throws(ParseError) -> PredicateNode {
+        let node = try parse(.or)
+        try expectEnd(after: node)
+        let predicate = try requirePredicate(node)
+        try checkArgumentsUsed()
+        return predicate
+    }
+
+    mutating func parseExpressionSentence() throws(ParseError) -> ExpressionNode {
+        let node = try parse(.or)
+        try expectEnd(after: node)
+        let expression = try requireExpression(node)
+        try checkArgumentsUsed()
+        return expression
+    }
+
+    private func checkArgumentsUsed() throws(ParseError) {
+        guard argumentIndex < arguments.count else { return }
+        let unused = arguments.count - argumentIndex
+        throw ParseError(
+            .unusedArguments,
+            "\(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given but the format string uses \(argumentIndex) (\(unused) left over)",
+            source: lexer.source, offset: lexer.bytes.count, length: 0)
+    }
+
+    // MARK: - Tokens
+
+    private mutating func advance() throws(ParseError) {
+        previousEnd = current.end
+        current = try lexer.next()
+    }
+
+    private func peek() throws(ParseError) -> Token {
+        var copy = lexer
+        return try copy.next()
+    }
+
+    private func text(_ token: Token) -> String {
+        String(decoding: lexer.bytes[token.start..<token.end], as: UTF8.self)
+    }
+
+    private func describe(_ token: Token) -> String {
+        token.kind == .end ? "the end of the format string" : "'\(text(token))'"
+    }
+
+    private func error(
+        _ code: ParseError.Code, _ message: String, at token: Token, expected: [String] = [], suggestion: String? = nil
+    ) -> ParseError {
+        ParseError(code, message, source: lexer.source, offset: token.start, length: token.end - token.start,
+                   expected: expected, suggestion: suggestion)
+    }
+
+    private func error(_ code: ParseError.Code, _ message: String, at range: SourceRange?, suggestion: String? = nil) -> ParseError {
+        let range = range ?? SourceRange(start: current.start, end: current.end)
+        return ParseError(code, message, source: lexer.source, offset: range.start, length: range.end - range.start, suggestion: suggestion)
+    }
+
+    private mutating func expect(_ kind: Token.Kind, _ spelling: String, context: String) throws(ParseError) {
+        guard current.kind == kind else {
+            let code: ParseError.Code = current.kind == .end ? .unexpectedEnd : .unexpectedToken
+            throw error(code, "expected '\(spelling)' \(context), found \(describe(current))", at: current, expected: [spelling])
+        }
+        try advance()
+    }
+
+    private func range(from start: Int) -> SourceRange { SourceRange(start: start, end: previousEnd) }
+
+    // MARK: - Nesting
+
+    private mutating func enter() throws(ParseError) {
+        depth += 1
+        if depth > options.maximumNestingLevel {
+            throw error(.nestingTooDeep, "nesting is deeper than the limit of \(options.maximumNestingLevel) levels", at: current)
+        }
+    }
+
+    private mutating func leave(_ levels: Int = 1) { depth -= levels }
+
+    // MARK: - Sorts
+
+    private func requirePredicate(_ node: Node) throws(ParseError) -> PredicateNode {
+        switch node {
+        case .predicate(let p): return p
+        case .expression(let e):
+            var message = "expected a predicate, found the expression '\(CanonicalPrinter.format(e))'; a bare expression is not a predicate (compare it with ==, <, BEGINSWITH, ...)"
+            var suggestion: String?
+            if case .keyPath(nil, let keys) = e.kind, keys.count == 1 {
+                suggestion = Suggestions.closest(to: keys[0], in: ["TRUEPREDICATE", "FALSEPREDICATE"])
+                if suggestion != nil { message = "'\(keys[0])' is not a predicate" }
+            }
+            throw error(.notAPredicate, message, at: e.range, suggestion: suggestion)
+        }
+    }
+
+    private func requireExpression(_ node: Node) throws(ParseError) -> ExpressionNode {
+        switch node {
+        case .expression(let e): return e
+        case .predicate(let p):
+            throw error(.notAnExpression, "expected an expression, found the predicate '\(CanonicalPrinter.format(p))'", at: p.range)
+        }
+    }
+
+    private static let comparisonSpellings = ["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN"]
+
+    /// The error for a token that cannot follow `node` (a misspelt operator or keyword, a stray token).
+    private func unexpected(after node: Node, closer: String?) throws(ParseError) -> Never {
+        let found = describe(current)
+        var expected: [String]
+        var suggestion: String?
+        let word = text(current)
+        switch node {
+        case .expression:
+            expected = ["a comparison operator", "an arithmetic operator"]
+            if case .identifier = current.kind {
+                suggestion = Suggestions.closest(to: word, in: Parser.comparisonSpellings)
+            }
+            if current.kind == .keyword(.not), let next = try? peek(), case .keyword(let k) = next.kind, k.comparisonOperator != nil {
+                throw error(.unexpectedToken, "'NOT \(k.spelling)' is not an operator; negate the whole comparison: NOT (a \(k.spelling) b)", at: current)
+            }
+        case .predicate:
+            expected = ["AND", "OR"]
+            if case .identifier = current.kind { suggestion = Suggestions.closest(to: word, in: ["AND", "OR"]) }
+            if current.kind.isComparisonToken {
+                throw error(.chainedComparison, "comparisons do not chain: \(found) cannot follow a comparison (combine comparisons with AND)", at: current)
+            }
+        }
+        if let closer { expected.append("'\(closer)'") } else { expected.append("the end") }
+        let what: String
+        switch (node, closer) {
+        case (.expression, nil): what = "a comparison operator"
+        case (.predicate, nil): what = "AND, OR or the end of the format string"
+        case (.expression, let c?): what = "an operator or '\(c)'"
+        case (.predicate, let c?): what = "AND, OR or '\(c)'"
+        }
+        throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected \(what), found \(found)",
+                    at: current, expected: expected, suggestion: suggestion)
+    }
+
+    private func expectEnd(after node: Node) throws(ParseError) {
+        guard current.kind == .end else { try unexpected(after: node, closer: nil) }
+    }
+
+    // MARK: - The Pratt loop
+
+    /// Parses everything that binds at least as tightly as `minimum`.
+    private mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
+        try enter()
+        defer { leave() }
+        var lhs = try parsePrefix()
+        var extraDepth = 0
+        defer { leave(extraDepth) }
+        while true {
+            let start = lhs.range?.start ?? current.start
+            switch current.kind {
+            case .keyword(.or), .pipePipe, .keyword(.and), .ampAmp:
+                let isOr = current.kind == .keyword(.or) || current.kind == .pipePipe
+                let level: Precedence = isOr ? .or : .and
+                guard level >= minimum else { return lhs }
+                var operands = [try requirePredicate(lhs)]
+                while current.kind == (isOr ? .keyword(.or) : .keyword(.and)) || current.kind == (isOr ? .pipePipe : .ampAmp) {
+                    try advance()
+                    operands.append(try requirePredicate(try parse(level.tighter)))
+                }
+                let kind: PredicateNode.Kind = isOr ? .or(operands) : .and(operands)
+                lhs = .predicate(PredicateNode(kind, range: range(from: start)))
+            case let kind where kind.isComparisonToken:
+                guard Precedence.comparison >= minimum else { return lhs }
+                let left = try requireExpression(lhs)
+                lhs = .predicate(try parseComparison(left: left, modifier: .direct, start: start))
+            default:
+                guard let op = current.kind.binaryOperator else { return lhs }
+                let level = Precedence.of(op)
+                guard level >= minimum else { return lhs }
+                let operatorToken = current
+                let left = try requireExpression(lhs)
+                try advance()
+                // Each turn nests the tree one level deeper on the left; count it.
+                try enter()
+                extraDepth += 1
+                let rightNode = try parse(Precedence.isRightAssociative(op) ? level : level.tighter)
+                guard case .expression(let right) = rightNode else {
+                    throw error(.notAnExpression, "the right side of '\(operatorToken.kind.binaryOperator?.symbol ?? "")' must be an expression, not a predicate", at: rightNode.range)
+                }
+                lhs = .expression(ExpressionNode(.binary(op, left, right), range: range(from: start)))
+            }
+        }
+    }
+
+    private mutating func parsePrefix() throws(ParseError) -> Node {
+        let token = current
+        switch token.kind {
+        case .keyword(.not), .bang:
+            try advance()
+            let operand = try requirePredicate(try parse(.not))
+            return .predicate(PredicateNode(.not(operand), range: range(from: token.start)))
+        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
+            try advance()
+            let modifier: ComparisonModifier = switch token.kind {
+            case .keyword(.all): .all
+            case .keyword(.none): .none
+            default: .any
+            }
+            let left = try requireExpression(try parse(Precedence.comparison.tighter))
+            guard current.kind.isComparisonToken else {
+                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                            "expected a comparison operator after '\(text(token).uppercased()) \(CanonicalPrinter.format(left))', found \(describe(current))",
+                            at: current, expected: ["a comparison operator"],
+                            suggestion: current.kind == .identifier ? Suggestions.closest(to: text(current), in: Parser.comparisonSpellings) : nil)
+            }
+            return .predicate(try parseComparison(left: left, modifier: modifier, start: token.start))
+        case .keyword(.truePredicate), .keyword(.falsePredicate):
+            try advance()
+            return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
+        case .minus:
+            try advance()
+            if current.kind == .integer || current.kind == .double {
+                // A negative literal: fold the sign into the number (so -9223372036854775808 is exact).
+                let number = current
+                try advance()
+                let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
+                return .expression(ExpressionNode(.constant(value), range: range(from: token.start)))
+            }
+            let operand = try requireExpression(try parse(.unary))
+            return .expression(ExpressionNode(.unary(.negate, operand), range: range(from: token.start)))
+        case .tilde:
+            try advance()
+            let operand = try requireExpression(try parse(.unary))
+            return .expression(ExpressionNode(.unary(.bitwiseNot, operand), range: range(from: token.start)))
+        case .leftParen:
+            try advance()
+            let inner = try parse(.or)
+            guard current.kind == .rightParen else { try unexpected(after: inner, closer: ")") }
+            try advance()
+            switch inner {
+            case .predicate(var p):
+                p.range = range(from: token.start)
+                return .predicate(p)
+            case .expression(var e):
+                e.range = range(from: token.start)
+                return .expression(try parsePostfix(e, start: token.start))
+            }
+        default:
+            let primary = try parsePrimary()
+            return .expression(try parsePostfix(primary, start: token.start))
+        }
+    }
+
+    // MARK: - Comparisons
+
+    private mutating func parseComparison(left: ExpressionNode, modifier: ComparisonModifier, start: Int) throws(ParseError) -> PredicateNode {
+        let operatorToken = current
+        guard let op = current.kind.comparisonOperator else {
+            throw error(.unexpectedToken, "expected a comparison operator, found \(describe(current))", at: current)
+        }
+        try advance()
+        var options = ComparisonOptions()
+        if current.kind == .leftBracket {
+            options = try parseOptions()
+        }
+        let right = try requireExpression(try parse(Precedence.comparison.tighter))
+        if op == .between, case .aggregate(let bounds) = right.kind, bounds.count != 2 {
+            throw error(.unexpectedToken, "BETWEEN needs two bounds, {low, high}; found \(bounds.count)", at: right.range)
+        }
+        if current.kind.isComparisonToken {
+            throw error(.chainedComparison, "comparisons do not chain: '\(text(current))' cannot follow '\(text(operatorToken))' (combine comparisons with AND)", at: current)
+        }
+        return PredicateNode(.comparison(Comparison(left, op, right, modifier: modifier, options: options)), range: range(from: start))
+    }
+
+    /// `[cdnl]` after a comparison operator.
+    private mutating func parseOptions() throws(ParseError) -> ComparisonOptions {
+        let open = current
+        try advance()
+        let word = current
+        var options = ComparisonOptions()
+        switch word.kind {
+        case .identifier, .keyword:
+            for (index, byte) in lexer.bytes[word.start..<word.end].enumerated() {
+                let letters = String(Character(Unicode.Scalar(byte)))
+                guard let option = ComparisonOptions(letters: letters) else {
+                    let offset = word.start + index
+                    throw ParseError(.unknownOption, "unknown option '\(letters)' (options are c: case-insensitive, d: diacritic-insensitive, n: normalized, l: locale)",
+                                     source: lexer.source, offset: offset, length: 1, expected: ["c", "d", "n", "l"],
+                                     suggestion: letters.uppercased() == "I" ? "c" : nil)
+                }
+                options.formUnion(option)
+            }
+            try advance()
+        case .rightBracket:
+            throw error(.unknownOption, "empty options '[]' (options are c, d, n, l)", at: open)
+        default:
+            throw error(.unknownOption, "expected option letters (c, d, n, l) after '[', found \(describe(word))", at: word, expected: ["c", "d", "n", "l"])
+        }
+        try expect(.rightBracket, "]", context: "after the options")
+        return options
+    }
+
+    // MARK: - Postfix: key paths and subscripts
+
+    private mutating func parsePostfix(_ base: ExpressionNode, start: Int) throws(ParseError) -> ExpressionNode {
+        var node = base
+        var levels = 0
+        defer { leave(levels) }
+        while true {
+            switch current.kind {
+            case .dot:
+                try advance()
+                let key = try parseKeyAfterDot()
+                if case .keyPath(let keyBase, var keys) = node.kind {
+                    keys.append(key)
+                    node = ExpressionNode(.keyPath(base: keyBase, keys: keys), range: range(from: start))
+                } else {
+                    try enter(); levels += 1
+                    node = ExpressionNode(.keyPath(base: node, keys: [key]), range: range(from: start))
+                }
+            case .leftBracket:
+                try advance()
+                try enter(); levels += 1
+                let sub: IndexSubscript
+                switch current.kind {
+                case .keyword(.first): sub = .first; try advance()
+                case .keyword(.last): sub = .last; try advance()
+                case .keyword(.size): sub = .size; try advance()
+                default: sub = .expression(try requireExpression(try parse(.or)))
+                }
+                try expect(.rightBracket, "]", context: "to close the subscript")
+                node = ExpressionNode(.index(base: node, subscript: sub), range: range(from: start))
+            default:
+                return node
+            }
+        }
+    }
+
+    /// A key after `.`: a name (reserved words are keys here too), `#name` or `@name`.
+    private mutating func parseKeyAfterDot() throws(ParseError) -> String {
+        let token = current
+        switch token.kind {
+        case .identifier, .keyword:
+            try advance()
+            return try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)
+        case .escapedKey:
+            try advance()
+            return try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
+        case .atKey:
+            try advance()
+            return try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)
+        default:
+            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected a key after '.', found \(describe(token))", at: token, expected: ["a key"])
+        }
+    }
+
+    // MARK: - Primaries
+
+    private mutating func parsePrimary() throws(ParseError) -> ExpressionNode {
+        let token = current
+        switch token.kind {
+        case .integer:
+            try advance()
+            return ExpressionNode(.constant(lexer.integerValue(token)), range: token.range)
+        case .double:
+            try advance()
+            return ExpressionNode(.constant(.double(lexer.doubleValue(token))), range: token.range)
+        case .string:
+            try advance()
+            return ExpressionNode(.constant(.string(try lexer.stringValue(token))), range: token.range)
+        case .keyword(.nil), .keyword(.null):
+            try advance()
+            return ExpressionNode(.constant(.null), range: token.range)
+        case .keyword(.true), .keyword(.yes):
+            try advance()
+            return ExpressionNode(.constant(.bool(true)), range: token.range)
+        case .keyword(.false), .keyword(.no):
+            try advance()
+            return ExpressionNode(.constant(.bool(false)), range: token.range)
+        case .keyword(.self):
+            try advance()
+            return ExpressionNode(.evaluatedObject, range: token.range)
+        case .identifier:
+            let next = try peek()
+            if next.kind == .leftParen || next.kind == .colon { return try parseFunctionCall() }
+            try advance()
+            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]), range: token.range)
+        case .escapedKey:
+            try advance()
+            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)]), range: token.range)
+        case .atKey:
+            try advance()
+            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]), range: token.range)
+        case .variable:
+            let name = try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
+            try advance()
+            if current.kind == .assign {
+                try advance()
+                let value = try requireExpression(try parse(Precedence.assignment.tighter))
+                return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
+            }
+            return ExpressionNode(.variable(name), range: token.range)
+        case .formatSpecifier:
+            try advance()
+            return try bindArgument(token)
+        case .leftBrace:
+            try advance()
+            var elements: [ExpressionNode] = []
+            if current.kind != .rightBrace {
+                while true {
+                    elements.append(try requireExpression(try parse(.or)))
+                    guard current.kind == .comma else { break }
+                    try advance()
+                }
+            }
+            guard current.kind == .rightBrace else {
+                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                            "expected ',' or '}' in the aggregate, found \(describe(current))", at: current, expected: [",", "}"])
+            }
+            try advance()
+            return ExpressionNode(.aggregate(elements), range: range(from: token.start))
+        case .keyword(.subquery):
+            return try parseSubquery()
+        case .keyword(.ternary):
+            return try parseTernary()
+        case .keyword(.cast):
+            return try parseCast()
+        case .keyword(.function):
+            return try parseFunctionExpression()
+        case .keyword(.fetch):
+            throw error(.unsupported, "FETCH(...) expressions are not supported (use SUBQUERY over a relationship)", at: token)
+        case .keyword(.anyKey):
+            throw error(.unsupported, "ANYKEY is not supported", at: token)
+        case .keyword(let keyword):
+            if keyword.comparisonOperator != nil || keyword == .and || keyword == .or || keyword == .not {
+                throw error(.unexpectedToken, "expected an expression, found the keyword '\(text(token))'", at: token, expected: ["an expression"])
+            }
+            throw error(.invalidKey, "'\(text(token))' is a reserved word; write #\(text(token)) to use it as a key", at: token, suggestion: "#\(text(token))")
+        case .percentPercent:
+            throw error(.invalidFormatSpecifier, "'%%' is a literal percent sign; it can only appear inside a string", at: token)
+        case .end:
+            throw error(.unexpectedEnd, "the format string ends where an expression was expected", at: token, expected: ["an expression"])
+        default:
+            throw error(.unexpectedToken, "expected an expression, found \(describe(token))", at: token, expected: ["an expression"])
+        }
+    }
+
+    /// `name(args)`, `name:(args)`, `add:to:(a, b)`.
+    private mutating func parseFunctionCall() throws(ParseError) -> ExpressionNode {
+        let nameToken = current
+        var name = text(nameToken)
+        try advance()
+        while current.kind == .colon {
+            name += ":"
+            try advance()
+            if current.kind == .identifier {
+                name += text(current)
+                try advance()
+            }
+        }
+        guard current.kind == .leftParen else {
+            throw error(.unexpectedToken, "expected '(' after the function name '\(name)', found \(describe(current))", at: current, expected: ["("])
+        }
+        let nameRange = SourceRange(start: nameToken.start, end: previousEnd)
+        let candidates = FunctionCatalog.candidates(named: name)
+        if candidates.isEmpty {
+            let written = FunctionCatalog.key(name)
+            let suggestion = Suggestions.closest(to: written, in: FunctionCatalog.displayNames)
+            throw error(.unknownFunction, "unknown function '\(name)' (known functions: \(FunctionCatalog.displayNames.joined(separator: ", ")))", at: nameRange, suggestion: suggestion)
+        }
+        try advance()
+        let arguments = try parseArguments(closing: "the function's arguments")
+        guard let function = FunctionCatalog.lookup(name, arity: arguments.count) else {
+            let arities = candidates.map { "\($0.selector) takes \($0.arity) argument\($0.arity == 1 ? "" : "s")" }.joined(separator: "; ")
+            throw error(.wrongArgumentCount, "\(arities), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
+        }
+        return ExpressionNode(.function(name: function.selector, arguments: arguments), range: range(from: nameToken.start))
+    }
+
+    /// Comma-separated expressions up to `)` (the `(` already consumed).
+    private mutating func parseArguments(closing context: String) throws(ParseError) -> [ExpressionNode] {
+        var arguments: [ExpressionNode] = []
+        if current.kind != .rightParen {
+            while true {
+                arguments.append(try requireExpression(try parse(.or)))
+                guard current.kind == .comma else { break }
+                try advance()
+            }
+        }
+        guard current.kind == .rightParen else {
+            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                        "expected ',' or ')' after \(context), found \(describe(current))", at: current, expected: [",", ")"])
+        }
+        try advance()
+        return arguments
+    }
+
+    private mutating func parseSubquery() throws(ParseError) -> ExpressionNode {
+        let start = current.start
+        try advance()
+        try expect(.leftParen, "(", context: "after SUBQUERY")
+        let collection = try requireExpression(try parse(.or))
+        try expect(.comma, ",", context: "after SUBQUERY's collection")
+        guard current.kind == .variable else {
+            throw error(.unexpectedToken, "expected a $variable as SUBQUERY's second argument, found \(describe(current))", at: current, expected: ["$variable"])
+        }
+        let variable = try lexer.identifierText(current.start + 1, current.end, escapes: current.hasEscapes)
+        try advance()
+        try expect(.comma, ",", context: "after SUBQUERY's variable")
+        let predicate = try requirePredicate(try parse(.or))
+        try expect(.rightParen, ")", context: "to close SUBQUERY")
+        return ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start))
+    }
+
+    private mutating func parseTernary() throws(ParseError) -> ExpressionNode {
+        let start = current.start
+        try advance()
+        try expect(.leftParen, "(", context: "after TERNARY")
+        let condition = try requirePredicate(try parse(.or))
+        try expect(.comma, ",", context: "after TERNARY's condition")
+        let then = try requireExpression(try parse(.or))
+        try expect(.comma, ",", context: "after TERNARY's second argument")
+        let otherwise = try requireExpression(try parse(.or))
+        try expect(.rightParen, ")", context: "to close TERNARY")
+        return ExpressionNode(.ternary(condition: condition, then: then, else: otherwise), range: range(from: start))
+    }
+
+    /// A string constant argument (a literal, or `%@` bound to a string): CAST's type, FUNCTION's selector.
+    private mutating func parseStringConstant(what: String) throws(ParseError) -> (String, SourceRange) {
+        let token = current
+        let expression = try requireExpression(try parse(.or))
+        guard case .constant(.string(let value)) = expression.kind else {
+            throw error(.unexpectedToken, "\(what) must be a string constant, found '\(CanonicalPrinter.format(expression))'", at: expression.range ?? token.range)
+        }
+        return (value, expression.range ?? token.range)
+    }
+
+    private mutating func parseCast() throws(ParseError) -> ExpressionNode {
+        let start = current.start
+        try advance()
+        try expect(.leftParen, "(", context: "after CAST")
+        let value = try requireExpression(try parse(.or))
+        try expect(.comma, ",", context: "after the value to CAST")
+        let (typeName, typeRange) = try parseStringConstant(what: "CAST's type")
+        try expect(.rightParen, ")", context: "to close CAST")
+        guard let type = CastType.all.first(where: { $0.caseInsensitiveCompare(typeName) }) else {
+            throw error(.unknownCastType, "unknown CAST type '\(typeName)' (known types: \(CastType.all.joined(separator: ", ")))",
+                        at: typeRange, suggestion: Suggestions.closest(to: typeName, in: CastType.all))
+        }
+        let node = ExpressionNode(.cast(value: value, type: type), range: range(from: start))
+        return CastFolding.fold(node)
+    }
+
+    private mutating func parseFunctionExpression() throws(ParseError) -> ExpressionNode {
+        let start = current.start
+        try advance()
+        try expect(.leftParen, "(", context: "after FUNCTION")
+        let receiver = try requireExpression(try parse(.or))
+        try expect(.comma, ",", context: "after FUNCTION's receiver")
+        let (selector, _) = try parseStringConstant(what: "FUNCTION's selector")
+        var arguments: [ExpressionNode] = []
+        if current.kind == .comma {
+            try advance()
+            arguments = try parseArguments(closing: "FUNCTION's arguments")
+        } else {
+            try expect(.rightParen, ")", context: "to close FUNCTION")
+        }
+        return ExpressionNode(.functionExpression(receiver: receiver, selector: selector, arguments: arguments), range: range(from: start))
+    }
+
+    // MARK: - Format arguments
+
+    private mutating func bindArgument(_ token: Token) throws(ParseError) -> ExpressionNode {
+        let specifier = text(token)
+        guard argumentIndex < arguments.count else {
+            throw error(.missingArgument, "no argument for \(specifier) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
+        }
+        let value = ArgumentConversion.unwrap(arguments[argumentIndex])
+        argumentIndex += 1
+        let conversion = lexer.bytes[token.end - 1]
+        func invalid(_ message: String) -> ParseError {
+            error(.invalidArgument, "argument \(argumentIndex) for \(specifier): \(message)", at: token)
+        }
+        switch conversion {
+        case UInt8(ascii: "@"):
+            do throws(ArgumentConversion.Failure) {
+                var expression = try ArgumentConversion.expression(from: value)
+                expression.range = token.range
+                return expression
+            } catch {
+                throw invalid(error.description)
+            }
+        case UInt8(ascii: "K"):
+            guard let path = (value as? String) ?? (value as? Substring).map(String.init) else {
+                throw invalid("%K needs a key path string, got \(value.map { "\(type(of: $0))" } ?? "nil")")
+            }
+            let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !keys.contains(where: \.isEmpty) else {
+                throw error(.invalidKey, "argument \(argumentIndex) for %K: '\(path)' is not a key path (empty key)", at: token)
+            }
+            return ExpressionNode(.keyPath(base: nil, keys: keys), range: token.range)
+        default:
+            let constant: ConstantValue?
+            do throws(ArgumentConversion.Failure) {
+                constant = try value.flatMap { v throws(ArgumentConversion.Failure) in try ArgumentConversion.constant(from: v) }
+            } catch {
+                throw invalid(error.description)
+            }
+            let got = value.map { "\(type(of: $0))" } ?? "nil"
+            if FormatSpecifier.integerConversions.contains(conversion) {
+                switch constant {
+                case .int?, .bool?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
+                case .string(let s)? where conversion == UInt8(ascii: "c") && s.count == 1:
+                    return ExpressionNode(.constant(.string(s)), range: token.range)
+                default: throw invalid("needs an integer, got \(got)")
+                }
+            }
+            if FormatSpecifier.doubleConversions.contains(conversion) {
+                switch constant {
+                case .int(let i)?: return ExpressionNode(.constant(.double(Double(i))), range: token.range)
+                case .bool(let b)?: return ExpressionNode(.constant(.double(b ? 1 : 0)), range: token.range)
+                case .double?, .decimal?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
+                default: throw invalid("needs a number, got \(got)")
+                }
+            }
+            // %s
+            guard case .string? = constant else { throw invalid("needs a string, got \(got)") }
+            return ExpressionNode(.constant(constant ?? .null), range: token.range)
+        }
+    }
+}
+
+extension Token.Kind {
+    var isComparisonToken: Bool { comparisonOperator != nil }
+
+    var comparisonOperator: ComparisonOperator? {
+        switch self {
+        case .equal: .equalTo
+        case .notEqual: .notEqualTo
+        case .less: .lessThan
+        case .lessEqual: .lessThanOrEqualTo
+        case .greater: .greaterThan
+        case .greaterEqual: .greaterThanOrEqualTo
+        case .keyword(let k): k.comparisonOperator
+        default: nil
+        }
+    }
+
+    var binaryOperator: BinaryOperator? {
+        switch self {
+        case .plus: .add
+        case .minus: .subtract
+        case .star: .multiply
+        case .slash: .divide
+        case .starStar: .power
+        case .amp: .bitwiseAnd
+        case .pipe: .bitwiseOr
+        case .caret: .bitwiseXor
+        case .shiftLeft: .leftShift
+        case .shiftRight: .rightShift
+        default: nil
+        }
+    }
+}
+
+extension String {
+    fileprivate func caseInsensitiveCompare(_ other: String) -> Bool { lowercased() == other.lowercased() }
+}

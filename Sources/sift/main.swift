@@ -1,0 +1,3 @@
+import SiftCLI
+
+SiftCommand.main()
