@@ -230,7 +230,9 @@ struct Lexer {
             i = j
         }
         if i < count, ByteClass.table[Int(bytes[i])] == .letter {
-            throw error(.invalidNumber, "a number cannot run into a name ('\(String(decoding: bytes[start...i], as: UTF8.self))')", at: start, length: i + 1 - start)
+            var end = i
+            while end < count, ByteClass.isIdentifierByte[Int(bytes[end])] { end += 1 }
+            throw error(.invalidNumber, "a number cannot run into a name ('\(String(decoding: bytes[start..<end], as: UTF8.self))')", at: start, length: end - start)
         }
         position = i
         return Token(kind: isDouble ? .double : .integer, start: start, end: i)

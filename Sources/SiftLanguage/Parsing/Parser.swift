@@ -526,7 +526,7 @@ struct Parser {
             if keyword.comparisonOperator != nil || keyword == .and || keyword == .or || keyword == .not {
                 throw error(.unexpectedToken, "expected an expression, found the keyword '\(text(token))'", at: token, expected: ["an expression"])
             }
-            throw error(.invalidKey, "'\(text(token))' is a reserved word; write #\(text(token)) to use it as a key", at: token, suggestion: "#\(text(token))")
+            throw error(.invalidKey, "'\(text(token))' is a reserved word and cannot be a key as it stands", at: token, suggestion: "#\(text(token))")
         case .percentPercent:
             throw error(.invalidFormatSpecifier, "'%%' is a literal percent sign; it can only appear inside a string", at: token)
         case .end:
