@@ -9,7 +9,8 @@
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
-// CSQLite and CPCRE2 wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev).
+// CSQLite and CPCRE2 wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev);
+// CSiftSupport is a few lines of C (the thread's stack bounds, for the parser's depth guard).
 import PackageDescription
 
 let package = Package(
@@ -34,8 +35,11 @@ let package = Package(
             providers: [.apt(["libpcre2-dev"])]
         ),
 
+        // A few lines of C the language layer needs: the current thread's remaining stack.
+        .target(name: "CSiftSupport"),
+
         // Layer 1: the predicate language.
-        .target(name: "SiftLanguage"),
+        .target(name: "SiftLanguage", dependencies: ["CSiftSupport"]),
 
         // The umbrella.
         .target(name: "Sift", dependencies: ["SiftLanguage"]),

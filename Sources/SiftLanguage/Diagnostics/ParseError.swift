@@ -60,40 +60,66 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String { value.rawValue }
     }
 
-    public let code: Code
+    /// The fields live in one shared box so that a thrown error is a single pointer: typed
+    /// throws reserve room for the error at every call site, and the parser recurses.
+    private final class Storage: Sendable {
+        let code: Code
+        let message: String
+        let offset: Int
+        let column: Int
+        let token: String
+        let expected: [String]
+        let suggestion: String?
+        let source: String
+
+        init(code: Code, message: String, offset: Int, column: Int, token: String, expected: [String], suggestion: String?, source: String) {
+            self.code = code; self.message = message; self.offset = offset; self.column = column
+            self.token = token; self.expected = expected; self.suggestion = suggestion; self.source = source
+        }
+    }
+
+    private let storage: Storage
+
+    public var code: Code { storage.code }
     /// What is wrong, in one sentence (no position).
-    public let message: String
+    public var message: String { storage.message }
     /// 0-based byte offset into the UTF-8 format string.
-    public let offset: Int
+    public var offset: Int { storage.offset }
     /// 1-based column, counted in characters.
-    public let column: Int
+    public var column: Int { storage.column }
     /// The offending token as written (empty at the end of the input).
-    public let token: String
+    public var token: String { storage.token }
     /// What the parser expected there, if it can say.
-    public let expected: [String]
+    public var expected: [String] { storage.expected }
     /// A nearby correct word for a misspelt keyword, operator, option or function.
-    public let suggestion: String?
+    public var suggestion: String? { storage.suggestion }
     /// The format string the error is in.
-    public let source: String
+    public var source: String { storage.source }
 
     init(
         _ code: Code, _ message: String, source: String, offset: Int, length: Int,
         expected: [String] = [], suggestion: String? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.source = source
         let utf8 = source.utf8
         let clampedOffset = max(0, min(offset, utf8.count))
-        self.offset = clampedOffset
         let start = utf8.index(utf8.startIndex, offsetBy: clampedOffset)
         let end = utf8.index(start, offsetBy: max(0, min(length, utf8.count - clampedOffset)))
         // Count characters up to the offset; an offset inside a character counts that character.
-        let prefix = Substring(utf8[utf8.startIndex..<start])
-        self.column = prefix.count + 1
-        self.token = String(Substring(utf8[start..<end]))
-        self.expected = expected
-        self.suggestion = suggestion
+        let column = Substring(utf8[utf8.startIndex..<start]).count + 1
+        storage = Storage(
+            code: code, message: message, offset: clampedOffset, column: column,
+            token: String(Substring(utf8[start..<end])), expected: expected, suggestion: suggestion, source: source)
+    }
+
+    public static func == (a: ParseError, b: ParseError) -> Bool {
+        a.code == b.code && a.message == b.message && a.offset == b.offset && a.token == b.token
+            && a.expected == b.expected && a.suggestion == b.suggestion && a.source == b.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(offset)
     }
 
     /// `column N: message; did you mean 'X'?`

@@ -261,7 +261,8 @@ struct Lexer {
                     }
                     i += 6
                 default:
-                    if i + 1 >= count { break }
+                    // A backslash at the very end: the string is unterminated.
+                    if i + 1 >= count { i = count; continue }
                     let length = Lexer.utf8Length(leadByte: bytes[i + 1])
                     throw error(
                         .invalidEscape,

@@ -1,3 +1,4 @@
+import CSiftSupport
 import Foundation
 
 /// How the parser behaves.
@@ -163,10 +164,19 @@ struct Parser {
 
     // MARK: - Nesting
 
+    /// Stack kept free below the parser: what one nesting level and an error need, with room
+    /// to spare for the caller.
+    static let stackReserve = 96 * 1024
+
+    /// One level deeper: checks the nesting limit, and that the thread has the stack for it
+    /// (a thread with a small stack gets the same clean error, earlier).
     private mutating func enter() throws(ParseError) {
         depth += 1
         if depth > options.maximumNestingLevel {
             throw error(.nestingTooDeep, "nesting is deeper than the limit of \(options.maximumNestingLevel) levels", at: current)
+        }
+        if sift_stack_remaining() < Parser.stackReserve {
+            throw error(.nestingTooDeep, "nesting is too deep for this thread's stack (\(depth) levels)", at: current)
         }
     }
 
@@ -237,112 +247,161 @@ struct Parser {
     }
 
     // MARK: - The Pratt loop
+    //
+    // The functions on the recursive path (parse, parsePrefix, parsePrimary and the forms that
+    // recurse) are kept small and hand their bulky cases to @inline(never) helpers: a debug
+    // build gives every local of a function a stack slot, so one fat switch would multiply
+    // the stack used per nesting level.
 
     /// Parses everything that binds at least as tightly as `minimum`.
     private mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
         try enter()
-        defer { leave() }
         var lhs = try parsePrefix()
         var extraDepth = 0
-        defer { leave(extraDepth) }
+        defer { leave(1 + extraDepth) }
         while true {
-            let start = lhs.range?.start ?? current.start
             switch current.kind {
-            case .keyword(.or), .pipePipe, .keyword(.and), .ampAmp:
-                let isOr = current.kind == .keyword(.or) || current.kind == .pipePipe
-                let level: Precedence = isOr ? .or : .and
-                guard level >= minimum else { return lhs }
-                var operands = [try requirePredicate(lhs)]
-                while current.kind == (isOr ? .keyword(.or) : .keyword(.and)) || current.kind == (isOr ? .pipePipe : .ampAmp) {
-                    try advance()
-                    operands.append(try requirePredicate(try parse(level.tighter)))
-                }
-                let kind: PredicateNode.Kind = isOr ? .or(operands) : .and(operands)
-                lhs = .predicate(PredicateNode(kind, range: range(from: start)))
+            case .keyword(.or), .pipePipe:
+                guard Precedence.or >= minimum else { return lhs }
+                lhs = try parseCompound(lhs, isOr: true)
+            case .keyword(.and), .ampAmp:
+                guard Precedence.and >= minimum else { return lhs }
+                lhs = try parseCompound(lhs, isOr: false)
             case let kind where kind.isComparisonToken:
                 guard Precedence.comparison >= minimum else { return lhs }
-                let left = try requireExpression(lhs)
-                lhs = .predicate(try parseComparison(left: left, modifier: .direct, start: start))
+                lhs = try parseComparison(after: lhs)
             default:
-                guard let op = current.kind.binaryOperator else { return lhs }
-                let level = Precedence.of(op)
-                guard level >= minimum else { return lhs }
-                let operatorToken = current
-                let left = try requireExpression(lhs)
-                try advance()
+                guard let op = current.kind.binaryOperator, Precedence.of(op) >= minimum else { return lhs }
                 // Each turn nests the tree one level deeper on the left; count it.
                 try enter()
                 extraDepth += 1
-                let rightNode = try parse(Precedence.isRightAssociative(op) ? level : level.tighter)
-                guard case .expression(let right) = rightNode else {
-                    throw error(.notAnExpression, "the right side of '\(operatorToken.kind.binaryOperator?.symbol ?? "")' must be an expression, not a predicate", at: rightNode.range)
-                }
-                lhs = .expression(ExpressionNode(.binary(op, left, right), range: range(from: start)))
+                lhs = try parseBinary(lhs, op)
             }
         }
     }
 
+    /// `lhs AND p AND q ...` or `lhs OR p OR q ...`, flat.
+    @inline(never)
+    private mutating func parseCompound(_ lhs: Node, isOr: Bool) throws(ParseError) -> Node {
+        let start = lhs.range?.start ?? current.start
+        let level: Precedence = isOr ? .or : .and
+        var operands = [try requirePredicate(lhs)]
+        while isOr ? (current.kind == .keyword(.or) || current.kind == .pipePipe) : (current.kind == .keyword(.and) || current.kind == .ampAmp) {
+            try advance()
+            operands.append(try requirePredicate(try parse(level.tighter)))
+        }
+        return .predicate(PredicateNode(isOr ? .or(operands) : .and(operands), range: range(from: start)))
+    }
+
+    @inline(never)
+    private mutating func parseComparison(after lhs: Node) throws(ParseError) -> Node {
+        let start = lhs.range?.start ?? current.start
+        let left = try requireExpression(lhs)
+        return .predicate(try parseComparison(left: left, modifier: .direct, start: start))
+    }
+
+    @inline(never)
+    private mutating func parseBinary(_ lhs: Node, _ op: BinaryOperator) throws(ParseError) -> Node {
+        let start = lhs.range?.start ?? current.start
+        let left = try requireExpression(lhs)
+        try advance()
+        let level = Precedence.of(op)
+        let rightNode = try parse(Precedence.isRightAssociative(op) ? level : level.tighter)
+        guard case .expression(let right) = rightNode else {
+            throw error(.notAnExpression, "the right side of '\(op.symbol)' must be an expression, not a predicate", at: rightNode.range)
+        }
+        return .expression(ExpressionNode(.binary(op, left, right), range: range(from: start)))
+    }
+
     private mutating func parsePrefix() throws(ParseError) -> Node {
-        let token = current
-        switch token.kind {
+        switch current.kind {
         case .keyword(.not), .bang:
-            try advance()
-            let operand = try requirePredicate(try parse(.not))
-            return .predicate(PredicateNode(.not(operand), range: range(from: token.start)))
+            return try parseNot()
         case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
-            try advance()
-            let modifier: ComparisonModifier = switch token.kind {
-            case .keyword(.all): .all
-            case .keyword(.none): .none
-            default: .any
-            }
-            let left = try requireExpression(try parse(Precedence.comparison.tighter))
-            guard current.kind.isComparisonToken else {
-                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                            "expected a comparison operator after '\(text(token).uppercased()) \(CanonicalPrinter.format(left))', found \(describe(current))",
-                            at: current, expected: ["a comparison operator"],
-                            suggestion: current.kind == .identifier ? Suggestions.closest(to: text(current), in: Parser.comparisonSpellings) : nil)
-            }
-            return .predicate(try parseComparison(left: left, modifier: modifier, start: token.start))
+            return try parseQualified()
         case .keyword(.truePredicate), .keyword(.falsePredicate):
+            let token = current
             try advance()
             return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
-        case .minus:
-            try advance()
-            if current.kind == .integer || current.kind == .double {
-                // A negative literal: fold the sign into the number (so -9223372036854775808 is exact).
-                let number = current
-                try advance()
-                let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
-                return .expression(ExpressionNode(.constant(value), range: range(from: token.start)))
-            }
-            let operand = try requireExpression(try parse(.unary))
-            return .expression(ExpressionNode(.unary(.negate, operand), range: range(from: token.start)))
-        case .tilde:
-            try advance()
-            let operand = try requireExpression(try parse(.unary))
-            return .expression(ExpressionNode(.unary(.bitwiseNot, operand), range: range(from: token.start)))
+        case .minus, .tilde:
+            return try parseUnary()
         case .leftParen:
-            try advance()
-            let inner = try parse(.or)
-            guard current.kind == .rightParen else { try unexpected(after: inner, closer: ")") }
-            try advance()
-            switch inner {
-            case .predicate(var p):
-                p.range = range(from: token.start)
-                return .predicate(p)
-            case .expression(var e):
-                e.range = range(from: token.start)
-                return .expression(try parsePostfix(e, start: token.start))
-            }
+            return try parseParenthesized()
         default:
+            let start = current.start
             let primary = try parsePrimary()
-            return .expression(try parsePostfix(primary, start: token.start))
+            return .expression(try parsePostfix(primary, start: start))
+        }
+    }
+
+    @inline(never)
+    private mutating func parseNot() throws(ParseError) -> Node {
+        let start = current.start
+        try advance()
+        let operand = try requirePredicate(try parse(.not))
+        return .predicate(PredicateNode(.not(operand), range: range(from: start)))
+    }
+
+    /// `ANY x op y`, `SOME`, `ALL`, `NONE`.
+    @inline(never)
+    private mutating func parseQualified() throws(ParseError) -> Node {
+        let token = current
+        try advance()
+        let modifier: ComparisonModifier = switch token.kind {
+        case .keyword(.all): .all
+        case .keyword(.none): .none
+        default: .any
+        }
+        let left = try requireExpression(try parse(Precedence.comparison.tighter))
+        guard current.kind.isComparisonToken else { throw missingQualifiedOperator(token, left) }
+        return .predicate(try parseComparison(left: left, modifier: modifier, start: token.start))
+    }
+
+    @inline(never)
+    private func missingQualifiedOperator(_ qualifier: Token, _ left: ExpressionNode) -> ParseError {
+        error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+              "expected a comparison operator after '\(text(qualifier).uppercased()) \(CanonicalPrinter.format(left))', found \(describe(current))",
+              at: current, expected: ["a comparison operator"],
+              suggestion: current.kind == .identifier ? Suggestions.closest(to: text(current), in: Parser.comparisonSpellings) : nil)
+    }
+
+    /// `-x`, `~x`; a minus sign directly before a number is folded into it (so
+    /// `-9223372036854775808` is exact and `-7` is the constant -7).
+    @inline(never)
+    private mutating func parseUnary() throws(ParseError) -> Node {
+        let token = current
+        try advance()
+        if token.kind == .minus, current.kind == .integer || current.kind == .double {
+            let number = current
+            try advance()
+            let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
+            return .expression(ExpressionNode(.constant(value), range: range(from: token.start)))
+        }
+        let operand = try requireExpression(try parse(.unary))
+        return .expression(ExpressionNode(.unary(token.kind == .minus ? .negate : .bitwiseNot, operand), range: range(from: token.start)))
+    }
+
+    /// `( predicate )` or `( expression )`, followed by postfixes if an expression.
+    @inline(never)
+    private mutating func parseParenthesized() throws(ParseError) -> Node {
+        let start = current.start
+        try advance()
+        let inner = try parse(.or)
+        guard current.kind == .rightParen else { try unexpected(after: inner, closer: ")") }
+        try advance()
+        switch inner {
+        case .predicate(var p):
+            p.range = range(from: start)
+            return .predicate(p)
+        case .expression(var e):
+            e.range = range(from: start)
+            return .expression(try parsePostfix(e, start: start))
         }
     }
 
     // MARK: - Comparisons
 
+    @inline(never)
     private mutating func parseComparison(left: ExpressionNode, modifier: ComparisonModifier, start: Int) throws(ParseError) -> PredicateNode {
         let operatorToken = current
         guard let op = current.kind.comparisonOperator else {
@@ -448,68 +507,21 @@ struct Parser {
     // MARK: - Primaries
 
     private mutating func parsePrimary() throws(ParseError) -> ExpressionNode {
-        let token = current
-        switch token.kind {
-        case .integer:
-            try advance()
-            return ExpressionNode(.constant(lexer.integerValue(token)), range: token.range)
-        case .double:
-            try advance()
-            return ExpressionNode(.constant(.double(lexer.doubleValue(token))), range: token.range)
-        case .string:
-            try advance()
-            return ExpressionNode(.constant(.string(try lexer.stringValue(token))), range: token.range)
-        case .keyword(.nil), .keyword(.null):
-            try advance()
-            return ExpressionNode(.constant(.null), range: token.range)
-        case .keyword(.true), .keyword(.yes):
-            try advance()
-            return ExpressionNode(.constant(.bool(true)), range: token.range)
-        case .keyword(.false), .keyword(.no):
-            try advance()
-            return ExpressionNode(.constant(.bool(false)), range: token.range)
-        case .keyword(.self):
-            try advance()
-            return ExpressionNode(.evaluatedObject, range: token.range)
+        switch current.kind {
+        case .integer, .double, .string, .keyword(.nil), .keyword(.null), .keyword(.true), .keyword(.yes),
+             .keyword(.false), .keyword(.no), .keyword(.self):
+            return try parseLiteral()
         case .identifier:
-            let next = try peek()
-            if next.kind == .leftParen || next.kind == .colon { return try parseFunctionCall() }
-            try advance()
-            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]), range: token.range)
-        case .escapedKey:
-            try advance()
-            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)]), range: token.range)
-        case .atKey:
-            try advance()
-            return ExpressionNode(.keyPath(base: nil, keys: [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]), range: token.range)
+            if try peek().kind.startsFunctionCall { return try parseFunctionCall() }
+            return try parseKeyPathStart()
+        case .escapedKey, .atKey:
+            return try parseKeyPathStart()
         case .variable:
-            let name = try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
-            try advance()
-            if current.kind == .assign {
-                try advance()
-                let value = try requireExpression(try parse(Precedence.assignment.tighter))
-                return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
-            }
-            return ExpressionNode(.variable(name), range: token.range)
+            return try parseVariable()
         case .formatSpecifier:
-            try advance()
-            return try bindArgument(token)
+            return try bindArgument()
         case .leftBrace:
-            try advance()
-            var elements: [ExpressionNode] = []
-            if current.kind != .rightBrace {
-                while true {
-                    elements.append(try requireExpression(try parse(.or)))
-                    guard current.kind == .comma else { break }
-                    try advance()
-                }
-            }
-            guard current.kind == .rightBrace else {
-                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                            "expected ',' or '}' in the aggregate, found \(describe(current))", at: current, expected: [",", "}"])
-            }
-            try advance()
-            return ExpressionNode(.aggregate(elements), range: range(from: token.start))
+            return try parseAggregate()
         case .keyword(.subquery):
             return try parseSubquery()
         case .keyword(.ternary):
@@ -518,25 +530,98 @@ struct Parser {
             return try parseCast()
         case .keyword(.function):
             return try parseFunctionExpression()
+        default:
+            throw primaryError()
+        }
+    }
+
+    @inline(never)
+    private mutating func parseLiteral() throws(ParseError) -> ExpressionNode {
+        let token = current
+        let value: ConstantValue
+        switch token.kind {
+        case .integer: value = lexer.integerValue(token)
+        case .double: value = .double(lexer.doubleValue(token))
+        case .string: value = .string(try lexer.stringValue(token))
+        case .keyword(.true), .keyword(.yes): value = .bool(true)
+        case .keyword(.false), .keyword(.no): value = .bool(false)
+        case .keyword(.self):
+            try advance()
+            return ExpressionNode(.evaluatedObject, range: token.range)
+        default: value = .null
+        }
+        try advance()
+        return ExpressionNode(.constant(value), range: token.range)
+    }
+
+    /// The first key of a key path: `name`, `#name`, `@name`.
+    @inline(never)
+    private mutating func parseKeyPathStart() throws(ParseError) -> ExpressionNode {
+        let token = current
+        try advance()
+        let skip = token.kind == .escapedKey ? 1 : 0
+        let key = try lexer.identifierText(token.start + skip, token.end, escapes: token.hasEscapes)
+        return ExpressionNode(.keyPath(base: nil, keys: [key]), range: token.range)
+    }
+
+    /// `$name` or `$name := value`.
+    @inline(never)
+    private mutating func parseVariable() throws(ParseError) -> ExpressionNode {
+        let token = current
+        let name = try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
+        try advance()
+        guard current.kind == .assign else { return ExpressionNode(.variable(name), range: token.range) }
+        try advance()
+        let value = try requireExpression(try parse(Precedence.assignment.tighter))
+        return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
+    }
+
+    /// `{a, b, ...}`.
+    @inline(never)
+    private mutating func parseAggregate() throws(ParseError) -> ExpressionNode {
+        let start = current.start
+        try advance()
+        var elements: [ExpressionNode] = []
+        if current.kind != .rightBrace {
+            while true {
+                elements.append(try requireExpression(try parse(.or)))
+                guard current.kind == .comma else { break }
+                try advance()
+            }
+        }
+        guard current.kind == .rightBrace else {
+            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                        "expected ',' or '}' in the aggregate, found \(describe(current))", at: current, expected: [",", "}"])
+        }
+        try advance()
+        return ExpressionNode(.aggregate(elements), range: range(from: start))
+    }
+
+    /// The error for a token that cannot start an expression.
+    @inline(never)
+    private func primaryError() -> ParseError {
+        let token = current
+        switch token.kind {
         case .keyword(.fetch):
-            throw error(.unsupported, "FETCH(...) expressions are not supported (use SUBQUERY over a relationship)", at: token)
+            return error(.unsupported, "FETCH(...) expressions are not supported (use SUBQUERY over a relationship)", at: token)
         case .keyword(.anyKey):
-            throw error(.unsupported, "ANYKEY is not supported", at: token)
+            return error(.unsupported, "ANYKEY is not supported", at: token)
         case .keyword(let keyword):
             if keyword.comparisonOperator != nil || keyword == .and || keyword == .or || keyword == .not {
-                throw error(.unexpectedToken, "expected an expression, found the keyword '\(text(token))'", at: token, expected: ["an expression"])
+                return error(.unexpectedToken, "expected an expression, found the keyword '\(text(token))'", at: token, expected: ["an expression"])
             }
-            throw error(.invalidKey, "'\(text(token))' is a reserved word and cannot be a key as it stands", at: token, suggestion: "#\(text(token))")
+            return error(.invalidKey, "'\(text(token))' is a reserved word and cannot be a key as it stands", at: token, suggestion: "#\(text(token))")
         case .percentPercent:
-            throw error(.invalidFormatSpecifier, "'%%' is a literal percent sign; it can only appear inside a string", at: token)
+            return error(.invalidFormatSpecifier, "'%%' is a literal percent sign; it can only appear inside a string", at: token)
         case .end:
-            throw error(.unexpectedEnd, "the format string ends where an expression was expected", at: token, expected: ["an expression"])
+            return error(.unexpectedEnd, "the format string ends where an expression was expected", at: token, expected: ["an expression"])
         default:
-            throw error(.unexpectedToken, "expected an expression, found \(describe(token))", at: token, expected: ["an expression"])
+            return error(.unexpectedToken, "expected an expression, found \(describe(token))", at: token, expected: ["an expression"])
         }
     }
 
     /// `name(args)`, `name:(args)`, `add:to:(a, b)`.
+    @inline(never)
     private mutating func parseFunctionCall() throws(ParseError) -> ExpressionNode {
         let nameToken = current
         var name = text(nameToken)
@@ -586,6 +671,7 @@ struct Parser {
         return arguments
     }
 
+    @inline(never)
     private mutating func parseSubquery() throws(ParseError) -> ExpressionNode {
         let start = current.start
         try advance()
@@ -603,6 +689,7 @@ struct Parser {
         return ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start))
     }
 
+    @inline(never)
     private mutating func parseTernary() throws(ParseError) -> ExpressionNode {
         let start = current.start
         try advance()
@@ -626,6 +713,7 @@ struct Parser {
         return (value, expression.range ?? token.range)
     }
 
+    @inline(never)
     private mutating func parseCast() throws(ParseError) -> ExpressionNode {
         let start = current.start
         try advance()
@@ -642,6 +730,7 @@ struct Parser {
         return CastFolding.fold(node)
     }
 
+    @inline(never)
     private mutating func parseFunctionExpression() throws(ParseError) -> ExpressionNode {
         let start = current.start
         try advance()
@@ -661,7 +750,10 @@ struct Parser {
 
     // MARK: - Format arguments
 
-    private mutating func bindArgument(_ token: Token) throws(ParseError) -> ExpressionNode {
+    @inline(never)
+    private mutating func bindArgument() throws(ParseError) -> ExpressionNode {
+        let token = current
+        try advance()
         let specifier = text(token)
         guard argumentIndex < arguments.count else {
             throw error(.missingArgument, "no argument for \(specifier) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
@@ -722,6 +814,9 @@ struct Parser {
 }
 
 extension Token.Kind {
+    /// `name(` or `name:` starts a function call.
+    var startsFunctionCall: Bool { self == .leftParen || self == .colon }
+
     var isComparisonToken: Bool { comparisonOperator != nil }
 
     var comparisonOperator: ComparisonOperator? {
