@@ -371,7 +371,9 @@ struct Parser {
     private mutating func parseUnary() throws(ParseError) -> Node {
         let token = current
         try advance()
-        if token.kind == .minus, current.kind == .integer || current.kind == .double {
+        // Postfixes bind tighter than minus: `-1[FIRST]` is -(1[FIRST]), so no folding there.
+        if token.kind == .minus, current.kind == .integer || current.kind == .double,
+           !(try peek().kind.startsPostfix) {
             let number = current
             try advance()
             let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
@@ -814,6 +816,9 @@ struct Parser {
 }
 
 extension Token.Kind {
+    /// `.` and `[` continue an operand.
+    var startsPostfix: Bool { self == .dot || self == .leftBracket }
+
     /// `name(` or `name:` starts a function call.
     var startsFunctionCall: Bool { self == .leftParen || self == .colon }
 
