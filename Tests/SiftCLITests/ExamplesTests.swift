@@ -26,11 +26,9 @@ struct ExamplesTests {
 
     @Test(arguments: rows)
     func seedPredicateParsesToItsCanonicalForm(_ row: Row) throws {
-        let arguments = try JSONSerialization.jsonObject(with: Data(row.arguments.utf8), options: [.fragmentsAllowed]) as? [Any] ?? []
         var command = ["parse", row.format]
-        for argument in arguments {
-            let data = try JSONSerialization.data(withJSONObject: argument, options: [.fragmentsAllowed])
-            command += ["--arg", String(decoding: data, as: UTF8.self)]
+        for argument in Self.elements(ofJSONArray: row.arguments) {
+            command += ["--arg", argument]
         }
         let result = try SiftBinary.run(arguments: command)
         #expect(result.status == 0, "\(result.stderr)")
@@ -38,5 +36,39 @@ struct ExamplesTests {
         // The canonical form is itself a fixed point.
         let again = try SiftBinary.run("parse", row.canonical)
         #expect(again.stdout == row.canonical + "\n")
+    }
+
+    /// The texts of a JSON array's elements, as written (so `8.0` stays a double).
+    static func elements(ofJSONArray text: String) -> [String] {
+        let inner = text.trimmingCharacters(in: .whitespaces).dropFirst().dropLast()
+        var elements: [String] = []
+        var current = ""
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for ch in inner {
+            if inString {
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
+            } else if ch == "\"" {
+                inString = true
+            } else if ch == "[" || ch == "{" {
+                depth += 1
+            } else if ch == "]" || ch == "}" {
+                depth -= 1
+            } else if ch == ",", depth == 0 {
+                elements.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            }
+            current.append(ch)
+        }
+        let last = current.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty { elements.append(last) }
+        return elements
+    }
+
+    @Test func splitsJSONArraysAsWritten() {
+        #expect(Self.elements(ofJSONArray: #"["a,b", {"$date": "x"}, 8.0, [1, 2]]"#) == [#""a,b""#, #"{"$date": "x"}"#, "8.0", "[1, 2]"])
+        #expect(Self.elements(ofJSONArray: "[]") == [])
     }
 }

@@ -45,6 +45,7 @@ struct PrinterTests {
         // Dates print as CAST(<seconds since 2001>, "NSDate").
         ("a > CAST('2001-01-01T00:01:00Z', 'NSDate')", #"a > CAST(60.0, "NSDate")"#),
         ("a > CAST(-1, 'NSDate')", #"a > CAST(-1.0, "NSDate")"#),
+        ("a > CAST(YES, 'NSDate')", #"a > CAST(1.0, "NSDate")"#),
         ("a > CAST('2021-03-04T05:06:07.5+01:00', 'NSDate')", #"a > CAST(636523567.5, "NSDate")"#),
         ("a == CAST('1.50', 'NSDecimalNumber')", #"a == CAST("1.5", "NSDecimalNumber")"#),
         // Keys.

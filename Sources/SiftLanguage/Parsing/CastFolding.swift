@@ -12,6 +12,8 @@ enum CastFolding {
         let folded: ConstantValue?
         switch (type, constant) {
         case ("NSDate", .int(let seconds)): folded = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        // Booleans are the numbers 1 and 0 (and print as them).
+        case ("NSDate", .bool(let b)): folded = .date(Date(timeIntervalSinceReferenceDate: b ? 1 : 0))
         case ("NSDate", .double(let seconds)) where seconds.isFinite: folded = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case ("NSDate", .string(let text)): folded = ISO8601.date(from: text).map(ConstantValue.date)
         case ("NSDecimalNumber", .string(let text)) where isDecimalNumeral(text):
