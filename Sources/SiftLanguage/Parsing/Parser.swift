@@ -583,20 +583,26 @@ struct Parser {
     private mutating func parseAggregate() throws(ParseError) -> ExpressionNode {
         let start = current.start
         try advance()
+        let elements = try parseExpressionList(closer: .rightBrace, "}", context: "in the aggregate")
+        return ExpressionNode(.aggregate(elements), range: range(from: start))
+    }
+
+    /// Comma-separated expressions up to `closer`, which it consumes (the opener already was).
+    private mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> [ExpressionNode] {
         var elements: [ExpressionNode] = []
-        if current.kind != .rightBrace {
+        if current.kind != closer {
             while true {
                 elements.append(try requireExpression(try parse(.or)))
                 guard current.kind == .comma else { break }
                 try advance()
             }
         }
-        guard current.kind == .rightBrace else {
+        guard current.kind == closer else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected ',' or '}' in the aggregate, found \(describe(current))", at: current, expected: [",", "}"])
+                        "expected ',' or '\(spelling)' \(context), found \(describe(current))", at: current, expected: [",", spelling])
         }
         try advance()
-        return ExpressionNode(.aggregate(elements), range: range(from: start))
+        return elements
     }
 
     /// The error for a token that cannot start an expression.
@@ -647,30 +653,12 @@ struct Parser {
             throw error(.unknownFunction, "unknown function '\(name)' (known functions: \(FunctionCatalog.displayNames.joined(separator: ", ")))", at: nameRange, suggestion: suggestion)
         }
         try advance()
-        let arguments = try parseArguments(closing: "the function's arguments")
+        let arguments = try parseExpressionList(closer: .rightParen, ")", context: "after the function's arguments")
         guard let function = FunctionCatalog.lookup(name, arity: arguments.count) else {
             let arities = candidates.map { "\($0.selector) takes \($0.arity) argument\($0.arity == 1 ? "" : "s")" }.joined(separator: "; ")
             throw error(.wrongArgumentCount, "\(arities), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
         }
         return ExpressionNode(.function(name: function.selector, arguments: arguments), range: range(from: nameToken.start))
-    }
-
-    /// Comma-separated expressions up to `)` (the `(` already consumed).
-    private mutating func parseArguments(closing context: String) throws(ParseError) -> [ExpressionNode] {
-        var arguments: [ExpressionNode] = []
-        if current.kind != .rightParen {
-            while true {
-                arguments.append(try requireExpression(try parse(.or)))
-                guard current.kind == .comma else { break }
-                try advance()
-            }
-        }
-        guard current.kind == .rightParen else {
-            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected ',' or ')' after \(context), found \(describe(current))", at: current, expected: [",", ")"])
-        }
-        try advance()
-        return arguments
     }
 
     @inline(never)
@@ -743,7 +731,7 @@ struct Parser {
         var arguments: [ExpressionNode] = []
         if current.kind == .comma {
             try advance()
-            arguments = try parseArguments(closing: "FUNCTION's arguments")
+            arguments = try parseExpressionList(closer: .rightParen, ")", context: "after FUNCTION's arguments")
         } else {
             try expect(.rightParen, ")", context: "to close FUNCTION")
         }
