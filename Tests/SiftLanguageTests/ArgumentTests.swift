@@ -42,6 +42,8 @@ struct ArgumentTests {
         #expect(p == cmp(.keyPath(keys: ["first name"]), .equalTo, int(1)))
         #expect(p.description == #"first\u0020name == 1"#)
         #expect(try parse("%K == 1", "size").description == "#size == 1")
+        #expect(try parse("%K == 1", ConstantValue.string("a.b")) == cmp(key("a.b"), .equalTo, int(1)))
+        #expect(try parse("%K == 1", Substring("a")) == cmp(key("a"), .equalTo, int(1)))
     }
 
     @Test func printfSpecifiers() throws {

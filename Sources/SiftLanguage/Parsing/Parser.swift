@@ -764,7 +764,7 @@ struct Parser {
                 throw invalid(error.description)
             }
         case UInt8(ascii: "K"):
-            guard let path = (value as? String) ?? (value as? Substring).map(String.init) else {
+            guard let path = Parser.keyPathString(value) else {
                 throw invalid("%K needs a key path string, got \(value.map { "\(type(of: $0))" } ?? "nil")")
             }
             let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -799,6 +799,18 @@ struct Parser {
             // %s
             guard case .string? = constant else { throw invalid("needs a string, got \(got)") }
             return ExpressionNode(.constant(constant ?? .null), range: token.range)
+        }
+    }
+}
+
+extension Parser {
+    /// The key path a `%K` argument names: a `String`, `Substring` or string ``ConstantValue``.
+    static func keyPathString(_ value: Any?) -> String? {
+        switch value {
+        case let s as String: s
+        case let s as Substring: String(s)
+        case let c as ConstantValue: if case .string(let s) = c { s } else { nil }
+        default: nil
         }
     }
 }
