@@ -41,8 +41,8 @@ func parseError(_ format: String, _ arguments: [Any?] = [], options: ParserOptio
     }
 }
 
-/// A deterministic random number generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
+/// A deterministic random number generator: SplitMix64 (Steele, Lea, Flood 2014).
+struct SplitMix64: RandomNumberGenerator, Sendable {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -1,18 +1,8 @@
-/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, seedable generator, so that a run of
-/// the grammar test is reproducible from its seed.
-struct GrammarRNG: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+/// The grammar test's random numbers: the shared seedable SplitMix64, so a run is reproducible
+/// from its seed.
+typealias GrammarRNG = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func chance(_ numerator: Int, in denominator: Int) -> Bool { below(denominator) < numerator }
 }
