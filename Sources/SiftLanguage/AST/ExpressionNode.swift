@@ -3,36 +3,38 @@
 ///
 /// Equality and hashing compare meaning only; ``range`` (where the node was written) is ignored.
 public struct ExpressionNode: Sendable {
-    public indirect enum Kind: Sendable, Hashable {
+    /// Cases that hold other nodes directly are `indirect` (boxed); constants, variables and
+    /// node arrays are stored inline, so the commonest nodes cost no extra allocation.
+    public enum Kind: Sendable, Hashable {
         /// A constant: literal, `%@` argument or substituted variable.
         case constant(ConstantValue)
         /// `SELF`: the evaluated object.
         case evaluatedObject
         /// A key path: `a.b.c`, `@count`, `SELF.a`, `$x.name`, `tags[FIRST].name`.
         /// `base` nil means the evaluated object; keys are never empty.
-        case keyPath(base: ExpressionNode?, keys: [String])
+        indirect case keyPath(base: ExpressionNode?, keys: [String])
         /// `$name`.
         case variable(String)
         /// `{a, b, c}`.
         case aggregate([ExpressionNode])
         /// `base[FIRST]`, `base[LAST]`, `base[SIZE]`, `base[n]`, `base['key']`.
-        case index(base: ExpressionNode, subscript: IndexSubscript)
+        indirect case index(base: ExpressionNode, subscript: IndexSubscript)
         /// `sum:(x)`, `add:to:(1, 2)`, `now()`: `name` is the full selector from ``FunctionCatalog``.
         case function(name: String, arguments: [ExpressionNode])
         /// `FUNCTION(receiver, 'selector:', args...)`.
-        case functionExpression(receiver: ExpressionNode, selector: String, arguments: [ExpressionNode])
+        indirect case functionExpression(receiver: ExpressionNode, selector: String, arguments: [ExpressionNode])
         /// `SUBQUERY(collection, $variable, predicate)`.
-        case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
+        indirect case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
         /// `TERNARY(condition, then, else)`.
-        case ternary(condition: PredicateNode, then: ExpressionNode, else: ExpressionNode)
+        indirect case ternary(condition: PredicateNode, then: ExpressionNode, else: ExpressionNode)
         /// `CAST(value, 'Type')`.
-        case cast(value: ExpressionNode, type: String)
+        indirect case cast(value: ExpressionNode, type: String)
         /// `$variable := value`.
-        case assignment(variable: String, value: ExpressionNode)
+        indirect case assignment(variable: String, value: ExpressionNode)
         /// `-x`, `~x`.
-        case unary(UnaryOperator, ExpressionNode)
+        indirect case unary(UnaryOperator, ExpressionNode)
         /// `a + b`, `a ** b`, `a & b`, ...
-        case binary(BinaryOperator, ExpressionNode, ExpressionNode)
+        indirect case binary(BinaryOperator, ExpressionNode, ExpressionNode)
     }
 
     public var kind: Kind

@@ -5,17 +5,17 @@
 ///
 /// Equality and hashing compare meaning only; ``range`` (where the node was written) is ignored.
 public struct PredicateNode: Sendable {
-    public indirect enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         /// `TRUEPREDICATE` / `FALSEPREDICATE`.
         case constant(Bool)
         /// `lhs op[options] rhs`, optionally qualified with `ANY`/`ALL`/`NONE`.
-        case comparison(Comparison)
+        indirect case comparison(Comparison)
         /// `a AND b AND ...` (at least two sub-predicates when built with ``PredicateNode/and(_:)``).
         case and([PredicateNode])
         /// `a OR b OR ...`.
         case or([PredicateNode])
         /// `NOT p`.
-        case not(PredicateNode)
+        indirect case not(PredicateNode)
     }
 
     public var kind: Kind

@@ -64,11 +64,14 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
         }
     }
 
-    /// Keywords keyed by their lower-case ASCII bytes packed into an integer (at most 16 bytes).
-    private static let table: [UInt128: Keyword] = {
-        var table: [UInt128: Keyword] = [:]
+    /// Keywords by length: each a list of (lower-case ASCII bytes packed into an integer,
+    /// keyword). A lookup packs the word once and compares integers with the few keywords of
+    /// its length: no hashing, no allocation.
+    private static let byLength: [[(UInt128, Keyword)]] = {
+        var table = [[(UInt128, Keyword)]](repeating: [], count: 16)
         for keyword in Keyword.allCases where keyword != .utiConformsTo && keyword != .utiEquals {
-            table[pack(keyword.spelling.lowercased().utf8)] = keyword
+            let bytes = Array(keyword.spelling.lowercased().utf8)
+            table[bytes.count].append((pack(bytes), keyword))
         }
         return table
     }()
@@ -83,9 +86,12 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword? {
         let length = end - start
         guard length >= 2 && length <= 15 else { return nil }
+        let candidates = byLength[length]
+        if candidates.isEmpty { return nil }
         var packed: UInt128 = 0
         for i in start..<end { packed = packed << 8 | UInt128(bytes[i] | 0x20) }
-        return table[packed]
+        for (key, keyword) in candidates where key == packed { return keyword }
+        return nil
     }
 
     /// Every reserved word, for suggestions and for deciding when a key needs `#`.

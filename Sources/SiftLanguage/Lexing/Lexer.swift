@@ -138,6 +138,25 @@ struct Lexer {
         }
     }
 
+    /// The first byte of the next token, without lexing it (0 at the end).
+    private var nextTokenByte: (UInt8, UInt8) {
+        var i = position
+        while i < bytes.count, ByteClass.table[Int(bytes[i])] == .space { i += 1 }
+        return (byte(i), byte(i + 1))
+    }
+
+    /// The next token is `(` or a `:` that is not `:=`: the identifier just read names a function.
+    var nextByteStartsCall: Bool {
+        let (b, after) = nextTokenByte
+        return b == UInt8(ascii: "(") || (b == UInt8(ascii: ":") && after != UInt8(ascii: "="))
+    }
+
+    /// The next token is `.` or `[`: a postfix continues the operand just read.
+    var nextByteStartsPostfix: Bool {
+        let (b, _) = nextTokenByte
+        return b == UInt8(ascii: ".") || b == UInt8(ascii: "[")
+    }
+
     static func utf8Length(leadByte b: UInt8) -> Int {
         if b < 0xC0 { return 1 }
         if b < 0xE0 { return 2 }

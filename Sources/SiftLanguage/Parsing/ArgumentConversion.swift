@@ -14,9 +14,11 @@ public enum ArgumentConversion {
     /// The expression for a `%@` argument or a variable's value.
     public static func expression(from value: Any?, depth: Int = 0) throws(Failure) -> ExpressionNode {
         guard depth < 64 else { throw Failure(description: "arrays nested more than 64 deep") }
-        guard let value = unwrap(value) else { return ExpressionNode(.constant(.null)) }
-        if let expression = value as? ExpressionNode { return expression }
+        guard let value else { return ExpressionNode(.constant(.null)) }
         if let constant = try constant(from: value) { return ExpressionNode(.constant(constant)) }
+        // An Optional inside the Any: look through it.
+        if let optional = value as? any OptionalProtocol { return try expression(from: optional.wrappedAny, depth: depth) }
+        if let expression = value as? ExpressionNode { return expression }
         if let array = value as? [Any?] {
             var elements: [ExpressionNode] = []
             elements.reserveCapacity(array.count)
@@ -34,15 +36,19 @@ public enum ArgumentConversion {
 
     /// The constant for a single (non-collection) value; nil when the value is a collection.
     public static func constant(from value: Any) throws(Failure) -> ConstantValue? {
+        // The common types first: every `as?` on an `Any` is a dynamic cast.
         switch value {
-        case let c as ConstantValue: return c
-        case is NSNull: return .null
-        case let b as Bool: return .bool(b)
         case let s as String: return .string(s)
+        case let i as Int: return .int(Int64(i))
+        case let d as Double:
+            guard !d.isNaN else { throw Failure(description: "NaN cannot be used in a predicate") }
+            return .double(d)
+        case let b as Bool: return .bool(b)
+        case let c as ConstantValue: return c
+        case let d as Date: return .date(d)
+        case let i as Int64: return .int(i)
         case let s as Substring: return .string(String(s))
         case let c as Character: return .string(String(c))
-        case let i as Int: return .int(Int64(i))
-        case let i as Int64: return .int(i)
         case let i as Int32: return .int(Int64(i))
         case let i as Int16: return .int(Int64(i))
         case let i as Int8: return .int(Int64(i))
@@ -51,18 +57,15 @@ public enum ArgumentConversion {
         case let u as UInt32: return .int(Int64(u))
         case let u as UInt16: return .int(Int64(u))
         case let u as UInt8: return .int(Int64(u))
-        case let d as Double:
-            guard !d.isNaN else { throw Failure(description: "NaN cannot be used in a predicate") }
-            return .double(d)
         case let f as Float:
             guard !f.isNaN else { throw Failure(description: "NaN cannot be used in a predicate") }
             return .double(Double(f))
         case let d as Decimal:
             guard !d.isNaN else { throw Failure(description: "NaN cannot be used in a predicate") }
             return .decimal(d)
-        case let d as Date: return .date(d)
         case let d as Data: return .data(d)
         case let u as UUID: return .uuid(u)
+        case is NSNull: return .null
         default: return nil
         }
     }

@@ -25,8 +25,9 @@ public enum FunctionCatalog {
         ("noindex:", 1),
     ].map { Function(selector: $0.0, arity: $0.1) }
 
-    /// Functions keyed by their lower-cased selector without trailing colons (`add:to`, `sum`).
-    private static let byName: [String: [Function]] = Dictionary(grouping: all, by: { key($0.selector) })
+    /// Each function's selector without trailing colons, lower-cased, as bytes (`add:to`, `sum`),
+    /// for a lookup that neither allocates nor hashes.
+    private static let keys: [(key: [UInt8], function: Function)] = all.map { (Array(key($0.selector).utf8), $0) }
 
     static func key(_ name: String) -> String {
         var name = Substring(name)
@@ -35,7 +36,13 @@ public enum FunctionCatalog {
     }
 
     /// The functions spelt `name` (any of them, whatever their arity).
-    static func candidates(named name: String) -> [Function] { byName[key(name)] ?? [] }
+    static func candidates(named name: String) -> [Function] {
+        var bytes = Array(name.utf8)[...]
+        while bytes.last == UInt8(ascii: ":") { bytes.removeLast() }
+        return keys.filter { entry in
+            entry.key.count == bytes.count && zip(entry.key, bytes).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }
+        }.map(\.function)
+    }
 
     /// The function spelt `name` taking `arity` arguments.
     public static func lookup(_ name: String, arity: Int) -> Function? {

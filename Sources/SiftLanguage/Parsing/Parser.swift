@@ -373,7 +373,7 @@ struct Parser {
         try advance()
         // Postfixes bind tighter than minus: `-1[FIRST]` is -(1[FIRST]), so no folding there.
         if token.kind == .minus, current.kind == .integer || current.kind == .double,
-           !(try peek().kind.startsPostfix) {
+           !lexer.nextByteStartsPostfix {
             let number = current
             try advance()
             let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
@@ -514,7 +514,7 @@ struct Parser {
              .keyword(.false), .keyword(.no), .keyword(.self):
             return try parseLiteral()
         case .identifier:
-            if try peek().kind.startsFunctionCall { return try parseFunctionCall() }
+            if lexer.nextByteStartsCall { return try parseFunctionCall() }
             return try parseKeyPathStart()
         case .escapedKey, .atKey:
             return try parseKeyPathStart()
@@ -744,16 +744,25 @@ struct Parser {
     private mutating func bindArgument() throws(ParseError) -> ExpressionNode {
         let token = current
         try advance()
-        let specifier = text(token)
         guard argumentIndex < arguments.count else {
-            throw error(.missingArgument, "no argument for \(specifier) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
+            throw error(.missingArgument, "no argument for \(text(token)) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
         }
-        let value = ArgumentConversion.unwrap(arguments[argumentIndex])
+        let raw = arguments[argumentIndex]
         argumentIndex += 1
         let conversion = lexer.bytes[token.end - 1]
         func invalid(_ message: String) -> ParseError {
-            error(.invalidArgument, "argument \(argumentIndex) for \(specifier): \(message)", at: token)
+            error(.invalidArgument, "argument \(argumentIndex) for \(text(token)): \(message)", at: token)
         }
+        if conversion == UInt8(ascii: "@") {
+            do throws(ArgumentConversion.Failure) {
+                var expression = try ArgumentConversion.expression(from: raw)
+                expression.range = token.range
+                return expression
+            } catch {
+                throw invalid(error.description)
+            }
+        }
+        let value = Parser.keyPathString(raw) != nil ? raw : ArgumentConversion.unwrap(raw)
         switch conversion {
         case UInt8(ascii: "@"):
             do throws(ArgumentConversion.Failure) {
@@ -816,12 +825,6 @@ extension Parser {
 }
 
 extension Token.Kind {
-    /// `.` and `[` continue an operand.
-    var startsPostfix: Bool { self == .dot || self == .leftBracket }
-
-    /// `name(` or `name:` starts a function call.
-    var startsFunctionCall: Bool { self == .leftParen || self == .colon }
-
     var isComparisonToken: Bool { comparisonOperator != nil }
 
     var comparisonOperator: ComparisonOperator? {

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+//
+// Sift's benchmarks, kept apart so the normal build never compiles them.
+//
+//     cd Benchmarks && swift package benchmark
+//
+// Parsing: mixed predicates per second (the design target is ten times GNUstep's
+// NSPredicate parser, which manages about 62,000 mixed predicates per second on the
+// project's 2-core machine).
+import PackageDescription
+
+let package = Package(
+    name: "SiftBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Parsing",
+            dependencies: [
+                .product(name: "Sift", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Parsing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
