@@ -5,7 +5,8 @@
 // Layers (each module imports only the ones above it):
 //
 //   SiftLanguage   lexer, parser, AST, canonical printer, format arguments, errors
-//   (next issues)  evaluation → model & stores → SQL compiler & SQLite store
+//   SiftEvaluation values, key-value access, the in-memory evaluator, strings, sorting, sections
+//   (next issues)  model & stores → SQL compiler & SQLite store
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
@@ -41,8 +42,11 @@ let package = Package(
         // Layer 1: the predicate language.
         .target(name: "SiftLanguage", dependencies: ["CSiftSupport"]),
 
+        // Layer 2: evaluation in memory (values, key paths, the evaluator, strings, sorting, sections).
+        .target(name: "SiftEvaluation", dependencies: ["SiftLanguage", "CPCRE2"]),
+
         // The umbrella.
-        .target(name: "Sift", dependencies: ["SiftLanguage"]),
+        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation"]),
 
         // Command line.
         .target(
@@ -56,6 +60,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
+        .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
     ],

@@ -3,3 +3,4 @@
 //     import Sift
 //     let p = try PredicateNode(format: "title BEGINSWITH[cd] %@", "star")
 @_exported import SiftLanguage
+@_exported import SiftEvaluation

@@ -1,0 +1,1 @@
+// PLACEHOLDER: replaced by the strings work (folding, LIKE, MATCHES, string comparators).
