@@ -1,0 +1,377 @@
+import Foundation
+
+/// Why a scan stopped: a message, the byte offset (relative to the scanned bytes) and whether
+/// the bytes ran out (so more input might complete the value: the record reader then reads
+/// more and tries again).
+struct JSONScanFailure: Error {
+    let message: String
+    let offset: Int
+    let ranOut: Bool
+}
+
+/// The JSON parser: reads one value from UTF-8 bytes into a ``Value``.
+///
+/// It is iterative (open arrays and objects are kept on explicit stacks), so deeply nested
+/// input costs no native stack; nesting deeper than `maximumDepth` is an error. Objects become
+/// `.dictionary` with their keys in order (a repeated key keeps its first position and its last
+/// value), integers that fit 64 bits `.int`, other numbers `.double`, and the typed forms
+/// `{"$date": ...}`, `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` their values
+/// (``JSONTypedForm``).
+///
+/// The caller keeps `base` valid while scanning.
+struct JSONScanner {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var index: Int
+    let maximumDepth: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0, maximumDepth: Int) {
+        // An empty buffer may have no base address; any non-nil pointer will do since count is 0.
+        self.base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        self.count = bytes.count
+        self.index = index
+        self.maximumDepth = maximumDepth
+    }
+
+    // MARK: Bytes
+
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+
+    @inline(__always)
+    static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < count, JSONScanner.isWhitespace(base[index]) { index += 1 }
+    }
+
+    /// A failure at the current position (or at `offset`). Running past the end is noted.
+    func failure(_ message: String, at offset: Int? = nil, ranOut: Bool? = nil) -> JSONScanFailure {
+        let at = offset ?? index
+        return JSONScanFailure(message: message, offset: at, ranOut: ranOut ?? (at >= count))
+    }
+
+    // MARK: Documents
+
+    /// One JSON text: a value with only whitespace around it.
+    mutating func scanDocument() throws(JSONScanFailure) -> Value {
+        let value = try scanValue()
+        skipWhitespace()
+        guard index == count else { throw failure("unexpected text after the JSON value") }
+        return value
+    }
+
+    // MARK: Values
+
+    /// One value starting at `index` (leading whitespace skipped); `index` ends just after it.
+    mutating func scanValue() throws(JSONScanFailure) -> Value {
+        // The open containers, innermost last. `isObject` says which stack each one is on.
+        var isObject: [Bool] = []
+        var arrays: [[Value]] = []
+        var objects: [ValueDictionary] = []
+        var pendingKeys: [String] = []
+        var starts: [Int] = []
+
+        outer: while true {
+            skipWhitespace()
+            guard index < count else { throw failure("unexpected end of JSON") }
+            var valueStart = index
+            var value: Value
+            switch base[index] {
+            case UInt8(ascii: "{"):
+                guard isObject.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                index += 1
+                skipWhitespace()
+                if index < count, base[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .dictionary(ValueDictionary())
+                } else {
+                    pendingKeys.append(try scanKey())
+                    isObject.append(true)
+                    objects.append(ValueDictionary())
+                    starts.append(valueStart)
+                    continue outer
+                }
+            case UInt8(ascii: "["):
+                guard isObject.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                index += 1
+                skipWhitespace()
+                if index < count, base[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    isObject.append(false)
+                    arrays.append([])
+                    starts.append(valueStart)
+                    continue outer
+                }
+            case JSONScanner.quote:
+                value = .string(try scanString())
+            case UInt8(ascii: "t"):
+                try scanLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try scanLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try scanLiteral("null")
+                value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = try scanNumber()
+            default:
+                throw failure("unexpected character '\(characterDescription(at: index))'")
+            }
+
+            // A value is complete: add it to the innermost open container, closing containers
+            // whose end follows.
+            while let top = isObject.last {
+                skipWhitespace()
+                if top {
+                    let key = pendingKeys.removeLast()
+                    objects[objects.count - 1][key] = value
+                    guard index < count else { throw failure("unexpected end of JSON in an object") }
+                    let b = base[index]
+                    if b == UInt8(ascii: ",") {
+                        index += 1
+                        skipWhitespace()
+                        pendingKeys.append(try scanKey())
+                        continue outer
+                    }
+                    guard b == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+                    index += 1
+                    isObject.removeLast()
+                    let object = objects.removeLast()
+                    let objectStart = starts.removeLast()
+                    value = try JSONTypedForm.value(of: object, valueOffset: valueStart, objectOffset: objectStart)
+                    valueStart = objectStart
+                } else {
+                    arrays[arrays.count - 1].append(value)
+                    guard index < count else { throw failure("unexpected end of JSON in an array") }
+                    let b = base[index]
+                    if b == UInt8(ascii: ",") {
+                        index += 1
+                        continue outer
+                    }
+                    guard b == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+                    index += 1
+                    isObject.removeLast()
+                    value = .array(arrays.removeLast())
+                    valueStart = starts.removeLast()
+                }
+            }
+            return value
+        }
+    }
+
+    /// `"key"` and the `:` after it (with whitespace), at `index`.
+    @inline(__always)
+    mutating func scanKey() throws(JSONScanFailure) -> String {
+        guard index < count, base[index] == JSONScanner.quote else { throw failure("expected a string key") }
+        let key = try scanString()
+        skipWhitespace()
+        guard index < count, base[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+        index += 1
+        return key
+    }
+
+    mutating func scanLiteral(_ word: StaticString) throws(JSONScanFailure) {
+        let length = word.utf8CodeUnitCount
+        let w = word.utf8Start
+        var i = 0
+        while i < length {
+            guard index + i < count else { throw failure("invalid literal", ranOut: true) }
+            guard base[index + i] == w[i] else { throw failure("invalid literal") }
+            i += 1
+        }
+        index += length
+    }
+
+    /// The character at `offset` (a whole UTF-8 sequence), for messages.
+    func characterDescription(at offset: Int) -> String {
+        var end = offset + 1
+        while end < count, end - offset < 4, base[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: UnsafeBufferPointer(start: base + offset, count: end - offset), as: UTF8.self)
+    }
+
+    // MARK: Numbers
+
+    /// `-?digits(.digits)?([eE][+-]?digits)?` (leading zeros are accepted). An integer that
+    /// fits 64 bits is `.int`; anything else `.double`.
+    mutating func scanNumber() throws(JSONScanFailure) -> Value {
+        let start = index
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        // The digits as one decimal mantissa (exact while it has at most 19 significant digits)
+        // and the number of them after the point.
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var fractionDigits = 0
+        let digitsStart = index
+        while index < count {
+            let d = base[index] &- 0x30
+            guard d < 10 else { break }
+            if significantDigits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                if mantissa != 0 { significantDigits += 1 }
+            } else {
+                significantDigits += 1
+            }
+            index += 1
+        }
+        guard index > digitsStart else { throw failure("invalid number") }
+        var isDouble = false
+        if index < count, base[index] == UInt8(ascii: ".") {
+            isDouble = true
+            index += 1
+            let fractionStart = index
+            while index < count {
+                let d = base[index] &- 0x30
+                guard d < 10 else { break }
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    if mantissa != 0 { significantDigits += 1 }
+                    fractionDigits += 1
+                } else {
+                    significantDigits += 1
+                }
+                index += 1
+            }
+            guard index > fractionStart else { throw failure("invalid number") }
+        }
+        var exponent = 0
+        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
+            isDouble = true
+            index += 1
+            var exponentNegative = false
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") {
+                exponentNegative = base[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let exponentStart = index
+            while index < count {
+                let d = base[index] &- 0x30
+                guard d < 10 else { break }
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(d) }
+                index += 1
+            }
+            guard index > exponentStart else { throw failure("invalid number") }
+            if exponentNegative { exponent = -exponent }
+        }
+        if !isDouble, significantDigits <= 19 {
+            if negative {
+                if mantissa <= UInt64(Int64.max) { return .int(-Int64(mantissa)) }
+                if mantissa == UInt64(Int64.max) + 1 { return .int(.min) }
+            } else if mantissa <= UInt64(Int64.max) {
+                return .int(Int64(mantissa))
+            }
+        }
+        // Exact fast path (Clinger): a mantissa below 2^53 and a power of ten within 22 give a
+        // correctly rounded double with one multiplication or division.
+        let power = exponent - fractionDigits
+        if significantDigits <= 15, power >= -22, power <= 22 {
+            var d = Double(mantissa)
+            if power < 0 { d /= JSONScanner.powersOfTen[-power] } else { d *= JSONScanner.powersOfTen[power] }
+            return .double(negative ? -d : d)
+        }
+        return .double(parseDouble(from: start))
+    }
+
+    static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { a, _ in a * 10 } }
+
+    /// The standard library's correctly rounded reading of the validated number text.
+    func parseDouble(from start: Int) -> Double {
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        return Double(text) ?? .nan
+    }
+
+    // MARK: Strings
+
+    /// A string at `index` (which is the opening quote).
+    @inline(__always)
+    mutating func scanString() throws(JSONScanFailure) -> String {
+        index += 1
+        let start = index
+        while index < count {
+            let b = base[index]
+            if b == JSONScanner.quote {
+                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if b == JSONScanner.backslash { return try scanEscapedString(from: start) }
+            if b < 0x20 { throw failure("control character in a string") }
+            index += 1
+        }
+        throw failure("unterminated string")
+    }
+
+    /// The rest of a string that has escapes; `start` is just after the opening quote.
+    mutating func scanEscapedString(from start: Int) throws(JSONScanFailure) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(index - start + 16)
+        out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+        while index < count {
+            let b = base[index]
+            if b == JSONScanner.quote {
+                index += 1
+                return String(decoding: out, as: UTF8.self)
+            }
+            if b < 0x20 { throw failure("control character in a string") }
+            guard b == JSONScanner.backslash else {
+                out.append(b)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < count else { break }
+            switch base[index] {
+            case JSONScanner.quote: out.append(0x22)
+            case JSONScanner.backslash: out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var value = try hex4(at: index + 1)
+                index += 4
+                if (0xD800...0xDBFF).contains(value), index + 6 < count,
+                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u") {
+                    let low = try hex4(at: index + 3)
+                    if (0xDC00...0xDFFF).contains(low) {
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                }
+                // A lone surrogate becomes U+FFFD.
+                let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+                UTF8.encode(scalar) { out.append($0) }
+            default:
+                throw failure("invalid escape in a string")
+            }
+            index += 1
+        }
+        throw failure("unterminated string")
+    }
+
+    func hex4(at i: Int) throws(JSONScanFailure) -> UInt32 {
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            guard i + k < count else { throw failure("invalid \\u escape", at: index, ranOut: true) }
+            let b = base[i + k]
+            let digit: UInt32
+            switch b {
+            case 0x30...0x39: digit = UInt32(b - 0x30)
+            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
+            default: throw failure("invalid \\u escape", at: index, ranOut: false)
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+}

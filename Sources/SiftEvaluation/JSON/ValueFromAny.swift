@@ -1,0 +1,127 @@
+import Foundation
+import SiftLanguage
+
+extension Value {
+    /// Converts a Swift or Foundation value: `nil`/`NSNull` → `.null`; `Bool`; every integer
+    /// type (a `UInt64` beyond `Int64.max` becomes a double); `Double`, `Float`; `Decimal`;
+    /// `String`, `Substring`, `Character`; `Date`; `Data`; `UUID`; `NSNumber` (a boolean
+    /// NSNumber is a boolean); `[String: Any]` (and `NSDictionary`) → `.dictionary` with its
+    /// keys sorted (a Swift dictionary has no order; for an order, pass `[(String, Any?)]` or
+    /// `KeyValuePairs<String, Any?>`); `[Any]` (and `NSArray`) → `.array`; sets → `.set`;
+    /// ``Value``, ``ValueDictionary``, ``ConstantValue`` and ``KeyValueObject`` as they are.
+    ///
+    /// Anything else — or nesting deeper than ``JSONParser/maximumDepth`` — throws
+    /// ``EvaluationError`` with code `invalidArgument`.
+    public init(any value: Any?) throws(EvaluationError) {
+        self = try AnyConversion.value(value, depth: 0)
+    }
+}
+
+/// The conversion behind ``Value/init(any:)``.
+enum AnyConversion {
+    static let booleanNumberType: Any.Type = type(of: NSNumber(value: true))
+
+    static func value(_ value: Any?, depth: Int) throws(EvaluationError) -> Value {
+        guard depth <= JSONParser.maximumDepth else {
+            throw EvaluationError(.invalidArgument, "a value nested more than \(JSONParser.maximumDepth) deep")
+        }
+        guard let value else { return .null }
+        // NSNumber first: Swift numbers cast to it, and it casts to every Swift number.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber { return self.number(number) }
+        switch value {
+        // The common kinds first: every `as?` on an `Any` is a dynamic cast.
+        case let s as String: return .string(s)
+        case let i as Int: return .int(Int64(i))
+        case let d as Double: return .double(d)
+        case let b as Bool: return .bool(b)
+        case let v as Value: return v
+        case let d as ValueDictionary: return .dictionary(d)
+        case let d as Date: return .date(d)
+        case let i as Int64: return .int(i)
+        case let d as Decimal: return .decimal(d)
+        case let d as Data: return .data(d)
+        case let u as UUID: return .uuid(u)
+        case is NSNull: return .null
+        case let c as ConstantValue: return Value(c)
+        case let s as Substring: return .string(String(s))
+        case let c as Character: return .string(String(c))
+        case let i as Int32: return .int(Int64(i))
+        case let i as Int16: return .int(Int64(i))
+        case let i as Int8: return .int(Int64(i))
+        case let u as UInt: return u <= UInt(Int64.max) ? .int(Int64(u)) : .double(Double(u))
+        case let u as UInt64: return u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(Double(u))
+        case let u as UInt32: return .int(Int64(u))
+        case let u as UInt16: return .int(Int64(u))
+        case let u as UInt8: return .int(Int64(u))
+        case let f as Float: return .double(Double(f))
+        case let o as any KeyValueObject: return .object(o)
+        case let o as any AnyOptional: return try self.value(o.wrappedAny, depth: depth)
+        default: break
+        }
+        if let pairs = value as? [(String, Any?)] {
+            return try dictionary(pairs, depth: depth)
+        }
+        if let pairs = value as? KeyValuePairs<String, Any?> {
+            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth)
+        }
+        if let pairs = value as? KeyValuePairs<String, Any> {
+            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth)
+        }
+        if let dictionary = value as? [String: Any?] {
+            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth)
+        }
+        if let dictionary = value as? [String: Any] {
+            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth)
+        }
+        if let array = value as? [Any?] {
+            return .array(try elements(array, depth: depth))
+        }
+        if let array = value as? [Any] {
+            return .array(try elements(array.map { Optional($0) }, depth: depth))
+        }
+        if let set = value as? Set<AnyHashable> {
+            return .set(try elements(set.map { Optional($0.base) }, depth: depth))
+        }
+        throw EvaluationError(.invalidArgument, "a value of type \(type(of: value)) cannot be converted to a Value")
+    }
+
+    static func number(_ number: NSNumber) -> Value {
+        if type(of: number) == booleanNumberType { return .bool(number.boolValue) }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            return .double(number.doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"):
+            let u = number.uint64Value
+            return u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(Double(u))
+        default:
+            return .int(number.int64Value)
+        }
+    }
+
+    static func dictionary(_ pairs: [(String, Any?)], depth: Int) throws(EvaluationError) -> Value {
+        var dictionary = ValueDictionary()
+        for (key, element) in pairs { dictionary[key] = try value(element, depth: depth + 1) }
+        return .dictionary(dictionary)
+    }
+
+    static func elements(_ array: [Any?], depth: Int) throws(EvaluationError) -> [Value] {
+        var values: [Value] = []
+        values.reserveCapacity(array.count)
+        for element in array { values.append(try value(element, depth: depth + 1)) }
+        return values
+    }
+}
+
+/// An `Optional` seen through `Any`.
+protocol AnyOptional {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let wrapped): wrapped
+        case .none: nil
+        }
+    }
+}
