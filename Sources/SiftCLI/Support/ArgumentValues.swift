@@ -1,6 +1,10 @@
 import ArgumentParser
+import Foundation
+import Sift
 
-/// `--arg JSON` and `--var NAME=JSON` options, read into Swift values.
+/// `--arg JSON` and `--var NAME=JSON` options, read into Swift values with the library's JSON
+/// parser (so `2` is an integer, `2.0` a double, and the typed forms `{"$date": ...}`,
+/// `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` are dates, UUIDs, data and decimals).
 struct ArgumentValues {
     var arguments: [Any?] = []
     var variables: [String: Any?] = [:]
@@ -8,8 +12,7 @@ struct ArgumentValues {
     init(arguments: [String], variables: [String]) throws {
         for (index, text) in arguments.enumerated() {
             do {
-                let value = try JSONValue.parse(text).argumentValue()
-                self.arguments.append(value)
+                self.arguments.append(try Self.value(of: text))
             } catch {
                 Output.error("error: --arg \(index + 1) ('\(text)'): \(error)")
                 throw ExitCode(1)
@@ -23,11 +26,43 @@ struct ArgumentValues {
             var name = String(text[..<equals])
             if name.hasPrefix("$") { name.removeFirst() }
             do {
-                self.variables[name] = try JSONValue.parse(String(text[text.index(after: equals)...])).argumentValue()
+                self.variables[name] = try Self.value(of: String(text[text.index(after: equals)...]))
             } catch {
                 Output.error("error: --var \(name): \(error)")
                 throw ExitCode(1)
             }
         }
     }
+
+    /// The Swift value of one JSON text: `nil`, Bool, Int64, Double, String, Date, UUID, Data,
+    /// Decimal, or an array of these. An object that is not a typed value is an error.
+    static func value(of text: String) throws -> Any? {
+        try argumentValue(try JSONParser.parse(text))
+    }
+
+    static func argumentValue(_ value: Value) throws(ArgumentError) -> Any? {
+        switch value {
+        case .null: return nil
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .double(let d): return d
+        case .decimal(let d): return d
+        case .string(let s): return s
+        case .date(let d): return d
+        case .data(let d): return d
+        case .uuid(let u): return u
+        case .array(let elements), .set(let elements):
+            var array: [Any?] = []
+            array.reserveCapacity(elements.count)
+            for element in elements { array.append(try argumentValue(element)) }
+            return array
+        case .dictionary, .object:
+            throw ArgumentError("a JSON object is not a value here (typed values are {\"$date\": ...}, {\"$uuid\": ...}, {\"$data\": ...}, {\"$decimal\": ...})")
+        }
+    }
+}
+
+struct ArgumentError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
