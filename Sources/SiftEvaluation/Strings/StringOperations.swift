@@ -1,1 +1,0 @@
-// PLACEHOLDER: replaced by the strings work (folding, LIKE, MATCHES, string comparators).
