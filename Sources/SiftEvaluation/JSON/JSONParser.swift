@@ -18,8 +18,9 @@ public enum JSONParser {
     /// Parses a whole JSON text (whitespace around the value is allowed).
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Value {
         var scanner = JSONScanner(bytes, maximumDepth: maximumDepth)
+        var workspace = JSONScanWorkspace()
         do throws(JSONScanFailure) {
-            return try scanner.scanDocument()
+            return try scanner.scanDocument(&workspace)
         } catch {
             let (line, column) = JSONTextPosition.lineAndColumn(of: error.offset, in: bytes)
             throw JSONSyntaxError(message: error.message, line: line, column: column, offset: error.offset)

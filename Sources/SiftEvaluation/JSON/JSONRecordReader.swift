@@ -57,6 +57,8 @@ public final class JSONRecordReader {
     private let chunkSize: Int
     private let keepingText: Bool
     private let maximumDepth: Int
+    private let projection: JSONProjection?
+    private var workspace = JSONScanWorkspace()
     private var state = State.start
     private var nextPosition = 0
 
@@ -85,34 +87,39 @@ public final class JSONRecordReader {
     /// - Parameters:
     ///   - chunkSize: how many bytes to read at a time.
     ///   - keepingText: whether records carry their text (``Record/text``).
-    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, keepingText: Bool = true) {
+    ///   - projection: when given, object records keep only these top-level keys (the others
+    ///     are checked, not built: see ``JSONProjection``).
+    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil) {
         self.fileDescriptor = fileDescriptor
         self.fileHandle = nil
         self.chunkSize = max(16, chunkSize)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
+        self.projection = projection
         capacity = self.chunkSize
         storage = .allocate(capacity: capacity)
     }
 
     /// Reads from a file handle (kept open while the reader lives).
-    public init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, keepingText: Bool = true) {
+    public init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil) {
         self.fileDescriptor = fileHandle.fileDescriptor
         self.fileHandle = fileHandle
         self.chunkSize = max(16, chunkSize)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
+        self.projection = projection
         capacity = self.chunkSize
         storage = .allocate(capacity: capacity)
     }
 
     /// Reads from bytes in memory.
-    public init(bytes: some Collection<UInt8>, keepingText: Bool = true) {
+    public init(bytes: some Collection<UInt8>, keepingText: Bool = true, projection: JSONProjection? = nil) {
         self.fileDescriptor = -1
         self.fileHandle = nil
         self.chunkSize = max(16, bytes.count)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
+        self.projection = projection
         capacity = max(1, bytes.count)
         storage = .allocate(capacity: capacity)
         end = UnsafeMutableBufferPointer(start: storage, count: capacity).initialize(fromContentsOf: bytes)
@@ -120,8 +127,8 @@ public final class JSONRecordReader {
     }
 
     /// Reads from a string in memory.
-    public convenience init(text: String, keepingText: Bool = true) {
-        self.init(bytes: Array(text.utf8), keepingText: keepingText)
+    public convenience init(text: String, keepingText: Bool = true, projection: JSONProjection? = nil) {
+        self.init(bytes: Array(text.utf8), keepingText: keepingText, projection: projection)
     }
 
     deinit {
@@ -246,7 +253,11 @@ public final class JSONRecordReader {
             var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: last), from: first, maximumDepth: maximumDepth)
             let value: Value
             do throws(JSONScanFailure) {
-                value = try scanner.scanDocument()
+                if let projection {
+                    value = try scanner.scanProjectedDocument(&workspace, projection)
+                } else {
+                    value = try scanner.scanDocument(&workspace)
+                }
             } catch {
                 let column = JSONTextPosition.characterCount(
                     UnsafeBufferPointer(start: storage + recordLineStart, count: error.offset - recordLineStart)) + 1 + columnBias
@@ -265,7 +276,12 @@ public final class JSONRecordReader {
             do throws(JSONScanFailure) {
                 scanner.skipWhitespace()
                 let valueStart = scanner.index
-                let value = try scanner.scanValue()
+                let value: Value
+                if let projection {
+                    value = try scanner.scanProjectedValue(&workspace, projection)
+                } else {
+                    value = try scanner.scanValue(&workspace)
+                }
                 let valueEnd = scanner.index
                 scanner.skipWhitespace()
                 guard scanner.index < end else { throw scanner.failure("unexpected end of JSON in an array") }

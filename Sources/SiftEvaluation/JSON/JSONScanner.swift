@@ -57,24 +57,29 @@ struct JSONScanner {
     // MARK: Documents
 
     /// One JSON text: a value with only whitespace around it.
-    mutating func scanDocument() throws(JSONScanFailure) -> Value {
-        let value = try scanValue()
+    mutating func scanDocument(_ workspace: inout JSONScanWorkspace) throws(JSONScanFailure) -> Value {
+        let value = try scanValue(&workspace)
+        try expectEnd()
+        return value
+    }
+
+    /// One JSON text; an object keeps only the keys `projection` accepts (see ``scanProjectedValue``).
+    mutating func scanProjectedDocument(_ workspace: inout JSONScanWorkspace, _ projection: JSONProjection) throws(JSONScanFailure) -> Value {
+        let value = try scanProjectedValue(&workspace, projection)
+        try expectEnd()
+        return value
+    }
+
+    mutating func expectEnd() throws(JSONScanFailure) {
         skipWhitespace()
         guard index == count else { throw failure("unexpected text after the JSON value") }
-        return value
     }
 
     // MARK: Values
 
     /// One value starting at `index` (leading whitespace skipped); `index` ends just after it.
-    mutating func scanValue() throws(JSONScanFailure) -> Value {
-        // The open containers, innermost last. `isObject` says which stack each one is on.
-        var isObject: [Bool] = []
-        var arrays: [[Value]] = []
-        var objects: [ValueDictionary] = []
-        var pendingKeys: [String] = []
-        var starts: [Int] = []
-
+    mutating func scanValue(_ w: inout JSONScanWorkspace) throws(JSONScanFailure) -> Value {
+        w.reset()
         outer: while true {
             skipWhitespace()
             guard index < count else { throw failure("unexpected end of JSON") }
@@ -82,30 +87,28 @@ struct JSONScanner {
             var value: Value
             switch base[index] {
             case UInt8(ascii: "{"):
-                guard isObject.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                guard w.containers.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
                 index += 1
                 skipWhitespace()
                 if index < count, base[index] == UInt8(ascii: "}") {
                     index += 1
                     value = .dictionary(ValueDictionary())
                 } else {
-                    pendingKeys.append(try scanKey())
-                    isObject.append(true)
-                    objects.append(ValueDictionary())
-                    starts.append(valueStart)
+                    w.keys.append(try scanKey())
+                    w.containers.append(JSONScanWorkspace.Container(
+                        isObject: true, valuesStart: w.values.count, keysStart: w.keys.count - 1, offset: valueStart))
                     continue outer
                 }
             case UInt8(ascii: "["):
-                guard isObject.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                guard w.containers.count < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
                 index += 1
                 skipWhitespace()
                 if index < count, base[index] == UInt8(ascii: "]") {
                     index += 1
                     value = .array([])
                 } else {
-                    isObject.append(false)
-                    arrays.append([])
-                    starts.append(valueStart)
+                    w.containers.append(JSONScanWorkspace.Container(
+                        isObject: false, valuesStart: w.values.count, keysStart: w.keys.count, offset: valueStart))
                     continue outer
                 }
             case JSONScanner.quote:
@@ -127,43 +130,248 @@ struct JSONScanner {
 
             // A value is complete: add it to the innermost open container, closing containers
             // whose end follows.
-            while let top = isObject.last {
+            while let top = w.containers.last {
                 skipWhitespace()
-                if top {
-                    let key = pendingKeys.removeLast()
-                    objects[objects.count - 1][key] = value
-                    guard index < count else { throw failure("unexpected end of JSON in an object") }
-                    let b = base[index]
-                    if b == UInt8(ascii: ",") {
-                        index += 1
+                w.values.append(value)
+                guard index < count else {
+                    throw failure(top.isObject ? "unexpected end of JSON in an object" : "unexpected end of JSON in an array")
+                }
+                let b = base[index]
+                if b == UInt8(ascii: ",") {
+                    index += 1
+                    if top.isObject {
                         skipWhitespace()
-                        pendingKeys.append(try scanKey())
-                        continue outer
+                        w.keys.append(try scanKey())
                     }
+                    continue outer
+                }
+                if top.isObject {
                     guard b == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
                     index += 1
-                    isObject.removeLast()
-                    let object = objects.removeLast()
-                    let objectStart = starts.removeLast()
-                    value = try JSONTypedForm.value(of: object, valueOffset: valueStart, objectOffset: objectStart)
-                    valueStart = objectStart
+                    let object = w.takeObject(top)
+                    value = try JSONTypedForm.value(of: object, valueOffset: valueStart, objectOffset: top.offset)
                 } else {
-                    arrays[arrays.count - 1].append(value)
-                    guard index < count else { throw failure("unexpected end of JSON in an array") }
-                    let b = base[index]
-                    if b == UInt8(ascii: ",") {
-                        index += 1
-                        continue outer
-                    }
                     guard b == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
                     index += 1
-                    isObject.removeLast()
-                    value = .array(arrays.removeLast())
-                    valueStart = starts.removeLast()
+                    value = .array(w.takeArray(top))
                 }
+                w.containers.removeLast()
+                valueStart = top.offset
             }
             return value
         }
+    }
+
+    /// One value; if it is an object (and not a typed value), only the keys `projection`
+    /// accepts are built: the other keys' values are checked as ``scanValue`` would (the same
+    /// errors at the same places) but not built.
+    mutating func scanProjectedValue(_ workspace: inout JSONScanWorkspace, _ projection: JSONProjection) throws(JSONScanFailure) -> Value {
+        skipWhitespace()
+        let objectStart = index
+        guard index < count, base[index] == UInt8(ascii: "{"), maximumDepth > 0 else { return try scanValue(&workspace) }
+        index += 1
+        skipWhitespace()
+        // `{}`, and objects whose first key starts with `$` (which may be typed values): in full.
+        guard index + 1 < count, base[index] == JSONScanner.quote, base[index + 1] != UInt8(ascii: "$") else {
+            index = objectStart
+            return try scanValue(&workspace)
+        }
+        var inner = self
+        inner.index = index
+        inner.maximumDepthForMembers()
+        var object = ValueDictionary()
+        while true {
+            // The key: compared as bytes, made a String only when it is kept.
+            guard inner.index < count, base[inner.index] == JSONScanner.quote else { throw inner.failure("expected a string key") }
+            let keyStart = inner.index + 1
+            var keyText: String? = nil
+            var kept = false
+            if let keyEnd = inner.simpleStringEnd(from: keyStart) {
+                kept = projection.accepts(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart))
+                inner.index = keyEnd + 1
+                if kept { keyText = String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), as: UTF8.self) }
+            } else {
+                let key = try inner.scanString()
+                kept = projection.keys.contains(key)
+                keyText = key
+            }
+            inner.skipWhitespace()
+            guard inner.index < count, base[inner.index] == UInt8(ascii: ":") else { throw inner.failure("expected ':'") }
+            inner.index += 1
+            if kept, let keyText {
+                object[keyText] = try inner.scanValue(&workspace)
+            } else {
+                try inner.skipValue(&workspace)
+            }
+            inner.skipWhitespace()
+            guard inner.index < count else { throw inner.failure("unexpected end of JSON in an object") }
+            let b = base[inner.index]
+            if b == UInt8(ascii: ",") {
+                inner.index += 1
+                inner.skipWhitespace()
+                continue
+            }
+            guard b == UInt8(ascii: "}") else { throw inner.failure("expected ',' or '}'") }
+            inner.index += 1
+            index = inner.index
+            return .dictionary(object)
+        }
+    }
+
+    /// Members of an object are one level deeper.
+    private mutating func maximumDepthForMembers() {
+        self = JSONScanner(base: base, count: count, index: index, maximumDepth: maximumDepth - 1)
+    }
+
+    private init(base: UnsafePointer<UInt8>, count: Int, index: Int, maximumDepth: Int) {
+        self.base = base
+        self.count = count
+        self.index = index
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The end (the closing quote) of a string without escapes starting at `from` (just after
+    /// the opening quote); nil if it has an escape or a control character, or does not end.
+    @inline(__always)
+    func simpleStringEnd(from start: Int) -> Int? {
+        var i = start
+        while i < count {
+            let b = base[i]
+            if b == JSONScanner.quote { return i }
+            if b == JSONScanner.backslash || b < 0x20 { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Checks one value as ``scanValue`` does — the same errors at the same offsets — without
+    /// building it.
+    mutating func skipValue(_ workspace: inout JSONScanWorkspace) throws(JSONScanFailure) {
+        // Open containers: true for an object.
+        var open = 0
+        var isObject: [Bool] = []
+        swap(&isObject, &workspace.skipStack)
+        if !isObject.isEmpty { isObject.removeAll(keepingCapacity: true) }
+        defer { swap(&isObject, &workspace.skipStack) }
+        outer: while true {
+            skipWhitespace()
+            guard index < count else { throw failure("unexpected end of JSON") }
+            switch base[index] {
+            case UInt8(ascii: "{"):
+                guard open < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                let brace = index
+                index += 1
+                skipWhitespace()
+                if index < count, base[index] == UInt8(ascii: "}") {
+                    index += 1
+                } else if index + 1 < count, base[index] == JSONScanner.quote, base[index + 1] == UInt8(ascii: "$") {
+                    // Perhaps a typed value, whose string must be valid: scan it in full.
+                    var full = JSONScanner(base: base, count: count, index: brace, maximumDepth: maximumDepth - open)
+                    _ = try full.scanValue(&workspace)  // (its value stacks are not in use while skipping)
+                    index = full.index
+                } else {
+                    try skipKey()
+                    isObject.append(true)
+                    open += 1
+                    continue outer
+                }
+            case UInt8(ascii: "["):
+                guard open < maximumDepth else { throw failure("JSON nested too deeply", ranOut: false) }
+                index += 1
+                skipWhitespace()
+                if index < count, base[index] == UInt8(ascii: "]") {
+                    index += 1
+                } else {
+                    isObject.append(false)
+                    open += 1
+                    continue outer
+                }
+            case JSONScanner.quote:
+                try skipString()
+            case UInt8(ascii: "t"):
+                try scanLiteral("true")
+            case UInt8(ascii: "f"):
+                try scanLiteral("false")
+            case UInt8(ascii: "n"):
+                try scanLiteral("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                _ = try scanNumber()
+            default:
+                throw failure("unexpected character '\(characterDescription(at: index))'")
+            }
+            while let top = isObject.last {
+                skipWhitespace()
+                guard index < count else {
+                    throw failure(top ? "unexpected end of JSON in an object" : "unexpected end of JSON in an array")
+                }
+                let b = base[index]
+                if b == UInt8(ascii: ",") {
+                    index += 1
+                    if top {
+                        skipWhitespace()
+                        try skipKey()
+                    }
+                    continue outer
+                }
+                guard b == (top ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw failure(top ? "expected ',' or '}'" : "expected ',' or ']'")
+                }
+                index += 1
+                isObject.removeLast()
+                open -= 1
+            }
+            return
+        }
+    }
+
+    /// ``scanKey`` without making the key.
+    @inline(__always)
+    mutating func skipKey() throws(JSONScanFailure) {
+        guard index < count, base[index] == JSONScanner.quote else { throw failure("expected a string key") }
+        try skipString()
+        skipWhitespace()
+        guard index < count, base[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+        index += 1
+    }
+
+    /// ``scanString`` without making the string (the same errors at the same offsets).
+    mutating func skipString() throws(JSONScanFailure) {
+        if let end = simpleStringEnd(from: index + 1) {
+            index = end + 1
+            return
+        }
+        index += 1
+        while index < count {
+            let b = base[index]
+            if b == JSONScanner.quote {
+                index += 1
+                return
+            }
+            if b < 0x20 { throw failure("control character in a string") }
+            guard b == JSONScanner.backslash else {
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < count else { break }
+            switch base[index] {
+            case JSONScanner.quote, JSONScanner.backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                break
+            case UInt8(ascii: "u"):
+                let value = try hex4(at: index + 1)
+                index += 4
+                if (0xD800...0xDBFF).contains(value), index + 6 < count,
+                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u") {
+                    let low = try hex4(at: index + 3)
+                    if (0xDC00...0xDFFF).contains(low) { index += 6 }
+                }
+            default:
+                throw failure("invalid escape in a string")
+            }
+            index += 1
+        }
+        throw failure("unterminated string")
     }
 
     /// `"key"` and the `:` after it (with whitespace), at `index`.

@@ -1,0 +1,48 @@
+/// The scanner's stacks, kept from one value to the next so scanning many records does not
+/// allocate them again: the open containers, and the elements and keys read so far in them
+/// (innermost last). Each finished array or object is then allocated once, at its size.
+/// A struct passed `inout`, so its stacks are mutated without dynamic exclusivity checks.
+struct JSONScanWorkspace {
+    struct Container {
+        var isObject: Bool
+        /// Where this container's elements start in `values`.
+        var valuesStart: Int
+        /// Where this object's keys start in `keys`.
+        var keysStart: Int
+        /// The byte offset of its `[` or `{`.
+        var offset: Int
+    }
+
+    var containers: [Container] = []
+    var values: [Value] = []
+    var keys: [String] = []
+    /// ``JSONScanner/skipValue(_:)``'s stack of open containers.
+    var skipStack: [Bool] = []
+
+    /// Empties the stacks (after an error they may hold a value's parts).
+    @inline(__always)
+    mutating func reset() {
+        if !containers.isEmpty { containers.removeAll(keepingCapacity: true) }
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+    }
+
+    /// The elements of the array `container`, removed from the stack.
+    mutating func takeArray(_ container: Container) -> [Value] {
+        let elements = Array(values[container.valuesStart...])
+        values.removeLast(values.count - container.valuesStart)
+        return elements
+    }
+
+    /// The keys and values of the object `container` (a repeated key keeps its first place and
+    /// its last value), removed from the stacks.
+    mutating func takeObject(_ container: Container) -> ValueDictionary {
+        let n = values.count - container.valuesStart
+        var pairs: [(String, Value)] = []
+        pairs.reserveCapacity(n)
+        for i in 0..<n { pairs.append((keys[container.keysStart + i], values[container.valuesStart + i])) }
+        values.removeLast(n)
+        keys.removeLast(n)
+        return ValueDictionary(pairs)
+    }
+}
