@@ -10,8 +10,10 @@ public struct SiftCommand: ParsableCommand {
               sift parse 'title beginswith[cd] "star" and year > 1970'
               sift parse 'name == %@ AND age > %@' --arg '"Ann"' --arg 30
               sift parse 'date > $since' --var 'since={"$date": "2021-03-04T05:06:07Z"}' --json
+              sift filter 'age >= 30 AND name BEGINSWITH[c] "a"' people.jsonl
+              sift filter 'ANY tags == %@' people.json --arg '"admin"' --sort 'age DESC' --output table
             """,
-        subcommands: [ParseCommand.self]
+        subcommands: [ParseCommand.self, FilterCommand.self]
     )
 
     public init() {}

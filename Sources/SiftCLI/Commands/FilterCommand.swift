@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift filter`: the records of a JSON array or JSON Lines that match a predicate.
+struct FilterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter",
+        abstract: "Print the records of a JSON array or JSON Lines that match a predicate.",
+        discussion: """
+            Reads FILE (or standard input) as one JSON array when it starts with '[', otherwise as
+            JSON Lines (one value per line; blank lines are skipped), and prints the records the
+            predicate holds for. Records are read and printed one at a time, so files of any size
+            stream; --sort, --section-by, and the table and csv formats keep the matching records
+            until the end. Missing keys read as nil. Dates in the data are {"$date": "<ISO 8601>"};
+            also {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}.
+
+            --arg binds %@, %K and %d, %f, %s, ... in order; --var binds $NAME (both as in 'sift
+            parse'). --sort takes "key [ASC|DESC] [USING comparator], ..." with comparators compare,
+            caseInsensitiveCompare, localizedCompare, localizedCaseInsensitiveCompare and
+            localizedStandardCompare; ties keep input order. --offset and --limit apply after
+            sorting (a --limit of 0 means no limit); sections are formed from what remains.
+
+            Output formats: json (an array of the matching records as written in the input), jsonl
+            (one record per line), table (aligned columns), csv (RFC 4180), indices (a JSON array of
+            the records' 0-based input positions). With --section-by, json and indices print
+            {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; the other
+            formats print a '# section' line before each section.
+
+            Examples:
+              $ sift filter 'age >= 30 AND name BEGINSWITH[c] "a"' people.jsonl
+              $ cat people.json | sift filter 'ANY tags == %@' --arg '"admin"' --output table
+              $ sift filter 'born < $cutoff' people.jsonl --var 'cutoff={"$date": "1990-01-01"}'
+              $ sift filter 'TRUEPREDICATE' people.jsonl --sort 'age DESC, name USING localizedStandardCompare' --limit 10
+              $ sift filter 'score > 0.5' events.jsonl --section-by kind --output jsonl
+              $ sift filter 'status == "failed"' jobs.jsonl --output indices
+
+            On a predicate error, sift prints the predicate with a caret under the column; on
+            malformed input, the line and column. Either way it exits with status 1.
+            """
+    )
+
+    @Argument(help: "The predicate format string.")
+    var predicate: String
+
+    @Argument(help: "A JSON array or JSON Lines file (standard input when absent or '-').")
+    var file: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+    var variables: [String] = []
+
+    @Option(help: ArgumentHelp("Sort the results: \"key [ASC|DESC] [USING comparator], ...\".", valueName: "KEYS"))
+    var sort: String?
+
+    @Option(help: ArgumentHelp("Print at most N results (0 means no limit).", valueName: "N"))
+    var limit: Int = 0
+
+    @Option(help: ArgumentHelp("Skip the first N results.", valueName: "N"))
+    var offset: Int = 0
+
+    @Option(name: .customLong("section-by"), help: ArgumentHelp("Group the results into sections by this key path.", valueName: "KEYPATH"))
+    var sectionBy: String?
+
+    @Option(help: ArgumentHelp("json, jsonl, table, csv or indices.", valueName: "FORMAT"))
+    var output: OutputFormat = .json
+
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
+        if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+    }
+
+    func run() throws {
+        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        let compiled = try compile(values)
+        let sortKeys = try parsedSortKeys()
+        let input = try InputFile.open(file)
+        defer { input.close() }
+        // Build only the keys the predicate, the sort and the sections read; table and csv,
+        // which print every key, read their results again in full (from the kept text).
+        let projection = self.projection(compiled, sortKeys)
+        let reparse = projection != nil && output.printsWholeValues
+        let reader = JSONRecordReader(fileDescriptor: input.descriptor, keepingText: output.printsRecordText || reparse,
+                                      projection: projection)
+        let standardOutput = StandardOutput()
+        var renderer = output.makeRenderer(standardOutput)
+        let matcher = Matcher(reader: reader, predicate: compiled, inputName: input.name, reparse: reparse,
+                              keepsText: output.printsRecordText)
+        do throws(FilterFailure) {
+            if sortKeys == nil && sectionBy == nil {
+                try stream(matcher, &renderer)
+            } else {
+                try sortAndSection(matcher, sortKeys, &renderer)
+            }
+        } catch {
+            standardOutput.endLine()
+            standardOutput.flush()
+            Output.error(error.message)
+            throw ExitCode(1)
+        }
+        standardOutput.flush()
+    }
+
+    // MARK: Steps
+
+    /// Parses the predicate, binds --arg and --var, and compiles it.
+    private func compile(_ values: ArgumentValues) throws -> CompiledPredicate {
+        var parsed: PredicateNode
+        do {
+            parsed = try PredicateNode(format: predicate, arguments: values.arguments)
+        } catch {
+            Output.error(error.rendered())
+            throw ExitCode(1)
+        }
+        if !values.variables.isEmpty {
+            do {
+                parsed = try parsed.substituting(variables: values.variables)
+            } catch {
+                Output.error("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        do {
+            return try CompiledPredicate(parsed)
+        } catch {
+            Output.error("error: \(error.message)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func parsedSortKeys() throws -> [SortKey]? {
+        guard let sort else { return nil }
+        do {
+            return try Sorting.parseSortKeys(sort)
+        } catch {
+            Output.error(Caret.rendered(sort, column: error.column, message: "error: --sort: \(error)"))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The top-level keys worth building: those the predicate, the sort keys and the section
+    /// key path read (nil: all).
+    private func projection(_ predicate: CompiledPredicate, _ sortKeys: [SortKey]?) -> JSONProjection? {
+        guard var keys = JSONProjection.keys(readBy: predicate.predicate) else { return nil }
+        for keyPath in (sortKeys ?? []).map(\.keyPath) + (sectionBy.map { [$0] } ?? []) {
+            guard let first = JSONProjection.firstKey(ofKeyPath: keyPath) else { return nil }
+            keys.insert(first)
+        }
+        return JSONProjection(keys: keys)
+    }
+
+    /// No sorting or sections: each match is printed as it is found, and reading stops once
+    /// the limit is reached.
+    private func stream(_ matcher: Matcher, _ renderer: inout any ResultRenderer) throws(FilterFailure) {
+        var skipped = 0
+        var printed = 0
+        try matcher.forEachMatch { match in
+            if skipped < offset {
+                skipped += 1
+                return true
+            }
+            renderer.write(match)
+            printed += 1
+            return limit == 0 || printed < limit
+        }
+        renderer.finish()
+    }
+
+    /// Sorting or sections: the matches are kept (value, position and, for json/jsonl, text),
+    /// sorted, cut by offset and limit, and grouped.
+    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ renderer: inout any ResultRenderer) throws(FilterFailure) {
+        var matches: [Match] = []
+        // Without sorting, results are in input order: only the first offset + limit matter.
+        let enough = sortKeys == nil && limit > 0 ? offset + limit : Int.max
+        try matcher.forEachMatch { match in
+            matches.append(match)
+            return matches.count < enough
+        }
+        let values = matches.map(\.value)
+        var order: [Int]
+        if let sortKeys {
+            do {
+                order = try Sorting.sortedIndices(values, by: sortKeys)
+            } catch {
+                throw FilterFailure("error: \(error.message)")
+            }
+        } else {
+            order = Array(values.indices)
+        }
+        order = Array(order.dropFirst(offset))
+        if limit > 0 { order = Array(order.prefix(limit)) }
+
+        guard let sectionBy else {
+            for index in order { renderer.write(matches[index]) }
+            renderer.finish()
+            return
+        }
+        let sectioned: SectionedResults
+        do {
+            sectioned = try SectionedResults(values, order: order, sectionKeyPath: sectionBy)
+        } catch {
+            throw FilterFailure("error: \(error.message)")
+        }
+        if let warning = sectioned.warning { Output.error("warning: \(warning)") }
+        renderer.writeSections(sectioned.sections.map { section in
+            MatchSection(name: section.name, indexTitle: section.indexTitle, matches: section.objectIndices.map { matches[$0] })
+        })
+    }
+}
+
+/// Reads the records and finds the matches.
+struct Matcher {
+    let reader: JSONRecordReader
+    let predicate: CompiledPredicate
+    let inputName: String
+    /// Whether matches are read again in full from their text (the reader built only some keys).
+    let reparse: Bool
+    /// Whether matches keep their text.
+    let keepsText: Bool
+
+    /// Calls `body` with each record the predicate holds for, until `body` returns false.
+    func forEachMatch(_ body: (Match) -> Bool) throws(FilterFailure) {
+        while true {
+            let record: JSONRecordReader.Record
+            do {
+                guard let next = try reader.next() else { return }
+                record = next
+            } catch {
+                throw FilterFailure("error: \(inputName): \(error)")
+            }
+            let matches: Bool
+            do {
+                matches = try predicate.evaluate(record.value)
+            } catch {
+                throw FilterFailure("error: \(inputName): line \(record.line): \(error.message)")
+            }
+            guard matches else { continue }
+            var value = record.value
+            if reparse {
+                do {
+                    value = try JSONParser.parse(record.text)
+                } catch {
+                    throw FilterFailure("error: \(inputName): \(error)")
+                }
+            }
+            if !body(Match(value: value, position: record.position, text: keepsText ? record.text : [])) { return }
+        }
+    }
+}
+
+/// An error that ends `sift filter`, with its whole message.
+struct FilterFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,38 @@
+import Sift
+
+/// One result of `sift filter`: the record's value, its 0-based position in the input, and its
+/// JSON text as written in the input (kept only for the formats that print it).
+struct Match {
+    let value: Value
+    let position: Int
+    let text: [UInt8]
+}
+
+/// A section of results (`--section-by`).
+struct MatchSection {
+    let name: String
+    let indexTitle: String
+    let matches: [Match]
+}
+
+/// Prints results in one `--output` format.
+///
+/// Unsectioned results arrive one at a time in result order (``write(_:)``), then ``finish()``;
+/// formats that need every result first (table, csv) keep them until then. Sectioned results
+/// arrive all at once (``writeSections(_:)``).
+protocol ResultRenderer {
+    mutating func write(_ match: Match)
+    mutating func finish()
+    mutating func writeSections(_ sections: [MatchSection])
+}
+
+/// The line before each section's rows in the line-oriented formats (jsonl, table, csv):
+/// `# section "Name": 3 objects`.
+enum SectionHeading {
+    static func line(_ section: MatchSection) -> String {
+        var name: [UInt8] = []
+        JSONWriter.writeString(section.name, to: &name)
+        let count = section.matches.count
+        return "# section \(String(decoding: name, as: UTF8.self)): \(count) object\(count == 1 ? "" : "s")"
+    }
+}
