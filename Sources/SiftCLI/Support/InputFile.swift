@@ -16,7 +16,7 @@ struct InputFile {
 
     static func open(_ path: String?) throws -> InputFile {
         guard let path, path != "-" else { return InputFile(descriptor: STDIN_FILENO, name: "<stdin>", closesDescriptor: false) }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = openForReading(path)
         guard descriptor >= 0 else {
             Output.error("error: cannot open '\(path)': \(String(cString: strerror(errno)))")
             throw ExitCode(1)
@@ -25,6 +25,10 @@ struct InputFile {
     }
 
     func close() {
-        if closesDescriptor { _ = Glibc.close(descriptor) }
+        if closesDescriptor { closeDescriptor(descriptor) }
     }
 }
+
+// The system calls, outside the type (whose `open` and `close` would shadow them).
+private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
