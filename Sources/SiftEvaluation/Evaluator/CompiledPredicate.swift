@@ -22,7 +22,7 @@ public struct CompiledPredicate: Sendable {
 
     /// Parses and compiles a format string: `%@`/`%K` bound from `arguments`, `$variables`
     /// from `variables`. Throws ``ParseError`` or ``EvaluationError``.
-    public init(format: String, arguments: [Any?] = [], variables: [String: Any?] = [:]) throws {
+    public init(format: String, arguments: [Any?], variables: [String: Any?] = [:]) throws {
         var parsed = try PredicateNode(format: format, arguments: arguments)
         if !variables.isEmpty { parsed = try parsed.substituting(variables: variables) }
         try self.init(parsed)

@@ -1,6 +1,6 @@
 /// One section of sectioned results (NSFetchedResultsSectionInfo).
 public struct Section: Sendable, Hashable {
-    /// The section key's text form (FETCH.md §4); nil is `""`.
+    /// The section key's text form (FETCH.md §4); nil is `""`, sharing a section with `""`.
     public let name: String
     /// The name's first character upper-cased; empty for an empty name.
     public let indexTitle: String
@@ -13,19 +13,50 @@ public struct Section: Sendable, Hashable {
         self.indexTitle = indexTitle
         self.objectIndices = objectIndices
     }
+
+    /// The index title of a section name.
+    public static func indexTitle(for name: String) -> String {
+        name.first.map { String($0).uppercased() } ?? ""
+    }
 }
 
-/// Results grouped by a section key path (being written).
+/// Results grouped by a section key path (FETCH.md §4): sections in the order of their first
+/// object in the results, objects in result order inside a section.
 public struct SectionedResults: Sendable {
     public let sections: [Section]
     /// The index titles of the sections, in order.
     public var sectionIndexTitles: [String] { sections.map(\.indexTitle) }
-    /// Set when a section's objects are not contiguous in the sorted results (the first sort
-    /// key does not group the section key).
+    /// Set when a section's objects are not contiguous in the results (the first sort key does
+    /// not group the section key).
     public let warning: String?
 
     /// Groups `values[order[0]], values[order[1]], ...` by `keyPath`.
     public init(_ values: [Value], order: [Int], sectionKeyPath keyPath: String) throws(EvaluationError) {
-        throw EvaluationError(.unsupported, "sections are not written yet")
+        let expression: CompiledExpression
+        do {
+            expression = try CompiledExpression(format: keyPath)
+        } catch let error as EvaluationError {
+            throw error
+        } catch {
+            throw EvaluationError(.invalidArgument, "invalid section key path '\(keyPath)': \(error)", keyPath: keyPath)
+        }
+        var names: [String] = []
+        var members: [String: [Int]] = [:]
+        var lastName: String?
+        var contiguous = true
+        for index in order {
+            let name = ValueText.text(try expression.evaluate(values[index]))
+            if members[name] == nil {
+                names.append(name)
+                members[name] = [index]
+            } else {
+                if lastName != name { contiguous = false }
+                members[name]?.append(index)
+            }
+            lastName = name
+        }
+        sections = names.map { Section(name: $0, indexTitle: Section.indexTitle(for: $0), objectIndices: members[$0] ?? []) }
+        warning = contiguous ? nil
+            : "sections are not contiguous: the first sort key does not group '\(keyPath)' (sort by \(keyPath) first)"
     }
 }

@@ -1,8 +1,8 @@
 /// "Did you mean ...?": the closest candidate by edit distance, if it is close enough.
-enum Suggestions {
+public enum Suggestions {
     /// The candidate nearest to `word` (case-insensitive optimal-string-alignment distance),
     /// when the distance is small for the word's length; nil otherwise.
-    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.uppercased().unicodeScalars)
         guard !target.isEmpty, target.count <= 64 else { return nil }
         let limit = target.count <= 3 ? 1 : (target.count <= 6 ? 2 : 3)

@@ -1,0 +1,190 @@
+import SiftLanguage
+
+/// Compiles comparison predicates (LANGUAGE.md §3–5).
+///
+/// A comparison is a test on one pair of values (``PairTest``), applied:
+/// - with `ANY`/`SOME`, `ALL`, `NONE`: to each element of the left collection (nil is empty,
+///   a single value a collection of one) — empty gives false, true, true;
+/// - without a qualifier: to the pair, except that a collection on one side (a key path across
+///   a to-many relationship or an array) compared with a single value on the other is an
+///   implicit `ANY` over its elements (`tags.name != "x"` is `ANY tags.name != "x"`), while
+///   `CONTAINS` with a collection on the left and `IN` with one on the right are membership.
+struct ComparisonCompiler {
+    let compiler: PredicateCompiler
+
+    typealias PairTest = @Sendable (Value, Value) throws(EvaluationError) -> Bool
+
+    func compile(_ c: Comparison) throws(EvaluationError) -> PredicateClosure {
+        let description = PredicateNode(.comparison(c)).description
+        if c.operator == .utiConformsTo || c.operator == .utiEquals {
+            throw EvaluationError(.unsupported, "\(c.operator.symbol) is not supported on Linux (there are no UTIs)", keyPath: description)
+        }
+        let leftConstant = try compiler.constantValue(c.left)
+        let rightConstant = try compiler.constantValue(c.right)
+        try checkTypes(c, leftConstant, rightConstant, description: description)
+        let test = try pairTest(c.operator, options: effectiveOptions(c.options), constantRight: rightConstant, description: description)
+        let left = try compiler.compile(c.left)
+        let right = try compiler.compile(c.right)
+
+        switch c.modifier {
+        case .any:
+            return { (frame) throws(EvaluationError) in
+                let l = try left(&frame), r = try right(&frame)
+                for element in Functions.elements(l) where try test(element, r) { return true }
+                return false
+            }
+        case .all:
+            return { (frame) throws(EvaluationError) in
+                let l = try left(&frame), r = try right(&frame)
+                for element in Functions.elements(l) where !(try test(element, r)) { return false }
+                return true
+            }
+        case .none:
+            return { (frame) throws(EvaluationError) in
+                let l = try left(&frame), r = try right(&frame)
+                for element in Functions.elements(l) where try test(element, r) { return false }
+                return true
+            }
+        case .direct:
+            let op = c.operator
+            let options = effectiveOptions(c.options)
+            return { (frame) throws(EvaluationError) in
+                try ComparisonCompiler.direct(op, options: options, try left(&frame), try right(&frame), test)
+            }
+        }
+    }
+
+    /// `[n]` wins over `[c]` and `[d]`; `[l]` has no effect.
+    private func effectiveOptions(_ options: ComparisonOptions) -> ComparisonOptions {
+        options.contains(.normalized) ? [] : options.intersection([.caseInsensitive, .diacriticInsensitive])
+    }
+
+    /// An unqualified comparison of two values, with implicit ANY and membership.
+    static func direct(_ op: ComparisonOperator, options: ComparisonOptions, _ l: Value, _ r: Value, _ test: PairTest) throws(EvaluationError) -> Bool {
+        let leftElements = l.collectionElements
+        switch op {
+        case .contains:
+            if let leftElements {
+                return leftElements.contains { ValueComparison.equals($0, r, options: options) }
+            }
+        case .in:
+            // The pair test does membership in a right-hand collection; a left-hand collection is implicit ANY.
+            if let leftElements {
+                for element in leftElements where try test(element, r) { return true }
+                return false
+            }
+            return try test(l, r)
+        case .between:
+            if let leftElements {
+                for element in leftElements where try test(element, r) { return true }
+                return false
+            }
+            return try test(l, r)
+        case .equalTo, .notEqualTo:
+            if leftElements != nil, r.collectionElements != nil { return try test(l, r) }
+        default:
+            break
+        }
+        if let leftElements {
+            for element in leftElements where try test(element, r) { return true }
+            return false
+        }
+        if let rightElements = r.collectionElements, op != .in, op != .between {
+            for element in rightElements where try test(l, element) { return true }
+            return false
+        }
+        return try test(l, r)
+    }
+
+    /// An ordering comparison between constants of kinds with no common order is a type error
+    /// now (it would be false on every object).
+    private func checkTypes(_ c: Comparison, _ l: Value?, _ r: Value?, description: String) throws(EvaluationError) {
+        guard let l, let r, !l.isNull, !r.isNull, l.collectionElements == nil, r.collectionElements == nil else { return }
+        switch c.operator {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            if ValueComparison.order(l, r) == nil {
+                throw EvaluationError(.typeMismatch, "'\(c.operator.symbol)' cannot order \(l.kindName) and \(r.kindName) in '\(description)'", keyPath: description)
+            }
+        default: break
+        }
+    }
+
+    /// Whether the order of two values satisfies `accept`; false when they have no common order.
+    static func ordered(_ l: Value, _ r: Value, _ options: ComparisonOptions, _ accept: (Int) -> Bool) -> Bool {
+        guard let order = ValueComparison.order(l, r, options: options) else { return false }
+        return accept(order)
+    }
+
+    /// The test on one pair of values for an operator and its options.
+    private func pairTest(_ op: ComparisonOperator, options: ComparisonOptions, constantRight: Value?, description: String) throws(EvaluationError) -> PairTest {
+        switch op {
+        case .equalTo:
+            return { (l: Value, r: Value) -> Bool in ValueComparison.equals(l, r, options: options) }
+        case .notEqualTo:
+            return { (l: Value, r: Value) -> Bool in !ValueComparison.equals(l, r, options: options) }
+        case .lessThan:
+            return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o < 0 } }
+        case .lessThanOrEqualTo:
+            return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o <= 0 } }
+        case .greaterThan:
+            return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o > 0 } }
+        case .greaterThanOrEqualTo:
+            return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o >= 0 } }
+        case .beginsWith, .endsWith, .contains:
+            return { (l: Value, r: Value) -> Bool in
+                guard case .string(let s) = l, case .string(let t) = r else { return false }
+                switch op {
+                case .beginsWith: return StringPredicates.beginsWith(s, t, options: options)
+                case .endsWith: return StringPredicates.endsWith(s, t, options: options)
+                default: return StringPredicates.contains(s, t, options: options)
+                }
+            }
+        case .like:
+            if case .string(let pattern)? = constantRight {
+                let compiled = LikePattern(pattern, options: options)
+                return { (l: Value, _: Value) -> Bool in
+                    guard case .string(let s) = l else { return false }
+                    return compiled.matches(s)
+                }
+            }
+            return { (l: Value, r: Value) -> Bool in
+                guard case .string(let s) = l, case .string(let pattern) = r else { return false }
+                return LikePattern(pattern, options: options).matches(s)
+            }
+        case .matches:
+            if case .string(let pattern)? = constantRight {
+                let regex = try RegularExpression(pattern: pattern, options: options)
+                return { (l: Value, _: Value) throws(EvaluationError) -> Bool in
+                    guard case .string(let s) = l else { return false }
+                    return try regex.matches(s)
+                }
+            }
+            return { (l: Value, r: Value) throws(EvaluationError) -> Bool in
+                guard case .string(let s) = l, case .string(let pattern) = r else { return false }
+                return try RegularExpression.matches(s, pattern: pattern, options: options)
+            }
+        case .in:
+            return { (l: Value, r: Value) -> Bool in
+                switch r {
+                case .array(let e), .set(let e): return e.contains { ValueComparison.equals(l, $0, options: options) }
+                case .dictionary(let d): return d.values.contains { ValueComparison.equals(l, $0, options: options) }
+                case .string(let t):
+                    guard case .string(let s) = l else { return false }
+                    return StringPredicates.contains(t, s, options: options)
+                case .null: return false
+                default: return ValueComparison.equals(l, r, options: options)
+                }
+            }
+        case .between:
+            return { (l: Value, r: Value) -> Bool in
+                guard let bounds = r.collectionElements, bounds.count == 2,
+                      let low = ValueComparison.order(bounds[0], l, options: options),
+                      let high = ValueComparison.order(l, bounds[1], options: options)
+                else { return false }
+                return low <= 0 && high <= 0
+            }
+        case .utiConformsTo, .utiEquals:
+            throw EvaluationError(.unsupported, "\(op.symbol) is not supported", keyPath: description)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import SiftLanguage
+
+/// The functions of ``FunctionCatalog`` (LANGUAGE.md §6), by full selector. A nil argument
+/// gives nil, except for the aggregate functions, which skip nils in their collection.
+enum Functions {
+    typealias Implementation = @Sendable ([Value]) throws(EvaluationError) -> Value
+
+    /// The implementation of a selector, or nil for one Sift does not evaluate.
+    static func implementation(_ selector: String, expression: String) -> Implementation? {
+        func numeric(_ name: String, _ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Int64)? = nil) -> Implementation {
+            { (args) throws(EvaluationError) in
+                if args[0].isNull { return .null }
+                guard let n = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch(name, args[0], in: expression) }
+                if case .int(let i) = n, let keepInt { return .int(keepInt(i)) }
+                return .double(f(n.doubleValue))
+            }
+        }
+        func binary(_ op: BinaryOperator) -> Implementation {
+            { (args) throws(EvaluationError) in try Arithmetic.binary(op, args[0], args[1], expression: expression) }
+        }
+        switch selector {
+        case "sum:": return { args in Aggregates.sum(elements(args[0])) }
+        case "count:": return { args in .int(Int64(elements(args[0]).count)) }
+        case "min:": return { args in Aggregates.extreme(elements(args[0]), wantMax: false) }
+        case "max:": return { args in Aggregates.extreme(elements(args[0]), wantMax: true) }
+        case "average:": return { args in Aggregates.average(elements(args[0])) }
+        case "median:": return { args in median(elements(args[0])) }
+        case "mode:": return { args in mode(elements(args[0])) }
+        case "stddev:": return { args in standardDeviation(elements(args[0])) }
+        case "add:to:": return binary(.add)
+        case "from:subtract:": return binary(.subtract)
+        case "multiply:by:": return binary(.multiply)
+        case "divide:by:": return binary(.divide)
+        case "modulus:by:": return { (args) throws(EvaluationError) in try Arithmetic.modulus(args[0], args[1], expression: expression) }
+        case "raise:toPower:": return binary(.power)
+        case "sqrt:": return numeric("sqrt:", { $0.squareRoot() })
+        case "log:": return numeric("log:", log10)
+        case "ln:": return numeric("ln:", log)
+        case "exp:": return numeric("exp:", exp)
+        case "floor:": return numeric("floor:", { $0.rounded(.down) }, keepInt: { $0 })
+        case "ceiling:": return numeric("ceiling:", { $0.rounded(.up) }, keepInt: { $0 })
+        case "trunc:": return numeric("trunc:", { $0.rounded(.towardZero) }, keepInt: { $0 })
+        case "abs:": return numeric("abs:", { Swift.abs($0) }, keepInt: { $0 == .min ? $0 : Swift.abs($0) })
+        case "uppercase:", "lowercase:", "canonical:":
+            return { (args) throws(EvaluationError) in
+                switch args[0] {
+                case .null: return .null
+                case .string(let s):
+                    switch selector {
+                    case "uppercase:": return .string(s.uppercased())
+                    case "lowercase:": return .string(s.lowercased())
+                    default: return .string(StringFolding.fold(s, options: [.caseInsensitive, .diacriticInsensitive]))
+                    }
+                default: throw Arithmetic.mismatch(selector, args[0], in: expression)
+                }
+            }
+        case "now": return { _ in .date(Date()) }
+        case "random": return { _ in .double(Double.random(in: 0..<1)) }
+        case "random:":
+            return { (args) throws(EvaluationError) in
+                if args[0].isNull { return .null }
+                guard case .int(let n)? = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch("random:", args[0], in: expression) }
+                return n > 0 ? .int(Int64.random(in: 0..<n)) : .null
+            }
+        case "bitwiseAnd:with:": return binary(.bitwiseAnd)
+        case "bitwiseOr:with:": return binary(.bitwiseOr)
+        case "bitwiseXor:with:": return binary(.bitwiseXor)
+        case "leftshift:by:": return binary(.leftShift)
+        case "rightshift:by:": return binary(.rightShift)
+        case "onesComplement:": return { (args) throws(EvaluationError) in try Arithmetic.unary(.bitwiseNot, args[0], expression: expression) }
+        case "noindex:": return { args in args[0] }
+        default: return nil
+        }
+    }
+
+    /// A collection argument's elements (a single value is a collection of one; nil is empty).
+    static func elements(_ value: Value) -> [Value] {
+        switch value {
+        case .array(let e), .set(let e): e
+        case .dictionary(let d): d.values
+        case .null: []
+        default: [value]
+        }
+    }
+
+    static func numbers(_ values: [Value]) -> [Double] {
+        values.compactMap { Arithmetic.number($0)?.doubleValue }
+    }
+
+    /// The middle value (the mean of the middle two for an even count); nil when empty.
+    static func median(_ values: [Value]) -> Value {
+        let sorted = numbers(values).sorted()
+        guard !sorted.isEmpty else { return .null }
+        let middle = sorted.count / 2
+        return .double(sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2)
+    }
+
+    /// The most frequent non-nil value, the first such in collection order; nil when empty.
+    static func mode(_ values: [Value]) -> Value {
+        var distinct: [(Value, Int)] = []
+        for value in values where !value.isNull {
+            if let i = distinct.firstIndex(where: { ValueComparison.equals($0.0, value) }) {
+                distinct[i].1 += 1
+            } else {
+                distinct.append((value, 1))
+            }
+        }
+        var best: (Value, Int)?
+        for entry in distinct where entry.1 > (best?.1 ?? 0) { best = entry }
+        return best?.0 ?? .null
+    }
+
+    /// The population standard deviation; nil when empty.
+    static func standardDeviation(_ values: [Value]) -> Value {
+        let xs = numbers(values)
+        guard !xs.isEmpty else { return .null }
+        let mean = xs.reduce(0, +) / Double(xs.count)
+        let variance = xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(xs.count)
+        return .double(variance.squareRoot())
+    }
+}
+
+/// `CAST(value, 'Type')`.
+enum Cast {
+    static func convert(_ value: Value, to type: String, expression: String) throws(EvaluationError) -> Value {
+        if value.isNull { return .null }
+        func fail() -> EvaluationError {
+            EvaluationError(.invalidCast, "CAST cannot convert \(value.kindName) \(ValueText.describe(value)) to \(type) in '\(expression)'", keyPath: expression)
+        }
+        switch type {
+        case "NSNumber":
+            switch value {
+            case .int, .double, .decimal: return value
+            case .bool(let b): return .int(b ? 1 : 0)
+            case .date(let d): return .double(d.timeIntervalSinceReferenceDate)
+            case .string(let s):
+                let text = s.trimmingCharacters(in: .whitespaces)
+                if let i = Int64(text) { return .int(i) }
+                if let d = Double(text), d.isFinite || text.lowercased().contains("inf") { return .double(d) }
+                throw fail()
+            default: throw fail()
+            }
+        case "NSString":
+            switch value {
+            case .string: return value
+            default: return .string(ValueText.text(value))
+            }
+        case "NSDate":
+            switch value {
+            case .date: return value
+            case .string(let s):
+                guard let d = ISO8601.date(from: s) else { throw fail() }
+                return .date(d)
+            default:
+                guard let n = Arithmetic.number(value) else { throw fail() }
+                return .date(Date(timeIntervalSinceReferenceDate: n.doubleValue))
+            }
+        case "NSDecimalNumber":
+            switch value {
+            case .string(let s):
+                guard let d = Decimal(string: s, locale: nil) else { throw fail() }
+                return .decimal(d)
+            default:
+                guard let n = Arithmetic.number(value) else { throw fail() }
+                return .decimal(n.decimalValue)
+            }
+        case "NSData":
+            switch value {
+            case .data: return value
+            case .string(let s):
+                guard let d = Data(base64Encoded: s) else { throw fail() }
+                return .data(d)
+            default: throw fail()
+            }
+        case "NSUUID":
+            switch value {
+            case .uuid: return value
+            case .string(let s):
+                guard let u = UUID(uuidString: s) else { throw fail() }
+                return .uuid(u)
+            default: throw fail()
+            }
+        default:
+            throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reading keys and key paths from values (key-value coding, LANGUAGE.md §5).
+///
+/// - A dictionary gives the key's value, or nil when it has no such key (schemaless data).
+/// - An object answers for itself (records throw for keys their entity does not have).
+/// - A collection maps the key over its elements: `tags.name` is the names, one per element,
+///   nil included where an element has none; collections met on the way are flattened, so a
+///   path across several to-many steps is one collection.
+/// - Anything else (nil, a number, a string) has no keys: nil.
+/// - `@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`
+///   apply to the collection reached so far, with the rest of the path read from each element.
+enum KeyValueAccess {
+    static func value(of base: Value, forKey key: String) throws(EvaluationError) -> Value {
+        switch base {
+        case .dictionary(let dictionary): return dictionary[key] ?? .null
+        case .object(let object): return try object.value(forKey: key)
+        case .array(let elements), .set(let elements):
+            var values: [Value] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                let value = try value(of: element, forKey: key)
+                if case .array(let inner) = value, element.isCollectionStep { values.append(contentsOf: inner) } else { values.append(value) }
+            }
+            if case .set = base { return .set(values) }
+            return .array(values)
+        default: return .null
+        }
+    }
+
+    /// Follows `keys` from `base`.
+    static func value(of base: Value, keyPath keys: ArraySlice<String>) throws(EvaluationError) -> Value {
+        var current = base
+        var index = keys.startIndex
+        while index < keys.endIndex {
+            let key = keys[index]
+            if key.hasPrefix("@"), let op = CollectionOperator(rawValue: key) {
+                return try op.apply(to: current, rest: keys[(index + 1)...])
+            }
+            current = try value(of: current, forKey: key)
+            index += 1
+        }
+        return current
+    }
+}
+
+extension Value {
+    /// Elements of a collection met on a key path are flattened into it only when they are
+    /// collections themselves (a to-many of a to-many).
+    fileprivate var isCollectionStep: Bool {
+        switch self {
+        case .array, .set: true
+        default: false
+        }
+    }
+}
+
+/// The collection operators of key-value coding.
+enum CollectionOperator: String {
+    case count = "@count"
+    case sum = "@sum"
+    case avg = "@avg"
+    case min = "@min"
+    case max = "@max"
+    case distinctUnionOfObjects = "@distinctUnionOfObjects"
+    case unionOfObjects = "@unionOfObjects"
+
+    func apply(to collection: Value, rest: ArraySlice<String>) throws(EvaluationError) -> Value {
+        let elements: [Value]
+        switch collection {
+        case .array(let e), .set(let e): elements = e
+        case .dictionary(let d): elements = d.values
+        case .null: elements = []
+        default: elements = [collection]
+        }
+        if self == .count { return .int(Int64(elements.count)) }
+        var values: [Value] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+            let value = rest.isEmpty ? element : try KeyValueAccess.value(of: element, keyPath: rest)
+            values.append(value)
+        }
+        switch self {
+        case .count: return .int(Int64(elements.count))
+        case .sum: return Aggregates.sum(values)
+        case .avg: return Aggregates.average(values)
+        case .min: return Aggregates.extreme(values, wantMax: false)
+        case .max: return Aggregates.extreme(values, wantMax: true)
+        case .unionOfObjects: return .array(values.filter { !$0.isNull })
+        case .distinctUnionOfObjects: return .array(Aggregates.distinct(values.filter { !$0.isNull }))
+        }
+    }
+}
+
+/// Aggregates over collections, skipping nil values (as SQL aggregates do).
+enum Aggregates {
+    /// The sum: 0 for an empty collection; an integer while every value is one (and it does not
+    /// overflow), else a double (a decimal if any value is one).
+    static func sum(_ values: [Value]) -> Value {
+        var intSum: Int64 = 0
+        var doubleSum = 0.0
+        var decimalSum = Decimal(0)
+        var kind = 0  // 0 int, 1 double, 2 decimal
+        for value in values {
+            guard let number = Arithmetic.number(value) else { continue }
+            switch number {
+            case .int(let i):
+                if kind == 0 {
+                    let (s, overflow) = intSum.addingReportingOverflow(i)
+                    if overflow { kind = 1; doubleSum = Double(intSum) + Double(i); decimalSum = Decimal(intSum) + Decimal(i) } else { intSum = s }
+                } else {
+                    doubleSum += Double(i)
+                    decimalSum += Decimal(i)
+                }
+            case .double(let d):
+                if kind == 0 { doubleSum = Double(intSum); decimalSum = Decimal(intSum); kind = 1 }
+                doubleSum += d
+                decimalSum += Decimal(d)
+            case .decimal(let d):
+                if kind == 0 { doubleSum = Double(intSum); decimalSum = Decimal(intSum) }
+                kind = 2
+                decimalSum += d
+                doubleSum += NSDecimalNumber(decimal: d).doubleValue
+            }
+        }
+        switch kind {
+        case 0: return .int(intSum)
+        case 1: return .double(doubleSum)
+        default: return .decimal(decimalSum)
+        }
+    }
+
+    /// The mean as a double (a decimal if any value is one); nil for an empty collection.
+    static func average(_ values: [Value]) -> Value {
+        let numbers = values.compactMap(Arithmetic.number)
+        guard !numbers.isEmpty else { return .null }
+        switch sum(values) {
+        case .int(let i): return .double(Double(i) / Double(numbers.count))
+        case .double(let d): return .double(d / Double(numbers.count))
+        case .decimal(let d): return .decimal(d / Decimal(numbers.count))
+        default: return .null
+        }
+    }
+
+    /// The least or greatest non-nil value (the first of equals); nil for an empty collection.
+    static func extreme(_ values: [Value], wantMax: Bool) -> Value {
+        var best: Value?
+        for value in values where !value.isNull {
+            guard let current = best else { best = value; continue }
+            if let order = ValueComparison.order(value, current), wantMax ? order > 0 : order < 0 { best = value }
+        }
+        return best ?? .null
+    }
+
+    /// Values without repeats (language equality), in first-seen order.
+    static func distinct(_ values: [Value]) -> [Value] {
+        var result: [Value] = []
+        for value in values where !result.contains(where: { ValueComparison.equals($0, value) }) {
+            result.append(value)
+        }
+        return result
+    }
+}
