@@ -28,32 +28,15 @@ enum AnyConversion {
         guard let value else { return .null }
         // NSNumber first: Swift numbers cast to it, and it casts to every Swift number.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber { return self.number(number) }
+        // Scalars convert as format arguments do (one conversion for both).
+        do throws(ArgumentConversion.Failure) {
+            if let constant = try ArgumentConversion.constant(from: value) { return Value(constant) }
+        } catch {
+            throw EvaluationError(.invalidArgument, error.description)
+        }
         switch value {
-        // The common kinds first: every `as?` on an `Any` is a dynamic cast.
-        case let s as String: return .string(s)
-        case let i as Int: return .int(Int64(i))
-        case let d as Double: return .double(d)
-        case let b as Bool: return .bool(b)
         case let v as Value: return v
         case let d as ValueDictionary: return .dictionary(d)
-        case let d as Date: return .date(d)
-        case let i as Int64: return .int(i)
-        case let d as Decimal: return .decimal(d)
-        case let d as Data: return .data(d)
-        case let u as UUID: return .uuid(u)
-        case is NSNull: return .null
-        case let c as ConstantValue: return Value(c)
-        case let s as Substring: return .string(String(s))
-        case let c as Character: return .string(String(c))
-        case let i as Int32: return .int(Int64(i))
-        case let i as Int16: return .int(Int64(i))
-        case let i as Int8: return .int(Int64(i))
-        case let u as UInt: return u <= UInt(Int64.max) ? .int(Int64(u)) : .double(Double(u))
-        case let u as UInt64: return u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(Double(u))
-        case let u as UInt32: return .int(Int64(u))
-        case let u as UInt16: return .int(Int64(u))
-        case let u as UInt8: return .int(Int64(u))
-        case let f as Float: return .double(Double(f))
         case let o as any KeyValueObject: return .object(o)
         case let o as any AnyOptional: return try self.value(o.wrappedAny, depth: depth)
         default: break
