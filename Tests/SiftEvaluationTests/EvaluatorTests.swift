@@ -13,6 +13,8 @@ let person = val([
     "items": [["price": 10, "qty": 2], ["price": 2.5, "qty": 4], ["price": nil, "qty": 1]],
     "born": Date(timeIntervalSinceReferenceDate: 86_400),
     "straße": "STRASSE",
+    "orders": [["lines": [["sku": "a1", "qty": 1], ["sku": "b2", "qty": 2]], "labels": ["gift", "rush"]],
+               ["lines": [["sku": "c3", "qty": 5]], "labels": ["plain"]]],
 ] as [String: Any?])
 
 @Suite("Evaluator: LANGUAGE.md tables")
@@ -66,6 +68,9 @@ struct EvaluatorTests {
         Row("tags.name == 'drama'", true), Row("tags.name != 'drama'", true), Row("NOT tags.name == 'drama'", false),
         Row("NOT tags.name == 'western'", true), Row("tags.name BEGINSWITH 'sci'", true), Row("scores > 7", true), Row("scores > 8", false),
         Row("tags.name == nil", true), Row("blank == 1", false),
+        // Key paths across two to-many steps flatten into one collection.
+        Row("orders.lines.sku == 'b2'", true), Row("orders.lines.sku.@count == 3", true), Row("ALL orders.lines.qty > 0", true),
+        Row("orders.labels == 'gift'", true), Row("orders.labels.@count == 3", true),
         // Membership.
         Row("words CONTAINS 'swift'", true), Row("words CONTAINS 'go'", false), Row("words CONTAINS[c] 'SWIFT'", true),
         Row("'swift' IN words", true), Row("age IN {33, 34}", true), Row("age IN {}", false), Row("'Oslo' IN address", true),

@@ -67,19 +67,6 @@ struct ComparisonCompiler {
             if let leftElements {
                 return leftElements.contains { ValueComparison.equals($0, r, options: options) }
             }
-        case .in:
-            // The pair test does membership in a right-hand collection; a left-hand collection is implicit ANY.
-            if let leftElements {
-                for element in leftElements where try test(element, r) { return true }
-                return false
-            }
-            return try test(l, r)
-        case .between:
-            if let leftElements {
-                for element in leftElements where try test(element, r) { return true }
-                return false
-            }
-            return try test(l, r)
         case .equalTo, .notEqualTo:
             if leftElements != nil, r.collectionElements != nil { return try test(l, r) }
         default:
@@ -89,7 +76,8 @@ struct ComparisonCompiler {
             for element in leftElements where try test(element, r) { return true }
             return false
         }
-        if let rightElements = r.collectionElements, op != .in, op != .between {
+        // IN and BETWEEN take a right-hand collection as a whole (membership, bounds).
+        if op != .in, op != .between, let rightElements = r.collectionElements {
             for element in rightElements where try test(l, element) { return true }
             return false
         }

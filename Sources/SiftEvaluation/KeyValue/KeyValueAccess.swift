@@ -20,7 +20,8 @@ enum KeyValueAccess {
             values.reserveCapacity(elements.count)
             for element in elements {
                 let value = try value(of: element, forKey: key)
-                if case .array(let inner) = value, element.isCollectionStep { values.append(contentsOf: inner) } else { values.append(value) }
+                // A to-many of a to-many (or an array attribute) flattens into one collection.
+                if let inner = value.collectionElements { values.append(contentsOf: inner) } else { values.append(value) }
             }
             if case .set = base { return .set(values) }
             return .array(values)
@@ -41,17 +42,6 @@ enum KeyValueAccess {
             index += 1
         }
         return current
-    }
-}
-
-extension Value {
-    /// Elements of a collection met on a key path are flattened into it only when they are
-    /// collections themselves (a to-many of a to-many).
-    fileprivate var isCollectionStep: Bool {
-        switch self {
-        case .array, .set: true
-        default: false
-        }
     }
 }
 
