@@ -118,6 +118,16 @@ struct PrinterTests {
         #expect(try parse(p.description) == p)
     }
 
+    @Test func objectIDArgumentsPrintAsCasts() throws {
+        let p = try parse("parent == %@ AND owner == %@", ObjectID("R"), ObjectID("it's"))
+        #expect(p.description == #"parent == CAST("R", "NSManagedObjectID") AND owner == CAST("it's", "NSManagedObjectID")"#)
+        #expect(try parse(p.description) == p)
+        guard case .comparison(let c) = try parse(#"parent == CAST('R', 'NSManagedObjectID')"#).kind else {
+            Issue.record("not a comparison"); return
+        }
+        #expect(c.right.kind == .constant(.objectID("R")))
+    }
+
     @Test func constantsDescribeThemselves() {
         #expect(ConstantValue.string("a\"b").description == #""a\"b""#)
         #expect(ConstantValue.double(2).description == "2.0")

@@ -181,6 +181,12 @@ enum Cast {
                 return .uuid(u)
             default: throw fail()
             }
+        case "NSManagedObjectID":
+            switch value {
+            case .object: return value
+            case .string(let s): return .object(ObjectReference(ObjectID(s)))
+            default: throw fail()
+            }
         default:
             throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression)
         }

@@ -70,6 +70,7 @@ public enum Value: Sendable {
         case .date(let d): self = .date(d)
         case .data(let d): self = .data(d)
         case .uuid(let u): self = .uuid(u)
+        case .objectID(let id): self = .object(ObjectReference(id))
         }
     }
 }

@@ -194,8 +194,8 @@ extension ExpressionNode: Codable {
 
 extension ConstantValue {
     /// `"valueType"` and `"value"`: integer → JSON integer, double → JSON number, decimal →
-    /// string, string, boolean, nil (no value), date → ISO 8601 string with
-    /// `"seconds"` since 2001-01-01 for exactness, data → base64, uuid → string.
+    /// string, string, boolean, nil (no value), date → seconds since
+    /// 2001-01-01, data → base64, uuid → string, objectID → string.
     fileprivate func encodeFields(into c: inout KeyedEncodingContainer<NodeKey>) throws {
         try c.encode(kindName, forKey: .valueType)
         switch self {
@@ -208,6 +208,7 @@ extension ConstantValue {
         case .date(let d): try c.encode(d.timeIntervalSinceReferenceDate, forKey: .value)
         case .data(let d): try c.encode(d.base64EncodedString(), forKey: .value)
         case .uuid(let u): try c.encode(u.uuidString, forKey: .value)
+        case .objectID(let o): try c.encode(o.rawValue, forKey: .value)
         }
     }
 
@@ -234,8 +235,9 @@ extension ConstantValue {
             let text = try c.decode(String.self, forKey: .value)
             guard let u = UUID(uuidString: text) else { throw decodingError(c, "invalid UUID '\(text)'") }
             self = .uuid(u)
+        case "objectID": self = .objectID(ObjectID(try c.decode(String.self, forKey: .value)))
         default:
-            throw decodingError(c, "unknown valueType '\(type)' (nil, boolean, integer, double, decimal, string, date, data, uuid)")
+            throw decodingError(c, "unknown valueType '\(type)' (nil, boolean, integer, double, decimal, string, date, data, uuid, objectID)")
         }
     }
 }

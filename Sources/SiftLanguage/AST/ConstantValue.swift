@@ -14,6 +14,9 @@ public enum ConstantValue: Sendable, CustomStringConvertible {
     case date(Date)
     case data(Data)
     case uuid(UUID)
+    /// A stored object, by its ID (`parent == %@` with an object); prints as
+    /// `CAST("<id>", "NSManagedObjectID")`.
+    case objectID(ObjectID)
 
     /// The kind's name, as used in error messages and in the AST's JSON form.
     public var kindName: String {
@@ -27,6 +30,7 @@ public enum ConstantValue: Sendable, CustomStringConvertible {
         case .date: "date"
         case .data: "data"
         case .uuid: "uuid"
+        case .objectID: "objectID"
         }
     }
 
@@ -60,6 +64,7 @@ extension ConstantValue: Hashable {
         case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case let (.data(a), .data(b)): a == b
         case let (.uuid(a), .uuid(b)): a == b
+        case let (.objectID(a), .objectID(b)): a == b
         default: false
         }
     }
@@ -75,6 +80,7 @@ extension ConstantValue: Hashable {
         case .date(let d): hasher.combine(6 as UInt8); hasher.combine(d.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let d): hasher.combine(7 as UInt8); hasher.combine(d)
         case .uuid(let u): hasher.combine(8 as UInt8); hasher.combine(u)
+        case .objectID(let o): hasher.combine(9 as UInt8); hasher.combine(o)
         }
     }
 }

@@ -65,6 +65,7 @@ public enum ArgumentConversion {
             return .decimal(d)
         case let d as Data: return .data(d)
         case let u as UUID: return .uuid(u)
+        case let o as any ObjectIDConvertible: return .objectID(o.objectID)
         case is NSNull: return .null
         default: return nil
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Folds `CAST(<constant>, '<type>')` into a constant where the type names a constant kind with
-/// no literal syntax of its own: dates, decimals, data and UUIDs. This is how their canonical
+/// no literal syntax of its own: dates, decimals, data, UUIDs and object IDs. This is how their canonical
 /// forms (`CAST(636725167.0, "NSDate")`, ...) read back as the same constants.
 ///
 /// A cast that cannot convert (an invalid ISO 8601 string, say) is left as a CAST node: the
@@ -20,6 +20,7 @@ enum CastFolding {
             folded = Decimal(string: text, locale: nil).flatMap { $0.isNaN ? nil : ConstantValue.decimal($0) }
         case ("NSData", .string(let text)): folded = Data(base64Encoded: text).map(ConstantValue.data)
         case ("NSUUID", .string(let text)): folded = UUID(uuidString: text).map(ConstantValue.uuid)
+        case ("NSManagedObjectID", .string(let text)): folded = .objectID(ObjectID(text))
         default: folded = nil
         }
         guard let folded else { return node }

@@ -64,7 +64,8 @@ public enum FunctionCatalog {
 /// LANGUAGE.md names NSNumber, NSString and NSDate. NSDecimalNumber, NSData and NSUUID are
 /// added so that every constant kind has a canonical spelling: a decimal, data or UUID argument
 /// prints as `CAST("1.5", "NSDecimalNumber")`, `CAST("<base64>", "NSData")`,
-/// `CAST("<uuid>", "NSUUID")` and reads back as the same constant.
+/// `CAST("<uuid>", "NSUUID")` and reads back as the same constant. NSManagedObjectID names a
+/// stored object by its ID: `parent == CAST("R", "NSManagedObjectID")`.
 public enum CastType {
-    public static let all = ["NSNumber", "NSString", "NSDate", "NSDecimalNumber", "NSData", "NSUUID"]
+    public static let all = ["NSNumber", "NSString", "NSDate", "NSDecimalNumber", "NSData", "NSUUID", "NSManagedObjectID"]
 }

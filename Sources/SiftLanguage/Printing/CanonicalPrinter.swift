@@ -188,6 +188,7 @@ public enum CanonicalPrinter {
             out += ", \"NSDate\")"
         case .data(let data): out += "CAST(\(formatString(data.base64EncodedString())), \"NSData\")"
         case .uuid(let uuid): out += "CAST(\(formatString(uuid.uuidString)), \"NSUUID\")"
+        case .objectID(let id): out += "CAST(\(formatString(id.rawValue)), \"NSManagedObjectID\")"
         }
     }
 
