@@ -6,7 +6,8 @@
 //
 //   SiftLanguage   lexer, parser, AST, canonical printer, format arguments, errors
 //   SiftEvaluation values, key-value access, the in-memory evaluator, strings, sorting, sections
-//   (next issues)  model & stores → SQL compiler & SQLite store
+//   SiftStore      models, records, the store interface, atomic stores, fetch requests, import
+//   (next issue)   SQL compiler & SQLite store
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
@@ -45,8 +46,11 @@ let package = Package(
         // Layer 2: evaluation in memory (values, key paths, the evaluator, strings, sorting, sections).
         .target(name: "SiftEvaluation", dependencies: ["SiftLanguage", "CPCRE2"]),
 
+        // Layer 3: models, stores (atomic: in-memory, JSON, binary plist), fetch requests, import.
+        .target(name: "SiftStore", dependencies: ["SiftLanguage", "SiftEvaluation"]),
+
         // The umbrella.
-        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation"]),
+        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore"]),
 
         // Command line.
         .target(
@@ -61,6 +65,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
     ],

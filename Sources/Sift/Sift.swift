@@ -4,3 +4,4 @@
 //     let p = try PredicateNode(format: "title BEGINSWITH[cd] %@", "star")
 @_exported import SiftLanguage
 @_exported import SiftEvaluation
+@_exported import SiftStore
