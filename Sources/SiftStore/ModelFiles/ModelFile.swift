@@ -1,0 +1,37 @@
+import Foundation
+
+/// Loads a model from a file, choosing the reader by the file's extension:
+///
+/// | extension | reader |
+/// |---|---|
+/// | `.json` | ``JSONModelFormat`` (docs/MODEL-JSON.md); the model is named after the file unless it names itself |
+/// | `.xcdatamodel` | ``XcodeModelFormat``: the folder's `contents` |
+/// | `.xcdatamodeld` | ``XcodeModelFormat``: the bundle's current version |
+///
+/// Errors name the file.
+public enum ModelFile {
+    /// The extensions ``load(_:)`` accepts.
+    public static let acceptedExtensions = ["json", "xcdatamodel", "xcdatamodeld"]
+
+    public static func load(_ url: URL) throws(ModelError) -> DataModel {
+        switch url.pathExtension.lowercased() {
+        case "json":
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw ModelError("\(url.path): cannot read: \(XcodeModelFormat.describe(error))")
+            }
+            do throws(ModelError) {
+                return try JSONModelFormat.read(data, name: url.deletingPathExtension().lastPathComponent)
+            } catch {
+                throw ModelError("\(url.path): \(error.message)")
+            }
+        case "xcdatamodel", "xcdatamodeld":
+            return try XcodeModelFormat.load(url)
+        default:
+            let kind = url.pathExtension.isEmpty ? "a file without an extension" : "a .\(url.pathExtension) file"
+            throw ModelError("\(url.path): cannot load a model from \(kind); expected a .json model, a .xcdatamodel folder or a .xcdatamodeld bundle")
+        }
+    }
+}
