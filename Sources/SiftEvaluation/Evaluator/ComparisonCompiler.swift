@@ -28,28 +28,31 @@ struct ComparisonCompiler {
 
         switch c.modifier {
         case .any:
-            return { (frame) throws(EvaluationError) in
-                let l = try left(&frame), r = try right(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                let l = try left(root, &frame), r = try right(root, &frame)
                 for element in Functions.elements(l) where try test(element, r) { return true }
                 return false
             }
         case .all:
-            return { (frame) throws(EvaluationError) in
-                let l = try left(&frame), r = try right(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                let l = try left(root, &frame), r = try right(root, &frame)
                 for element in Functions.elements(l) where !(try test(element, r)) { return false }
                 return true
             }
         case .none:
-            return { (frame) throws(EvaluationError) in
-                let l = try left(&frame), r = try right(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                let l = try left(root, &frame), r = try right(root, &frame)
                 for element in Functions.elements(l) where try test(element, r) { return false }
                 return true
             }
         case .direct:
             let op = c.operator
             let options = effectiveOptions(c.options)
-            return { (frame) throws(EvaluationError) in
-                try ComparisonCompiler.direct(op, options: options, try left(&frame), try right(&frame), test)
+            if let constant = rightConstant, let fast = try KeyComparison(c, constant: constant, options: options, test: test) {
+                return { (root: Value, _: inout Frame) throws(EvaluationError) -> Bool in try fast.evaluate(root) }
+            }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                try ComparisonCompiler.direct(op, options: options, try left(root, &frame), try right(root, &frame), test)
             }
         }
     }
@@ -61,6 +64,8 @@ struct ComparisonCompiler {
 
     /// An unqualified comparison of two values, with implicit ANY and membership.
     static func direct(_ op: ComparisonOperator, options: ComparisonOptions, _ l: Value, _ r: Value, _ test: PairTest) throws(EvaluationError) -> Bool {
+        // Two single values (the usual case): the test itself.
+        if !l.isCollection, op == .in || op == .between || !r.isCollection { return try test(l, r) }
         let leftElements = l.collectionElements
         switch op {
         case .contains:
@@ -173,6 +178,124 @@ struct ComparisonCompiler {
             }
         case .utiConformsTo, .utiEquals:
             throw EvaluationError(.unsupported, "\(op.symbol) is not supported", keyPath: description)
+        }
+    }
+}
+
+extension Value {
+    /// An array or a set (what ``collectionElements`` gives elements for), without copying them.
+    @inline(__always)
+    var isCollection: Bool {
+        switch self {
+        case .array, .set: true
+        default: false
+        }
+    }
+}
+
+/// The commonest comparison, made fast: one key of the evaluated object compared with a
+/// constant single value by `== != < <= > >=` without a qualifier (`age > 30`,
+/// `name == "Ann"`). The key is read in place (no closures, no copy of the object) and
+/// integers, doubles and option-less strings are compared directly; anything else — a
+/// collection value (implicit ANY), other kinds, options — goes through the general test, so
+/// the answers are exactly the general path's.
+struct KeyComparison: Sendable {
+    enum Relation: Sendable { case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual }
+    enum Constant: Sendable { case int(Int64), double(Double), string(String), other }
+
+    let key: PreparedKey
+    let relation: Relation
+    let op: ComparisonOperator
+    let options: ComparisonOptions
+    let constant: Value
+    let fastConstant: Constant
+    let test: ComparisonCompiler.PairTest
+    /// The answer for a nil (or missing) value.
+    let nilAnswer: Bool
+
+    /// Nil when the comparison does not have this shape.
+    init?(_ c: Comparison, constant: Value, options: ComparisonOptions, test: @escaping ComparisonCompiler.PairTest) throws(EvaluationError) {
+        guard c.modifier == .direct, case .keyPath(nil, let keys) = c.left.kind, keys.count == 1, !keys[0].hasPrefix("@"),
+              !constant.isCollection
+        else { return nil }
+        switch c.operator {
+        case .equalTo: relation = .equal
+        case .notEqualTo: relation = .notEqual
+        case .lessThan: relation = .less
+        case .lessThanOrEqualTo: relation = .lessOrEqual
+        case .greaterThan: relation = .greater
+        case .greaterThanOrEqualTo: relation = .greaterOrEqual
+        default: return nil
+        }
+        key = PreparedKey(keys[0])
+        op = c.operator
+        self.options = options
+        self.constant = constant
+        self.test = test
+        switch constant {
+        case .int(let i): fastConstant = .int(i)
+        case .double(let d): fastConstant = .double(d)
+        case .string(let s) where options.isEmpty: fastConstant = .string(s)
+        default: fastConstant = .other
+        }
+        nilAnswer = try ComparisonCompiler.direct(op, options: options, .null, constant, test)
+    }
+
+    @inline(__always)
+    func evaluate(_ root: Value) throws(EvaluationError) -> Bool {
+        if case .dictionary(let dictionary) = root {
+            guard let position = dictionary.position(of: key) else { return nilAnswer }
+            return try evaluate(value: dictionary.value(at: position))
+        }
+        return try evaluate(value: try KeyValueAccess.value(of: root, forKey: key))
+    }
+
+    /// Whether a key's value satisfies the comparison.
+    @inline(__always)
+    func evaluate(value: Value) throws(EvaluationError) -> Bool {
+        switch value {
+        case .null:
+            return nilAnswer
+        case .int(let x):
+            switch fastConstant {
+            case .int(let y): return accept(x < y ? -1 : (x == y ? 0 : 1))
+            case .double(let y): return accept(ValueComparison.compareIntDouble(x, y))
+            default: break
+            }
+        case .double(let x):
+            switch fastConstant {
+            case .double(let y): return accept(x < y ? -1 : (x > y ? 1 : (x == y ? 0 : nil)))
+            case .int(let y): return accept(ValueComparison.compareIntDouble(y, x).map { -$0 })
+            default: break
+            }
+        case .string(let x):
+            if case .string(let y) = fastConstant {
+                switch relation {
+                case .equal: return x == y
+                case .notEqual: return x != y
+                default: return accept(StringPredicates.compare(x, y))
+                }
+            }
+        case .array, .set:
+            return try ComparisonCompiler.direct(op, options: options, value, constant, test)
+        default:
+            break
+        }
+        return try test(value, constant)
+    }
+
+    /// The relation's answer for an order (-1, 0, 1), or for no order (nil: NaN), where only
+    /// `!=` holds.
+    @inline(__always)
+    private func accept(_ order: Int?) -> Bool {
+        guard let order else { return relation == .notEqual }
+        switch relation {
+        case .equal: return order == 0
+        case .notEqual: return order != 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
         }
     }
 }

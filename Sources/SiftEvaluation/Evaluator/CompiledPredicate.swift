@@ -35,8 +35,8 @@ public struct CompiledPredicate: Sendable {
 
     /// Whether `object` satisfies the predicate. `variables` binds `$variables` still free in it.
     public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        var frame = Frame(root: object, variables: variables)
-        return try body(&frame)
+        var frame = Frame(variables: variables)
+        return try body(object, &frame)
     }
 
     /// The objects that satisfy the predicate, in order (NSArray's `filtered(using:)`).
@@ -63,17 +63,19 @@ public struct CompiledExpression: Sendable {
     }
 
     public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Value {
-        var frame = Frame(root: object, variables: variables)
-        return try body(&frame)
+        var frame = Frame(variables: variables)
+        return try body(object, &frame)
     }
 }
 
-/// What one evaluation sees: the evaluated object and the variables bound so far (arguments
-/// of `evaluate`, SUBQUERY's variable, assignments).
+/// The variables one evaluation has bound so far (arguments of `evaluate`, SUBQUERY's
+/// variable, assignments).
 struct Frame {
-    var root: Value
     var variables: [String: Value]
 }
 
-typealias PredicateClosure = @Sendable (inout Frame) throws(EvaluationError) -> Bool
-typealias ExpressionClosure = @Sendable (inout Frame) throws(EvaluationError) -> Value
+/// A compiled predicate or expression: called with the evaluated object (`SELF`; a SUBQUERY's
+/// element inside its predicate) and the frame. The object is a parameter rather than part of
+/// the frame so that evaluating does not copy it.
+typealias PredicateClosure = @Sendable (_ root: Value, _ frame: inout Frame) throws(EvaluationError) -> Bool
+typealias ExpressionClosure = @Sendable (_ root: Value, _ frame: inout Frame) throws(EvaluationError) -> Value

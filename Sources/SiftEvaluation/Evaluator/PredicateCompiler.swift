@@ -7,38 +7,38 @@ struct PredicateCompiler {
     func compile(_ predicate: PredicateNode) throws(EvaluationError) -> PredicateClosure {
         switch predicate.kind {
         case .constant(let value):
-            return { _ in value }
+            return { (_: Value, _: inout Frame) -> Bool in value }
         case .comparison(let comparison):
             return try ComparisonCompiler(compiler: self).compile(comparison)
         case .and(let operands):
             let closures = try operands.map { (p) throws(EvaluationError) in try compile(p) }
             if closures.count == 2 {
                 let (a, b) = (closures[0], closures[1])
-                return { (frame) throws(EvaluationError) in
-                    if !(try a(&frame)) { return false }
-                    return try b(&frame)
+                return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                    if !(try a(root, &frame)) { return false }
+                    return try b(root, &frame)
                 }
             }
-            return { (frame) throws(EvaluationError) in
-                for closure in closures where !(try closure(&frame)) { return false }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                for closure in closures where !(try closure(root, &frame)) { return false }
                 return true
             }
         case .or(let operands):
             let closures = try operands.map { (p) throws(EvaluationError) in try compile(p) }
             if closures.count == 2 {
                 let (a, b) = (closures[0], closures[1])
-                return { (frame) throws(EvaluationError) in
-                    if try a(&frame) { return true }
-                    return try b(&frame)
+                return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                    if try a(root, &frame) { return true }
+                    return try b(root, &frame)
                 }
             }
-            return { (frame) throws(EvaluationError) in
-                for closure in closures where try closure(&frame) { return true }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
+                for closure in closures where try closure(root, &frame) { return true }
                 return false
             }
         case .not(let operand):
             let closure = try compile(operand)
-            return { (frame) throws(EvaluationError) in !(try closure(&frame)) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in !(try closure(root, &frame)) }
         }
     }
 
@@ -46,12 +46,12 @@ struct PredicateCompiler {
     func constantValue(_ expression: ExpressionNode) throws(EvaluationError) -> Value? {
         guard expression.isConstantExpression else { return nil }
         let closure = try compileUnfolded(expression)
-        var frame = Frame(root: .null, variables: [:])
-        return try closure(&frame)
+        var frame = Frame(variables: [:])
+        return try closure(.null, &frame)
     }
 
     func compile(_ expression: ExpressionNode) throws(EvaluationError) -> ExpressionClosure {
-        if let value = try constantValue(expression) { return { _ in value } }
+        if let value = try constantValue(expression) { return { (_: Value, _: inout Frame) -> Value in value } }
         return try compileUnfolded(expression)
     }
 
@@ -59,13 +59,13 @@ struct PredicateCompiler {
         switch expression.kind {
         case .constant(let constant):
             let value = Value(constant)
-            return { _ in value }
+            return { (_: Value, _: inout Frame) -> Value in value }
         case .evaluatedObject:
-            return { frame in frame.root }
+            return { (root: Value, _: inout Frame) -> Value in root }
         case .keyPath(let base, let keys):
             return try compileKeyPath(base: base, keys: keys)
         case .variable(let name):
-            return { (frame) throws(EvaluationError) in
+            return { (_: Value, frame: inout Frame) throws(EvaluationError) -> Value in
                 guard let value = frame.variables[name] else {
                     throw EvaluationError(.unboundVariable, "the variable $\(name) has no value (bind it with --var \(name)=JSON or substituting(variables:))", keyPath: "$" + name)
                 }
@@ -73,10 +73,10 @@ struct PredicateCompiler {
             }
         case .aggregate(let elements):
             let closures = try elements.map { (e) throws(EvaluationError) in try compile(e) }
-            return { (frame) throws(EvaluationError) in
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
                 var values: [Value] = []
                 values.reserveCapacity(closures.count)
-                for closure in closures { values.append(try closure(&frame)) }
+                for closure in closures { values.append(try closure(root, &frame)) }
                 return .array(values)
             }
         case .index(let base, let position):
@@ -100,27 +100,23 @@ struct PredicateCompiler {
         case .subquery(let collection, let variable, let predicate):
             let collectionClosure = try compile(collection)
             let predicateClosure = try compile(predicate)
-            return { (frame) throws(EvaluationError) in
-                let elements = Functions.elements(try collectionClosure(&frame))
-                let savedRoot = frame.root
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                let elements = Functions.elements(try collectionClosure(root, &frame))
                 let savedVariable = frame.variables[variable]
-                defer {
-                    frame.root = savedRoot
-                    frame.variables[variable] = savedVariable
-                }
+                defer { frame.variables[variable] = savedVariable }
                 var matching: [Value] = []
                 for element in elements {
-                    frame.root = element
+                    // Inside the predicate, a bare key path reads the element too.
                     frame.variables[variable] = element
-                    if try predicateClosure(&frame) { matching.append(element) }
+                    if try predicateClosure(element, &frame) { matching.append(element) }
                 }
                 return .array(matching)
             }
         case .ternary(let condition, let then, let otherwise):
             let c = try compile(condition), t = try compile(then), e = try compile(otherwise)
-            return { (frame) throws(EvaluationError) in
-                if try c(&frame) { return try t(&frame) }
-                return try e(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                if try c(root, &frame) { return try t(root, &frame) }
+                return try e(root, &frame)
             }
         case .cast(let value, let type):
             guard CastType.all.contains(type) else {
@@ -128,31 +124,37 @@ struct PredicateCompiler {
             }
             let closure = try compile(value)
             let description = expression.description
-            return { (frame) throws(EvaluationError) in try Cast.convert(try closure(&frame), to: type, expression: description) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                try Cast.convert(try closure(root, &frame), to: type, expression: description)
+            }
         case .assignment(let variable, let value):
             let closure = try compile(value)
-            return { (frame) throws(EvaluationError) in
-                let result = try closure(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                let result = try closure(root, &frame)
                 frame.variables[variable] = result
                 return result
             }
         case .unary(let op, let operand):
             let closure = try compile(operand)
             let description = expression.description
-            return { (frame) throws(EvaluationError) in try Arithmetic.unary(op, try closure(&frame), expression: description) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                try Arithmetic.unary(op, try closure(root, &frame), expression: description)
+            }
         case .binary(let op, let left, let right):
             let l = try compile(left), r = try compile(right)
             let description = expression.description
-            return { (frame) throws(EvaluationError) in try Arithmetic.binary(op, try l(&frame), try r(&frame), expression: description) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                try Arithmetic.binary(op, try l(root, &frame), try r(root, &frame), expression: description)
+            }
         }
     }
 
     private func compileCall(_ implementation: @escaping Functions.Implementation, _ arguments: [ExpressionNode]) throws(EvaluationError) -> ExpressionClosure {
         let closures = try arguments.map { (a) throws(EvaluationError) in try compile(a) }
-        return { (frame) throws(EvaluationError) in
+        return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
             var values: [Value] = []
             values.reserveCapacity(closures.count)
-            for closure in closures { values.append(try closure(&frame)) }
+            for closure in closures { values.append(try closure(root, &frame)) }
             return try implementation(values)
         }
     }
@@ -161,26 +163,28 @@ struct PredicateCompiler {
         let baseClosure: ExpressionClosure? = try base.map { (b) throws(EvaluationError) in try compile(b) }
         // The commonest case: one plain key of the evaluated object.
         if baseClosure == nil, keys.count == 1, !keys[0].hasPrefix("@") {
-            let key = keys[0]
-            return { (frame) throws(EvaluationError) in try KeyValueAccess.value(of: frame.root, forKey: key) }
+            let key = PreparedKey(keys[0])
+            return { (root: Value, _: inout Frame) throws(EvaluationError) -> Value in try KeyValueAccess.value(of: root, forKey: key) }
         }
-        let path = keys[...]
+        let path = keys.map(PreparedKey.init)[...]
         if let baseClosure {
-            return { (frame) throws(EvaluationError) in try KeyValueAccess.value(of: try baseClosure(&frame), keyPath: path) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                try KeyValueAccess.value(of: try baseClosure(root, &frame), keyPath: path)
+            }
         }
-        return { (frame) throws(EvaluationError) in try KeyValueAccess.value(of: frame.root, keyPath: path) }
+        return { (root: Value, _: inout Frame) throws(EvaluationError) -> Value in try KeyValueAccess.value(of: root, keyPath: path) }
     }
 
     private func compileIndex(base: ExpressionNode, position: IndexSubscript, description: String) throws(EvaluationError) -> ExpressionClosure {
         let baseClosure = try compile(base)
         switch position {
         case .first:
-            return { (frame) throws(EvaluationError) in (try baseClosure(&frame)).collectionElements?.first ?? .null }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in (try baseClosure(root, &frame)).collectionElements?.first ?? .null }
         case .last:
-            return { (frame) throws(EvaluationError) in (try baseClosure(&frame)).collectionElements?.last ?? .null }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in (try baseClosure(root, &frame)).collectionElements?.last ?? .null }
         case .size:
-            return { (frame) throws(EvaluationError) in
-                switch try baseClosure(&frame) {
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                switch try baseClosure(root, &frame) {
                 case .array(let e), .set(let e): return .int(Int64(e.count))
                 case .dictionary(let d): return .int(Int64(d.count))
                 case .null: return .int(0)
@@ -189,9 +193,9 @@ struct PredicateCompiler {
             }
         case .expression(let index):
             let indexClosure = try compile(index)
-            return { (frame) throws(EvaluationError) in
-                let container = try baseClosure(&frame)
-                let key = try indexClosure(&frame)
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                let container = try baseClosure(root, &frame)
+                let key = try indexClosure(root, &frame)
                 switch (container, key) {
                 case (.array(let e), _), (.set(let e), _):
                     guard case .int(let i)? = Arithmetic.number(key), i >= 0, i < e.count else { return .null }

@@ -12,9 +12,15 @@ import Foundation
 ///   apply to the collection reached so far, with the rest of the path read from each element.
 enum KeyValueAccess {
     static func value(of base: Value, forKey key: String) throws(EvaluationError) -> Value {
+        try value(of: base, forKey: PreparedKey(key))
+    }
+
+    static func value(of base: Value, forKey key: PreparedKey) throws(EvaluationError) -> Value {
         switch base {
-        case .dictionary(let dictionary): return dictionary[key] ?? .null
-        case .object(let object): return try object.value(forKey: key)
+        case .dictionary(let dictionary):
+            guard let position = dictionary.position(of: key) else { return .null }
+            return dictionary.value(at: position)
+        case .object(let object): return try object.value(for: key)
         case .array(let elements), .set(let elements):
             var values: [Value] = []
             values.reserveCapacity(elements.count)
@@ -30,12 +36,12 @@ enum KeyValueAccess {
     }
 
     /// Follows `keys` from `base`.
-    static func value(of base: Value, keyPath keys: ArraySlice<String>) throws(EvaluationError) -> Value {
+    static func value(of base: Value, keyPath keys: ArraySlice<PreparedKey>) throws(EvaluationError) -> Value {
         var current = base
         var index = keys.startIndex
         while index < keys.endIndex {
             let key = keys[index]
-            if key.hasPrefix("@"), let op = CollectionOperator(rawValue: key) {
+            if key.name.hasPrefix("@"), let op = CollectionOperator(rawValue: key.name) {
                 return try op.apply(to: current, rest: keys[(index + 1)...])
             }
             current = try value(of: current, forKey: key)
@@ -55,7 +61,7 @@ enum CollectionOperator: String {
     case distinctUnionOfObjects = "@distinctUnionOfObjects"
     case unionOfObjects = "@unionOfObjects"
 
-    func apply(to collection: Value, rest: ArraySlice<String>) throws(EvaluationError) -> Value {
+    func apply(to collection: Value, rest: ArraySlice<PreparedKey>) throws(EvaluationError) -> Value {
         let elements: [Value]
         switch collection {
         case .array(let e), .set(let e): elements = e

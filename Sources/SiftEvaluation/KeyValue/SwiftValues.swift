@@ -25,27 +25,77 @@ public protocol PredicateQueryable: PredicateValueConvertible, Sendable {
 
 /// The keys of a ``PredicateQueryable`` type.
 public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
-    let readers: [String: QueryableKey<Root>]
+    /// Finding a key, and the readers of stored properties: not generic, so a read through a
+    /// wrapped value needs no generic metadata.
+    let table: QueryableKeyTable
+    /// Every key's reader, by position in the table.
+    let readers: [QueryableKey<Root>]
 
     public init(dictionaryLiteral elements: (String, QueryableKey<Root>)...) {
-        readers = Dictionary(elements, uniquingKeysWith: { _, last in last })
+        var keyNames: [String] = []
+        var readers: [QueryableKey<Root>] = []
+        var index: [String: Int] = [:]
+        for (name, reader) in elements {
+            if let position = index[name] {
+                readers[position] = reader
+            } else {
+                index[name] = keyNames.count
+                keyNames.append(name)
+                readers.append(reader)
+            }
+        }
+        self.readers = readers
+        table = QueryableKeyTable(keyNames: keyNames, index: index, storedReaders: readers.map(\.readStored))
     }
 
-    public var names: [String] { Array(readers.keys) }
+    /// The keys, in the order written (a repeated key keeps its first place and its last reader).
+    public var names: [String] { table.keyNames }
+}
+
+/// The non-generic part of ``QueryableKeys``, built once per type.
+final class QueryableKeyTable: Sendable {
+    typealias StoredReader = @Sendable (UnsafeRawPointer) -> Value
+
+    let keyNames: [String]
+    let index: [String: Int]
+    let storedReaders: [StoredReader?]
+
+    init(keyNames: [String], index: [String: Int], storedReaders: [StoredReader?]) {
+        self.keyNames = keyNames
+        self.index = index
+        self.storedReaders = storedReaders
+    }
+
+    /// The position of a key, by the key's representation first (no hashing), then by name.
+    @inline(__always)
+    func position(of key: PreparedKey) -> Int? {
+        if let bits = key.bits {
+            for i in keyNames.indices where PreparedKey.bits(of: keyNames[i]) == bits { return i }
+        }
+        return index[key.name]
+    }
 }
 
 /// One key: how to read it from a root value.
 public struct QueryableKey<Root>: Sendable {
     let read: @Sendable (Root) -> Value
+    /// For a stored property (of a struct, at a fixed offset): reads it from a pointer to the
+    /// root, without going through the key path.
+    let readStored: QueryableKeyTable.StoredReader?
 
     /// A key backed by a key path.
     public static func key<V: PredicateValueConvertible>(_ keyPath: KeyPath<Root, V> & Sendable) -> QueryableKey {
-        QueryableKey { $0[keyPath: keyPath].predicateValue }
+        let read: @Sendable (Root) -> Value = { (root: Root) -> Value in root[keyPath: keyPath].predicateValue }
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil) }
+        let readStored: QueryableKeyTable.StoredReader = { (root: UnsafeRawPointer) -> Value in
+            root.load(fromByteOffset: offset, as: V.self).predicateValue
+        }
+        return QueryableKey(read: read, readStored: readStored)
     }
 
     /// A computed key.
     public static func computed(_ read: @escaping @Sendable (Root) -> Value) -> QueryableKey {
-        QueryableKey(read: read)
+        QueryableKey(read: read, readStored: nil)
     }
 }
 
@@ -64,18 +114,46 @@ extension Value {
 }
 
 /// A ``PredicateQueryable`` value as a ``KeyValueObject``. Unknown keys read as nil.
-struct QueryableObject<Root: PredicateQueryable>: KeyValueObject {
-    let root: Root
-    let identity = UUID()
+///
+/// A class, so a `Value` holding one is copied with one retain; its identity (for `==` between
+/// objects) is the box's: copies of one `Value` are the same object, two wraps of equal structs
+/// are not.
+final class QueryableObject<Root: PredicateQueryable>: KeyValueObject {
+    private let root: Root
+    private let table: QueryableKeyTable
+    private let readers: [QueryableKey<Root>]
 
-    init(_ root: Root) { self.root = root }
-
-    func value(forKey key: String) throws(EvaluationError) -> Value {
-        guard let reader = Root.queryableKeys.readers[key] else { return .null }
-        return reader.read(root)
+    init(_ root: Root) {
+        self.root = root
+        let keys = Root.queryableKeys
+        self.table = keys.table
+        self.readers = keys.readers
     }
 
-    var objectIdentity: AnyHashable { identity }
+    func value(forKey key: String) throws(EvaluationError) -> Value {
+        guard let position = table.index[key] else { return .null }
+        return read(position)
+    }
+
+    func value(for key: PreparedKey) throws(EvaluationError) -> Value {
+        guard let position = table.position(of: key) else { return .null }
+        return read(position)
+    }
+
+    /// A stored property is read in place, through the root's address; others through their
+    /// key path or closure.
+    @inline(__always)
+    private func read(_ position: Int) -> Value {
+        if let readStored = table.storedReaders[position] {
+            return withUnsafeBytes(of: root) { (bytes: UnsafeRawBufferPointer) -> Value in
+                guard let base = bytes.baseAddress else { return readers[position].read(root) }
+                return readStored(base)
+            }
+        }
+        return readers[position].read(root)
+    }
+
+    var objectIdentity: AnyHashable { ObjectIdentifier(self) }
 }
 
 extension String: PredicateValueConvertible { public var predicateValue: Value { .string(self) } }

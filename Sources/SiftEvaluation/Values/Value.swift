@@ -23,7 +23,10 @@ public enum Value: Sendable {
     /// A JSON object or `[String: Any]`, keys in their original order.
     case dictionary(ValueDictionary)
     /// Anything else that has keys: records, Swift values (see ``KeyValueObject``).
-    case object(any KeyValueObject)
+    ///
+    /// `indirect` (boxed): an existential is stored out of line, so `Value` stays a loadable
+    /// type that is copied with a retain instead of through its type's value witnesses.
+    indirect case object(any KeyValueObject)
 
     /// The kind's name, for error messages: `nil`, `boolean`, `integer`, `double`, `decimal`,
     /// `string`, `date`, `data`, `uuid`, `array`, `set`, `dictionary`, `object`.
@@ -82,62 +85,152 @@ public enum Value: Sendable {
 /// the entity instead.
 public protocol KeyValueObject: Sendable {
     func value(forKey key: String) throws(EvaluationError) -> Value
+    /// The same as `value(forKey: key.name)`, which is the default; an object may answer faster
+    /// for a key prepared once for many reads (a key compiled into a predicate).
+    func value(for key: PreparedKey) throws(EvaluationError) -> Value
     /// Identity, for equality of objects (`parent == %@`): two objects are equal when their
     /// identities are.
     var objectIdentity: AnyHashable { get }
 }
 
+extension KeyValueObject {
+    public func value(for key: PreparedKey) throws(EvaluationError) -> Value {
+        try value(forKey: key.name)
+    }
+}
+
 /// A JSON object's keys and values in their original order, looked up by key.
+///
+/// One reference-counted storage (copied on write), so copying a dictionary — or a `Value`
+/// holding one — is a single retain.
 public struct ValueDictionary: Sendable {
-    public private(set) var keys: [String]
-    public private(set) var values: [Value]
-    /// An index for larger dictionaries (small ones are searched linearly, which is faster).
-    private var index: [String: Int]?
+    /// Mutated only while uniquely referenced (copy on write).
+    /// Its properties are not checked for exclusive access at run time (a check per read would
+    /// cost more than the read): only `ValueDictionary` touches them, reading through a
+    /// borrowed reference or writing while it holds the only one.
+    final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var keys: [String]
+        @exclusivity(unchecked) var values: [Value]
+        /// An index for larger dictionaries (small ones are searched linearly, which is faster).
+        @exclusivity(unchecked) var index: [String: Int]?
+
+        init(keys: [String], values: [Value], index: [String: Int]?) {
+            self.keys = keys
+            self.values = values
+            self.index = index
+        }
+    }
+
+    private var storage: Storage
+
+    /// Dictionaries with more keys than this are indexed.
+    static let indexThreshold = 12
 
     public init() {
-        keys = []
-        values = []
+        storage = Storage(keys: [], values: [], index: nil)
     }
 
     public init(_ pairs: [(String, Value)]) {
-        keys = []
-        values = []
-        keys.reserveCapacity(pairs.count)
-        values.reserveCapacity(pairs.count)
+        storage = Storage(keys: [], values: [], index: nil)
+        storage.keys.reserveCapacity(pairs.count)
+        storage.values.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
-    public var count: Int { keys.count }
+    public var keys: [String] { storage.keys }
+    public var values: [Value] { storage.values }
+    public var count: Int { storage.keys.count }
 
     public subscript(key: String) -> Value? {
         get {
-            if let index { return index[key].map { values[$0] } }
-            for i in keys.indices where keys[i] == key { return values[i] }
-            return nil
+            guard let position = position(of: key) else { return nil }
+            return storage.values[position]
         }
         set {
-            let existing: Int? = index.map { $0[key] } ?? keys.firstIndex(of: key)
-            if let existing {
-                if let newValue { values[existing] = newValue } else { remove(at: existing) }
+            if !isKnownUniquelyReferenced(&storage) {
+                storage = Storage(keys: storage.keys, values: storage.values, index: storage.index)
+            }
+            let s = storage
+            if let existing = position(of: key) {
+                if let newValue { s.values[existing] = newValue } else { remove(at: existing) }
                 return
             }
             guard let newValue else { return }
-            keys.append(key)
-            values.append(newValue)
-            if index != nil {
-                index?[key] = keys.count - 1
-            } else if keys.count > 12 {
-                index = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
+            s.keys.append(key)
+            s.values.append(newValue)
+            if s.index != nil {
+                s.index?[key] = s.keys.count - 1
+            } else if s.keys.count > Self.indexThreshold {
+                s.index = Self.makeIndex(s.keys)
             }
         }
     }
 
-    private mutating func remove(at position: Int) {
-        keys.remove(at: position)
-        values.remove(at: position)
-        if index != nil { index = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last }) }
+    /// Where `key` is in ``keys`` (keys are compared as strings: canonically equivalent keys
+    /// are the same key).
+    func position(of key: String) -> Int? {
+        if let index = storage.index { return index[key] }
+        let keys = storage.keys
+        for i in keys.indices where keys[i] == key { return i }
+        return nil
+    }
+
+    /// Where `key` is in ``keys``: first by representation (a key read from the same kind of
+    /// source usually has the very same bits), then as ``position(of:)-(String)`` does.
+    @inline(__always)
+    func position(of key: PreparedKey) -> Int? {
+        if let bits = key.bits {
+            let keys = storage.keys
+            for i in keys.indices where PreparedKey.bits(of: keys[i]) == bits { return i }
+        }
+        return position(of: key.name)
+    }
+
+    /// The value at a position ``position(of:)`` returned.
+    @inline(__always)
+    func value(at position: Int) -> Value { storage.values[position] }
+
+    private func remove(at position: Int) {
+        let s = storage
+        s.keys.remove(at: position)
+        s.values.remove(at: position)
+        if s.index != nil { s.index = Self.makeIndex(s.keys) }
+    }
+
+    private static func makeIndex(_ keys: [String]) -> [String: Int] {
+        Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The pairs in order.
-    public var pairs: [(String, Value)] { Array(zip(keys, values)) }
+    public var pairs: [(String, Value)] { Array(zip(storage.keys, storage.values)) }
+}
+
+/// A key prepared for many lookups (a key path compiled into a predicate): its name, and its
+/// representation's bits for a quick first comparison.
+public struct PreparedKey: Sendable, Hashable {
+    public let name: String
+    /// The string's representation (its two words), when a String is two words; two strings
+    /// with the same bits are the same string (not conversely: then names are compared).
+    let bits: Bits?
+
+    struct Bits: Hashable, Sendable {
+        let low: UInt64
+        let high: UInt64
+    }
+
+    public init(_ name: String) {
+        self.name = name
+        self.bits = PreparedKey.bits(of: name)
+    }
+
+    @inline(__always)
+    static func bits(of string: String) -> Bits? {
+        guard MemoryLayout<String>.size == 16 else { return nil }
+        return withUnsafeBytes(of: string) { (raw: UnsafeRawBufferPointer) -> Bits in
+            Bits(low: raw.loadUnaligned(as: UInt64.self), high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
+
+    public static func == (a: PreparedKey, b: PreparedKey) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
