@@ -19,6 +19,8 @@ public struct ObjectReference: KeyValueObject {
 }
 
 /// Keeps stored objects' identities apart from any other identity an object may report.
-private struct StoredObjectIdentity: Hashable {
+/// Its description is the ID, so JSON output writes `{"$ref": "<id>"}`.
+private struct StoredObjectIdentity: Hashable, CustomStringConvertible {
     let id: ObjectID
+    var description: String { id.rawValue }
 }

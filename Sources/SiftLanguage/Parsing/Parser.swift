@@ -48,15 +48,15 @@ extension ExpressionNode {
 /// ``enter()``, which enforces the nesting limit, and every loop consumes a token per turn.
 struct Parser {
     private var lexer: Lexer
-    private var current: Token
-    private var previousEnd = 0
-    private let arguments: [Any?]
-    private var argumentIndex = 0
+    var current: Token
+    var previousEnd = 0
+    let arguments: [Any?]
+    var argumentIndex = 0
     private let options: ParserOptions
     private var depth = 0
 
     /// A parsed piece: an expression or a predicate.
-    private enum Node {
+    enum Node {
         case expression(ExpressionNode)
         case predicate(PredicateNode)
 
@@ -111,7 +111,7 @@ struct Parser {
         return expression
     }
 
-    private func checkArgumentsUsed() throws(ParseError) {
+    func checkArgumentsUsed() throws(ParseError) {
         guard argumentIndex < arguments.count else { return }
         let unused = arguments.count - argumentIndex
         throw ParseError(
@@ -122,37 +122,37 @@ struct Parser {
 
     // MARK: - Tokens
 
-    private mutating func advance() throws(ParseError) {
+    mutating func advance() throws(ParseError) {
         previousEnd = current.end
         current = try lexer.next()
     }
 
-    private func peek() throws(ParseError) -> Token {
+    func peek() throws(ParseError) -> Token {
         var copy = lexer
         return try copy.next()
     }
 
-    private func text(_ token: Token) -> String {
+    func text(_ token: Token) -> String {
         String(decoding: lexer.bytes[token.start..<token.end], as: UTF8.self)
     }
 
-    private func describe(_ token: Token) -> String {
+    func describe(_ token: Token) -> String {
         token.kind == .end ? "the end of the format string" : "'\(text(token))'"
     }
 
-    private func error(
+    func error(
         _ code: ParseError.Code, _ message: String, at token: Token, expected: [String] = [], suggestion: String? = nil
     ) -> ParseError {
         ParseError(code, message, source: lexer.source, offset: token.start, length: token.end - token.start,
                    expected: expected, suggestion: suggestion)
     }
 
-    private func error(_ code: ParseError.Code, _ message: String, at range: SourceRange?, suggestion: String? = nil) -> ParseError {
+    func error(_ code: ParseError.Code, _ message: String, at range: SourceRange?, suggestion: String? = nil) -> ParseError {
         let range = range ?? SourceRange(start: current.start, end: current.end)
         return ParseError(code, message, source: lexer.source, offset: range.start, length: range.end - range.start, suggestion: suggestion)
     }
 
-    private mutating func expect(_ kind: Token.Kind, _ spelling: String, context: String) throws(ParseError) {
+    mutating func expect(_ kind: Token.Kind, _ spelling: String, context: String) throws(ParseError) {
         guard current.kind == kind else {
             let code: ParseError.Code = current.kind == .end ? .unexpectedEnd : .unexpectedToken
             throw error(code, "expected '\(spelling)' \(context), found \(describe(current))", at: current, expected: [spelling])
@@ -160,7 +160,7 @@ struct Parser {
         try advance()
     }
 
-    private func range(from start: Int) -> SourceRange { SourceRange(start: start, end: previousEnd) }
+    func range(from start: Int) -> SourceRange { SourceRange(start: start, end: previousEnd) }
 
     // MARK: - Nesting
 
@@ -184,7 +184,7 @@ struct Parser {
 
     // MARK: - Sorts
 
-    private func requirePredicate(_ node: Node) throws(ParseError) -> PredicateNode {
+    func requirePredicate(_ node: Node) throws(ParseError) -> PredicateNode {
         switch node {
         case .predicate(let p): return p
         case .expression(let e):
@@ -198,7 +198,7 @@ struct Parser {
         }
     }
 
-    private func requireExpression(_ node: Node) throws(ParseError) -> ExpressionNode {
+    func requireExpression(_ node: Node) throws(ParseError) -> ExpressionNode {
         switch node {
         case .expression(let e): return e
         case .predicate(let p):
@@ -209,7 +209,7 @@ struct Parser {
     private static let comparisonSpellings = ["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN"]
 
     /// The error for a token that cannot follow `node` (a misspelt operator or keyword, a stray token).
-    private func unexpected(after node: Node, closer: String?) throws(ParseError) -> Never {
+    func unexpected(after node: Node, closer: String?) throws(ParseError) -> Never {
         let found = describe(current)
         var expected: [String]
         var suggestion: String?
@@ -254,7 +254,7 @@ struct Parser {
     // the stack used per nesting level.
 
     /// Parses everything that binds at least as tightly as `minimum`.
-    private mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
+    mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
         try enter()
         var lhs = try parsePrefix()
         var extraDepth = 0

@@ -1,0 +1,119 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// What a fetch returns (Core Data's `NSFetchRequestResultType`).
+public enum FetchResultType: String, Sendable, Hashable, CaseIterable {
+    case objects
+    case dictionaries
+    case count
+    case objectIDs
+}
+
+/// A property of a dictionary result: an attribute, a to-one key path (`category.name`), or a
+/// named expression (`items.@sum.price AS total`, `count:(title) AS n`).
+public struct FetchedProperty: Sendable, Hashable {
+    public var name: String
+    public var expression: ExpressionNode
+
+    public init(name: String, expression: ExpressionNode) {
+        self.name = name
+        self.expression = expression
+    }
+
+    /// A key path or expression as text, optionally followed by `AS name`.
+    public init(_ text: String) throws {
+        let statement = try FetchStatement(parsing: "SELECT \(text) FROM _")
+        guard statement.properties.count == 1, let item = statement.properties.first else {
+            throw StoreError(.invalidRequest, "'\(text)' is \(statement.properties.count) properties, not one")
+        }
+        self.init(name: item.name, expression: item.expression)
+    }
+}
+
+/// A fetch (Core Data's NSFetchRequest, FETCH.md §3): the entity, a predicate, sort
+/// descriptors, limit and offset, batch size, result type, properties, grouping.
+///
+///     var request = try FetchRequest(entityName: "Note", predicate: "title BEGINSWITH[cd] %@", arguments: ["my"])
+///     request.sortDescriptors = [SortKey("updatedAt", ascending: false)]
+///     for note in try store.fetch(request) { print(note[attribute: "title"] ?? .null) }
+public struct FetchRequest: Sendable, Hashable {
+    public var entityName: String
+    public var predicate: PredicateNode?
+    public var sortDescriptors: [SortKey]
+    /// 0 = no limit.
+    public var fetchLimit: Int
+    public var fetchOffset: Int
+    /// Objects are materialised this many at a time while iterating; 0 = all at once.
+    public var fetchBatchSize: Int
+    public var resultType: FetchResultType
+    /// For dictionary results: the properties each dictionary has (all attributes when empty).
+    public var propertiesToFetch: [FetchedProperty]
+    public var returnsDistinctResults: Bool
+    public var propertiesToGroupBy: [FetchedProperty]
+    /// Sees each group's dictionary: group-by values and aggregates, by name.
+    public var havingPredicate: PredicateNode?
+    /// Whether objects of sub-entities are included (the default).
+    public var includesSubentities: Bool
+    /// Groups the results into sections (NSFetchedResultsController's section key path).
+    public var sectionNameKeyPath: String?
+    /// Relationships to load with the results (the in-memory stores have everything loaded).
+    public var relationshipKeyPathsForPrefetching: [String]
+
+    public init(entityName: String, predicate: PredicateNode? = nil, sortDescriptors: [SortKey] = [],
+                fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, resultType: FetchResultType = .objects) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.fetchBatchSize = fetchBatchSize
+        self.resultType = resultType
+        self.propertiesToFetch = []
+        self.returnsDistinctResults = false
+        self.propertiesToGroupBy = []
+        self.havingPredicate = nil
+        self.includesSubentities = true
+        self.sectionNameKeyPath = nil
+        self.relationshipKeyPathsForPrefetching = []
+    }
+
+    /// A request whose predicate is parsed from a format string: `%@`/`%K` bound from
+    /// `arguments`, `$variables` from `variables`.
+    public init(entityName: String, predicate format: String, arguments: [Any?] = [], variables: [String: Any?] = [:]) throws {
+        var predicate = try PredicateNode(format: format, arguments: arguments)
+        if !variables.isEmpty { predicate = try predicate.substituting(variables: variables) }
+        self.init(entityName: entityName, predicate: predicate)
+    }
+
+    /// The request a statement stands for (each statement is exactly one request).
+    public init(_ statement: FetchStatement) {
+        self.init(entityName: statement.entityName, predicate: statement.predicate)
+        sortDescriptors = statement.sort.map { item in
+            SortKey(item.keyPath, ascending: item.ascending,
+                    comparator: item.comparator.flatMap(StringComparator.init(rawValue:)) ?? .compare)
+        }
+        fetchLimit = statement.limit ?? 0
+        fetchOffset = statement.offset ?? 0
+        sectionNameKeyPath = statement.sectionKeyPath
+        switch statement.kind {
+        case .fetch: resultType = .objects
+        case .count: resultType = .count
+        case .select:
+            resultType = .dictionaries
+            propertiesToFetch = statement.properties.map { FetchedProperty(name: $0.name, expression: $0.expression) }
+            returnsDistinctResults = statement.distinct
+            propertiesToGroupBy = statement.groupBy.map { FetchedProperty(name: CanonicalPrinter.format($0), expression: $0) }
+            havingPredicate = statement.having
+        }
+    }
+
+    /// Parses a fetch statement (`Note WHERE title BEGINSWITH[cd] %@ SORT BY updatedAt DESC`).
+    public init(statement text: String, arguments: [Any?] = [], variables: [String: Any?] = [:]) throws {
+        var statement = try FetchStatement(parsing: text, arguments: arguments)
+        if !variables.isEmpty {
+            statement.predicate = try statement.predicate?.substituting(variables: variables)
+            statement.having = try statement.having?.substituting(variables: variables)
+        }
+        self.init(statement)
+    }
+}

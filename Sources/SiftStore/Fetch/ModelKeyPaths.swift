@@ -1,0 +1,131 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// Checks key paths against the model before a fetch runs, so a misspelt key is an error even
+/// when no object would have been evaluated (`unknown key 'name' on Note`), and sort keys are
+/// ones a store can sort by (FETCH.md §3).
+enum ModelKeyPaths {
+    /// What a key path reaches.
+    enum Ending {
+        case attribute(AttributeDescription)
+        case relationship(RelationshipDescription)
+        /// A collection operator (`@count`, `@sum.price`): one value.
+        case aggregate
+    }
+
+    /// Follows `keys` from `entity`; `crossesToMany` tells whether a to-many step was taken
+    /// before the end without an aggregate.
+    static func resolve(_ keys: [String], from start: EntityDescription, model: DataModel) throws(StoreError) -> (Ending, crossesToMany: Bool) {
+        var entity = start
+        var crossesToMany = false
+        var ending: Ending?
+        var index = 0
+        while index < keys.count {
+            let key = keys[index]
+            if key.hasPrefix("@") {
+                // The rest of the path is read from each element of the collection.
+                if index + 1 < keys.count {
+                    _ = try resolve(Array(keys[(index + 1)...]), from: entity, model: model)
+                }
+                return (.aggregate, false)
+            }
+            if case .attribute(let a)? = ending {
+                throw StoreError(.unknownKey, "'\(keys[..<index].joined(separator: "."))' is a \(a.type.name) attribute; it has no key '\(key)'",
+                                 entity: start.name, key: keys.joined(separator: "."))
+            }
+            switch entity.slot(of: key) {
+            case .attribute(let slot):
+                ending = .attribute(entity.attributes[slot])
+            case .relationship(let slot):
+                let relationship = entity.relationships[slot]
+                if case .relationship(let previous)? = ending, previous.isToMany { crossesToMany = true }
+                ending = .relationship(relationship)
+                guard let destination = model.entity(named: relationship.destination) else {
+                    throw StoreError(.unknownEntity, "unknown entity '\(relationship.destination)'", entity: entity.name)
+                }
+                entity = destination
+            case nil:
+                var message = "unknown key '\(key)' on \(entity.name)"
+                if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
+                throw StoreError(.unknownKey, message, entity: entity.name, key: key)
+            }
+            index += 1
+        }
+        guard let ending else { throw StoreError(.unknownKey, "an empty key path", entity: start.name) }
+        if case .attribute = ending, crossesToManyBefore(keys, from: start, model: model) { crossesToMany = true }
+        return (ending, crossesToMany)
+    }
+
+    private static func crossesToManyBefore(_ keys: [String], from start: EntityDescription, model: DataModel) -> Bool {
+        var entity = start
+        for key in keys.dropLast() {
+            guard let relationship = entity.relationship(named: key), let next = model.entity(named: relationship.destination) else { return false }
+            if relationship.isToMany { return true }
+            entity = next
+        }
+        return false
+    }
+
+    /// A sort key must reach a stored attribute through to-one steps, or end in an aggregate.
+    static func checkSortKey(_ keyPath: String, entity: EntityDescription, model: DataModel) throws(StoreError) {
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let (ending, crossesToMany) = try resolve(keys, from: entity, model: model)
+        switch ending {
+        case .aggregate: return
+        case .relationship(let r):
+            throw StoreError(.invalidRequest, "cannot sort \(entity.name) on '\(keyPath)': \(r.name) is a relationship, not an attribute",
+                             entity: entity.name, key: keyPath)
+        case .attribute:
+            if crossesToMany {
+                throw StoreError(.invalidRequest, "cannot sort \(entity.name) on to-many key path '\(keyPath)' (end it with an aggregate such as @count or @max.x)",
+                                 entity: entity.name, key: keyPath)
+            }
+        }
+    }
+
+    /// Checks every key path a predicate reads from the fetched object.
+    static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
+        var paths: [[String]] = []
+        collect(predicate, into: &paths)
+        for keys in paths { _ = try resolve(keys, from: entity, model: model) }
+    }
+
+    private static func collect(_ predicate: PredicateNode, into paths: inout [[String]]) {
+        switch predicate.kind {
+        case .constant: break
+        case .comparison(let c):
+            collect(c.left, into: &paths)
+            collect(c.right, into: &paths)
+        case .and(let ps), .or(let ps): for p in ps { collect(p, into: &paths) }
+        case .not(let p): collect(p, into: &paths)
+        }
+    }
+
+    private static func collect(_ expression: ExpressionNode, into paths: inout [[String]]) {
+        switch expression.kind {
+        case .keyPath(nil, let keys): paths.append(keys)
+        case .keyPath(let base?, let keys):
+            if case .evaluatedObject = base.kind { paths.append(keys) } else { collect(base, into: &paths) }
+        case .aggregate(let items): for e in items { collect(e, into: &paths) }
+        case .index(let base, _): collect(base, into: &paths)
+        case .function(_, let arguments): for e in arguments { collect(e, into: &paths) }
+        case .functionExpression(let receiver, _, let arguments):
+            collect(receiver, into: &paths)
+            for e in arguments { collect(e, into: &paths) }
+        case .subquery(let collection, _, _):
+            // The inner predicate reads the collection's elements through its variable.
+            collect(collection, into: &paths)
+        case .ternary(let condition, let a, let b):
+            collect(condition, into: &paths)
+            collect(a, into: &paths)
+            collect(b, into: &paths)
+        case .cast(let value, _): collect(value, into: &paths)
+        case .assignment(_, let value): collect(value, into: &paths)
+        case .unary(_, let e): collect(e, into: &paths)
+        case .binary(_, let a, let b):
+            collect(a, into: &paths)
+            collect(b, into: &paths)
+        case .constant, .evaluatedObject, .variable: break
+        }
+    }
+}

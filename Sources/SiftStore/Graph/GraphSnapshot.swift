@@ -1,0 +1,46 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// A frozen copy of a graph that fetch results and object views read from, so results stay
+/// consistent while the store changes (and can be shared across threads).
+final class GraphSnapshot: Sendable {
+    let graph: ObjectGraph
+
+    init(_ graph: ObjectGraph) { self.graph = graph }
+
+    func view(_ position: Int) -> Value { .object(StoredObjectView(snapshot: self, position: position)) }
+}
+
+/// A stored object as the evaluator sees it: its attributes by name, a to-one relationship as
+/// the destination object (or nil), a to-many one as a set of objects (an array when ordered).
+/// A key the entity does not have is an error naming the key and the entity.
+struct StoredObjectView: KeyValueObject {
+    let snapshot: GraphSnapshot
+    let position: Int
+
+    func value(forKey key: String) throws(EvaluationError) -> Value {
+        let graph = snapshot.graph
+        guard let object = graph.objects[position] else { return .null }
+        let entity = graph.model.entities[object.entity]
+        switch entity.slot(of: key) {
+        case .attribute(let slot):
+            return object.attributes[slot]
+        case .relationship(let slot):
+            let destinations = object.relationships[slot]
+            let relationship = entity.relationships[slot]
+            if !relationship.isToMany {
+                return destinations.first.map(snapshot.view) ?? .null
+            }
+            let views = destinations.map(snapshot.view)
+            return relationship.isOrdered ? .array(views) : .set(views)
+        case nil:
+            var message = "unknown key '\(key)' on \(entity.name)"
+            if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
+            throw EvaluationError(.unknownKey, message, keyPath: key)
+        }
+    }
+
+    var objectIdentity: AnyHashable {
+        ObjectReference.identity(of: snapshot.graph.objects[position]?.id ?? ObjectID(""))
+    }
+}

@@ -1,0 +1,61 @@
+import SiftLanguage
+
+/// An error from a store: an invalid insert or update, a save that breaks a rule of the model,
+/// a delete a Deny rule refuses, an import row that does not fit, an unreadable store file.
+/// The message names the entity, the object and the key.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of error this is. New codes may be added; switch with a `default`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: String, Sendable, Hashable {
+            case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
+            case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
+            case corruptStore, fileSystem, invalidRequest
+        }
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        public static let unknownEntity = Code(.unknownEntity)
+        /// A key the entity does not have.
+        public static let unknownKey = Code(.unknownKey)
+        /// A value of the wrong type for its attribute, or out of range.
+        public static let invalidValue = Code(.invalidValue)
+        /// A required attribute or to-one relationship is nil.
+        public static let missingValue = Code(.missingValue)
+        /// Two objects share the values of a uniqueness constraint.
+        public static let constraintViolation = Code(.constraintViolation)
+        /// A Deny delete rule refused a delete.
+        public static let deleteDenied = Code(.deleteDenied)
+        /// An object ID that names no object (a dangling reference).
+        public static let unknownObject = Code(.unknownObject)
+        public static let duplicateObjectID = Code(.duplicateObjectID)
+        /// An insert of an abstract entity.
+        public static let abstractEntity = Code(.abstractEntity)
+        /// A to-many relationship with fewer or more objects than its model allows.
+        public static let relationshipCount = Code(.relationshipCount)
+        /// A store file that is not a Sift store, or is damaged.
+        public static let corruptStore = Code(.corruptStore)
+        /// Reading or writing a file failed.
+        public static let fileSystem = Code(.fileSystem)
+        /// A fetch request that cannot run (unknown sort key, negative limit, ...).
+        public static let invalidRequest = Code(.invalidRequest)
+
+        public var description: String { kind.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+    /// The entity, object and key involved, where known.
+    public let entity: String?
+    public let objectID: ObjectID?
+    public let key: String?
+
+    public init(_ code: Code, _ message: String, entity: String? = nil, objectID: ObjectID? = nil, key: String? = nil) {
+        self.code = code
+        self.message = message
+        self.entity = entity
+        self.objectID = objectID
+        self.key = key
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+
+/// The atomic stores' files (docs/STORES.md). Both hold one document:
+///
+///     {"sift": "store", "version": 1, "model": <the model, Sift's JSON model format>,
+///      "objects": [{"@entity": "Note", "@id": "N1", "title": "…", "createdAt": {"$date": "…"},
+///                   "category": "C1", "tags": ["T1", "T2"]}, …]}
+///
+/// Objects are listed in insertion order (the order that breaks sort ties), each with every
+/// attribute (null for nil) and every relationship (an ID or null; an array of IDs). The
+/// binary store writes the same document as a binary property list, with the model as JSON
+/// text (property lists have no null: nil attributes are left out).
+enum StoreFileFormat {
+    static let formatName = "store"
+    static let version: Int64 = 1
+
+    // MARK: Writing
+
+    static func jsonData(_ graph: ObjectGraph) -> Data {
+        var pairs: [(String, Value)] = [("sift", .string(formatName)), ("version", .int(version))]
+        pairs.append(("model", JSONModelFormat.value(of: graph.model)))
+        pairs.append(("objects", .array(graph.objects.compactMap { $0.map { document(of: $0, graph: graph, plist: false) } })))
+        var bytes: [UInt8] = []
+        JSONWriter.write(.dictionary(ValueDictionary(pairs)), to: &bytes, options: .prettyPrinted)
+        bytes.append(UInt8(ascii: "\n"))
+        return Data(bytes)
+    }
+
+    static func propertyListData(_ graph: ObjectGraph) throws(StoreError) -> Data {
+        let objects: [Any] = graph.objects.compactMap { $0.map { propertyList(document(of: $0, graph: graph, plist: true)) } }
+        let root: [String: Any] = ["sift": formatName, "version": Int(version), "model": JSONModelFormat.write(graph.model), "objects": objects]
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        } catch {
+            throw StoreError(.fileSystem, "cannot encode the store as a property list: \(error)")
+        }
+    }
+
+    private static func document(of object: StoredObject, graph: ObjectGraph, plist: Bool) -> Value {
+        let entity = graph.model.entities[object.entity]
+        var pairs: [(String, Value)] = [("@entity", .string(entity.name)), ("@id", .string(object.id.rawValue))]
+        for (slot, attribute) in entity.attributes.enumerated() {
+            let value = object.attributes[slot]
+            if plist && value.isNull { continue }
+            pairs.append((attribute.name, value))
+        }
+        for (slot, relationship) in entity.relationships.enumerated() {
+            let ids = object.relationships[slot].compactMap { graph.objects[$0]?.id.rawValue }
+            if relationship.isToMany {
+                pairs.append((relationship.name, .array(ids.map(Value.string))))
+            } else if let id = ids.first {
+                pairs.append((relationship.name, .string(id)))
+            } else if !plist {
+                pairs.append((relationship.name, .null))
+            }
+        }
+        return .dictionary(ValueDictionary(pairs))
+    }
+
+    private static func propertyList(_ value: Value) -> Any {
+        switch value {
+        case .null: return ""
+        case .bool(let b): return b
+        case .int(let i): return Int(i)
+        case .double(let d): return d
+        case .decimal(let d): return d.description
+        case .string(let s): return s
+        case .date(let d): return d
+        case .data(let d): return d
+        case .uuid(let u): return u.uuidString
+        case .array(let items), .set(let items): return items.map(propertyList)
+        case .dictionary(let d):
+            var result: [String: Any] = [:]
+            for (key, value) in d.pairs { result[key] = propertyList(value) }
+            return result
+        case .object(let o): return String(describing: o.objectIdentity.base)
+        }
+    }
+
+    // MARK: Reading
+
+    static func readJSON(_ data: Data, path: String) throws(StoreError) -> ObjectGraph {
+        let root: Value
+        do throws(JSONSyntaxError) {
+            root = try JSONParser.parse(data)
+        } catch {
+            throw corrupt(path, "not JSON: \(error)")
+        }
+        return try read(root, path: path)
+    }
+
+    static func readPropertyList(_ data: Data, path: String) throws(StoreError) -> ObjectGraph {
+        guard data.starts(with: Array("bplist".utf8)) else { throw corrupt(path, "not a binary property list") }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw corrupt(path, "unreadable property list: \(error)")
+        }
+        guard var top = root as? [String: Any] else { throw corrupt(path, "the property list is not a dictionary") }
+        // The model is JSON text inside the property list.
+        guard let modelText = top["model"] as? String else { throw corrupt(path, "no model") }
+        top["model"] = nil
+        let value: Value
+        do {
+            value = try Value(any: top)
+        } catch {
+            throw corrupt(path, "\(error)")
+        }
+        let model: DataModel
+        do throws(ModelError) {
+            model = try JSONModelFormat.read(Data(modelText.utf8))
+        } catch {
+            throw corrupt(path, error.message)
+        }
+        return try read(value, path: path, model: model)
+    }
+
+    private static func read(_ root: Value, path: String, model knownModel: DataModel? = nil) throws(StoreError) -> ObjectGraph {
+        guard case .dictionary(let top) = root, case .string(formatName)? = top["sift"] else {
+            throw corrupt(path, "not a Sift store (no \"sift\": \"store\" marker)")
+        }
+        guard case .int(let v)? = top["version"], v == version else {
+            throw corrupt(path, "unsupported store version \(top["version"].map(ValueText.text) ?? "(none)") (this Sift reads version \(version))")
+        }
+        let model: DataModel
+        if let knownModel {
+            model = knownModel
+        } else {
+            guard let modelValue = top["model"] else { throw corrupt(path, "no model") }
+            do throws(ModelError) {
+                model = try JSONModelFormat.read(modelValue, fallbackName: "Model")
+            } catch {
+                throw corrupt(path, error.message)
+            }
+        }
+        guard case .array(let objects)? = top["objects"] else { throw corrupt(path, "no \"objects\" array") }
+        var graph = ObjectGraph(model: model)
+        var links: [(ObjectID, [String: [ObjectID]])] = []
+        do throws(StoreError) {
+            for (index, item) in objects.enumerated() {
+                guard case .dictionary(let fields) = item, case .string(let entityName)? = fields["@entity"],
+                      case .string(let id)? = fields["@id"], let entity = model.entity(named: entityName)
+                else { throw corrupt(path, "object #\(index + 1) has no valid @entity and @id") }
+                var attributes: [String: Value] = [:]
+                var relationships: [String: [ObjectID]] = [:]
+                for (key, value) in fields.pairs where !key.hasPrefix("@") {
+                    switch entity.slot(of: key) {
+                    case .attribute: attributes[key] = value
+                    case .relationship:
+                        switch value {
+                        case .null: relationships[key] = []
+                        case .string(let s): relationships[key] = [ObjectID(s)]
+                        case .array(let items):
+                            relationships[key] = items.compactMap { if case .string(let s) = $0 { ObjectID(s) } else { nil } }
+                        default: throw corrupt(path, "\(entityName) '\(id)': relationship \(key) is not an ID or a list of IDs")
+                        }
+                    case nil: throw corrupt(path, "\(entityName) '\(id)' has unknown key '\(key)'")
+                    }
+                }
+                // Attributes missing from the file are nil (not defaulted): the file is the state.
+                for attribute in entity.attributes where attributes[attribute.name] == nil { attributes[attribute.name] = .null }
+                try graph.insert(entity: entityName, id: ObjectID(id), attributes: attributes)
+                links.append((ObjectID(id), relationships))
+            }
+            for (id, relationships) in links where !relationships.isEmpty {
+                try graph.update(id, relationships: relationships)
+            }
+        } catch {
+            throw error.code == .corruptStore ? error : corrupt(path, error.message)
+        }
+        return graph
+    }
+
+    private static func corrupt(_ path: String, _ message: String) -> StoreError {
+        StoreError(.corruptStore, "\(path) is not a valid Sift store: \(message)")
+    }
+}
