@@ -4,7 +4,7 @@ import ArgumentParser
 public struct SiftCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sift",
-        abstract: "NSPredicate queries for Linux: parse, filter and fetch with Apple's predicate language.",
+        abstract: "NSPredicate queries for Linux: parse, filter, import and fetch with Apple's predicate language.",
         discussion: """
             Examples:
               sift parse 'title beginswith[cd] "star" and year > 1970'
@@ -12,8 +12,11 @@ public struct SiftCommand: ParsableCommand {
               sift parse 'date > $since' --var 'since={"$date": "2021-03-04T05:06:07Z"}' --json
               sift filter 'age >= 30 AND name BEGINSWITH[c] "a"' people.jsonl
               sift filter 'ANY tags == %@' people.json --arg '"admin"' --sort 'age DESC' --output table
+              sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
+              sift query --store notes.json 'Note WHERE ANY tags.name == "Family" SORT BY updatedAt DESC' --output table
+              sift schema --store notes.json
             """,
-        subcommands: [ParseCommand.self, FilterCommand.self]
+        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, SchemaCommand.self]
     )
 
     public init() {}

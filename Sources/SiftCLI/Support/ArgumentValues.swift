@@ -4,7 +4,8 @@ import Sift
 
 /// `--arg JSON` and `--var NAME=JSON` options, read into Swift values with the library's JSON
 /// parser (so `2` is an integer, `2.0` a double, and the typed forms `{"$date": ...}`,
-/// `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` are dates, UUIDs, data and decimals).
+/// `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` are dates, UUIDs, data and decimals;
+/// `{"$ref": "<object ID>"}` is a stored object, for `sift query`).
 struct ArgumentValues {
     var arguments: [Any?] = []
     var variables: [String: Any?] = [:]
@@ -41,23 +42,10 @@ struct ArgumentValues {
     }
 
     static func argumentValue(_ value: Value) throws(ArgumentError) -> Any? {
-        switch value {
-        case .null: return nil
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .decimal(let d): return d
-        case .string(let s): return s
-        case .date(let d): return d
-        case .data(let d): return d
-        case .uuid(let u): return u
-        case .array(let elements), .set(let elements):
-            var array: [Any?] = []
-            array.reserveCapacity(elements.count)
-            for element in elements { array.append(try argumentValue(element)) }
-            return array
-        case .dictionary, .object:
-            throw ArgumentError("a JSON object is not a value here (typed values are {\"$date\": ...}, {\"$uuid\": ...}, {\"$data\": ...}, {\"$decimal\": ...})")
+        do throws(JSONArguments.Failure) {
+            return try JSONArguments.argument(value)
+        } catch {
+            throw ArgumentError(error.description)
         }
     }
 }

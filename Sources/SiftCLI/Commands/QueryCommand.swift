@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift query`: one fetch on a store.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Run one fetch on a store and print the results.",
+        discussion: """
+            The fetch is a statement or a JSON fetch request (--request FILE.json; docs/FETCH-REQUESTS.md):
+
+              [FETCH] Entity [WHERE predicate] [SORT BY key [ASC|DESC] [USING comparator], ...]
+                  [SECTION BY keypath] [LIMIT n] [OFFSET n]
+              COUNT Entity [WHERE predicate]
+              SELECT [DISTINCT] expression [AS name], ... FROM Entity [WHERE predicate]
+                  [GROUP BY expression, ...] [HAVING predicate] [SORT BY ...] [LIMIT n] [OFFSET n]
+
+            ORDER BY is a synonym of SORT BY; keywords are case-insensitive. --arg binds %@, %K, %d
+            ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
+
+            JSON output: objects as {"@entity", "@id", attributes..., relationships as @id values};
+            sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count
+            as {"count": n}; SELECT rows as objects. The store kind follows the extension: .json
+            (JSON store) or .plist (binary store).
+
+            Examples:
+              $ sift query --store notes.json 'Note WHERE title BEGINSWITH[cd] "my" SORT BY updatedAt DESC'
+              $ sift query --store notes.json 'Note WHERE category == %@' --arg '{"$ref": "C1"}' --output table
+              $ sift query --store notes.json 'COUNT Note WHERE ANY tags.name == "Family"'
+              $ sift query --store notes.json 'Note SORT BY category.name SECTION BY category.name'
+              $ sift query --store albums.plist 'SELECT artist.name AS artist, count:(title) AS albums FROM Album GROUP BY artist.name'
+              $ sift query --store notes.json --request fetch.json
+            """
+    )
+
+    @Option(help: ArgumentHelp("The store file (.json or .plist).", valueName: "STORE"))
+    var store: String
+
+    @Argument(help: "The fetch statement.")
+    var statement: String?
+
+    @Option(help: ArgumentHelp("A JSON fetch request instead of a statement.", valueName: "FILE.json"))
+    var request: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+    var variables: [String] = []
+
+    @Option(help: ArgumentHelp("json, jsonl, table or csv.", valueName: "FORMAT"))
+    var output: OutputFormat = .json
+
+    func validate() throws {
+        if statement == nil && request == nil { throw ValidationError("give a fetch statement or --request FILE.json") }
+        if statement != nil && request != nil { throw ValidationError("give a fetch statement or --request, not both") }
+        if output == .indices { throw ValidationError("--output indices is for 'sift filter'; use json, jsonl, table or csv") }
+    }
+
+    func run() throws {
+        let fetch = try makeRequest()
+        let store = try StoreFile.open(self.store)
+        let standardOutput = StandardOutput()
+        var renderer = output.makeRenderer(standardOutput)
+        do {
+            if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {
+                let sectioned = try store.fetchSections(fetch)
+                if let warning = sectioned.warning { Output.error("warning: \(warning)") }
+                var position = 0
+                renderer.writeSections(sectioned.sections.map { section in
+                    MatchSection(name: section.name, indexTitle: section.indexTitle, matches: section.objects.map { object in
+                        defer { position += 1 }
+                        return StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: position)
+                    })
+                })
+            } else {
+                switch try store.execute(fetch) {
+                case .objects(let objects):
+                    for (i, object) in objects.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: i)) }
+                case .dictionaries(let rows):
+                    for (i, row) in rows.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: row), position: i)) }
+                case .objectIDs(let ids):
+                    for (i, id) in ids.enumerated() {
+                        renderer.write(StoredObjectJSON.match(.dictionary(ValueDictionary([("@id", .string(id.rawValue))])), position: i))
+                    }
+                case .count(let n):
+                    let value = Value.dictionary(ValueDictionary([("count", .int(Int64(n)))]))
+                    if output == .json {
+                        standardOutput.write(Array("{\"count\": \(n)}\n".utf8))
+                        standardOutput.flush()
+                        return
+                    }
+                    renderer.write(StoredObjectJSON.match(value, position: 0))
+                }
+                renderer.finish()
+            }
+        } catch let error as StoreError {
+            standardOutput.flush()
+            Output.error("error: \(error.message)")
+            throw ExitCode(1)
+        } catch let error as EvaluationError {
+            standardOutput.flush()
+            Output.error("error: \(error.message)")
+            throw ExitCode(1)
+        }
+        standardOutput.flush()
+    }
+
+    private func makeRequest() throws -> FetchRequest {
+        if let request {
+            guard let data = FileManager.default.contents(atPath: request) else {
+                Output.error("error: cannot read \(request)")
+                throw ExitCode(1)
+            }
+            do {
+                return try FetchRequest(json: data)
+            } catch let error as ParseError {
+                Output.error("error: \(request): predicate: " + error.rendered())
+                throw ExitCode(1)
+            } catch {
+                Output.error("error: \(request): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        do {
+            return try FetchRequest(statement: statement ?? "", arguments: values.arguments, variables: values.variables)
+        } catch let error as ParseError {
+            Output.error(error.rendered())
+            throw ExitCode(1)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift schema`: the entities of a store's or a model file's model.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the entities, attributes and relationships of a store or a model.",
+        discussion: """
+            Examples:
+              $ sift schema --store notes.json
+              $ sift schema --model Examples/Notes/Notes.xcdatamodeld
+              $ sift schema --model Examples/Movies/model.json --json
+            """
+    )
+
+    @Option(help: ArgumentHelp("A store file (.json or .plist).", valueName: "STORE"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("A model file (model.json, .xcdatamodel or .xcdatamodeld).", valueName: "MODEL"))
+    var model: String?
+
+    @Flag(help: "Print the model in Sift's JSON model format.")
+    var json = false
+
+    func validate() throws {
+        if (store == nil) == (model == nil) { throw ValidationError("give --store STORE or --model MODEL") }
+    }
+
+    func run() throws {
+        let model: DataModel
+        if let store { model = try StoreFile.open(store).model } else { model = try StoreFile.loadModel(self.model ?? "") }
+        if json {
+            print(JSONModelFormat.write(model), terminator: "")
+            return
+        }
+        print(SchemaText.describe(model), terminator: "")
+    }
+}
+
+/// The model as text, one entity after another:
+///
+///     Note
+///       title      String     required
+///       contents   String
+///       category   → Category  to-one, inverse notes, nullify
+enum SchemaText {
+    static func describe(_ model: DataModel) -> String {
+        var out = ""
+        for (i, entity) in model.entities.enumerated() {
+            if i > 0 { out += "\n" }
+            var heading = entity.name
+            if let parent = entity.parent { heading += " : \(parent)" }
+            if entity.isAbstract { heading += " (abstract)" }
+            out += heading + "\n"
+            var rows: [[String]] = []
+            for attribute in entity.attributes {
+                var notes: [String] = []
+                if !attribute.isOptional { notes.append("required") }
+                if let d = attribute.defaultValue { notes.append("default \(JSONWriter.string(d))") }
+                if !entity.ownAttributes.contains(where: { $0.name == attribute.name }) { notes.append("inherited") }
+                rows.append([attribute.name, attribute.type.name, notes.joined(separator: ", ")])
+            }
+            for relationship in entity.relationships {
+                var notes = [relationship.isToMany ? (relationship.isOrdered ? "to-many, ordered" : "to-many") : "to-one"]
+                if !relationship.isOptional { notes.append("required") }
+                if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
+                notes.append(relationship.deleteRule.rawValue)
+                rows.append([relationship.name, "→ \(relationship.destination)", notes.joined(separator: ", ")])
+            }
+            for constraint in entity.uniquenessConstraints { rows.append(["unique", "(\(constraint.joined(separator: ", ")))", ""]) }
+            for index in entity.indexes { rows.append(["index", "(\(index.joined(separator: ", ")))", ""]) }
+            let widths = (0..<2).map { c in rows.map { $0[c].count }.max() ?? 0 }
+            for row in rows {
+                var line = "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  " +
+                    row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0) + "  " + row[2]
+                while line.hasSuffix(" ") { line.removeLast() }
+                out += line + "\n"
+            }
+        }
+        return out
+    }
+}
