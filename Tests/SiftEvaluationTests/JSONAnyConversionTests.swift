@@ -57,6 +57,9 @@ struct JSONAnyConversionTests {
         let pairs: KeyValuePairs<String, Any?> = ["q": "x", "p": 2]
         #expect(T.same(try value(pairs), T.object(["q": .string("x"), "p": .int(2)])))
         #expect(T.same(try value([1, 2, 3]), .array([.int(1), .int(2), .int(3)])))
+        // An empty array is an array (it also casts to an empty list of pairs).
+        #expect(T.same(try value([] as [Any]), .array([])))
+        #expect(T.same(try value(["tags": [] as [Any]] as [String: Any]), T.object(["tags": .array([])])))
         #expect(T.same(try value([Int?.none, 1]), .array([.null, .int(1)])))
         #expect(T.same(try value(Set([7])), .set([.int(7)])))
     }

@@ -41,6 +41,8 @@ enum AnyConversion {
         case let o as any AnyOptional: return try self.value(o.wrappedAny, depth: depth)
         default: break
         }
+        // An empty array also casts to an empty list of pairs: it is an array.
+        if let array = value as? [Any], array.isEmpty { return .array([]) }
         if let pairs = value as? [(String, Any?)] {
             return try dictionary(pairs, depth: depth)
         }

@@ -152,8 +152,9 @@ enum StoreFileFormat {
                     case .relationship:
                         switch value {
                         case .null: relationships[key] = []
+                        case .dictionary(let d) where d.count == 0: relationships[key] = []
                         case .string(let s): relationships[key] = [ObjectID(s)]
-                        case .array(let items):
+                        case .array(let items), .set(let items):
                             relationships[key] = items.compactMap { if case .string(let s) = $0 { ObjectID(s) } else { nil } }
                         default: throw corrupt(path, "\(entityName) '\(id)': relationship \(key) is not an ID or a list of IDs")
                         }
