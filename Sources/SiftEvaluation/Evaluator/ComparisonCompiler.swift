@@ -57,9 +57,10 @@ struct ComparisonCompiler {
         }
     }
 
-    /// `[n]` wins over `[c]` and `[d]`; `[l]` has no effect.
+    /// `[n]` wins over `[c]` and `[d]` and compares literally (LANGUAGE.md §4: both sides are
+    /// promised to be normalised already, so no NFC either); `[l]` has no effect.
     private func effectiveOptions(_ options: ComparisonOptions) -> ComparisonOptions {
-        options.contains(.normalized) ? [] : options.intersection([.caseInsensitive, .diacriticInsensitive])
+        options.contains(.normalized) ? .normalized : options.intersection([.caseInsensitive, .diacriticInsensitive])
     }
 
     /// An unqualified comparison of two values, with implicit ANY and membership.
