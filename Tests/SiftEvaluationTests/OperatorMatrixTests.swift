@@ -325,3 +325,35 @@ struct OperatorMatrixTests {
         }
     }
 }
+
+/// Equality of collections: arrays in order; a set (either side) in any order.
+@Suite("Collection equality")
+struct CollectionEqualityTests {
+    static let rows: [(Value, Value, Bool)] = [
+        (.array([.int(1), .int(2)]), .array([.int(1), .int(2)]), true),
+        (.array([.int(1), .int(2)]), .array([.int(2), .int(1)]), false),
+        (.set([.int(1), .int(2)]), .set([.int(2), .int(1)]), true),
+        (.set([.int(1), .int(2)]), .array([.int(2), .int(1)]), true),
+        (.array([.int(1), .int(2)]), .set([.int(2), .int(1)]), true),
+        (.set([.int(1), .int(1), .int(2)]), .set([.int(1), .int(2), .int(2)]), false),
+        (.set([.int(1), .string("a")]), .set([.string("a"), .double(1)]), true),
+        (.set([.int(1)]), .set([.int(1), .int(1)]), false),
+        (.set([]), .array([]), true),
+        (.set([.null, .int(1)]), .set([.int(1), .null]), true),
+    ]
+
+    @Test func collectionsCompareWhole() throws {
+        for (index, (a, b, expected)) in Self.rows.enumerated() {
+            let record = Value.dictionary(ValueDictionary([("a", a), ("b", b)]))
+            #expect(try CompiledPredicate(format: "a == b").evaluate(record) == expected, "row \(index)")
+            #expect(try CompiledPredicate(format: "a != b").evaluate(record) == !expected || a.collectionElements?.isEmpty == true, "row \(index)")
+        }
+        // Swift sets that are equal compare equal, whatever their iteration order.
+        let many = Set((0..<50).map { "tag\($0)" })
+        let rebuilt = Set(many.sorted().reversed())
+        let record = Value.dictionary(ValueDictionary([("a", many.predicateValue), ("b", rebuilt.predicateValue)]))
+        #expect(try CompiledPredicate(format: "a == b").evaluate(record))
+        #expect(try CompiledPredicate(format: "a ==[c] %@", Set(many.map { $0.uppercased() })).evaluate(record))
+        #expect(try CompiledPredicate(format: "a == %@", Set(many.map { $0.uppercased() })).evaluate(record) == false)
+    }
+}

@@ -18,8 +18,11 @@ public enum ValueComparison {
         case let (.date(x), .date(y)): return x == y
         case let (.data(x), .data(y)): return x == y
         case let (.uuid(x), .uuid(y)): return x == y
-        case let (.array(x), .array(y)), let (.set(x), .set(y)), let (.array(x), .set(y)), let (.set(x), .array(y)):
+        case let (.array(x), .array(y)):
             return x.count == y.count && zip(x, y).allSatisfy { equals($0, $1, options: options) }
+        case let (.set(x), .set(y)), let (.array(x), .set(y)), let (.set(x), .array(y)):
+            // A set has no order: the same elements, as many times each, in any order.
+            return sameElements(x, y, options: options)
         case let (.dictionary(x), .dictionary(y)):
             return x.count == y.count && x.keys.allSatisfy { key in
                 guard let xv = x[key], let yv = y[key] else { return false }
@@ -30,6 +33,17 @@ public enum ValueComparison {
             if let order = compareNumbers(a, b) { return order == 0 }
             return false
         }
+    }
+
+    /// Whether two collections hold equal elements, each as many times, in any order.
+    static func sameElements(_ x: [Value], _ y: [Value], options: ComparisonOptions) -> Bool {
+        guard x.count == y.count else { return false }
+        var unmatched = y
+        for element in x {
+            guard let match = unmatched.firstIndex(where: { equals(element, $0, options: options) }) else { return false }
+            unmatched.remove(at: match)
+        }
+        return true
     }
 
     /// The order of two values (-1, 0, 1), or nil when their kinds have no common order
