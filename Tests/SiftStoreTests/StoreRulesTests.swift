@@ -340,6 +340,15 @@ import Testing
         try store.save()
     }
 
+    @Test func nilValuesNeverConflict() throws {
+        // As in SQL (and so in the SQLite store), a uniqueness constraint ignores nil values.
+        let store = try Self.seedStore("PointsOfInterest")
+        try store.insert("PoiCategory", id: "PC8", ["name": .null])
+        try store.insert("PoiCategory", id: "PC9")
+        try store.save()
+        #expect(try store.count(FetchRequest(statement: "COUNT PoiCategory WHERE name == nil")) == 2)
+    }
+
     @Test func anImportThatBreaksAConstraintImportsNothing() throws {
         let store = try Self.seedStore("PointsOfInterest")
         let data = Data(#"{"PoiCategory": [{"@id": "PC7", "name": "Zoo"}, {"@id": "PC8", "name": "Park"}]}"#.utf8)

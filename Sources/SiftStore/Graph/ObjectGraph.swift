@@ -322,10 +322,12 @@ struct ObjectGraph: Sendable {
                     let key: [ComparableKey] = constraint.map { name in
                         switch objectEntity.slot(of: name) {
                         case .attribute(let slot): return ComparableKey(object.attributes[slot])
-                        case .relationship(let slot): return .reference(object.relationships[slot].first ?? -1)
+                        case .relationship(let slot): return object.relationships[slot].first.map(ComparableKey.reference) ?? .null
                         case nil: return .null
                         }
                     }
+                    // As in SQL (and so the SQLite store): a nil value never conflicts.
+                    if key.contains(.null) { continue }
                     if let first = seen[key] {
                         let values = constraint.joined(separator: ", ")
                         throw StoreError(.constraintViolation,

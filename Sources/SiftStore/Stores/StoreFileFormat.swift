@@ -9,7 +9,9 @@ import SiftLanguage
 ///                   "category": "C1", "tags": ["T1", "T2"]}, …]}
 ///
 /// Objects are listed in insertion order (the order that breaks sort ties), each with every
-/// attribute (null for nil) and every relationship (an ID or null; an array of IDs). The
+/// attribute (null for nil; a date that ISO 8601 text cannot hold exactly also carries its
+/// seconds since 2001, `{"$date": "…", "$seconds": 636000000.1234568}`) and every
+/// relationship (an ID or null; an array of IDs). The
 /// binary store writes the same document as a binary property list, with the model as JSON
 /// text (property lists have no null: nil attributes are left out).
 enum StoreFileFormat {
@@ -44,7 +46,7 @@ enum StoreFileFormat {
         for (slot, attribute) in entity.attributes.enumerated() {
             let value = object.attributes[slot]
             if plist && value.isNull { continue }
-            pairs.append((attribute.name, value))
+            pairs.append((attribute.name, plist ? value : exactJSON(value)))
         }
         for (slot, relationship) in entity.relationships.enumerated() {
             let ids = object.relationships[slot].compactMap { graph.objects[$0]?.id.rawValue }
@@ -57,6 +59,27 @@ enum StoreFileFormat {
             }
         }
         return .dictionary(ValueDictionary(pairs))
+    }
+
+    /// A date whose ISO 8601 text (microseconds, years 0...9999) does not read back as the
+    /// same date is written with its exact seconds since 2001 as well:
+    /// `{"$date": "2021-02-26T02:40:00.123457Z", "$seconds": 636000000.1234568}`, so a JSON
+    /// store keeps every date exactly, as the binary store does.
+    private static func exactJSON(_ value: Value) -> Value {
+        guard case .date(let date) = value else { return value }
+        let text = ISO8601.string(from: date)
+        if let read = ISO8601.date(from: text), read == date { return value }
+        return .dictionary(ValueDictionary([("$date", .string(text)), ("$seconds", .double(date.timeIntervalSinceReferenceDate))]))
+    }
+
+    /// Reads the exact form of ``exactJSON(_:)``; other values are returned as they are.
+    private static func readExactJSON(_ value: Value) -> Value {
+        guard case .dictionary(let fields) = value, fields.count == 2, case .string? = fields["$date"] else { return value }
+        switch fields["$seconds"] {
+        case .double(let seconds)?: return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .int(let seconds)?: return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        default: return value
+        }
     }
 
     private static func propertyList(_ value: Value) -> Any {
@@ -148,7 +171,7 @@ enum StoreFileFormat {
                 var relationships: [String: [ObjectID]] = [:]
                 for (key, value) in fields.pairs where !key.hasPrefix("@") {
                     switch entity.slot(of: key) {
-                    case .attribute: attributes[key] = value
+                    case .attribute: attributes[key] = readExactJSON(value)
                     case .relationship:
                         switch value {
                         case .null: relationships[key] = []
