@@ -199,6 +199,8 @@ struct OperatorMatrixTests {
         OptionRow("k_string !={o} 'Cafe\\u0301'",              "F   F   F   F    T"),
         OptionRow("k_string <{o} 'cafe'",                      "T   F   T   F    T"),
         OptionRow("k_string >{o} 'Cafe'",                      "T   T   F   F    T"),
+        OptionRow("k_string >={o} 'café'",                     "F   T   F   T    F"),
+        OptionRow("k_string <={o} 'CAFE'",                     "F   F   F   T    F"),
         OptionRow("k_string BEGINSWITH{o} 'CA'",               "F   T   F   T    F"),
         OptionRow("k_string ENDSWITH{o} 'E'",                  "F   F   F   T    F"),
         OptionRow("k_string CONTAINS{o} 'FE'",                 "F   F   F   T    F"),
