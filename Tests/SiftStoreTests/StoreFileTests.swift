@@ -174,6 +174,37 @@ import Testing
         #expect(try Self.dump(AtomicStore.open(at: url)) == before)
     }
 
+    /// Infinities are numbers a Double or Float attribute holds (JSON has no spelling for
+    /// them, so the JSON store must find one); NaN is not a value a store accepts.
+    @Test(arguments: fileKinds)
+    func infinitiesRoundTripAndNaNIsRejected(_ kind: AtomicStore.Kind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = Self.url(in: directory, kind)
+        let store = try AtomicStore.create(at: url, model: try Self.model())
+        try store.insert("Thing", id: "inf", ["dbl": .double(.infinity), "flt": .double(1e300)])  // too big for a Float
+        try store.insert("Thing", id: "-inf", ["dbl": .double(-.infinity), "flt": .double(-.infinity)])
+        try store.insert("Thing", id: "max", ["dbl": .double(.greatestFiniteMagnitude), "flt": .double(-Double(Float.greatestFiniteMagnitude))])
+        for value in [Value.double(.nan), .double(-.nan), .double(.signalingNaN)] {
+            for key in ["dbl", "flt"] {
+                let error = #expect(throws: StoreError.self) { try store.insert("Thing", id: "nan", [key: value]) }
+                #expect(error?.code == .invalidValue)
+                #expect(error?.key == key)
+                #expect(error?.message.contains("NaN") == true, "\(error?.message ?? "")")
+            }
+        }
+        let decimal = #expect(throws: StoreError.self) { try store.insert("Thing", id: "nan", ["dec": .decimal(.nan)]) }
+        #expect(decimal?.code == .invalidValue)
+        #expect(decimal?.key == "dec")
+        try store.save()
+        let before = try Self.dump(store)
+        let reopened = try AtomicStore.open(at: url)
+        #expect(try Self.dump(reopened) == before)
+        #expect(Self.exact(reopened.object(with: "inf")?[attribute: "flt"] ?? .null) == Self.exact(.double(.infinity)))
+        #expect(try reopened.count(FetchRequest(statement: "COUNT Thing WHERE dbl > %@", arguments: [Double.greatestFiniteMagnitude])) == 1)
+        #expect(try reopened.count(FetchRequest(statement: "COUNT Thing WHERE dbl == -1e999")) == 1)
+    }
+
     @Test(arguments: fileKinds)
     func deletesAndChangesArePersisted(_ kind: AtomicStore.Kind) throws {
         let directory = try temporaryDirectory()

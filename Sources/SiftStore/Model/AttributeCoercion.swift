@@ -23,7 +23,8 @@ public struct AttributeValueError: Error, Sendable {
 /// | Binary, Transformable | data, base64 strings | `.data` |
 /// | UUID | UUIDs, UUID strings | `.uuid` |
 ///
-/// nil stays nil (whether it is allowed is checked on save).
+/// nil stays nil (whether it is allowed is checked on save). NaN is refused; infinities are
+/// numbers like any other.
 public enum AttributeCoercion {
     public static func storedValue(_ value: Value, for type: AttributeType) throws(AttributeValueError) -> Value {
         if case .null = value { return .null }
@@ -42,6 +43,7 @@ public enum AttributeCoercion {
             }
             return .int(integer)
         case .double:
+            if isNaN(value) { throw notANumber(type) }
             switch value {
             case .int(let i): return .double(Double(i))
             case .double: return value
@@ -49,6 +51,7 @@ public enum AttributeCoercion {
             default: throw mismatch(value, type)
             }
         case .float:
+            if isNaN(value) { throw notANumber(type) }
             switch value {
             case .int(let i): return .double(Double(Float(i)))
             case .double(let d): return .double(Double(Float(d)))
@@ -56,6 +59,7 @@ public enum AttributeCoercion {
             default: throw mismatch(value, type)
             }
         case .decimal:
+            if isNaN(value) { throw notANumber(type) }
             switch value {
             case .decimal: return value
             case .int(let i): return .decimal(Decimal(i))
@@ -100,6 +104,19 @@ public enum AttributeCoercion {
             default: throw mismatch(value, type)
             }
         }
+    }
+
+    /// NaN is not a value: it equals nothing, not even itself, and has no place in a sort.
+    private static func isNaN(_ value: Value) -> Bool {
+        switch value {
+        case .double(let d): d.isNaN
+        case .decimal(let d): d.isNaN
+        default: false
+        }
+    }
+
+    private static func notANumber(_ type: AttributeType) -> AttributeValueError {
+        AttributeValueError("NaN is not a value a \(type.name) attribute can hold")
     }
 
     private static func mismatch(_ value: Value, _ type: AttributeType) -> AttributeValueError {

@@ -10,7 +10,8 @@ import SiftLanguage
 ///
 /// Objects are listed in insertion order (the order that breaks sort ties), each with every
 /// attribute (null for nil; a date that ISO 8601 text cannot hold exactly also carries its
-/// seconds since 2001, `{"$date": "…", "$seconds": 636000000.1234568}`) and every
+/// seconds since 2001, `{"$date": "…", "$seconds": 636000000.1234568}`; infinities are
+/// `{"$double": "1e999"}` and `{"$double": "-1e999"}`) and every
 /// relationship (an ID or null; an array of IDs). The
 /// binary store writes the same document as a binary property list, with the model as JSON
 /// text (property lists have no null: nil attributes are left out).
@@ -65,7 +66,11 @@ enum StoreFileFormat {
     /// same date is written with its exact seconds since 2001 as well:
     /// `{"$date": "2021-02-26T02:40:00.123457Z", "$seconds": 636000000.1234568}`, so a JSON
     /// store keeps every date exactly, as the binary store does.
+    /// JSON has no infinities: they are written `{"$double": "1e999"}` / `{"$double": "-1e999"}`.
     private static func exactJSON(_ value: Value) -> Value {
+        if case .double(let d) = value, d.isInfinite {
+            return .dictionary(ValueDictionary([("$double", .string(d > 0 ? "1e999" : "-1e999"))]))
+        }
         guard case .date(let date) = value else { return value }
         let text = ISO8601.string(from: date)
         if let read = ISO8601.date(from: text), read == date { return value }
@@ -74,6 +79,10 @@ enum StoreFileFormat {
 
     /// Reads the exact form of ``exactJSON(_:)``; other values are returned as they are.
     private static func readExactJSON(_ value: Value) -> Value {
+        if case .dictionary(let fields) = value, fields.count == 1, case .string(let text)? = fields["$double"],
+           let d = Double(text), d.isInfinite {
+            return .double(d)
+        }
         guard case .dictionary(let fields) = value, fields.count == 2, case .string? = fields["$date"] else { return value }
         switch fields["$seconds"] {
         case .double(let seconds)?: return .date(Date(timeIntervalSinceReferenceDate: seconds))
