@@ -45,9 +45,7 @@ enum ModelKeyPaths {
                 }
                 entity = destination
             case nil:
-                var message = "unknown key '\(key)' on \(entity.name)"
-                if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
-                throw StoreError(.unknownKey, message, entity: entity.name, key: key)
+                throw StoreError(.unknownKey, entity.unknownKeyMessage(key), entity: entity.name, key: key)
             }
             index += 1
         }

@@ -34,9 +34,7 @@ struct StoredObjectView: KeyValueObject {
             let views = destinations.map(snapshot.view)
             return relationship.isOrdered ? .array(views) : .set(views)
         case nil:
-            var message = "unknown key '\(key)' on \(entity.name)"
-            if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
-            throw EvaluationError(.unknownKey, message, keyPath: key)
+            throw EvaluationError(.unknownKey, entity.unknownKeyMessage(key), keyPath: key)
         }
     }
 

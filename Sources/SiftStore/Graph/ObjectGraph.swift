@@ -360,9 +360,7 @@ struct ObjectGraph: Sendable {
     }
 
     func unknownKey(_ key: String, entity: EntityDescription, id: ObjectID?) -> StoreError {
-        var message = "unknown key '\(key)' on \(entity.name)"
-        if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
-        return StoreError(.unknownKey, message, entity: entity.name, objectID: id, key: key)
+        StoreError(.unknownKey, entity.unknownKeyMessage(key), entity: entity.name, objectID: id, key: key)
     }
 
     func unknownObject(_ id: ObjectID) -> StoreError {

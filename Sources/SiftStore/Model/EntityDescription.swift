@@ -1,3 +1,5 @@
+import SiftLanguage
+
 /// An entity: its attributes and relationships, an optional parent entity whose properties it
 /// inherits, whether it is abstract, and its indexes and uniqueness constraints.
 ///
@@ -58,6 +60,13 @@ public struct EntityDescription: Sendable {
     public func relationship(named name: String) -> RelationshipDescription? {
         guard case .relationship(let i) = propertyIndex[name] else { return nil }
         return relationships[i]
+    }
+
+    /// "unknown key 'titel' on Note; did you mean 'title'?": the one wording every layer uses.
+    public func unknownKeyMessage(_ key: String) -> String {
+        var message = "unknown key '\(key)' on \(name)"
+        if let suggestion = Suggestions.closest(to: key, in: propertyNames) { message += "; did you mean '\(suggestion)'?" }
+        return message
     }
 
     /// Every property name, attributes first, in declaration order (inherited first).
