@@ -169,17 +169,15 @@ struct MemoryFetchExecutor {
                 throw StoreError(.invalidRequest, "a grouped fetch sorts by its properties; '\(key.keyPath)' is not one of \(properties.map(\.name).joined(separator: ", "))",
                                  entity: entity.name, key: key.keyPath)
             }
-            let sortKeys = request.sortDescriptors.map { SortKey("#" + $0.keyPath, ascending: $0.ascending, comparator: $0.comparator) }
-            rows = try Sorting.sorted(rows.map(Value.dictionary), by: sortKeys.map(escapeKey)).compactMap(\.asDictionary)
+            rows = try Sorting.sorted(rows.map(Value.dictionary), by: request.sortDescriptors.map(rowKey)).compactMap(\.asDictionary)
         }
         if request.returnsDistinctResults { rows = distinct(rows) }
         return page(rows, request)
     }
 
     /// A sort key naming a result property, written so any name reads as one key.
-    private func escapeKey(_ key: SortKey) -> SortKey {
-        let name = String(key.keyPath.dropFirst())
-        let printed = CanonicalPrinter.format(ExpressionNode(.keyPath(base: nil, keys: [name])))
+    private func rowKey(_ key: SortKey) -> SortKey {
+        let printed = CanonicalPrinter.format(ExpressionNode(.keyPath(base: nil, keys: [key.keyPath])))
         return SortKey(printed, ascending: key.ascending, comparator: key.comparator)
     }
 

@@ -13,11 +13,10 @@ enum ModelKeyPaths {
         case aggregate
     }
 
-    /// Follows `keys` from `entity`; `crossesToMany` tells whether a to-many step was taken
-    /// before the end without an aggregate.
+    /// Follows `keys` from `entity`; `crossesToMany` tells whether a to-many step comes before
+    /// the last key (a path that ends in an aggregate never crosses).
     static func resolve(_ keys: [String], from start: EntityDescription, model: DataModel) throws(StoreError) -> (Ending, crossesToMany: Bool) {
         var entity = start
-        var crossesToMany = false
         var ending: Ending?
         var index = 0
         while index < keys.count {
@@ -38,7 +37,6 @@ enum ModelKeyPaths {
                 ending = .attribute(entity.attributes[slot])
             case .relationship(let slot):
                 let relationship = entity.relationships[slot]
-                if case .relationship(let previous)? = ending, previous.isToMany { crossesToMany = true }
                 ending = .relationship(relationship)
                 guard let destination = model.entity(named: relationship.destination) else {
                     throw StoreError(.unknownEntity, "unknown entity '\(relationship.destination)'", entity: entity.name)
@@ -50,8 +48,7 @@ enum ModelKeyPaths {
             index += 1
         }
         guard let ending else { throw StoreError(.unknownKey, "an empty key path", entity: start.name) }
-        if case .attribute = ending, crossesToManyBefore(keys, from: start, model: model) { crossesToMany = true }
-        return (ending, crossesToMany)
+        return (ending, crossesToManyBefore(keys, from: start, model: model))
     }
 
     private static func crossesToManyBefore(_ keys: [String], from start: EntityDescription, model: DataModel) -> Bool {
