@@ -7,7 +7,8 @@
 //   SiftLanguage   lexer, parser, AST, canonical printer, format arguments, errors
 //   SiftEvaluation values, key-value access, the in-memory evaluator, strings, sorting, sections
 //   SiftStore      models, records, the store interface, atomic stores, fetch requests, import
-//   (next issue)   SQL compiler & SQLite store
+//   SiftSQLite     a thin wrapper of the system SQLite C API (connections, statements, functions)
+//   SiftSQL        the SQLite store: schema from a model, the SQL compiler, introspection
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
@@ -49,8 +50,14 @@ let package = Package(
         // Layer 3: models, stores (atomic: in-memory, JSON, binary plist), fetch requests, import.
         .target(name: "SiftStore", dependencies: ["SiftLanguage", "SiftEvaluation"]),
 
+        // A thin wrapper of SQLite's C API, knowing nothing of Sift.
+        .target(name: "SiftSQLite", dependencies: ["CSQLite"]),
+
+        // Layer 4: the SQLite store and the SQL compiler.
+        .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite"]),
+
         // The umbrella.
-        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore"]),
+        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL"]),
 
         // Command line.
         .target(
@@ -66,6 +73,8 @@ let package = Package(
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore"]),
+        .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
     ],

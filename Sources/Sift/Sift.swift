@@ -5,3 +5,4 @@
 @_exported import SiftLanguage
 @_exported import SiftEvaluation
 @_exported import SiftStore
+@_exported import SiftSQL
