@@ -163,6 +163,12 @@ struct ObjectGraph: Sendable {
         return model.entities[object.entity].relationships[slot].isToMany
     }
 
+    private func isUnorderedToMany(_ position: Int, _ slot: Int) -> Bool {
+        guard let object = objects[position] else { return false }
+        let relationship = model.entities[object.entity].relationships[slot]
+        return relationship.isToMany && !relationship.isOrdered
+    }
+
     /// Points relationship `slot` of the object at `position` at `destinations`, keeping inverses in sync.
     mutating func setDestinations(_ destinations: [Int], of position: Int, slot: Int) {
         let old = objects[position]?.relationships[slot] ?? []
@@ -172,8 +178,9 @@ struct ObjectGraph: Sendable {
         for destination in destinations where !old.contains(destination) {
             link(position, slot, destination)
         }
-        // Keep the order asked for (it matters for ordered relationships).
-        objects[position]?.relationships[slot] = destinations
+        // An ordered relationship keeps the order asked for; an unordered one holds its
+        // destinations in insertion order, the order every store (SQLite too) reads them in.
+        objects[position]?.relationships[slot] = isUnorderedToMany(position, slot) ? destinations.sorted() : destinations
     }
 
     /// Adds `destination` to relationship `slot` of `position`, and `position` to the inverse.
@@ -200,7 +207,10 @@ struct ObjectGraph: Sendable {
     private mutating func addDestination(_ destination: Int, to position: Int, slot: Int) {
         guard objects[position] != nil else { return }
         if isToMany(position, slot) {
-            if objects[position]?.relationships[slot].contains(destination) == false {
+            guard objects[position]?.relationships[slot].contains(destination) == false else { return }
+            if isUnorderedToMany(position, slot), let index = objects[position]?.relationships[slot].firstIndex(where: { $0 > destination }) {
+                objects[position]?.relationships[slot].insert(destination, at: index)
+            } else {
                 objects[position]?.relationships[slot].append(destination)
             }
         } else {
