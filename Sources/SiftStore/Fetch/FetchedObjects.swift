@@ -2,11 +2,36 @@ import SiftEvaluation
 import SiftLanguage
 
 /// Where a fetch's objects come from: a store that can materialise the object at a position
-/// of the results.
-protocol FetchedObjectSource: Sendable {
+/// of the results, and read them in order a batch at a time.
+package protocol FetchedObjectSource: Sendable {
     var count: Int { get }
     func objectID(at index: Int) -> ObjectID
     func object(at index: Int) -> ManagedObject
+    /// Reads the results in order from the start (a store may stream them from one query).
+    func makeCursor() -> any FetchedObjectCursor
+}
+
+/// Reads a fetch's objects in order.
+package protocol FetchedObjectCursor {
+    /// Up to `count` more objects; fewer (or none) at the end.
+    mutating func next(_ count: Int) -> [ManagedObject]
+}
+
+extension FetchedObjectSource {
+    package func makeCursor() -> any FetchedObjectCursor { PositionCursor(source: self) }
+}
+
+/// Reads a source by position.
+struct PositionCursor: FetchedObjectCursor {
+    let source: any FetchedObjectSource
+    var position = 0
+
+    mutating func next(_ count: Int) -> [ManagedObject] {
+        let end = Swift.min(source.count, position &+ Swift.min(count, source.count))
+        guard position < end else { return [] }
+        defer { position = end }
+        return (position..<end).map(source.object(at:))
+    }
 }
 
 /// The objects a fetch returned, in order. Objects are materialised when they are read —
@@ -17,7 +42,7 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
     /// How many objects iteration materialises at a time.
     public let batchSize: Int
 
-    init(source: any FetchedObjectSource, batchSize: Int) {
+    package init(source: any FetchedObjectSource, batchSize: Int) {
         self.source = source
         self.batchSize = batchSize
     }
@@ -34,30 +59,28 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
 
     /// Materialises one batch at a time, dropping the previous one.
     public struct Iterator: IteratorProtocol {
-        let source: any FetchedObjectSource
+        private var cursor: any FetchedObjectCursor
         let batchSize: Int
-        private var position = 0
         private var batch: [ManagedObject] = []
-        private var batchStart = 0
+        private var index = 0
+        private var finished = false
 
         init(source: any FetchedObjectSource, batchSize: Int) {
-            self.source = source
-            self.batchSize = batchSize > 0 ? batchSize : Swift.max(source.count, 1)
+            self.cursor = source.makeCursor()
+            self.batchSize = batchSize > 0 ? batchSize : Int.max  // 0: everything in one batch
         }
 
         public mutating func next() -> ManagedObject? {
-            guard position < source.count else {
-                batch = []
-                return nil
-            }
-            if position - batchStart >= batch.count {
+            if index >= batch.count {
+                guard !finished else { return nil }
                 batch = []  // release the previous batch before making the next
-                batchStart = position
-                let end = Swift.min(source.count, position + batchSize)
-                batch = (position..<end).map(source.object(at:))
+                batch = cursor.next(batchSize)
+                index = 0
+                if batch.count < batchSize { finished = true }
+                guard !batch.isEmpty else { return nil }
             }
-            defer { position += 1 }
-            return batch[position - batchStart]
+            defer { index += 1 }
+            return batch[index]
         }
     }
 }
@@ -76,6 +99,12 @@ public struct FetchedSection: Sendable {
     public let indexTitle: String
     public var numberOfObjects: Int { objects.count }
     public let objects: FetchedObjects
+
+    package init(name: String, indexTitle: String, objects: FetchedObjects) {
+        self.name = name
+        self.indexTitle = indexTitle
+        self.objects = objects
+    }
 }
 
 /// A fetch's results grouped by its section key path (FETCH.md §4).
@@ -84,6 +113,11 @@ public struct SectionedFetchResults: Sendable {
     public var sectionIndexTitles: [String] { sections.map(\.indexTitle) }
     /// Set when the sections' objects are not contiguous in the sorted results.
     public let warning: String?
+
+    package init(sections: [FetchedSection], warning: String?) {
+        self.sections = sections
+        self.warning = warning
+    }
 }
 
 /// Results of an in-memory store: positions in a graph snapshot.

@@ -4,9 +4,9 @@ import SiftLanguage
 /// Checks key paths against the model before a fetch runs, so a misspelt key is an error even
 /// when no object would have been evaluated (`unknown key 'name' on Note`), and sort keys are
 /// ones a store can sort by (FETCH.md §3).
-enum ModelKeyPaths {
+package enum ModelKeyPaths {
     /// What a key path reaches.
-    enum Ending {
+    package enum Ending {
         case attribute(AttributeDescription)
         case relationship(RelationshipDescription)
         /// A collection operator (`@count`, `@sum.price`): one value.
@@ -15,7 +15,7 @@ enum ModelKeyPaths {
 
     /// Follows `keys` from `entity`; `crossesToMany` tells whether a to-many step comes before
     /// the last key (a path that ends in an aggregate never crosses).
-    static func resolve(_ keys: [String], from start: EntityDescription, model: DataModel) throws(StoreError) -> (Ending, crossesToMany: Bool) {
+    package static func resolve(_ keys: [String], from start: EntityDescription, model: DataModel) throws(StoreError) -> (Ending, crossesToMany: Bool) {
         var entity = start
         var ending: Ending?
         var index = 0
@@ -62,7 +62,7 @@ enum ModelKeyPaths {
     }
 
     /// A sort key must reach a stored attribute through to-one steps, or end in an aggregate.
-    static func checkSortKey(_ keyPath: String, entity: EntityDescription, model: DataModel) throws(StoreError) {
+    package static func checkSortKey(_ keyPath: String, entity: EntityDescription, model: DataModel) throws(StoreError) {
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let (ending, crossesToMany) = try resolve(keys, from: entity, model: model)
         switch ending {
@@ -79,7 +79,7 @@ enum ModelKeyPaths {
     }
 
     /// Checks every key path a predicate reads from the fetched object.
-    static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
+    package static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
         var paths: [[String]] = []
         collect(predicate, into: &paths)
         for keys in paths { _ = try resolve(keys, from: entity, model: model) }

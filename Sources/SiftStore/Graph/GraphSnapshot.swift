@@ -14,7 +14,7 @@ final class GraphSnapshot: Sendable {
 /// A stored object as the evaluator sees it: its attributes by name, a to-one relationship as
 /// the destination object (or nil), a to-many one as a set of objects (an array when ordered).
 /// A key the entity does not have is an error naming the key and the entity.
-struct StoredObjectView: KeyValueObject {
+struct StoredObjectView: ManagedObjectStorage {
     let snapshot: GraphSnapshot
     let position: Int
 
@@ -35,6 +35,15 @@ struct StoredObjectView: KeyValueObject {
             return relationship.isOrdered ? .array(views) : .set(views)
         case nil:
             throw EvaluationError(.unknownKey, entity.unknownKeyMessage(key), keyPath: key)
+        }
+    }
+
+    func relationshipIDs() -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
+        let graph = snapshot.graph
+        guard let object = graph.objects[position] else { return [] }
+        let entity = graph.model.entities[object.entity]
+        return entity.relationships.enumerated().map { slot, relationship in
+            (relationship.name, object.relationships[slot].compactMap { graph.objects[$0]?.id }, relationship.isToMany)
         }
     }
 

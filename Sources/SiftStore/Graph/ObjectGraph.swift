@@ -3,13 +3,13 @@ import SiftLanguage
 
 /// One stored object: its ID, entity, attribute values and relationship destinations, by the
 /// positions of the entity's ``EntityDescription/attributes`` and ``EntityDescription/relationships``.
-struct StoredObject: Sendable {
-    var id: ObjectID
+package struct StoredObject: Sendable {
+    package var id: ObjectID
     /// Position of the entity in the model.
-    var entity: Int
-    var attributes: [Value]
+    package var entity: Int
+    package var attributes: [Value]
     /// Destinations of each relationship, as positions in the graph (a to-one has at most one).
-    var relationships: [[Int]]
+    package var relationships: [[Int]]
 }
 
 /// The objects of a store and the rules that keep them consistent: defaults on insert, value
@@ -19,19 +19,19 @@ struct StoredObject: Sendable {
 /// ties); a deleted object leaves an empty slot until the graph is compacted. A value type:
 /// copying a graph is cheap (copy on write), which is how stores roll back and how fetches see
 /// a consistent snapshot.
-struct ObjectGraph: Sendable {
-    let model: DataModel
-    private(set) var objects: [StoredObject?] = []
-    private(set) var positions: [ObjectID: Int] = [:]
+package struct ObjectGraph: Sendable {
+    package let model: DataModel
+    package private(set) var objects: [StoredObject?] = []
+    package private(set) var positions: [ObjectID: Int] = [:]
     private var generatedIDCounter = 0
 
-    init(model: DataModel) {
+    package init(model: DataModel) {
         self.model = model
     }
 
-    var liveObjectCount: Int { positions.count }
+    package var liveObjectCount: Int { positions.count }
 
-    func position(of id: ObjectID) -> Int? { positions[id] }
+    package func position(of id: ObjectID) -> Int? { positions[id] }
 
     func entity(at position: Int) -> EntityDescription? {
         objects[position].map { model.entities[$0.entity] }
@@ -42,7 +42,7 @@ struct ObjectGraph: Sendable {
     /// Inserts an object. Attributes left out get their default (or nil); values are converted
     /// to their attribute's type; relationships name destination objects by ID.
     @discardableResult
-    mutating func insert(entity entityName: String, id: ObjectID? = nil, attributes: [String: Value] = [:],
+    package mutating func insert(entity entityName: String, id: ObjectID? = nil, attributes: [String: Value] = [:],
                          relationships: [String: [ObjectID]] = [:]) throws(StoreError) -> ObjectID {
         guard let entityPosition = model.entityPosition(named: entityName) else {
             throw unknownEntity(entityName)
@@ -74,7 +74,7 @@ struct ObjectGraph: Sendable {
     }
 
     /// Changes the given attributes and relationships of an object; others keep their values.
-    mutating func update(_ id: ObjectID, attributes: [String: Value] = [:], relationships: [String: [ObjectID]] = [:]) throws(StoreError) {
+    package mutating func update(_ id: ObjectID, attributes: [String: Value] = [:], relationships: [String: [ObjectID]] = [:]) throws(StoreError) {
         guard let position = positions[id], let object = objects[position] else { throw unknownObject(id) }
         let entity = model.entities[object.entity]
         try checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: id)
@@ -180,7 +180,8 @@ struct ObjectGraph: Sendable {
         }
         // An ordered relationship keeps the order asked for; an unordered one holds its
         // destinations in insertion order, the order every store (SQLite too) reads them in.
-        objects[position]?.relationships[slot] = isUnorderedToMany(position, slot) ? destinations.sorted() : destinations
+        let held = isUnorderedToMany(position, slot) ? destinations.sorted() : destinations
+        objects[position]?.relationships[slot] = held
     }
 
     /// Adds `destination` to relationship `slot` of `position`, and `position` to the inverse.
@@ -208,7 +209,8 @@ struct ObjectGraph: Sendable {
         guard objects[position] != nil else { return }
         if isToMany(position, slot) {
             guard objects[position]?.relationships[slot].contains(destination) == false else { return }
-            if isUnorderedToMany(position, slot), let index = objects[position]?.relationships[slot].firstIndex(where: { $0 > destination }) {
+            let unordered = isUnorderedToMany(position, slot)
+            if unordered, let index = objects[position]?.relationships[slot].firstIndex(where: { $0 > destination }) {
                 objects[position]?.relationships[slot].insert(destination, at: index)
             } else {
                 objects[position]?.relationships[slot].append(destination)
@@ -229,7 +231,7 @@ struct ObjectGraph: Sendable {
     /// destinations too, Nullify removes the deleted objects from the inverses, Deny refuses
     /// (naming the object that blocks it) while a destination is not itself being deleted, No
     /// Action leaves the destinations alone (Sift drops the dangling reference).
-    mutating func delete(_ id: ObjectID) throws(StoreError) {
+    package mutating func delete(_ id: ObjectID) throws(StoreError) {
         guard let start = positions[id], objects[start] != nil else { throw unknownObject(id) }
         // Everything the delete reaches through Cascade rules.
         var doomed: Set<Int> = [start]
@@ -291,7 +293,7 @@ struct ObjectGraph: Sendable {
 
     /// Checks what a save requires: required attributes and to-one relationships are set,
     /// to-many counts are within bounds, uniqueness constraints hold.
-    func validate() throws(StoreError) {
+    package func validate() throws(StoreError) {
         for object in objects {
             guard let object else { continue }
             let entity = model.entities[object.entity]

@@ -10,6 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
+            case unsupportedModel, readOnly, database
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -38,6 +39,12 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let fileSystem = Code(.fileSystem)
         /// A fetch request that cannot run (unknown sort key, negative limit, ...).
         public static let invalidRequest = Code(.invalidRequest)
+        /// A model a store cannot hold (a name the SQLite store reserves, ...).
+        public static let unsupportedModel = Code(.unsupportedModel)
+        /// A change to a store that cannot be written (a database Sift did not create).
+        public static let readOnly = Code(.readOnly)
+        /// The database engine failed (SQLite's message and code are in the message).
+        public static let database = Code(.database)
 
         public var description: String { kind.rawValue }
     }

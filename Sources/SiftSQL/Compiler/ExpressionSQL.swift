@@ -1,0 +1,405 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// An operand of a comparison, as SQL sees it.
+enum SQLOperand {
+    /// One value per row (a column, a constant, arithmetic, a scalar subquery).
+    case single(SQLFragment)
+    /// A constant collection (`{1, 2}`, an array argument): its elements.
+    case constants([Value])
+    /// A key path across a to-many relationship: one value per element of a correlated subquery.
+    case collection(CollectionPath)
+}
+
+/// A to-many key path as a correlated subquery: `SELECT … FROM <from> WHERE <link>` yields
+/// one row per element, and `element` is the element's value in that row.
+struct CollectionPath {
+    /// The FROM clause body, with the subquery's joins.
+    var from: String
+    /// Ties the subquery to the row it belongs to.
+    var link: String
+    var element: SQLFragment
+    /// The element rows' scope, when the path ends at the relationship (for SUBQUERY).
+    var elementScope: SQLScope?
+    /// Whether to-one steps come before the to-many one (where a nil destination makes the
+    /// value nil, not an empty collection).
+    var hasToOnePrefix: Bool
+
+    /// `EXISTS (SELECT 1 FROM … WHERE link AND condition)`.
+    func exists(_ condition: String?) -> String {
+        "EXISTS (SELECT 1 FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
+    }
+
+    /// `(SELECT <aggregate> FROM … WHERE link)`.
+    func scalar(_ aggregate: String, condition: String? = nil) -> String {
+        "(SELECT \(aggregate) FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
+    }
+}
+
+/// Compiles expressions and key paths of the predicate language to SQL over a schema.
+struct ExpressionSQLCompiler {
+    let schema: SQLSchema
+    let context: SQLGenerationContext
+
+    // MARK: Operands
+
+    func operand(_ expression: ExpressionNode, in scope: SQLScope) throws -> SQLOperand {
+        switch expression.kind {
+        case .constant(let constant):
+            let value = Value(constant)
+            if let elements = value.collectionElements {
+                if case .set = value { throw SQLUnsupported("a set constant") }
+                return .constants(elements)
+            }
+            if case .dictionary = value { throw SQLUnsupported("a dictionary constant") }
+            return .single(Self.constant(value))
+        case .aggregate(let elements):
+            var values: [Value] = []
+            for element in elements {
+                guard case .constant(let constant) = element.kind else { throw SQLUnsupported("an aggregate of non-constants") }
+                let value = Value(constant)
+                if value.collectionElements != nil { throw SQLUnsupported("a nested aggregate") }
+                values.append(value)
+            }
+            return .constants(values)
+        case .keyPath(let base, let keys):
+            return try keyPath(base: base, keys: keys, in: scope)
+        case .evaluatedObject:
+            return .single(object(of: scope))
+        case .variable(let name):
+            guard let element = scope.variables[name] else { throw SQLUnsupported("the variable $\(name)") }
+            return .single(object(of: element))
+        case .index(let base, .size):
+            return .single(try size(of: base, in: scope))
+        default:
+            return .single(try value(expression, in: scope))
+        }
+    }
+
+    /// An expression that must be one value per row.
+    func value(_ expression: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
+        switch expression.kind {
+        case .constant, .keyPath, .evaluatedObject, .variable, .aggregate, .index(_, .size):
+            guard case .single(let fragment) = try operand(expression, in: scope) else {
+                throw SQLUnsupported("a collection where one value is needed")
+            }
+            return fragment
+        case .unary(let op, let operand):
+            let x = try materialised(try value(operand, in: scope))
+            switch (op, x.kind) {
+            case (.negate, .number(let n)) where n != .decimal:
+                return SQLFragment(sql: "-\(x.operand)", kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable)
+            case (.bitwiseNot, .number(let n)) where n == .integer || n == .boolean:
+                return SQLFragment(sql: "~\(x.operand)", kind: .number(.integer), nullable: x.nullable)
+            default:
+                throw SQLUnsupported("\(op.symbol) on \(x.kind)")
+            }
+        case .binary(let op, let a, let b):
+            return try arithmetic(op, try value(a, in: scope), try value(b, in: scope))
+        case .ternary(let condition, let then, let otherwise):
+            let predicates = PredicateSQLCompiler(schema: schema, context: context)
+            let test = try predicates.condition(condition, in: scope)
+            let x = try materialised(try value(then, in: scope))
+            let y = try materialised(try value(otherwise, in: scope))
+            let kind: SQLKind
+            switch (x.kind, y.kind) {
+            case (.null, let k), (let k, .null): kind = k
+            case (.number(let m), .number(let n)): kind = .number(m == n ? m : .mixed)
+            case let (k, l) where k == l: kind = k
+            default: throw SQLUnsupported("TERNARY with branches of different kinds")
+            }
+            return SQLFragment(sql: "CASE WHEN \(test.sql) THEN \(x.sql) ELSE \(y.sql) END", kind: kind, nullable: x.nullable || y.nullable)
+        case .subquery:
+            throw SQLUnsupported("a SUBQUERY outside @count or [SIZE]")
+        default:
+            throw SQLUnsupported("\(expression)")
+        }
+    }
+
+    // MARK: Constants
+
+    /// A constant, bound where it is used.
+    static func constant(_ value: Value) -> SQLFragment {
+        SQLFragment(sql: "", kind: kind(of: value), nullable: value.isNull, constant: value)
+    }
+
+    static func kind(of value: Value) -> SQLKind {
+        switch value {
+        case .null: .null
+        case .bool: .number(.boolean)
+        case .int: .number(.integer)
+        case .double: .number(.real)
+        case .decimal: .number(.decimal)
+        case .string: .string
+        case .date: .date
+        case .data: .data
+        case .uuid: .uuid
+        case .object: .object(table: "")
+        case .array, .set, .dictionary: .null
+        }
+    }
+
+    /// A fragment with SQL text: a constant is bound as stored (NFC text, dates as seconds).
+    func materialised(_ fragment: SQLFragment) throws -> SQLFragment {
+        guard let value = fragment.constant else { return fragment }
+        var result = fragment
+        result.sql = try bind(value, for: fragment.kind)
+        result.constant = nil
+        return result
+    }
+
+    /// Binds a constant in the form stored values have; an object is bound as its row key.
+    func bind(_ value: Value, for kind: SQLKind, rawText: Bool = false) throws -> String {
+        switch value {
+        case .object(let object):
+            guard case .object(let table) = kind, !table.isEmpty else { throw SQLUnsupported("an object constant compared with no entity") }
+            guard let id = (object as? ObjectReference)?.id ?? (object as? any ObjectIDConvertible)?.objectID else {
+                throw SQLUnsupported("an object that is not a stored object")
+            }
+            return objectKey(id, table: table)
+        case .string(let s) where rawText:
+            return context.bind(.text(s))
+        default:
+            return context.bind(ColumnCodec.encode(value))
+        }
+    }
+
+    /// The row key of the object with an ID, in a table: a subquery on the ID column (NULL
+    /// when no such object), or the number of an introspected table's `Table/42` ID.
+    func objectKey(_ id: ObjectID, table: String) -> String {
+        guard let entityTable = schema.tables.values.first(where: { $0.table == table }) else { return context.bind(.null) }
+        switch entityTable.objectID {
+        case .column(let column):
+            return "(SELECT \(SQLIdentifier.quoted(entityTable.primaryKey)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(column)) = \(context.bind(.text(id.rawValue))))"
+        case .primaryKey(let prefix):
+            let text = id.rawValue
+            guard text.hasPrefix(prefix), let key = Int64(text.dropFirst(prefix.count)) else { return context.bind(.null) }
+            return context.bind(.integer(key))
+        }
+    }
+
+    // MARK: Objects and key paths
+
+    func object(of scope: SQLScope) -> SQLFragment {
+        SQLFragment(sql: SQLIdentifier.qualified(scope.alias, scope.table.primaryKey), kind: .object(table: scope.table.table), nullable: false)
+    }
+
+    func keyPath(base: ExpressionNode?, keys: [String], in scope: SQLScope) throws -> SQLOperand {
+        var start = scope
+        switch base?.kind {
+        case nil, .evaluatedObject?: break
+        case .variable(let name)?:
+            guard let element = scope.variables[name] else { throw SQLUnsupported("the variable $\(name)") }
+            start = element
+        case .subquery(let collection, let variable, let predicate)?:
+            guard keys == ["@count"] else { throw SQLUnsupported("SUBQUERY(…).\(keys.joined(separator: "."))") }
+            return .single(try subqueryCount(collection, variable, predicate, in: scope))
+        default:
+            throw SQLUnsupported("a key path on \(base.map { "\($0)" } ?? "")")
+        }
+        guard !keys.isEmpty else { return .single(object(of: start)) }
+        return try walk(keys[...], from: start, outer: scope)
+    }
+
+    /// Follows keys from a row: to-one steps join, one to-many step starts a correlated
+    /// subquery, a collection operator aggregates it.
+    private func walk(_ keys: ArraySlice<String>, from start: SQLScope, outer: SQLScope) throws -> SQLOperand {
+        var alias = start.alias
+        var table = start.table
+        var joinedToOne = false
+        var collection: (from: String, link: String, scope: SQLScope)?
+        var index = keys.startIndex
+        while index < keys.endIndex {
+            let key = keys[index]
+            let isLast = index == keys.index(before: keys.endIndex)
+            if key.hasPrefix("@") {
+                guard let source = collection else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
+                let path = CollectionPath(from: source.from + joinsText(source.scope), link: source.link,
+                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, hasToOnePrefix: joinedToOne)
+                return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.scope))
+            }
+            if let attribute = table.entity.attribute(named: key) {
+                guard isLast, let column = table.columns[key] else { throw SQLUnsupported("a key after the attribute \(key)") }
+                let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: Self.kind(of: attribute.type),
+                                           nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout)
+                return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)
+            }
+            guard let relationship = table.entity.relationship(named: key), let storage = table.relationships[key],
+                  let destination = schema.table(for: relationship.destination) else {
+                throw SQLUnsupported("the key \(key) of \(table.entity.name)")
+            }
+            switch storage {
+            case .foreignKey(let column, let destinationTable, let destinationKey):
+                if isLast {
+                    guard destinationKey == destination.primaryKey else { throw SQLUnsupported("a to-one on a non-key column") }
+                    let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: .object(table: destinationTable), nullable: true)
+                    return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)
+                }
+                let scope = collection?.scope ?? start
+                if collection != nil || scope.joins != nil {
+                    var joins = scope.joins ?? []
+                    alias = context.join(from: alias, column: column, table: destinationTable, key: destinationKey, into: &joins, cache: &scope.joinCache)
+                    scope.joins = joins
+                } else {
+                    alias = context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
+                }
+                table = destination
+                if collection == nil { joinedToOne = true }
+            case .inverseForeignKey(let column, let destinationTable, let sourceKey):
+                guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
+                let element = context.newAlias()
+                let from = "\(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element))"
+                let link = "\(SQLIdentifier.qualified(element, column)) = \(SQLIdentifier.qualified(alias, sourceKey))"
+                let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
+                collection = (from, link, scope)
+                alias = element
+                table = destination
+            case .joinTable(let name, let destinationTable):
+                guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
+                let join = context.newAlias()
+                let element = context.newAlias()
+                let from = "\(SQLIdentifier.quoted(name)) AS \(SQLIdentifier.quoted(join)) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element)) ON \(SQLIdentifier.qualified(element, destination.primaryKey)) = \(SQLIdentifier.qualified(join, SQLSchema.targetColumn))"
+                let link = "\(SQLIdentifier.qualified(join, SQLSchema.ownerColumn)) = \(SQLIdentifier.qualified(alias, table.primaryKey))"
+                let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
+                collection = (from, link, scope)
+                alias = element
+                table = destination
+            }
+            if isLast, let source = collection {
+                let element = SQLFragment(sql: SQLIdentifier.qualified(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
+                return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: element,
+                                                  elementScope: source.scope, hasToOnePrefix: joinedToOne))
+            }
+            index += 1
+        }
+        return .single(object(of: start))
+    }
+
+    private func finish(_ fragment: SQLFragment, _ collection: (from: String, link: String, scope: SQLScope)?, hasToOnePrefix: Bool) -> SQLOperand {
+        guard let source = collection else { return .single(fragment) }
+        return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: fragment,
+                                          elementScope: nil, hasToOnePrefix: hasToOnePrefix))
+    }
+
+    private func joinsText(_ scope: SQLScope) -> String {
+        (scope.joins ?? []).map { " " + $0 }.joined()
+    }
+
+    /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path, as a scalar subquery.
+    /// `@sum` is the evaluator's sum (registered as `sift_sum`): 0 when empty, integers until
+    /// they overflow; the others are NULL when empty, as in the evaluator.
+    private func aggregate(_ op: String, rest: ArraySlice<String>, path: CollectionPath, scope: SQLScope) throws -> SQLFragment {
+        if op == "@count" {
+            guard rest.isEmpty else { throw SQLUnsupported("@count followed by keys") }
+            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+        }
+        guard !rest.isEmpty else { throw SQLUnsupported("\(op) without a key") }
+        // The keys after the operator are read on each element, in the subquery's scope.
+        guard case .single(let element) = try walk(rest, from: scope, outer: scope) else {
+            throw SQLUnsupported("\(op) over a to-many key path")
+        }
+        let from = path.from.isEmpty ? "" : path.from
+        let rebuilt = CollectionPath(from: fromWithJoins(from, scope), link: path.link, element: element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
+        switch (op, element.kind) {
+        case ("@sum", .number(let n)) where n != .decimal:
+            return SQLFragment(sql: rebuilt.scalar("sift_sum(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)
+        case ("@avg", .number(let n)) where n != .decimal:
+            return SQLFragment(sql: rebuilt.scalar("avg(\(element.sql))"), kind: .number(.real), nullable: true)
+        case ("@min", let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: rebuilt.scalar("min(\(element.sql))"), kind: kind, nullable: true)
+        case ("@max", let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: rebuilt.scalar("max(\(element.sql))"), kind: kind, nullable: true)
+        default:
+            throw SQLUnsupported("\(op) of \(element.kind)")
+        }
+    }
+
+    /// The subquery's FROM with the joins its element key paths added since it was made.
+    private func fromWithJoins(_ from: String, _ scope: SQLScope) -> String {
+        // `path.from` already holds the joins made before the operator; add later ones.
+        let joins = scope.joins ?? []
+        var text = from
+        for join in joins where !text.contains(join) { text += " " + join }
+        return text
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count`.
+    private func subqueryCount(_ collection: ExpressionNode, _ variable: String, _ predicate: PredicateNode, in scope: SQLScope) throws -> SQLFragment {
+        guard case .collection(let path) = try operand(collection, in: scope), let element = path.elementScope else {
+            throw SQLUnsupported("SUBQUERY over something other than a to-many relationship")
+        }
+        var variables = scope.variables
+        variables[variable] = element
+        let inner = SQLScope(alias: element.alias, table: element.table, variables: variables, isSubquery: true)
+        inner.joins = element.joins
+        inner.joinCache = element.joinCache
+        let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
+        let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
+        return SQLFragment(sql: rebuilt.scalar("count(*)", condition: condition.sql), kind: .number(.integer), nullable: false)
+    }
+
+    /// `x[SIZE]`: the count of a to-many path or of a SUBQUERY.
+    private func size(of base: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
+        if case .subquery(let collection, let variable, let predicate) = base.kind {
+            return try subqueryCount(collection, variable, predicate, in: scope)
+        }
+        guard case .collection(let path) = try operand(base, in: scope), path.elementScope != nil, !path.hasToOnePrefix else {
+            throw SQLUnsupported("[SIZE] of something other than a to-many relationship")
+        }
+        return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+    }
+
+    // MARK: Arithmetic
+
+    /// `+ - * /` on numbers (SQLite's integer arithmetic is the evaluator's: `/` truncates,
+    /// overflow gives a double, division by zero NULL), `& | << >>` on integers, and dates
+    /// moved by seconds. Anything else (decimals, strings, `**`, `^`) is left to the evaluator.
+    private func arithmetic(_ op: BinaryOperator, _ a: SQLFragment, _ b: SQLFragment) throws -> SQLFragment {
+        let x = try materialised(a), y = try materialised(b)
+        let nullable = x.nullable || y.nullable
+        if x.kind == .null || y.kind == .null { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        func numberKind(_ k: SQLKind) -> SQLKind.NumberKind? {
+            if case .number(let n) = k, n != .decimal { return n }
+            return nil
+        }
+        switch op {
+        case .add, .subtract, .multiply, .divide:
+            if let m = numberKind(x.kind), let n = numberKind(y.kind) {
+                let integral = (m == .integer || m == .boolean) && (n == .integer || n == .boolean)
+                let kind: SQLKind.NumberKind = (m == .real || n == .real) ? .real : (integral ? .mixed : .mixed)
+                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(kind), nullable: nullable || op == .divide)
+            }
+            if op == .add || op == .subtract, x.kind == .date, numberKind(y.kind) != nil {
+                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .date, nullable: nullable)
+            }
+            if op == .add, y.kind == .date, numberKind(x.kind) != nil {
+                return SQLFragment(sql: "\(x.operand) + \(y.operand)", kind: .date, nullable: nullable)
+            }
+            if op == .subtract, x.kind == .date, y.kind == .date {
+                return SQLFragment(sql: "\(x.operand) - \(y.operand)", kind: .number(.real), nullable: nullable)
+            }
+            throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)")
+        case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
+            guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)") }
+            return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(.integer), nullable: nullable)
+        case .power, .bitwiseXor:
+            throw SQLUnsupported("'\(op.symbol)'")
+        }
+    }
+
+    static func kind(of type: AttributeType) -> SQLKind {
+        switch type {
+        case .integer16, .integer32, .integer64: .number(.integer)
+        case .boolean: .number(.boolean)
+        case .double, .float: .number(.real)
+        case .decimal: .number(.decimal)
+        case .string, .uri: .string
+        case .date: .date
+        case .binary, .transformable: .data
+        case .uuid: .uuid
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// A fetch request compiled for SQLite: the FROM, WHERE and ORDER BY of its query, the part
+/// of the predicate left to the evaluator (if any), and whether sorting and paging run in SQL.
+///
+///     SELECT <columns> FROM "Note" AS "t0" LEFT JOIN … WHERE … ORDER BY …, "t0"."_pk" LIMIT ?n OFFSET ?m
+///
+/// The predicate's top-level conjuncts are compiled in order until one cannot be: that one and
+/// every later conjunct are evaluated in memory on the rows SQL returns (the evaluator would
+/// not have evaluated them on rows an earlier conjunct rejects, so errors and results are the
+/// same), and limit and offset then apply after that filter.
+struct FetchSQL {
+    let request: FetchRequest
+    let table: EntityTable
+    let context: SQLGenerationContext
+    let alias = "t0"
+    /// Conditions ANDed in WHERE (the entity filter first).
+    private(set) var conditions: [String] = []
+    /// What the evaluator must still check on each row (nil: SQL did everything).
+    private(set) var residual: PredicateNode?
+    /// Why part of the predicate runs in memory.
+    private(set) var residualReason: String?
+    /// ORDER BY terms (the row key last); nil when a sort key runs in memory.
+    private(set) var orderBy: [String]?
+    private(set) var sortReason: String?
+
+    init(_ request: FetchRequest, schema: SQLSchema) throws {
+        guard let table = schema.table(for: request.entityName) else {
+            throw StoreError(.unknownEntity, "unknown entity '\(request.entityName)'", entity: request.entityName)
+        }
+        self.request = request
+        self.table = table
+        self.context = SQLGenerationContext()
+        let scope = SQLScope(alias: alias, table: table, isSubquery: false)
+        if let filter = entityFilter(table, includesSubentities: request.includesSubentities) { conditions.append(filter) }
+
+        if let predicate = request.predicate {
+            let parts: [PredicateNode]
+            if case .and(let conjuncts) = predicate.kind { parts = conjuncts } else { parts = [predicate] }
+            let compiler = PredicateSQLCompiler(schema: schema, context: context)
+            for (index, part) in parts.enumerated() {
+                do {
+                    let condition = try compiler.condition(part, in: scope)
+                    if condition.sql != "1" { conditions.append(condition.sql) }
+                } catch let unsupported as SQLUnsupported {
+                    let rest = Array(parts[index...])
+                    residual = rest.count == 1 ? rest[0] : PredicateNode(.and(rest))
+                    residualReason = unsupported.reason
+                    break
+                }
+            }
+        }
+
+        let expressions = ExpressionSQLCompiler(schema: schema, context: context)
+        var terms: [String] = []
+        do {
+            for key in request.sortDescriptors {
+                let keys = key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
+                    throw SQLUnsupported("sorting by a to-many key path")
+                }
+                if case .object = fragment.kind { throw SQLUnsupported("sorting by a relationship") }
+                var term = fragment.sql
+                if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
+                    term += " COLLATE \(collation)"
+                }
+                terms.append(term + (key.ascending ? "" : " DESC"))
+            }
+            terms.append(SQLIdentifier.qualified(alias, table.primaryKey))
+            orderBy = terms
+        } catch let unsupported as SQLUnsupported {
+            orderBy = nil
+            sortReason = unsupported.reason
+        }
+    }
+
+    /// Whether limit and offset can run in SQL.
+    var pagesInSQL: Bool { residual == nil && orderBy != nil }
+
+    /// `"t0"."_entity" IN (…)` when the table holds other entities than the ones fetched.
+    private func entityFilter(_ table: EntityTable, includesSubentities: Bool) -> String? {
+        guard let column = table.entityColumn else { return nil }
+        let names = includesSubentities ? table.entity.entityAndSubentities : [table.entity.name]
+        if Set(names) == Set(table.hierarchyEntityNames) { return nil }
+        let placeholders = names.map { context.bind(.text($0)) }
+        let target = SQLIdentifier.qualified(alias, column)
+        return placeholders.count == 1 ? "\(target) = \(placeholders[0])" : "\(target) IN (\(placeholders.joined(separator: ", ")))"
+    }
+
+    /// `FROM … WHERE …` (with joins).
+    var fromAndWhere: String {
+        var sql = "FROM \(SQLIdentifier.quoted(table.table)) AS \(SQLIdentifier.quoted(alias))"
+        for join in context.joins { sql += " " + join }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return sql
+    }
+
+    /// The ORDER BY clause (by the row key alone when sorting runs in memory).
+    var orderByClause: String {
+        " ORDER BY " + (orderBy ?? [SQLIdentifier.qualified(alias, table.primaryKey)]).joined(separator: ", ")
+    }
+
+    /// The LIMIT/OFFSET clause, when paging runs in SQL.
+    func pagingClause() -> String {
+        guard pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
+        let limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+        if request.fetchOffset > 0 { return " LIMIT \(limit) OFFSET \(context.bind(.integer(Int64(request.fetchOffset))))" }
+        return " LIMIT \(limit)"
+    }
+
+    /// The whole query, selecting `columns`.
+    func select(_ columns: [String]) -> String {
+        "SELECT \(columns.joined(separator: ", ")) \(fromAndWhere)\(orderByClause)\(pagingClause())"
+    }
+
+    /// `SELECT count(*)` of what the request returns (SQL did everything).
+    func countQuery() -> String {
+        let paging = pagingClause()
+        if paging.isEmpty { return "SELECT count(*) \(fromAndWhere)" }
+        return "SELECT count(*) FROM (SELECT 1 \(fromAndWhere)\(orderByClause)\(paging))"
+    }
+}

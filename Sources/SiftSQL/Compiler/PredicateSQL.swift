@@ -1,0 +1,355 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// A compiled predicate: SQL that is 1 where the predicate holds, and 0 or NULL where it does
+/// not. `nullable` says whether NULL can occur; a WHERE clause treats NULL as false, so it
+/// only matters under NOT, which is two-valued here as in the evaluator (`NOT (age > 30)` holds
+/// where age is nil): `NOT coalesce(p, 0)` for a nullable p, a plain `NOT p` otherwise, so
+/// comparisons on NOT NULL columns keep their plain, index-friendly form.
+struct SQLCondition {
+    var sql: String
+    var nullable: Bool
+
+    static let `true` = SQLCondition(sql: "1", nullable: false)
+    static let `false` = SQLCondition(sql: "0", nullable: false)
+
+    /// SQL that is exactly 1 or 0.
+    var twoValued: String { nullable ? "coalesce(\(sql), 0)" : sql }
+
+    var negated: SQLCondition {
+        if sql == "1" { return .false }
+        if sql == "0" { return .true }
+        return SQLCondition(sql: "NOT \(twoValued.hasPrefix("coalesce(") ? twoValued : "(\(sql))")", nullable: false)
+    }
+}
+
+/// Compiles predicates to SQL conditions with the evaluator's exact semantics (LANGUAGE.md
+/// §3–5): nil-safe `==`, `!=` as `NOT ==`, false for every other operator with a nil operand,
+/// no coercion between kinds, string options through the registered Swift functions, to-many
+/// key paths as correlated subqueries with ANY/ALL/NONE and implicit ANY.
+///
+/// A construct it does not compile throws ``SQLUnsupported``; the store then evaluates that
+/// part in memory.
+struct PredicateSQLCompiler {
+    let schema: SQLSchema
+    let context: SQLGenerationContext
+    var expressions: ExpressionSQLCompiler { ExpressionSQLCompiler(schema: schema, context: context) }
+
+    func condition(_ predicate: PredicateNode, in scope: SQLScope) throws -> SQLCondition {
+        switch predicate.kind {
+        case .constant(let value):
+            return value ? .true : .false
+        case .and(let parts):
+            return try combine(parts.map { try condition($0, in: scope) }, with: "AND")
+        case .or(let parts):
+            return try combine(parts.map { try condition($0, in: scope) }, with: "OR")
+        case .not(let inner):
+            return try condition(inner, in: scope).negated
+        case .comparison(let comparison):
+            return try self.comparison(comparison, in: scope)
+        }
+    }
+
+    private func combine(_ parts: [SQLCondition], with op: String) -> SQLCondition {
+        let identity: SQLCondition = op == "AND" ? .true : .false
+        let absorbing: SQLCondition = op == "AND" ? .false : .true
+        if parts.contains(where: { $0.sql == absorbing.sql }) { return absorbing }
+        let kept = parts.filter { $0.sql != identity.sql }
+        guard !kept.isEmpty else { return identity }
+        if kept.count == 1 { return kept[0] }
+        return SQLCondition(sql: kept.map { "(\($0.sql))" }.joined(separator: " \(op) "), nullable: kept.contains { $0.nullable })
+    }
+
+    // MARK: Comparisons
+
+    private func comparison(_ c: Comparison, in scope: SQLScope) throws -> SQLCondition {
+        if c.operator == .utiConformsTo || c.operator == .utiEquals { throw SQLUnsupported(c.operator.symbol) }
+        let options = c.options.contains(.normalized) ? ComparisonOptions.normalized : c.options.intersection([.caseInsensitive, .diacriticInsensitive])
+        let left = try expressions.operand(c.left, in: scope)
+        let right = try expressions.operand(c.right, in: scope)
+        let op = c.operator
+        switch c.modifier {
+        case .any, .all, .none:
+            return try qualified(c.modifier, op, options, left, right)
+        case .direct:
+            return try direct(op, options, left, right)
+        }
+    }
+
+    /// `ANY`/`ALL`/`NONE`: the test on each element of the left side (nil is empty, one value
+    /// a collection of one).
+    private func qualified(_ modifier: ComparisonModifier, _ op: ComparisonOperator, _ options: ComparisonOptions,
+                           _ left: SQLOperand, _ right: SQLOperand) throws -> SQLCondition {
+        if case .collection = right, op != .in { throw SQLUnsupported("a qualified comparison with a collection on the right") }
+        switch left {
+        case .collection(let path):
+            let test = try pair(op, options, path.element, right)
+            switch modifier {
+            case .any: return SQLCondition(sql: path.exists(test.sql), nullable: false)
+            case .none: return SQLCondition(sql: "NOT \(path.exists(test.sql))", nullable: false)
+            default: return SQLCondition(sql: "NOT \(path.exists(test.negated.sql))", nullable: false)
+            }
+        case .single(let value):
+            let x = try expressions.materialised(value)
+            let test = try pair(op, options, x, right)
+            if !x.nullable {
+                return modifier == .none ? test.negated : (modifier == .all ? SQLCondition(sql: test.twoValued, nullable: false) : test)
+            }
+            let isNull = "\(x.operand) IS NULL"
+            switch modifier {
+            case .any: return SQLCondition(sql: "\(x.operand) IS NOT NULL AND \(test.twoValued)", nullable: false)
+            case .all: return SQLCondition(sql: "\(isNull) OR \(test.twoValued)", nullable: false)
+            default: return SQLCondition(sql: "\(isNull) OR \(test.negated.sql)", nullable: false)
+            }
+        case .constants(let elements):
+            let tests = try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }
+            switch modifier {
+            case .any: return combine(tests, with: "OR")
+            case .none: return combine(tests, with: "OR").negated
+            default: return combine(tests.map { SQLCondition(sql: $0.twoValued, nullable: false) }, with: "AND")
+            }
+        }
+    }
+
+    /// An unqualified comparison: the test on two values, with implicit ANY when one side is a
+    /// collection (CONTAINS with a collection on the left and IN with one on the right are
+    /// membership).
+    private func direct(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQLOperand, _ right: SQLOperand) throws -> SQLCondition {
+        switch (left, right) {
+        case (.single(let l), _) where op == .in || op == .between:
+            if case .collection(let path) = right {
+                guard op == .in else { throw SQLUnsupported("BETWEEN a to-many key path") }
+                return SQLCondition(sql: path.exists(try pair(.equalTo, options, l, .single(path.element)).sql), nullable: false)
+            }
+            return try pair(op, options, l, right)
+        case (.single(let l), .single):
+            return try pair(op, options, l, right)
+        case (.collection(let path), _):
+            if op == .contains { return SQLCondition(sql: path.exists(try pair(.equalTo, options, path.element, right).sql), nullable: false) }
+            if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
+            if case .collection = right { throw SQLUnsupported("comparing two to-many key paths") }
+            guard !path.hasToOnePrefix else { throw SQLUnsupported("implicit ANY after a to-one step") }
+            return SQLCondition(sql: path.exists(try pair(op, options, path.element, right).sql), nullable: false)
+        case (.single(let l), .collection(let path)):
+            guard !path.hasToOnePrefix else { throw SQLUnsupported("implicit ANY after a to-one step") }
+            return SQLCondition(sql: path.exists(try pair(op, options, l, .single(path.element)).sql), nullable: false)
+        case (.single(let l), .constants(let elements)):
+            // Implicit ANY over the right-hand elements.
+            return combine(try elements.map { try pair(op, options, l, .single(ExpressionSQLCompiler.constant($0))) }, with: "OR")
+        case (.constants(let elements), _):
+            if op == .contains {
+                return combine(try elements.map { try pair(.equalTo, options, ExpressionSQLCompiler.constant($0), right) }, with: "OR")
+            }
+            if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
+            guard case .single = right else { throw SQLUnsupported("a constant collection compared with a collection") }
+            return combine(try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }, with: "OR")
+        }
+    }
+
+    private func isSingle(_ operand: SQLOperand) -> Bool {
+        if case .single = operand { return true }
+        return false
+    }
+
+    // MARK: The test on one pair of values
+
+    /// The evaluator's test on one pair of values (ComparisonCompiler's `pairTest`).
+    private func pair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        switch op {
+        case .in:
+            return try membership(options, left, right)
+        case .between:
+            return try between(options, left, right)
+        default:
+            guard case .single(let r) = right else {
+                // A collection on the right of a single pair: the evaluator's test sees a
+                // collection value, which no ordering or string operator accepts.
+                if case .constants = right, op == .equalTo || op == .notEqualTo { throw SQLUnsupported("comparing a value with a collection") }
+                throw SQLUnsupported("\(op.symbol) with a collection")
+            }
+            return try pair(op, options, left, r)
+        }
+    }
+
+    private func pair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        // Two constants: the evaluator answers now.
+        if let a = l.constant, let b = r.constant { return try constantTest(op, options, a, b) }
+        switch op {
+        case .equalTo: return try equality(options, l, r)
+        case .notEqualTo: return try equality(options, l, r).negated
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return try order(op, options, l, r)
+        case .beginsWith, .endsWith, .contains, .like, .matches: return try stringTest(op, options, l, r)
+        case .in, .between: return try pair(op, options, l, .single(r))
+        case .utiConformsTo, .utiEquals: throw SQLUnsupported(op.symbol)
+        }
+    }
+
+    /// The evaluator's own answer for two constants.
+    private func constantTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ a: Value, _ b: Value) throws -> SQLCondition {
+        guard let x = ConstantValue(a), let y = ConstantValue(b) else { throw SQLUnsupported("comparing object constants") }
+        let predicate = PredicateNode(.comparison(Comparison(ExpressionNode(.constant(x)), op, ExpressionNode(.constant(y)), options: options)))
+        return try CompiledPredicate(predicate).evaluate(.null) ? .true : .false
+    }
+
+    /// Nil-safe equality: `x = ?` against a constant (NULL where x is nil, which is false), `x IS y`
+    /// between two expressions, `x IS NULL` against nil; never equal across kinds.
+    private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        if l.kind == .null || r.kind == .null {
+            if l.kind == .null && r.kind == .null { return .true }
+            let other = try expressions.materialised(l.kind == .null ? r : l)
+            return SQLCondition(sql: "\(other.operand) IS NULL", nullable: false)
+        }
+        guard l.kind.isComparable(with: r.kind) || isObjectConstantPair(l, r) else { return .false }
+        let (x, y) = try bindPair(l, r, options: options)
+        if l.kind == .string && !options.subtracting(.normalized).isEmpty {
+            // [c]/[d]: the evaluator's own string equality; nil only equals nil.
+            let test = "sift_equals(\(x.sql), \(y.sql), \(options.rawValue))"
+            if l.constant != nil || r.constant != nil { return SQLCondition(sql: test, nullable: true) }
+            return SQLCondition(sql: "coalesce(\(test), \(x.operand) IS \(y.operand))", nullable: false)
+        }
+        if l.constant != nil || r.constant != nil {
+            return SQLCondition(sql: "\(x.operand) = \(y.operand)", nullable: x.nullable || y.nullable)
+        }
+        return SQLCondition(sql: "\(x.operand) IS \(y.operand)", nullable: false)
+    }
+
+    private func isObjectConstantPair(_ l: SQLFragment, _ r: SQLFragment) -> Bool {
+        if case .object = l.kind, case .object = r.kind { return true }
+        return false
+    }
+
+    /// Binds the constant side of a pair the way the other side is stored: objects as the
+    /// other side's table's key, text NFC (literal under [n]).
+    private func bindPair(_ l: SQLFragment, _ r: SQLFragment, options: ComparisonOptions, rawText: Bool = false) throws -> (SQLFragment, SQLFragment) {
+        let raw = rawText || options.contains(.normalized)
+        func bound(_ f: SQLFragment, other: SQLFragment) throws -> SQLFragment {
+            guard let value = f.constant else { return f }
+            var result = f
+            result.sql = try expressions.bind(value, for: f.kind == .object(table: "") ? other.kind : f.kind, rawText: raw)
+            result.constant = nil
+            return result
+        }
+        return (try bound(l, other: r), try bound(r, other: l))
+    }
+
+    /// `< <= > >=`: numbers, text (code-point order of NFC, or the evaluator's folded order
+    /// under [c]/[d]) and dates; false for nil and for kinds with no common order.
+    private func order(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
+        let (x, y) = try bindPair(l, r, options: options)
+        if l.kind == .string && !options.subtracting(.normalized).isEmpty {
+            return SQLCondition(sql: "sift_compare(\(x.sql), \(y.sql), \(options.rawValue)) \(op.symbol) 0", nullable: true)
+        }
+        return SQLCondition(sql: "\(x.operand) \(op.symbol) \(y.operand)", nullable: x.nullable || y.nullable)
+    }
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES: text only (false otherwise), through the
+    /// evaluator's functions registered in SQLite; a case-sensitive BEGINSWITH on a constant
+    /// is a range, so an index on the column serves it.
+    private func stringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        guard l.kind == .string, r.kind == .string else { return .false }
+        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil {
+            let x = try expressions.materialised(l)
+            let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
+            let low = context.bind(.text(text))
+            if let high = Self.successor(of: text) {
+                return SQLCondition(sql: "\(x.operand) >= \(low) AND \(x.operand) < \(context.bind(.text(high)))", nullable: true)
+            }
+            return SQLCondition(sql: "\(x.operand) >= \(low) AND sift_beginswith(\(x.sql), \(low), \(options.rawValue))", nullable: true)
+        }
+        // The functions prepare both sides themselves, exactly as the evaluator does.
+        let (x, y) = try bindPair(l, r, options: options, rawText: true)
+        let function: String
+        switch op {
+        case .beginsWith: function = "sift_beginswith"
+        case .endsWith: function = "sift_endswith"
+        case .contains: function = "sift_contains"
+        case .like: function = "sift_like"
+        default: function = "sift_matches"
+        }
+        return SQLCondition(sql: "\(function)(\(x.sql), \(y.sql), \(options.rawValue))", nullable: true)
+    }
+
+    /// The least string greater than every string that begins with `prefix`: the prefix with
+    /// its last scalar incremented (nil when that is U+10FFFF).
+    static func successor(of prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        guard let last = scalars.popLast() else { return nil }
+        var next = last.value + 1
+        if next == 0xD800 { next = 0xE000 }
+        guard let scalar = Unicode.Scalar(next) else { return nil }
+        scalars.append(scalar)
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+
+    /// `IN`: membership in constants (nil-safe equality), substring of a text, or equality.
+    private func membership(_ options: ComparisonOptions, _ l: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        switch right {
+        case .constants(let elements):
+            let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
+            let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
+            if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: "") {
+                let x = try expressions.materialised(l)
+                let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
+                let list = SQLCondition(sql: "\(x.operand) IN (\(placeholders.joined(separator: ", ")))", nullable: x.nullable)
+                guard elements.contains(where: \.isNull) else { return list }
+                return combine([list, SQLCondition(sql: "\(x.operand) IS NULL", nullable: false)], with: "OR")
+            }
+            return combine(try elements.map { try equality(options, l, ExpressionSQLCompiler.constant($0)) }, with: "OR")
+        case .single(let r):
+            if let value = r.constant, value.isNull { return .false }
+            if r.kind == .string {
+                guard l.kind == .string else { return .false }
+                let (x, y) = try bindPair(l, r, options: options, rawText: true)
+                return SQLCondition(sql: "sift_contains(\(y.sql), \(x.sql), \(options.rawValue))", nullable: true)
+            }
+            guard !r.nullable || r.constant != nil else {
+                // A nil right side is false for IN, not "equal to nil".
+                let equal = try equality(options, l, r)
+                let y = try expressions.materialised(r)
+                return combine([SQLCondition(sql: "\(y.operand) IS NOT NULL", nullable: false), equal], with: "AND")
+            }
+            return try equality(options, l, r)
+        case .collection:
+            throw SQLUnsupported("IN a to-many key path inside a qualifier")
+        }
+    }
+
+    /// `x BETWEEN {lo, hi}`: `lo <= x AND x <= hi` by the evaluator's order; false unless the
+    /// right side is two values with an order against x.
+    private func between(_ options: ComparisonOptions, _ l: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        guard case .constants(let bounds) = right else {
+            if case .single(let r) = right, r.constant != nil { return .false }
+            throw SQLUnsupported("BETWEEN with bounds that are not constants")
+        }
+        guard bounds.count == 2 else { return .false }
+        let low = ExpressionSQLCompiler.constant(bounds[0]), high = ExpressionSQLCompiler.constant(bounds[1])
+        guard !bounds[0].isNull, !bounds[1].isNull, l.kind.isOrdered,
+              l.kind.isComparable(with: low.kind), l.kind.isComparable(with: high.kind) else {
+            if l.constant != nil { return try constantBetween(options, l, bounds) }
+            return .false
+        }
+        if l.constant != nil { return try constantBetween(options, l, bounds) }
+        if l.kind == .string && !options.subtracting(.normalized).isEmpty {
+            return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: "AND")
+        }
+        let x = try expressions.materialised(l)
+        let lo = try expressions.bind(bounds[0], for: l.kind, rawText: options.contains(.normalized))
+        let hi = try expressions.bind(bounds[1], for: l.kind, rawText: options.contains(.normalized))
+        return SQLCondition(sql: "\(x.operand) BETWEEN \(lo) AND \(hi)", nullable: x.nullable)
+    }
+
+    private func constantBetween(_ options: ComparisonOptions, _ l: SQLFragment, _ bounds: [Value]) throws -> SQLCondition {
+        guard let value = l.constant, let x = ConstantValue(value) else { return .false }
+        let elements = try bounds.map { (b: Value) throws -> ExpressionNode in
+            guard let c = ConstantValue(b) else { throw SQLUnsupported("BETWEEN bounds") }
+            return ExpressionNode(.constant(c))
+        }
+        let predicate = PredicateNode(.comparison(Comparison(ExpressionNode(.constant(x)), .between, ExpressionNode(.aggregate(elements)), options: options)))
+        return try CompiledPredicate(predicate).evaluate(.null) ? .true : .false
+    }
+}

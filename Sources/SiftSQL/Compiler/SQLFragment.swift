@@ -1,0 +1,77 @@
+import SiftEvaluation
+
+/// A compiled piece of SQL: its text (with `?NNN` placeholders whose values the generation
+/// context holds), what kind of value it yields, and whether it can be NULL. A constant keeps
+/// its value instead of text until a comparison knows how to bind it (NFC, folded, …).
+///
+/// The kind is known statically from the model, which is how the compiler reproduces the
+/// evaluator's rules without asking SQLite to coerce anything: values of kinds that never
+/// compare equal are decided before any SQL runs, and SQLite only ever compares numbers with
+/// numbers, text with text, and so on.
+struct SQLFragment {
+    var sql: String
+    var kind: SQLKind
+    var nullable: Bool
+    /// A constant's value; its text is made (and bound) where it is used.
+    var constant: Value? = nil
+
+    /// SQL text safe to use as an operand: parenthesised unless it is one token.
+    var operand: String {
+        if sql.first == "(" && sql.last == ")" && balancedParentheses { return sql }
+        if sql.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" || $0 == "." || $0 == "?" }) { return sql }
+        return "(\(sql))"
+    }
+
+    private var balancedParentheses: Bool {
+        // "(a) + (b)" starts and ends with parentheses but is not one group.
+        var depth = 0
+        var inString = false
+        for (i, ch) in sql.enumerated() {
+            if ch == "\"" || ch == "'" { inString.toggle() }
+            if inString { continue }
+            if ch == "(" { depth += 1 }
+            if ch == ")" { depth -= 1; if depth == 0 && i != sql.count - 1 { return false } }
+        }
+        return depth == 0
+    }
+}
+
+/// The kinds of values a SQL expression yields, as the evaluator's value kinds group them.
+enum SQLKind: Equatable {
+    /// Integers, doubles, decimals and booleans: they compare with one another numerically.
+    case number(NumberKind)
+    case string
+    case date
+    case data
+    case uuid
+    /// An object of an entity hierarchy: the SQL value is its row's key in `table`.
+    case object(table: String)
+    /// Only ever NULL (the `nil` constant).
+    case null
+
+    enum NumberKind: Equatable {
+        case integer, real, boolean, decimal, mixed
+    }
+
+    /// Whether values of the two kinds can be equal or ordered at all.
+    func isComparable(with other: SQLKind) -> Bool {
+        switch (self, other) {
+        case (.number, .number), (.string, .string), (.date, .date), (.data, .data), (.uuid, .uuid): return true
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Whether values of this kind have an order (`<`, BETWEEN, MIN, MAX).
+    var isOrdered: Bool {
+        switch self {
+        case .number, .string, .date: true
+        default: false
+        }
+    }
+
+    var isInteger: Bool {
+        if case .number(let n) = self { return n == .integer || n == .boolean }
+        return false
+    }
+}

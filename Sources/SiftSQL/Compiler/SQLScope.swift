@@ -1,0 +1,26 @@
+/// The row a piece of SQL reads key paths from: the fetched entity's row in the outermost
+/// query, or an element's row inside a correlated subquery (which carries its own joins).
+final class SQLScope {
+    let alias: String
+    let table: EntityTable
+    /// `$x` of an enclosing SUBQUERY, bound to its element's row.
+    let variables: [String: SQLScope]
+    /// Joins of a subquery scope (nil: the outermost query's joins, kept by the context).
+    var joins: [String]?
+    var joinCache: [String: String] = [:]
+
+    init(alias: String, table: EntityTable, variables: [String: SQLScope] = [:], isSubquery: Bool) {
+        self.alias = alias
+        self.table = table
+        self.variables = variables
+        self.joins = isSubquery ? [] : nil
+    }
+}
+
+/// Why a construct is not compiled to SQL: it is then evaluated in memory on the rows SQL
+/// returns (and limit and offset apply after that filter).
+struct SQLUnsupported: Error, CustomStringConvertible {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
+}

@@ -1,0 +1,139 @@
+import SiftLanguage
+import SiftStore
+
+/// Where a model's objects live in a SQLite database: a table per entity hierarchy, a column
+/// per attribute, and for each relationship the columns or table that hold it.
+///
+/// A store Sift creates (``forModel(_:)``) lays a hierarchy's table out as
+///
+///     "_pk"      INTEGER PRIMARY KEY   -- insertion order, across all tables (the sort tie-break)
+///     "_id"      TEXT NOT NULL UNIQUE  -- the object ID
+///     "_entity"  TEXT NOT NULL         -- the object's entity (a hierarchy shares one table)
+///     "<attribute>" ...                -- one column per attribute of any entity in the hierarchy
+///     "<to-one>" INTEGER               -- the destination's "_pk"
+///
+/// A to-many relationship whose inverse is an unordered-side to-one is read through that
+/// to-one's column; every other to-many has a join table `"<Entity>.<relationship>"`
+/// (`"_owner"`, `"_target"`, `"_position"`). A database Sift did not create is described by
+/// ``SchemaIntrospection`` with the same types, so the compiler treats both alike.
+public struct SQLSchema: Sendable {
+    public let model: DataModel
+    let tables: [String: EntityTable]
+    /// Whether the database is one Sift created (and so may write).
+    let isSiftLayout: Bool
+
+    init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool) {
+        self.model = model
+        self.tables = tables
+        self.isSiftLayout = isSiftLayout
+    }
+
+    /// The table an entity's objects live in.
+    func table(for entity: String) -> EntityTable? { tables[entity] }
+
+    static let primaryKeyColumn = "_pk"
+    static let idColumn = "_id"
+    static let entityColumn = "_entity"
+    static let ownerColumn = "_owner"
+    static let targetColumn = "_target"
+    static let positionColumn = "_position"
+    static let metadataTable = "sift.metadata"
+
+    /// The layout of a store Sift creates for `model`.
+    static func forModel(_ model: DataModel) throws(StoreError) -> SQLSchema {
+        var tables: [String: EntityTable] = [:]
+        let reserved: Set<String> = [primaryKeyColumn, idColumn, entityColumn]
+        for entity in model.entities {
+            guard let root = model.entity(named: entity.rootEntity) else { continue }
+            let hierarchy = root.entityAndSubentities
+            var columns: [String: String] = [:]
+            for attribute in entity.attributes {
+                guard !reserved.contains(attribute.name) else {
+                    throw StoreError(.unsupportedModel, "\(entity.name).\(attribute.name): the SQLite store reserves the column names _pk, _id and _entity")
+                }
+                columns[attribute.name] = attribute.name
+            }
+            var relationships: [String: RelationshipStorage] = [:]
+            for relationship in entity.relationships {
+                guard !reserved.contains(relationship.name) else {
+                    throw StoreError(.unsupportedModel, "\(entity.name).\(relationship.name): the SQLite store reserves the column names _pk, _id and _entity")
+                }
+                relationships[relationship.name] = storage(of: relationship, in: entity, model: model)
+            }
+            tables[entity.name] = EntityTable(
+                entity: entity, table: root.name, primaryKey: primaryKeyColumn, objectID: .column(idColumn),
+                entityColumn: entityColumn,
+                entityNames: hierarchy.count == 1 ? nil : entity.entityAndSubentities,
+                hierarchyEntityNames: hierarchy,
+                columns: columns, relationships: relationships)
+        }
+        return SQLSchema(model: model, tables: tables, isSiftLayout: true)
+    }
+
+    /// How a relationship is held in a store Sift creates.
+    static func storage(of relationship: RelationshipDescription, in entity: EntityDescription, model: DataModel) -> RelationshipStorage {
+        guard let destination = model.entity(named: relationship.destination),
+              let destinationRoot = model.entity(named: destination.rootEntity) else {
+            return .joinTable(name: joinTableName(entity: entity, relationship: relationship), destinationTable: relationship.destination)
+        }
+        if !relationship.isToMany {
+            return .foreignKey(column: relationship.name, destinationTable: destinationRoot.name, destinationKey: primaryKeyColumn)
+        }
+        if !relationship.isOrdered, let inverseName = relationship.inverse,
+           let inverse = destination.relationship(named: inverseName), !inverse.isToMany {
+            return .inverseForeignKey(column: inverse.name, destinationTable: destinationRoot.name, sourceKey: primaryKeyColumn)
+        }
+        return .joinTable(name: joinTableName(entity: entity, relationship: relationship), destinationTable: destinationRoot.name)
+    }
+
+    /// `"<Entity that declares it>.<relationship>"`, so sub-entities share their parent's join tables.
+    static func joinTableName(entity: EntityDescription, relationship: RelationshipDescription) -> String {
+        "\(declaringEntity(of: relationship.name, from: entity)).\(relationship.name)"
+    }
+
+    /// The entity (this one or an ancestor) that declares a property.
+    static func declaringEntity(of property: String, from entity: EntityDescription) -> String {
+        entity.ownRelationships.contains { $0.name == property } || entity.ownAttributes.contains { $0.name == property }
+            ? entity.name : (entity.parent ?? entity.name)
+    }
+}
+
+/// One entity's place in the database.
+struct EntityTable: Sendable {
+    let entity: EntityDescription
+    /// The table holding the entity's hierarchy.
+    let table: String
+    /// The integer key column (insertion order; `rowid` in a database without one).
+    let primaryKey: String
+    /// Where object IDs come from.
+    let objectID: ObjectIDSource
+    /// The column naming each row's entity (nil when the table holds one entity).
+    let entityColumn: String?
+    /// The entity names a fetch of this entity selects; nil when that is every row of the table.
+    let entityNames: [String]?
+    /// Every entity sharing the table.
+    let hierarchyEntityNames: [String]
+    /// Attribute name → column name.
+    let columns: [String: String]
+    /// Relationship name → where it is held.
+    let relationships: [String: RelationshipStorage]
+
+    /// Where an object's ID is read from.
+    enum ObjectIDSource: Sendable {
+        /// A text column holding the ID.
+        case column(String)
+        /// `<prefix><primary key>` (introspected tables: `Artist/3`).
+        case primaryKey(prefix: String)
+    }
+}
+
+/// Where a relationship is held.
+enum RelationshipStorage: Sendable {
+    /// A to-one: this table's `column` holds the destination row's `destinationKey`.
+    case foreignKey(column: String, destinationTable: String, destinationKey: String)
+    /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`.
+    case inverseForeignKey(column: String, destinationTable: String, sourceKey: String)
+    /// A to-many held in a join table: `"_owner"` (this row's key), `"_target"` (the destination's
+    /// key) and `"_position"` (order within the relationship).
+    case joinTable(name: String, destinationTable: String)
+}

@@ -1,0 +1,86 @@
+import SiftStore
+
+/// The CREATE statements of a store Sift creates for a model (the layout ``SQLSchema``
+/// describes): a table per entity hierarchy, join tables, the declared indexes and uniqueness
+/// constraints, an index on every foreign-key column, and the metadata table.
+enum SchemaDDL {
+    static func statements(for schema: SQLSchema) -> [String] {
+        let model = schema.model
+        var statements: [String] = [
+            "CREATE TABLE \(q(SQLSchema.metadataTable)) (\(q("key")) TEXT PRIMARY KEY NOT NULL, \(q("value")))",
+        ]
+        for root in model.entities where root.parent == nil {
+            let hierarchy = root.entityAndSubentities.compactMap(model.entity(named:))
+            var columns = [
+                "\(q(SQLSchema.primaryKeyColumn)) INTEGER PRIMARY KEY",
+                "\(q(SQLSchema.idColumn)) TEXT NOT NULL UNIQUE",
+                "\(q(SQLSchema.entityColumn)) TEXT NOT NULL",
+            ]
+            var declared: [String: String] = [:]
+            var order: [String] = []
+            var foreignKeys: [String] = []
+            for entity in hierarchy {
+                for attribute in entity.ownAttributes {
+                    let type = ColumnCodec.declaredType(attribute.type)
+                    if let previous = declared[attribute.name] {
+                        // Sibling sub-entities may give one name different types: no affinity then.
+                        if previous != type { declared[attribute.name] = "" }
+                    } else {
+                        declared[attribute.name] = type
+                        order.append(attribute.name)
+                    }
+                }
+                for relationship in entity.ownRelationships where !relationship.isToMany {
+                    if declared[relationship.name] == nil {
+                        declared[relationship.name] = "INTEGER"
+                        order.append(relationship.name)
+                        foreignKeys.append(relationship.name)
+                    }
+                }
+            }
+            for name in order {
+                let type = declared[name] ?? ""
+                columns.append(type.isEmpty ? q(name) : "\(q(name)) \(type)")
+            }
+            statements.append("CREATE TABLE \(q(root.name)) (\(columns.joined(separator: ", ")))")
+            if hierarchy.count > 1 {
+                statements.append("CREATE INDEX \(q("\(root.name)._entity")) ON \(q(root.name)) (\(q(SQLSchema.entityColumn)))")
+            }
+            for column in foreignKeys {
+                statements.append("CREATE INDEX \(q("\(root.name).\(column)")) ON \(q(root.name)) (\(q(column)))")
+            }
+            for entity in hierarchy {
+                let filter = entity.name == root.name ? "" :
+                    " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map(literal).joined(separator: ", ")))"
+                for (n, index) in entity.indexes.enumerated() where !index.isEmpty {
+                    let name = "\(entity.name).index\(n + 1).\(index.joined(separator: "."))"
+                    statements.append("CREATE INDEX \(q(name)) ON \(q(root.name)) (\(index.map(q).joined(separator: ", ")))\(filter)")
+                }
+                for (n, constraint) in entity.uniquenessConstraints.enumerated() where !constraint.isEmpty {
+                    let name = "\(entity.name).unique\(n + 1).\(constraint.joined(separator: "."))"
+                    statements.append("CREATE UNIQUE INDEX \(q(name)) ON \(q(root.name)) (\(constraint.map(q).joined(separator: ", ")))\(filter)")
+                }
+            }
+        }
+        var joinTables: Set<String> = []
+        for entity in model.entities {
+            for relationship in entity.ownRelationships {
+                guard case .joinTable(let name, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
+                      joinTables.insert(name).inserted else { continue }
+                statements.append("""
+                    CREATE TABLE \(q(name)) (\(q(SQLSchema.ownerColumn)) INTEGER NOT NULL, \(q(SQLSchema.targetColumn)) INTEGER NOT NULL, \
+                    \(q(SQLSchema.positionColumn)) INTEGER NOT NULL, PRIMARY KEY (\(q(SQLSchema.ownerColumn)), \(q(SQLSchema.positionColumn)))) WITHOUT ROWID
+                    """)
+                statements.append("CREATE INDEX \(q("\(name)._target")) ON \(q(name)) (\(q(SQLSchema.targetColumn)))")
+            }
+        }
+        return statements
+    }
+
+    private static func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
+
+    /// An entity name as a SQL string literal (names come from the model, never from a query).
+    private static func literal(_ name: String) -> String {
+        "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
