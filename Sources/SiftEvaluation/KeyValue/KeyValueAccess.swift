@@ -93,37 +93,9 @@ enum Aggregates {
     /// The sum: 0 for an empty collection; an integer while every value is one (and it does not
     /// overflow), else a double (a decimal if any value is one).
     static func sum(_ values: [Value]) -> Value {
-        var intSum: Int64 = 0
-        var doubleSum = 0.0
-        var decimalSum = Decimal(0)
-        var kind = 0  // 0 int, 1 double, 2 decimal
-        for value in values {
-            guard let number = Arithmetic.number(value) else { continue }
-            switch number {
-            case .int(let i):
-                if kind == 0 {
-                    let (s, overflow) = intSum.addingReportingOverflow(i)
-                    if overflow { kind = 1; doubleSum = Double(intSum) + Double(i); decimalSum = Decimal(intSum) + Decimal(i) } else { intSum = s }
-                } else {
-                    doubleSum += Double(i)
-                    decimalSum += Decimal(i)
-                }
-            case .double(let d):
-                if kind == 0 { doubleSum = Double(intSum); decimalSum = Decimal(intSum); kind = 1 }
-                doubleSum += d
-                decimalSum += Decimal(d)
-            case .decimal(let d):
-                if kind == 0 { doubleSum = Double(intSum); decimalSum = Decimal(intSum) }
-                kind = 2
-                decimalSum += d
-                doubleSum += NSDecimalNumber(decimal: d).doubleValue
-            }
-        }
-        switch kind {
-        case 0: return .int(intSum)
-        case 1: return .double(doubleSum)
-        default: return .decimal(decimalSum)
-        }
+        var accumulator = SumAccumulator()
+        for value in values { accumulator.add(value) }
+        return accumulator.sum
     }
 
     /// The mean as a double (a decimal if any value is one); nil for an empty collection.
