@@ -38,7 +38,7 @@ struct PositionCursor: FetchedObjectCursor {
 /// while iterating, `batchSize` at a time (the fetch request's `fetchBatchSize`; 0 = all at
 /// once) — so memory stays flat however many results there are.
 public struct FetchedObjects: RandomAccessCollection, Sendable {
-    let source: any FetchedObjectSource
+    package let source: any FetchedObjectSource
     /// How many objects iteration materialises at a time.
     public let batchSize: Int
 

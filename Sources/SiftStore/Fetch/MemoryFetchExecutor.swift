@@ -104,24 +104,37 @@ struct MemoryFetchExecutor {
         try check(request)
         let entity = try self.entity(request)
         if let predicate = request.predicate { try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: model) }
+        let matched = try filter(request, entity: entity)
+        return try DictionaryResults.make(request, objects: matched.map(snapshot.view), entity: entity)
+    }
+}
+
+/// Dictionary results (propertiesToFetch, distinct, group by, having) from the objects a
+/// request's predicate matched, in insertion order: the one implementation every store uses.
+///
+/// Without grouping: sort, evaluate the properties on each object, distinct, HAVING, page.
+/// With grouping: groups in order of their first object, values of group-by properties from
+/// that object, other properties evaluated on the group (key paths read every member), then
+/// HAVING, sort (by property names), distinct, page.
+package enum DictionaryResults {
+    package static func make(_ request: FetchRequest, objects: [Value], entity: EntityDescription) throws -> [ValueDictionary] {
         var properties = request.propertiesToFetch
         if properties.isEmpty {
             properties = entity.attributes.map { FetchedProperty(name: $0.name, expression: ExpressionNode(.keyPath(base: nil, keys: [$0.name]))) }
         }
         let compiled = try properties.map { property throws in (property.name, try CompiledExpression(property.expression)) }
-        var matched = try filter(request, entity: entity)
+        var matched = objects
 
         if request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
             if !request.sortDescriptors.isEmpty {
-                let order = try Sorting.sortedIndices(matched.map(snapshot.view), by: request.sortDescriptors)
+                let order = try Sorting.sortedIndices(matched, by: request.sortDescriptors)
                 matched = order.map { matched[$0] }
             }
             var rows: [ValueDictionary] = []
             rows.reserveCapacity(matched.count)
-            for position in matched {
+            for object in matched {
                 var row = ValueDictionary()
-                for (name, expression) in compiled { row[name] = detached(try expression.evaluate(snapshot.view(position))) }
+                for (name, expression) in compiled { row[name] = detached(try expression.evaluate(object)) }
                 rows.append(row)
             }
             if request.returnsDistinctResults { rows = distinct(rows) }
@@ -129,16 +142,13 @@ struct MemoryFetchExecutor {
             return page(rows, request)
         }
 
-        // Grouping: groups in order of their first object, values of group-by properties from
-        // that object, other properties evaluated on the group (key paths read every member).
         let groupBy = try request.propertiesToGroupBy.map { try CompiledExpression($0.expression) }
         var groupOrder: [[ComparableKey]] = []
-        var members: [[ComparableKey]: [Int]] = [:]
-        for position in matched {
-            let view = snapshot.view(position)
-            let key = try groupBy.map { try ComparableKey(detached($0.evaluate(view))) }
+        var members: [[ComparableKey]: [Value]] = [:]
+        for object in matched {
+            let key = try groupBy.map { try ComparableKey(detached($0.evaluate(object))) }
             if members[key] == nil { groupOrder.append(key) }
-            members[key, default: []].append(position)
+            members[key, default: []].append(object)
         }
         let groupedExpressions = Set(request.propertiesToGroupBy.map(\.expression))
         var rows: [ValueDictionary] = []
@@ -148,9 +158,9 @@ struct MemoryFetchExecutor {
             var row = ValueDictionary()
             for (property, (name, expression)) in zip(properties, compiled) {
                 if groupedExpressions.contains(property.expression) {
-                    row[name] = detached(try expression.evaluate(snapshot.view(first)))
+                    row[name] = detached(try expression.evaluate(first))
                 } else {
-                    let value = try expression.evaluate(.object(GroupObject(snapshot: snapshot, members: group)))
+                    let value = try expression.evaluate(.object(GroupObject(members: group)))
                     if value.collectionElements != nil {
                         throw StoreError(.invalidRequest, "'\(property.name)' is neither grouped nor an aggregate (use count:, sum:, average:, min: or max:)",
                                          entity: entity.name, key: property.name)
@@ -175,22 +185,29 @@ struct MemoryFetchExecutor {
         return page(rows, request)
     }
 
+    private static func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
+        let start = min(request.fetchOffset, items.count)
+        let end = request.fetchLimit > 0 ? min(items.count, start + request.fetchLimit) : items.count
+        return Array(items[start..<end])
+    }
+
     /// A sort key naming a result property, written so any name reads as one key.
-    private func rowKey(_ key: SortKey) -> SortKey {
+    private static func rowKey(_ key: SortKey) -> SortKey {
         let printed = CanonicalPrinter.format(ExpressionNode(.keyPath(base: nil, keys: [key.keyPath])))
         return SortKey(printed, ascending: key.ascending, comparator: key.comparator)
     }
 
-    private func distinct(_ rows: [ValueDictionary]) -> [ValueDictionary] {
+    private static func distinct(_ rows: [ValueDictionary]) -> [ValueDictionary] {
         var seen: Set<[ComparableKey]> = []
         return rows.filter { seen.insert($0.values.map(ComparableKey.init)).inserted }
     }
 
-    /// Objects in results become references (their IDs), free of the snapshot.
-    private func detached(_ value: Value) -> Value {
+    /// Objects in results become references (their IDs), free of the store.
+    static func detached(_ value: Value) -> Value {
         switch value {
         case .object(let object):
-            if let view = object as? StoredObjectView, let id = snapshot.graph.objects[view.position]?.id { return .object(ObjectReference(id)) }
+            if let view = object as? StoredObjectView, let id = view.snapshot.graph.objects[view.position]?.id { return .object(ObjectReference(id)) }
+            if let object = object as? ManagedObject { return .object(ObjectReference(object.objectID)) }
             return value
         case .array(let items): return .array(items.map(detached))
         case .set(let items): return .set(items.map(detached))
@@ -202,19 +219,26 @@ struct MemoryFetchExecutor {
 /// A group of objects as one object: a key reads as the members' values (nil ones left out,
 /// as SQL aggregates do), so `count:(title)` and `sum:(price)` aggregate the group.
 struct GroupObject: KeyValueObject {
-    let snapshot: GraphSnapshot
-    let members: [Int]
+    let members: [Value]
 
     func value(forKey key: String) throws(EvaluationError) -> Value {
         var values: [Value] = []
-        for position in members {
-            let value = try StoredObjectView(snapshot: snapshot, position: position).value(forKey: key)
+        for member in members {
+            guard case .object(let object) = member else { continue }
+            let value = try object.value(forKey: key)
             if let inner = value.collectionElements { values.append(contentsOf: inner) } else if !value.isNull { values.append(value) }
         }
         return .array(values)
     }
 
-    var objectIdentity: AnyHashable { AnyHashable(members) }
+    var objectIdentity: AnyHashable { AnyHashable(members.map { $0.objectIdentityKey }) }
+}
+
+extension Value {
+    fileprivate var objectIdentityKey: AnyHashable {
+        if case .object(let object) = self { return object.objectIdentity }
+        return AnyHashable(0)
+    }
 }
 
 extension Value {

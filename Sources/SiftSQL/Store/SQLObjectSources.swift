@@ -1,0 +1,96 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// A fetch's objects as one SQL query: iterating streams them from one statement (a batch at a
+/// time); the count, the IDs and random access run their own queries when asked.
+final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
+    let store: SQLiteStore
+    let sql: String
+    let bindings: [SQLiteValue]
+    let layout: RowLayout
+    private var cachedKeys: [(key: Int64, id: ObjectID)]?
+
+    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout) {
+        self.store = store
+        self.sql = sql
+        self.bindings = bindings
+        self.layout = layout
+    }
+
+    /// The rows' keys and IDs, in order (read once, on first need).
+    func keys() -> [(key: Int64, id: ObjectID)] {
+        store.lock.lock(); defer { store.lock.unlock() }
+        if let cachedKeys { return cachedKeys }
+        var keys: [(key: Int64, id: ObjectID)] = []
+        if let statement = try? store.database.prepare(sql), (try? statement.bind(bindings)) != nil {
+            while (try? statement.step()) == true {
+                let row = layout.decode(statement)
+                keys.append((row.key, row.id))
+            }
+        }
+        cachedKeys = keys
+        return keys
+    }
+
+    var count: Int { keys().count }
+    func objectID(at index: Int) -> ObjectID { keys()[index].id }
+    func object(at index: Int) -> ManagedObject {
+        SQLKeyListSource.object(key: keys()[index].key, id: keys()[index].id, store: store, layout: layout)
+    }
+
+    func makeCursor() -> any FetchedObjectCursor {
+        SQLStatementCursor(store: store, sql: sql, bindings: bindings, layout: layout)
+    }
+}
+
+/// Steps one statement, decoding only the rows asked for.
+struct SQLStatementCursor: FetchedObjectCursor {
+    let store: SQLiteStore
+    let layout: RowLayout
+    private var statement: SQLiteStatement?
+
+    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout) {
+        self.store = store
+        self.layout = layout
+        store.lock.lock(); defer { store.lock.unlock() }
+        if let statement = try? store.database.prepare(sql), (try? statement.bind(bindings)) != nil { self.statement = statement }
+    }
+
+    mutating func next(_ count: Int) -> [ManagedObject] {
+        guard let statement else { return [] }
+        store.lock.lock(); defer { store.lock.unlock() }
+        var objects: [ManagedObject] = []
+        while objects.count < count {
+            guard (try? statement.step()) == true else {
+                self.statement = nil
+                break
+            }
+            objects.append(store.managedObject(layout.decode(statement)))
+        }
+        return objects
+    }
+}
+
+/// A fetch's objects as a list of row keys (when part of the fetch ran in memory, or for a
+/// section): objects are read by key when asked.
+struct SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
+    let store: SQLiteStore
+    let keys: [(key: Int64, id: ObjectID)]
+    let layout: RowLayout
+
+    var count: Int { keys.count }
+    func objectID(at index: Int) -> ObjectID { keys[index].id }
+    func object(at index: Int) -> ManagedObject { Self.object(key: keys[index].key, id: keys[index].id, store: store, layout: layout) }
+
+    static func object(key: Int64, id: ObjectID, store: SQLiteStore, layout: RowLayout) -> ManagedObject {
+        store.lock.lock(); defer { store.lock.unlock() }
+        let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) = ?1"
+        if let statement = try? store.database.cachedStatement(sql), (try? statement.bind([.integer(key)])) != nil, (try? statement.step()) == true {
+            return store.managedObject(layout.decode(statement))
+        }
+        return ManagedObject(objectID: id, entityName: layout.table.entity.name, attributeValues: ValueDictionary(),
+                             storage: SQLObjectStorage(store: store, entity: layout.table.entity.name, key: key, id: id))
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// Sift's embedded default store (FETCH.md §2): a SQLite database, in a file (`.sqlite`,
+/// `.db`) or in memory. Fetches compile to SQL (see `FetchSQL`) and give exactly the answers
+/// the atomic stores' evaluator gives, in the same order.
+///
+/// The schema comes from the model (see ``SQLSchema``) and the model is kept in the database
+/// (table `"sift.metadata"`), so opening a store needs nothing else. A database Sift did not
+/// create opens too: its tables, columns and foreign keys are read into a model and it can be
+/// queried (not written).
+///
+/// Changes follow the store rules of every store (defaults, inverses, delete rules,
+/// validation): the objects are read into the same object graph the atomic stores use when the
+/// first change is made, and the changed rows are written in one transaction. Pending changes
+/// are written (inside the still-open transaction) before a fetch, so fetches see them; `save()`
+/// commits, `rollback()` rolls back. A failed save leaves the database as it was.
+///
+///     let store = try SQLiteStore.create(at: URL(fileURLWithPath: "notes.sqlite"), model: model)
+///     try store.insert("Note", ["title": .string("Hello")])
+///     try store.save()
+///     let notes = try store.fetch(FetchRequest(statement: "Note WHERE title BEGINSWITH 'He'"))
+public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+    /// The store file (nil in memory).
+    public let url: URL?
+    public var model: DataModel { schema.model }
+    let schema: SQLSchema
+    let database: SQLiteDatabase
+    let lock = NSRecursiveLock()
+
+    // Changes: the graph of every object, loaded at the first change.
+    private var graph: ObjectGraph?
+    /// The graph as last committed (what rollback returns to).
+    private var savedGraph: ObjectGraph?
+    /// The graph as the open transaction holds it.
+    private var writtenGraph: ObjectGraph?
+    /// The row key of each graph position.
+    private var keys: [Int64] = []
+    private var nextKey: Int64 = 1
+    private var needsWrite = false
+    public private(set) var hasChanges = false
+
+    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
+        self.url = url
+        self.database = database
+        self.schema = schema
+        do {
+            try SiftSQLFunctions.register(on: database)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: Opening
+
+    /// A new, empty store in memory.
+    public static func inMemory(model: DataModel) throws(StoreError) -> SQLiteStore {
+        let database: SQLiteDatabase
+        do { database = try SQLiteDatabase.inMemory() } catch { throw storeError(error) }
+        return try create(database, url: nil, model: model)
+    }
+
+    /// Creates a store file holding the model and no objects; an existing file is an error.
+    public static func create(at url: URL, model: DataModel) throws(StoreError) -> SQLiteStore {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(.fileSystem, "\(url.path) already exists")
+        }
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: url.path, options: [.create])
+            try database.execute("PRAGMA journal_mode=WAL")
+        } catch {
+            throw storeError(error)
+        }
+        do {
+            return try create(database, url: url, model: model)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+
+    private static func create(_ database: SQLiteDatabase, url: URL?, model: DataModel) throws(StoreError) -> SQLiteStore {
+        let schema = try SQLSchema.forModel(model)
+        do {
+            try database.inTransaction {
+                for statement in SchemaDDL.statements(for: schema) { try database.execute(statement) }
+                let modelJSON = JSONModelFormat.write(model)
+                try database.run("INSERT INTO \(SQLIdentifier.quoted(SQLSchema.metadataTable)) VALUES (?1, ?2), (?3, ?4), (?5, ?6)",
+                                 [.text("format"), .text("sift"), .text("version"), .integer(1), .text("model"), .text(modelJSON)])
+            }
+        } catch {
+            throw storeError(error)
+        }
+        return try SQLiteStore(url: url, database: database, schema: schema)
+    }
+
+    /// Opens a store file: a Sift store with its model, or any other SQLite database, read
+    /// into a model from its tables (and then read-only).
+    public static func open(at url: URL) throws(StoreError) -> SQLiteStore {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(.fileSystem, "\(url.path) does not exist")
+        }
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: url.path, options: [])
+            _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
+        } catch {
+            throw StoreError(.corruptStore, "\(url.path) is not a SQLite database: \(error)")
+        }
+        let schema: SQLSchema
+        do {
+            let isSift = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                                             [.text(SQLSchema.metadataTable)]) == .integer(1)
+            if isSift {
+                guard case .text(let text) = try database.scalar("SELECT \"value\" FROM \(SQLIdentifier.quoted(SQLSchema.metadataTable)) WHERE \"key\" = 'model'") else {
+                    throw StoreError(.corruptStore, "\(url.path): the Sift metadata has no model")
+                }
+                let model: DataModel
+                do {
+                    model = try JSONModelFormat.read(Data(text.utf8))
+                } catch {
+                    throw StoreError(.corruptStore, "\(url.path): the stored model cannot be read: \(error)")
+                }
+                schema = try SQLSchema.forModel(model)
+            } else {
+                schema = try SchemaIntrospection.schema(of: database, name: url.deletingPathExtension().lastPathComponent)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw storeError(error)
+        }
+        let store = try SQLiteStore(url: url, database: database, schema: schema)
+        if schema.isSiftLayout { _ = try? database.execute("PRAGMA journal_mode=WAL") }
+        return store
+    }
+
+    static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? SQLiteError {
+            if let underlying = error.underlying as? StoreError { return underlying }
+            if error.isConstraintViolation { return StoreError(.constraintViolation, "SQLite: \(error.message)") }
+            return StoreError(.database, "SQLite: \(error.message)")
+        }
+        return StoreError(.database, "\(error)")
+    }
+
+    // MARK: Changes
+
+    /// The graph to change, read from the database at the first change.
+    private func changeableGraph() throws(StoreError) -> ObjectGraph {
+        guard schema.isSiftLayout else {
+            throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; it can be queried but not changed")
+        }
+        if let graph { return graph }
+        let loaded = try loadGraph()
+        graph = loaded
+        savedGraph = loaded
+        writtenGraph = loaded
+        return loaded
+    }
+
+    private func change(_ body: (inout ObjectGraph) throws(StoreError) -> Void) throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        var current = try changeableGraph()
+        try body(&current)
+        graph = current
+        hasChanges = true
+        needsWrite = true
+    }
+
+    @discardableResult
+    public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
+        var inserted = ObjectID("")
+        try change { (graph: inout ObjectGraph) throws(StoreError) in
+            inserted = try graph.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
+        }
+        return inserted
+    }
+
+    public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
+        try change { (graph: inout ObjectGraph) throws(StoreError) in try graph.update(id, attributes: attributes, relationships: relationships) }
+    }
+
+    public func delete(_ id: ObjectID) throws(StoreError) {
+        try change { (graph: inout ObjectGraph) throws(StoreError) in try graph.delete(id) }
+    }
+
+    public func save() throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        guard hasChanges, let graph else { return }
+        try graph.validate()
+        do {
+            try writePendingChanges()
+            if database.isInTransaction { try database.execute("COMMIT") }
+        } catch {
+            abandonTransaction()
+            throw Self.storeError(error)
+        }
+        savedGraph = graph
+        writtenGraph = graph
+        hasChanges = false
+    }
+
+    public func rollback() {
+        lock.lock(); defer { lock.unlock() }
+        abandonTransaction()
+        graph = savedGraph
+        hasChanges = false
+        needsWrite = false
+    }
+
+    /// Rolls the open transaction back; the pending changes stay in the graph, to be written
+    /// again.
+    private func abandonTransaction() {
+        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        writtenGraph = savedGraph
+        needsWrite = hasChanges
+    }
+
+    /// Writes the changes made since the last write into the open transaction (beginning one).
+    func writePendingChanges() throws {
+        guard needsWrite, let graph, let before = writtenGraph else { return }
+        if !database.isInTransaction { try database.execute("BEGIN IMMEDIATE") }
+        try GraphWriter(store: self, schema: schema, database: database).write(graph, since: before, keys: &keys, nextKey: &nextKey)
+        writtenGraph = graph
+        needsWrite = false
+    }
+
+    /// Reads every object into a graph (the store rules run on it), remembering row keys.
+    private func loadGraph() throws(StoreError) -> ObjectGraph {
+        do {
+            let (graph, keys) = try GraphLoader(schema: schema, database: database).load()
+            self.keys = keys
+            self.nextKey = (keys.max() ?? 0) + 1
+            return graph
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: Fetching
+
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        switch request.resultType {
+        case .objects: return .objects(try fetch(request))
+        case .objectIDs: return .objectIDs(try fetch(request).objectIDs)
+        case .count: return .count(try SQLFetchExecutor(store: self).count(request))
+        case .dictionaries: return .dictionaries(try SQLFetchExecutor(store: self).dictionaries(request))
+        }
+    }
+
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
+        try SQLFetchExecutor(store: self).objects(request)
+    }
+
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
+        try SQLFetchExecutor(store: self).sections(request)
+    }
+
+    public func object(with id: ObjectID) -> ManagedObject? {
+        lock.lock(); defer { lock.unlock() }
+        try? writePendingChanges()
+        for table in Set(schema.tables.values.map(\.table)).sorted() {
+            guard let entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
+            let layout = RowLayout(table: entityTable, schema: schema, alias: "t0")
+            let condition: String
+            let binding: SQLiteValue
+            switch entityTable.objectID {
+            case .column(let column):
+                condition = SQLIdentifier.qualified("t0", column) + " = ?1"
+                binding = .text(id.rawValue)
+            case .primaryKey(let prefix):
+                guard id.rawValue.hasPrefix(prefix), let key = Int64(id.rawValue.dropFirst(prefix.count)) else { continue }
+                condition = SQLIdentifier.qualified("t0", entityTable.primaryKey) + " = ?1"
+                binding = .integer(key)
+            }
+            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) AS \"t0\" WHERE \(condition)"
+            guard let statement = try? database.cachedStatement(sql), (try? statement.bind([binding])) != nil,
+                  (try? statement.step()) == true else { continue }
+            return managedObject(layout.decode(statement))
+        }
+        return nil
+    }
+
+    /// A fetched object for a decoded row.
+    func managedObject(_ row: DecodedRow) -> ManagedObject {
+        ManagedObject(objectID: row.id, entityName: row.entity, attributeValues: row.values,
+                      storage: SQLObjectStorage(store: self, entity: row.entity, key: row.key, id: row.id))
+    }
+
+    /// The destinations of a relationship of the row with `key`, in order.
+    func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
+        lock.lock(); defer { lock.unlock() }
+        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination),
+              let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? Optional(destination) else { return [] }
+        let layout = RowLayout(table: root, schema: schema, alias: "d")
+        let columns = layout.columns.joined(separator: ", ")
+        let sql: String
+        switch storage {
+        case .foreignKey(let column, let destinationTable, let destinationKey):
+            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(table.table)) AS \"s\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", destinationKey)) = \(SQLIdentifier.qualified("s", column)) WHERE \(SQLIdentifier.qualified("s", table.primaryKey)) = ?1"
+        case .inverseForeignKey(let column, let destinationTable, let sourceKey):
+            if sourceKey == table.primaryKey {
+                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = ?1 ORDER BY \(SQLIdentifier.qualified("d", root.primaryKey))"
+            } else {
+                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = (SELECT \(SQLIdentifier.quoted(sourceKey)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1) ORDER BY \(SQLIdentifier.qualified("d", root.primaryKey))"
+            }
+        case .joinTable(let name, let destinationTable):
+            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(SQLIdentifier.qualified("j", SQLSchema.ownerColumn)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", SQLSchema.positionColumn))"
+        }
+        let statement = try database.prepare(sql)
+        try statement.bind([.integer(key)])
+        var objects: [ManagedObject] = []
+        while try statement.step() { objects.append(managedObject(layout.decode(statement))) }
+        return objects
+    }
+}
