@@ -1,0 +1,55 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+
+/// The SQL functions, aggregate and collations the SQLite store's queries call, registered from
+/// the very Swift functions the in-memory evaluator uses (`StringFolding`, `StringPredicates`,
+/// `LikePattern`, `RegularExpression`, `StringComparator.compare`, `SumAccumulator`), so both
+/// engines give the same answers by construction.
+///
+/// String functions take the comparison options as their last argument, as the integer
+/// `ComparisonOptions.rawValue` (`[c]` 1, `[d]` 2, `[n]` 4, `[l]` 8); `[n]` wins over `[c]`/`[d]`
+/// and `[l]` changes nothing, exactly as in the evaluator. An options argument that is not such an
+/// integer is an error (`EvaluationError.invalidArgument`).
+///
+/// | function | result |
+/// | --- | --- |
+/// | `sift_fold(text, options)` | `StringFolding.fold`; NULL stays NULL, other non-text values are returned as they are |
+/// | `sift_equals(a, b, options)` | 1/0: `StringPredicates.equals` |
+/// | `sift_compare(a, b, options)` | -1/0/1: `StringPredicates.compare`; NULL unless both are text |
+/// | `sift_beginswith(a, b, options)` | 1/0: `StringPredicates.beginsWith` |
+/// | `sift_endswith(a, b, options)` | 1/0: `StringPredicates.endsWith` |
+/// | `sift_contains(a, b, options)` | 1/0: `StringPredicates.contains` (substring) |
+/// | `sift_like(a, pattern, options)` | 1/0: `LikePattern.matches` |
+/// | `sift_matches(a, pattern, options)` | 1/0: `RegularExpression.matches` |
+/// | `sift_sum(x)` (aggregate) | `@sum`: integers until an overflow, then a double; non-numbers skipped; empty is 0 |
+///
+/// Except `sift_fold` and `sift_compare`, the string functions give NULL when either operand is
+/// NULL, and 0 when either is not text (as the evaluator's operators are false on non-strings).
+/// A `MATCHES` pattern PCRE2 cannot compile fails the statement with the evaluator's own
+/// `EvaluationError` as the `SQLiteError`'s `underlying` error.
+///
+/// The collations `sift_case_insensitive`, `sift_localized`, `sift_localized_case_insensitive` and
+/// `sift_localized_standard` are `StringComparator.compare`; `.compare` is SQLite's own `BINARY`
+/// on the NFC text the store keeps (UTF-8 byte order is code-point order).
+public enum SiftSQLFunctions {
+    public static let foldFunction = "sift_fold"
+    public static let equalsFunction = "sift_equals"
+    public static let compareFunction = "sift_compare"
+    public static let beginsWithFunction = "sift_beginswith"
+    public static let endsWithFunction = "sift_endswith"
+    public static let containsFunction = "sift_contains"
+    public static let likeFunction = "sift_like"
+    public static let matchesFunction = "sift_matches"
+    public static let sumAggregate = "sift_sum"
+
+    /// Registers every function, the aggregate and the collations on `database` (again: replacing
+    /// earlier registrations).
+    public static func register(on database: SQLiteDatabase) throws(SQLiteError) {
+        try registerStringFunctions(on: database)
+        try registerLike(on: database)
+        try registerMatches(on: database)
+        try registerCollations(on: database)
+        try database.createAggregate(sumAggregate, argumentCount: 1) { SiftSumAggregate() }
+    }
+}
