@@ -72,7 +72,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
-        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),

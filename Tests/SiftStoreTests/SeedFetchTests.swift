@@ -3,6 +3,7 @@ import SiftEvaluation
 import SiftLanguage
 import Testing
 @testable import SiftStore
+import SiftSQL
 
 /// Runs every example fetch of every seed app (Examples/<App>/fetches.json) through the Swift
 /// API against each atomic store kind, with the app's data.json imported, and checks the
@@ -31,6 +32,27 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.importedStore(fetch.app, kind: kind, in: directory)
+        try Self.check(spec, fetch: fetch, on: store)
+    }
+
+    /// The same fetches on the SQLite store: in memory, and in a file reopened from disk.
+    @Test(arguments: fetches, [false, true])
+    func exampleFetchOnSQLite(_ fetch: Fetch, _ inFile: Bool) throws {
+        let spec = try Self.fetchSpec(fetch)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = ExampleModelsTests.folder(fetch.app)
+        let model = try ModelFile.load(folder.appendingPathComponent("model.json"))
+        let data = try Data(contentsOf: folder.appendingPathComponent("data.json"))
+        let store: SQLiteStore
+        if inFile {
+            let url = directory.appendingPathComponent("\(fetch.app).sqlite")
+            try StoreImporter.importJSON(data, into: try SQLiteStore.create(at: url, model: model))
+            store = try SQLiteStore.open(at: url)
+        } else {
+            store = try SQLiteStore.inMemory(model: model)
+            try StoreImporter.importJSON(data, into: store)
+        }
         try Self.check(spec, fetch: fetch, on: store)
     }
 
@@ -133,12 +155,12 @@ import Testing
         return text(value)
     }
 
-    static func check(_ spec: ValueDictionary, fetch: Fetch, on store: AtomicStore) throws {
+    static func check(_ spec: ValueDictionary, fetch: Fetch, on store: any PersistentStore) throws {
         guard case .dictionary(let expect)? = spec["expect"], expect.count == 1, let form = expect.keys.first, let expected = expect[form] else {
             throw Failure("\(fetch): \"expect\" must have exactly one form")
         }
         guard case .string(let property)? = spec["property"] else { throw Failure("\(fetch): no \"property\"") }
-        let kind = store.kind
+        let kind = (store as? AtomicStore).map { "\($0.kind)" } ?? "\(type(of: store))"
 
         if form == "error" {
             guard case .string(let substring) = expected else { throw Failure("\(fetch): \"error\" must be a string") }
