@@ -1,0 +1,60 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// The SQL a fetch runs, for `sift sql` and `sift explain`.
+public struct GeneratedSQL: Sendable, CustomStringConvertible {
+    /// The query (with `?NNN` placeholders).
+    public let sql: String
+    /// The values bound to `?1`, `?2`, …
+    public let bindings: [SQLiteValue]
+    /// The part of the predicate the evaluator checks on the rows the query returns, if any.
+    public let inMemoryPredicate: String?
+    /// Why that part (or the sort) is not SQL.
+    public let inMemoryReason: String?
+    /// Whether sorting runs in memory.
+    public let sortsInMemory: Bool
+
+    public var description: String {
+        var text = sql
+        for (index, value) in bindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
+        if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
+        if sortsInMemory { text += "\n-- sorted in memory" }
+        if let inMemoryReason { text += " (\(inMemoryReason))" }
+        return text
+    }
+}
+
+extension SQLiteStore {
+    /// The query a request runs (checked as a fetch would be), without running it.
+    public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
+        lock.lock(); defer { lock.unlock() }
+        let plan = try SQLFetchExecutor(store: self).plan(request)
+        let sql: String
+        switch request.resultType {
+        case .count where plan.pagesInSQL:
+            sql = plan.countQuery()
+        case .objectIDs:
+            let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
+            sql = plan.select(Array(layout.columns.prefix(layout.idColumnIndex.map { Int($0) + 1 } ?? 1)))
+        default:
+            sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
+        }
+        return GeneratedSQL(sql: sql, bindings: plan.context.bindings, inMemoryPredicate: plan.residual?.description,
+                            inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
+    }
+
+    /// SQLite's query plan for a request's query (`EXPLAIN QUERY PLAN`), one line per step.
+    public func queryPlan(for request: FetchRequest) throws -> [String] {
+        let generated = try generatedSQL(for: request)
+        lock.lock(); defer { lock.unlock() }
+        return try database.explainQueryPlan(generated.sql, generated.bindings)
+    }
+
+    /// Runs SQL directly (for tests and tools): the rows, as stored values.
+    public func rawRows(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        lock.lock(); defer { lock.unlock() }
+        return try database.rows(sql, bindings)
+    }
+}
