@@ -8,11 +8,11 @@ enum Functions {
 
     /// The implementation of a selector, or nil for one Sift does not evaluate.
     static func implementation(_ selector: String, expression: String) -> Implementation? {
-        func numeric(_ name: String, _ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Int64)? = nil) -> Implementation {
+        func numeric(_ name: String, _ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Value)? = nil) -> Implementation {
             { (args) throws(EvaluationError) in
                 if args[0].isNull { return .null }
                 guard let n = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch(name, args[0], in: expression) }
-                if case .int(let i) = n, let keepInt { return .int(keepInt(i)) }
+                if case .int(let i) = n, let keepInt { return keepInt(i) }
                 return .double(f(n.doubleValue))
             }
         }
@@ -38,10 +38,10 @@ enum Functions {
         case "log:": return numeric("log:", log10)
         case "ln:": return numeric("ln:", log)
         case "exp:": return numeric("exp:", exp)
-        case "floor:": return numeric("floor:", { $0.rounded(.down) }, keepInt: { $0 })
-        case "ceiling:": return numeric("ceiling:", { $0.rounded(.up) }, keepInt: { $0 })
-        case "trunc:": return numeric("trunc:", { $0.rounded(.towardZero) }, keepInt: { $0 })
-        case "abs:": return numeric("abs:", { Swift.abs($0) }, keepInt: { $0 == .min ? $0 : Swift.abs($0) })
+        case "floor:": return numeric("floor:", { $0.rounded(.down) }, keepInt: { .int($0) })
+        case "ceiling:": return numeric("ceiling:", { $0.rounded(.up) }, keepInt: { .int($0) })
+        case "trunc:": return numeric("trunc:", { $0.rounded(.towardZero) }, keepInt: { .int($0) })
+        case "abs:": return numeric("abs:", { Swift.abs($0) }, keepInt: { $0 == .min ? .double(-Double($0)) : .int(Swift.abs($0)) })  // overflow gives a double
         case "uppercase:", "lowercase:", "canonical:":
             return { (args) throws(EvaluationError) in
                 switch args[0] {

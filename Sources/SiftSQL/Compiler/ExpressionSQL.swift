@@ -331,11 +331,12 @@ struct ExpressionSQLCompiler {
         guard case .collection(let path) = try operand(collection, in: scope), let element = path.elementScope else {
             throw SQLUnsupported("SUBQUERY over something other than a to-many relationship")
         }
-        var variables = scope.variables
-        variables[variable] = element
-        let inner = SQLScope(alias: element.alias, table: element.table, variables: variables, isSubquery: true)
+        let inner = SQLScope(alias: element.alias, table: element.table, variables: scope.variables, isSubquery: true)
         inner.joins = element.joins
         inner.joinCache = element.joinCache
+        // `$x` and a bare key path both read the element, through the same joins.
+        inner.variables[variable] = inner
+        defer { inner.variables[variable] = nil }
         let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
         return SQLFragment(sql: rebuilt.scalar("count(*)", condition: condition.sql), kind: .number(.integer), nullable: false)

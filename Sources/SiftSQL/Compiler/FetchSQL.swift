@@ -45,6 +45,7 @@ struct FetchSQL {
                 do {
                     let condition = try compiler.condition(part, in: scope)
                     if condition.sql != "1" { conditions.append(condition.sql) }
+                    if condition.sql == "0" { break }
                 } catch let unsupported as SQLUnsupported {
                     let rest = Array(parts[index...])
                     residual = rest.count == 1 ? rest[0] : PredicateNode(.and(rest))
@@ -111,15 +112,15 @@ struct FetchSQL {
         return " LIMIT \(limit)"
     }
 
-    /// The whole query, selecting `columns`.
-    func select(_ columns: [String]) -> String {
-        "SELECT \(columns.joined(separator: ", ")) \(fromAndWhere)\(orderByClause)\(pagingClause())"
+    /// The whole query, selecting `columns`, and its bindings.
+    func select(_ columns: [String]) -> (sql: String, bindings: [SQLiteValue]) {
+        context.finalize("SELECT \(columns.joined(separator: ", ")) \(fromAndWhere)\(orderByClause)\(pagingClause())")
     }
 
-    /// `SELECT count(*)` of what the request returns (SQL did everything).
-    func countQuery() -> String {
+    /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
+    func countQuery() -> (sql: String, bindings: [SQLiteValue]) {
         let paging = pagingClause()
-        if paging.isEmpty { return "SELECT count(*) \(fromAndWhere)" }
-        return "SELECT count(*) FROM (SELECT 1 \(fromAndWhere)\(orderByClause)\(paging))"
+        if paging.isEmpty { return context.finalize("SELECT count(*) \(fromAndWhere)") }
+        return context.finalize("SELECT count(*) FROM (SELECT 1 \(fromAndWhere)\(orderByClause)\(paging))")
     }
 }

@@ -21,7 +21,8 @@ struct SQLCondition {
     var negated: SQLCondition {
         if sql == "1" { return .false }
         if sql == "0" { return .true }
-        return SQLCondition(sql: "NOT \(twoValued.hasPrefix("coalesce(") ? twoValued : "(\(sql))")", nullable: false)
+        if nullable { return SQLCondition(sql: "NOT \(twoValued)", nullable: false) }
+        return SQLCondition(sql: sql.hasPrefix("(") && sql.hasSuffix(")") && !sql.contains(") OR (") ? "NOT \(sql)" : "NOT (\(sql))", nullable: false)
     }
 }
 
@@ -59,7 +60,8 @@ struct PredicateSQLCompiler {
         let kept = parts.filter { $0.sql != identity.sql }
         guard !kept.isEmpty else { return identity }
         if kept.count == 1 { return kept[0] }
-        return SQLCondition(sql: kept.map { "(\($0.sql))" }.joined(separator: " \(op) "), nullable: kept.contains { $0.nullable })
+        // Compound SQL is always parenthesised, so any condition can be embedded as it is.
+        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " \(op) ") + ")", nullable: kept.contains { $0.nullable })
     }
 
     // MARK: Comparisons
@@ -99,9 +101,9 @@ struct PredicateSQLCompiler {
             }
             let isNull = "\(x.operand) IS NULL"
             switch modifier {
-            case .any: return SQLCondition(sql: "\(x.operand) IS NOT NULL AND \(test.twoValued)", nullable: false)
-            case .all: return SQLCondition(sql: "\(isNull) OR \(test.twoValued)", nullable: false)
-            default: return SQLCondition(sql: "\(isNull) OR \(test.negated.sql)", nullable: false)
+            case .any: return SQLCondition(sql: "(\(x.operand) IS NOT NULL AND \(test.twoValued))", nullable: false)
+            case .all: return SQLCondition(sql: "(\(isNull) OR \(test.twoValued))", nullable: false)
+            default: return SQLCondition(sql: "(\(isNull) OR \(test.negated.sql))", nullable: false)
             }
         case .constants(let elements):
             let tests = try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }
@@ -229,6 +231,8 @@ struct PredicateSQLCompiler {
             var result = f
             result.sql = try expressions.bind(value, for: f.kind == .object(table: "") ? other.kind : f.kind, rawText: raw)
             result.constant = nil
+            // An object ID is looked up: NULL when no such object exists.
+            if case .object = value { result.nullable = true }
             return result
         }
         return (try bound(l, other: r), try bound(r, other: l))
@@ -255,9 +259,9 @@ struct PredicateSQLCompiler {
             let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
             let low = context.bind(.text(text))
             if let high = Self.successor(of: text) {
-                return SQLCondition(sql: "\(x.operand) >= \(low) AND \(x.operand) < \(context.bind(.text(high)))", nullable: true)
+                return SQLCondition(sql: "(\(x.operand) >= \(low) AND \(x.operand) < \(context.bind(.text(high))))", nullable: true)
             }
-            return SQLCondition(sql: "\(x.operand) >= \(low) AND sift_beginswith(\(x.sql), \(low), \(options.rawValue))", nullable: true)
+            return SQLCondition(sql: "(\(x.operand) >= \(low) AND sift_beginswith(\(x.sql), \(low), \(options.rawValue)))", nullable: true)
         }
         // The functions prepare both sides themselves, exactly as the evaluator does.
         let (x, y) = try bindPair(l, r, options: options, rawText: true)

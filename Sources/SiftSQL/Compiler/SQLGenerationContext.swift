@@ -16,6 +16,40 @@ final class SQLGenerationContext {
         return "?\(bindings.count)"
     }
 
+    /// The statement's text with its placeholders renumbered `?1…?n` in order of first use,
+    /// and the values they bind: parameters bound for SQL that was finally left out (a
+    /// condition absorbed by AND/OR, a conjunct left to the evaluator) are dropped.
+    func finalize(_ sql: String) -> (sql: String, bindings: [SQLiteValue]) {
+        var output = ""
+        output.reserveCapacity(sql.utf8.count)
+        var used: [SQLiteValue] = []
+        var renumbered: [Int: Int] = [:]
+        var scalars = sql.unicodeScalars[...]
+        var inIdentifier = false
+        while let scalar = scalars.popFirst() {
+            if scalar == "\"" { inIdentifier.toggle() }
+            guard !inIdentifier, scalar == "?" else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            var digits = ""
+            while let next = scalars.first, ("0"..."9").contains(next) {
+                digits.unicodeScalars.append(next)
+                scalars.removeFirst()
+            }
+            guard let index = Int(digits), index >= 1, index <= bindings.count else {
+                output += "?" + digits
+                continue
+            }
+            if renumbered[index] == nil {
+                used.append(bindings[index - 1])
+                renumbered[index] = used.count
+            }
+            output += "?\(renumbered[index] ?? 0)"
+        }
+        return (output, used)
+    }
+
     /// A new table alias: `t1`, `t2`, …
     func newAlias() -> String {
         aliasCount += 1

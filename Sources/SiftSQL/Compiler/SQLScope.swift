@@ -4,7 +4,7 @@ final class SQLScope {
     let alias: String
     let table: EntityTable
     /// `$x` of an enclosing SUBQUERY, bound to its element's row.
-    let variables: [String: SQLScope]
+    var variables: [String: SQLScope]
     /// Joins of a subquery scope (nil: the outermost query's joins, kept by the context).
     var joins: [String]?
     var joinCache: [String: String] = [:]

@@ -42,8 +42,10 @@ struct SQLFetchExecutor {
         let plan = try self.plan(request)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
         if plan.pagesInSQL {
-            let sql = plan.select(layout.columns)
-            return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: plan.context.bindings, layout: layout),
+            let (sql, bindings) = plan.select(layout.columns)
+            // Prepared now, so an error is the fetch's error (not an empty result later).
+            try database.prepare(sql).bind(bindings)
+            return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout),
                                   batchSize: request.fetchBatchSize)
         }
         let keys = try matchingKeys(plan, layout: layout)
@@ -55,8 +57,9 @@ struct SQLFetchExecutor {
     private func matchingKeys(_ plan: FetchSQL, layout: RowLayout) throws -> [(key: Int64, id: ObjectID)] {
         let request = plan.request
         let residual = try plan.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        let statement = try database.prepare(plan.select(layout.columns))
-        try statement.bind(plan.context.bindings)
+        let (sql, bindings) = plan.select(layout.columns)
+        let statement = try database.prepare(sql)
+        try statement.bind(bindings)
         var objects: [ManagedObject] = []
         var rows: [(key: Int64, id: ObjectID)] = []
         while try statement.step() {
@@ -82,7 +85,8 @@ struct SQLFetchExecutor {
         try store.writePendingChanges()
         let plan = try self.plan(request)
         if plan.pagesInSQL {
-            guard case .integer(let n) = try database.scalar(plan.countQuery(), plan.context.bindings) else { return 0 }
+            let (sql, bindings) = plan.countQuery()
+            guard case .integer(let n) = try database.scalar(sql, bindings) else { return 0 }
             return Int(n)
         }
         return try matchingKeys(plan, layout: RowLayout(table: plan.table, schema: schema, alias: plan.alias)).count

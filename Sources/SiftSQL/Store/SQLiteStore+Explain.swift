@@ -31,7 +31,7 @@ extension SQLiteStore {
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
         let plan = try SQLFetchExecutor(store: self).plan(request)
-        let sql: String
+        let sql: (sql: String, bindings: [SQLiteValue])
         switch request.resultType {
         case .count where plan.pagesInSQL:
             sql = plan.countQuery()
@@ -41,7 +41,7 @@ extension SQLiteStore {
         default:
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
         }
-        return GeneratedSQL(sql: sql, bindings: plan.context.bindings, inMemoryPredicate: plan.residual?.description,
+        return GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
                             inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
     }
 

@@ -46,15 +46,15 @@ public enum AttributeCoercion {
             if isNaN(value) { throw notANumber(type) }
             switch value {
             case .int(let i): return .double(Double(i))
-            case .double: return value
-            case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+            case .double(let d): return .double(d + 0.0)  // -0.0 is stored as 0.0 (SQLite cannot keep the sign)
+            case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue + 0.0)
             default: throw mismatch(value, type)
             }
         case .float:
             if isNaN(value) { throw notANumber(type) }
             switch value {
             case .int(let i): return .double(Double(Float(i)))
-            case .double(let d): return .double(Double(Float(d)))
+            case .double(let d): return .double(Double(Float(d)) + 0.0)
             case .decimal(let d): return .double(Double(Float(NSDecimalNumber(decimal: d).doubleValue)))
             default: throw mismatch(value, type)
             }
