@@ -180,7 +180,7 @@ struct PredicateSQLCompiler {
         if let a = l.constant, let b = r.constant { return try constantTest(op, options, a, b) }
         switch op {
         case .equalTo: return try equality(options, l, r)
-        case .notEqualTo: return try equality(options, l, r).negated
+        case .notEqualTo: return try equality(options, l, r, negated: true)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return try order(op, options, l, r)
         case .beginsWith, .endsWith, .contains, .like, .matches: return try stringTest(op, options, l, r)
         case .in, .between: return try pair(op, options, l, .single(r))
@@ -197,6 +197,17 @@ struct PredicateSQLCompiler {
 
     /// Nil-safe equality: `x = ?` against a constant (NULL where x is nil, which is false), `x IS y`
     /// between two expressions, `x IS NULL` against nil; never equal across kinds.
+    private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) throws -> SQLCondition {
+        // `x != constant` as `x IS NOT ?`: true where x is nil, exactly as `NOT ==`.
+        if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
+           l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty {
+            let (x, y) = try bindPair(l, r, options: options)
+            return SQLCondition(sql: "\(x.operand) IS NOT \(y.operand)", nullable: false)
+        }
+        let condition = try equality(options, l, r)
+        return negated ? condition.negated : condition
+    }
+
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         if l.kind == .null || r.kind == .null {
             if l.kind == .null && r.kind == .null { return .true }

@@ -1,0 +1,86 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftStore
+import Testing
+
+/// The exact SQL representative fetches compile to (FETCH.md §5): constants bound, identifiers
+/// quoted, nil rules without losing plain comparisons, to-one paths as joins, to-many paths as
+/// correlated subqueries, sorting with collations and the row-key tie-break, paging.
+@Suite struct GoldenSQLTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let statement: String
+        let sql: String
+        let bindings: [String]
+        var testDescription: String { statement }
+    }
+
+    static let cases: [Case] = [
+        Case(statement: "Book WHERE year == 1974",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" = ?1 ORDER BY "t0"."_pk""#, bindings: ["1974"]),
+        Case(statement: "Book WHERE year != 1974",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NOT ?1 ORDER BY "t0"."_pk""#, bindings: ["1974"]),
+        Case(statement: "Book WHERE NOT year > 1970",
+             sql: #"FROM "Book" AS "t0" WHERE NOT coalesce("t0"."year" > ?1, 0) ORDER BY "t0"."_pk""#, bindings: ["1970"]),
+        Case(statement: "Book WHERE NOT title == 'x'",
+             sql: #"FROM "Book" AS "t0" WHERE NOT ("t0"."title" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'x'"]),
+        Case(statement: "Book WHERE year == nil",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY "t0"."_pk""#, bindings: []),
+        Case(statement: "Book WHERE title BEGINSWITH 'Sta'",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."title" >= ?1 AND "t0"."title" < ?2) ORDER BY "t0"."_pk""#, bindings: ["'Sta'", "'Stb'"]),
+        Case(statement: "Book WHERE title BEGINSWITH[cd] 'sta'",
+             sql: #"FROM "Book" AS "t0" WHERE sift_beginswith("t0"."title", ?1, 3) ORDER BY "t0"."_pk""#, bindings: ["'sta'"]),
+        Case(statement: "Book WHERE title LIKE[c] '*star*' OR title MATCHES '^E.*'",
+             sql: #"FROM "Book" AS "t0" WHERE (sift_like("t0"."title", ?1, 1) OR sift_matches("t0"."title", ?2, 0)) ORDER BY "t0"."_pk""#, bindings: ["'*star*'", "'^E.*'"]),
+        Case(statement: "Book WHERE year IN {1974, 1996, nil}",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" IN (?1, ?2) OR "t0"."year" IS NULL) ORDER BY "t0"."_pk""#, bindings: ["1974", "1996"]),
+        Case(statement: "Book WHERE year BETWEEN {1970, 1980}",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" BETWEEN ?1 AND ?2 ORDER BY "t0"."_pk""#, bindings: ["1970", "1980"]),
+        Case(statement: "Book WHERE author.name == 'Banks'",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t1"."name" = ?1 ORDER BY "t0"."_pk""#, bindings: ["'Banks'"]),
+        Case(statement: "Book WHERE ANY tags.name == 'sci-fi'",
+             sql: #"FROM "Book" AS "t0" WHERE EXISTS (SELECT 1 FROM "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target" WHERE "t1"."_owner" = "t0"."_pk" AND "t2"."name" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'sci-fi'"]),
+        Case(statement: "Book WHERE ALL tags.name != 'classic'",
+             sql: #"FROM "Book" AS "t0" WHERE NOT EXISTS (SELECT 1 FROM "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target" WHERE "t1"."_owner" = "t0"."_pk" AND NOT ("t2"."name" IS NOT ?1)) ORDER BY "t0"."_pk""#, bindings: ["'classic'"]),
+        Case(statement: "Author WHERE books.@count > 1",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT count(*) FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > ?1 ORDER BY "t0"."_pk""#, bindings: ["1"]),
+        Case(statement: "Author WHERE books.@sum.price >= 9.5",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT sift_sum("t1"."price") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") >= ?1 ORDER BY "t0"."_pk""#, bindings: ["9.5"]),
+        Case(statement: "Book WHERE year + 1 > 1975",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" + ?1) > ?2 ORDER BY "t0"."_pk""#, bindings: ["1", "1975"]),
+        Case(statement: "Book WHERE author == %@",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."author" = (SELECT "_pk" FROM "Author" WHERE "_id" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'a1'"]),
+        Case(statement: "Book WHERE title == \"x'; DROP TABLE Book; --\"",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."title" = ?1 ORDER BY "t0"."_pk""#, bindings: ["'x''; DROP TABLE Book; --'"]),
+        Case(statement: "Book WHERE year > 1960 SORT BY title DESC USING caseInsensitiveCompare, author.name LIMIT 2 OFFSET 1",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t0"."title" COLLATE sift_case_insensitive DESC, "t1"."name", "t0"."_pk" LIMIT ?2 OFFSET ?3"#, bindings: ["1960", "2", "1"]),
+        Case(statement: "Ebook WHERE format == 'epub'",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."_entity" = ?1 AND "t0"."format" = ?2 ORDER BY "t0"."_pk""#, bindings: ["'Ebook'", "'epub'"]),
+    ]
+
+    @Test(arguments: cases)
+    func compilesTo(_ c: Case) throws {
+        let store = try SQLTestModel.store()
+        let request = try FetchRequest(statement: c.statement, arguments: c.statement.contains("%@") ? [ObjectID("a1")] : [])
+        let generated = try store.generatedSQL(for: request)
+        #expect(generated.sql.hasPrefix(#"SELECT "t0"."_pk", "t0"."_id", "t0"."_entity", "#))
+        let from = generated.sql.range(of: " FROM ").map { String(generated.sql[generated.sql.index(after: $0.lowerBound)...]) }
+        #expect(from == c.sql)
+        #expect(generated.bindings.map(\.description) == c.bindings)
+        #expect(generated.inMemoryPredicate == nil)
+        // And it runs, with the evaluator's answer.
+        _ = try store.fetch(request).objectIDs
+    }
+
+    /// What SQL cannot say runs in memory, after the conjuncts before it; paging follows it.
+    @Test func unsupportedConjunctsRunInMemory() throws {
+        let store = try SQLTestModel.store()
+        let request = try FetchRequest(statement: "Book WHERE year == nil AND uppercase:(title) BEGINSWITH 'STAR' LIMIT 1")
+        let generated = try store.generatedSQL(for: request)
+        #expect(generated.sql.hasSuffix(#"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY "t0"."_pk""#))
+        #expect(generated.inMemoryPredicate == #"uppercase:(title) BEGINSWITH "STAR""#)
+        #expect(try store.fetch(request).objectIDs == ["e1"])
+        #expect(try store.count(request) == 1)
+    }
+}
