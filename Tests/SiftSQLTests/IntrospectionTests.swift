@@ -108,4 +108,33 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
         #expect(try store.count(FetchRequest(statement: "Artist")) == 3)
     }
+
+    @Test func namingClashesAndSelfReferences() throws {
+        let url = try Self.makeDatabase()
+        let database = try SQLiteDatabase(path: url.path, options: [])
+        try database.execute("""
+            CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss INTEGER REFERENCES users(id));
+            CREATE TABLE messages (id INTEGER PRIMARY KEY, sender_id INTEGER REFERENCES users, recipient_id INTEGER REFERENCES users,
+                                   sender TEXT, body TEXT);
+            INSERT INTO users VALUES (1, 'Ann', NULL), (2, 'Bob', 1);
+            INSERT INTO messages VALUES (1, 1, 2, 'x', 'hi'), (2, 2, 1, 'y', 'yo'), (3, 2, 2, 'z', 'me');
+            """)
+        let store = try SQLiteStore.open(at: url)
+        let users = try #require(store.model.entity(named: "users"))
+        let messages = try #require(store.model.entity(named: "messages"))
+        // "sender" is a column, so the to-one keeps the column's name and replaces the attribute.
+        #expect(messages.relationship(named: "sender_id")?.destination == "users")
+        #expect(messages.attribute(named: "sender_id") == nil)
+        #expect(messages.attribute(named: "sender")?.type == .string)
+        #expect(messages.relationship(named: "recipient")?.inverse == "messages_recipient")
+        #expect(messages.attribute(named: "recipient_id") != nil)
+        #expect(users.relationship(named: "messages")?.inverse == "sender_id")
+        #expect(users.relationship(named: "messages_recipient")?.isToMany == true)
+        // No suffix: the relationship takes the column's name; the inverse is "users" (it ends in s).
+        #expect(users.relationship(named: "boss")?.destination == "users")
+        #expect(users.relationship(named: "users")?.inverse == "boss")
+        #expect(try names(store, "users WHERE boss.name == 'Ann'") == ["Bob"])
+        #expect(try names(store, "users WHERE messages_recipient.@count == 2") == ["Bob"])
+        #expect(try names(store, "messages WHERE sender_id.name == 'Bob' AND recipient.name == 'Bob'", key: "body") == ["me"])
+    }
 }

@@ -167,7 +167,9 @@ enum SchemaIntrospection {
                     continue
                 }
             }
-            let keyRows = try database.rows(#"SELECT "id", "table", "from", "to" FROM pragma_foreign_key_list(?1) ORDER BY "id", "seq""#, [.text(name)])
+            let keyRows = try database.rows(#"SELECT "id", "table", "from", "to" FROM pragma_foreign_key_list(?1) ORDER BY "id" DESC, "seq""#, [.text(name)])
+            // SQLite numbers a table's foreign keys from the last declared: descending "id" is
+            // declaration order, so the first foreign key gets the plain inverse name.
             var counts: [Int64: Int] = [:]
             for keyRow in keyRows { if case .integer(let id) = keyRow[0] { counts[id, default: 0] += 1 } }
             var foreignKeys: [(from: String, table: String, to: String?)] = []
