@@ -2,6 +2,7 @@ import Foundation
 import Sift
 import SiftSQLite
 import Testing
+@testable import SiftCLI
 
 /// SQLite stores through the binary: `sift import`/`query`/`schema` on `.sqlite` and `.db`
 /// files (Sift's own and any SQLite database), and `sift sql` / `sift explain`.
@@ -153,5 +154,23 @@ import Testing
         #expect(unknown.status == 1 && unknown.stderr.contains("no store at"))
         let help = try SiftBinary.run("explain", "--help")
         #expect(help.stdout.contains("QUERY PLAN") && help.stdout.contains("Examples:"))
+    }
+}
+
+/// The query plan drawn as sqlite3's `.eqp` tree.
+@Suite struct QueryPlanTreeTests {
+    @Test func nestedStepsAreDrawnWithBranches() {
+        let lines = ["SCAN t0", "CORRELATED SCALAR SUBQUERY 1", "  SEARCH t1 USING PRIMARY KEY (_owner=?)",
+                     "  SEARCH t2 USING INTEGER PRIMARY KEY (rowid=?)", "USE TEMP B-TREE FOR ORDER BY"]
+        #expect(GeneratedSQLOutput.tree(lines) == """
+            |--SCAN t0
+            |--CORRELATED SCALAR SUBQUERY 1
+            |  |--SEARCH t1 USING PRIMARY KEY (_owner=?)
+            |  `--SEARCH t2 USING INTEGER PRIMARY KEY (rowid=?)
+            `--USE TEMP B-TREE FOR ORDER BY
+
+            """)
+        #expect(GeneratedSQLOutput.tree(["SEARCH t0 USING INDEX i (a=?)"]) == "`--SEARCH t0 USING INDEX i (a=?)\n")
+        #expect(GeneratedSQLOutput.tree([]) == "")
     }
 }

@@ -31,7 +31,7 @@ struct QueryCommand: ParsableCommand {
               $ sift query --store notes.json 'Note SORT BY category.name SECTION BY category.name'
               $ sift query --store albums.plist 'SELECT artist.name AS artist, count:(title) AS albums FROM Album GROUP BY artist.name'
               $ sift query --store notes.json --request fetch.json
-              $ sift query --store chinook.db 'Album WHERE artist.name == "AC/DC"' --output table
+              $ sift query --store chinook.db 'Album WHERE Artist.Name == "AC/DC"' --output table
             """
     )
 
