@@ -18,16 +18,17 @@ struct ImportCommand: ParsableCommand {
 
             Every file is checked before anything is written: a wrong type, an unknown key, a dangling
             reference or a broken constraint is reported with the entity, the @id and the key, and the
-            store is left as it was. The store kind follows the extension: .json or .plist.
+            store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist.
 
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store notes.plist --model Examples/Notes/Notes.xcdatamodeld Examples/Notes/data.json
+              $ sift import --store notes.sqlite --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store potatoes.json --entity Potato potatoes.csv
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.json or .plist); created when it does not exist.", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist); created when it does not exist.", valueName: "STORE"))
     var store: String
 
     @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store.", valueName: "MODEL"))

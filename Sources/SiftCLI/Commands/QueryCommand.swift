@@ -21,8 +21,8 @@ struct QueryCommand: ParsableCommand {
 
             JSON output: objects as {"@entity", "@id", attributes..., relationships as @id values};
             sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count
-            as {"count": n}; SELECT rows as objects. The store kind follows the extension: .json
-            (JSON store) or .plist (binary store).
+            as {"count": n}; SELECT rows as objects. The store kind follows the extension: .sqlite
+            or .db (SQLite; any SQLite database can be queried), .json (JSON store) or .plist (binary store).
 
             Examples:
               $ sift query --store notes.json 'Note WHERE title BEGINSWITH[cd] "my" SORT BY updatedAt DESC'
@@ -31,35 +31,24 @@ struct QueryCommand: ParsableCommand {
               $ sift query --store notes.json 'Note SORT BY category.name SECTION BY category.name'
               $ sift query --store albums.plist 'SELECT artist.name AS artist, count:(title) AS albums FROM Album GROUP BY artist.name'
               $ sift query --store notes.json --request fetch.json
+              $ sift query --store chinook.db 'Album WHERE Artist.Name == "AC/DC"' --output table
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.json or .plist).", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
     var store: String
 
-    @Argument(help: "The fetch statement.")
-    var statement: String?
-
-    @Option(help: ArgumentHelp("A JSON fetch request instead of a statement.", valueName: "FILE.json"))
-    var request: String?
-
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
-    var variables: [String] = []
+    @OptionGroup var fetch: FetchInput
 
     @Option(help: ArgumentHelp("json, jsonl, table or csv.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
     func validate() throws {
-        if statement == nil && request == nil { throw ValidationError("give a fetch statement or --request FILE.json") }
-        if statement != nil && request != nil { throw ValidationError("give a fetch statement or --request, not both") }
         if output == .indices { throw ValidationError("--output indices is for 'sift filter'; use json, jsonl, table or csv") }
     }
 
     func run() throws {
-        let fetch = try makeRequest()
+        let fetch = try self.fetch.makeRequest()
         let store = try StoreFile.open(self.store)
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
@@ -105,33 +94,5 @@ struct QueryCommand: ParsableCommand {
             throw ExitCode(1)
         }
         standardOutput.flush()
-    }
-
-    private func makeRequest() throws -> FetchRequest {
-        if let request {
-            guard let data = FileManager.default.contents(atPath: request) else {
-                Output.error("error: cannot read \(request)")
-                throw ExitCode(1)
-            }
-            do {
-                return try FetchRequest(json: data)
-            } catch let error as ParseError {
-                Output.error("error: \(request): predicate: " + error.rendered())
-                throw ExitCode(1)
-            } catch {
-                Output.error("error: \(request): \(error)")
-                throw ExitCode(1)
-            }
-        }
-        let values = try ArgumentValues(arguments: arguments, variables: variables)
-        do {
-            return try FetchRequest(statement: statement ?? "", arguments: values.arguments, variables: values.variables)
-        } catch let error as ParseError {
-            Output.error(error.rendered())
-            throw ExitCode(1)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode(1)
-        }
     }
 }

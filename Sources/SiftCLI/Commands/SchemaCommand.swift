@@ -10,12 +10,13 @@ struct SchemaCommand: ParsableCommand {
         discussion: """
             Examples:
               $ sift schema --store notes.json
+              $ sift schema --store chinook.db
               $ sift schema --model Examples/Notes/Notes.xcdatamodeld
               $ sift schema --model Examples/Movies/model.json --json
             """
     )
 
-    @Option(help: ArgumentHelp("A store file (.json or .plist).", valueName: "STORE"))
+    @Option(help: ArgumentHelp("A store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
     var store: String?
 
     @Option(help: ArgumentHelp("A model file (model.json, .xcdatamodel or .xcdatamodeld).", valueName: "MODEL"))

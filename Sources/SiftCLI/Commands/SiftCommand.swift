@@ -15,8 +15,11 @@ public struct SiftCommand: ParsableCommand {
               sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               sift query --store notes.json 'Note WHERE ANY tags.name == "Family" SORT BY updatedAt DESC' --output table
               sift schema --store notes.json
+              sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
+              sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
             """,
-        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, SchemaCommand.self]
+        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, SchemaCommand.self,
+                      SQLCommand.self, ExplainCommand.self]
     )
 
     public init() {}

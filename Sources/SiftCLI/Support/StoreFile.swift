@@ -2,19 +2,51 @@ import ArgumentParser
 import Foundation
 import Sift
 
-/// Opening the store a `--store` option names; the kind follows the extension (`.json` JSON
-/// store, `.plist` binary store).
+/// Opening the store a `--store` option names; the kind follows the extension: `.sqlite` or
+/// `.db` SQLite store (any SQLite database opens; one Sift did not create is read into a model
+/// from its tables and can be queried, not changed), `.json` JSON store, `.plist` binary store.
 enum StoreFile {
+    /// The kinds of store file, by extension.
+    enum Kind {
+        case sqlite
+        case atomic
+
+        init(path: String) {
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "sqlite", "sqlite3", "db": self = .sqlite
+            default: self = .atomic
+            }
+        }
+    }
+
     static func open(_ path: String) throws -> any PersistentStore {
         guard FileManager.default.fileExists(atPath: path) else {
             Output.error("error: no store at \(path) (create one with 'sift import --store \(path) --model MODEL DATA')")
             throw ExitCode(1)
         }
-        return try report { () throws(StoreError) in try AtomicStore.open(at: URL(fileURLWithPath: path)) }
+        let url = URL(fileURLWithPath: path)
+        switch Kind(path: path) {
+        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url) }
+        case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
+        }
+    }
+
+    /// Opens a SQLite store (for `sift sql` and `sift explain`); any other kind is a usage error.
+    static func openSQLite(_ path: String, command: String) throws -> SQLiteStore {
+        guard Kind(path: path) == .sqlite else {
+            Output.error("error: \(path) is not a SQLite store; 'sift \(command)' needs a .sqlite or .db store (JSON and binary stores run fetches in memory, without SQL)")
+            throw ExitCode(64)
+        }
+        guard let store = try open(path) as? SQLiteStore else { throw ExitCode(1) }
+        return store
     }
 
     static func create(_ path: String, model: DataModel) throws -> any PersistentStore {
-        try report { () throws(StoreError) in try AtomicStore.create(at: URL(fileURLWithPath: path), model: model) }
+        let url = URL(fileURLWithPath: path)
+        switch Kind(path: path) {
+        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.create(at: url, model: model) }
+        case .atomic: return try report { () throws(StoreError) in try AtomicStore.create(at: url, model: model) }
+        }
     }
 
     static func loadModel(_ path: String) throws -> DataModel {

@@ -223,6 +223,11 @@ struct ExpressionSQLCompiler {
             }
             if let attribute = table.entity.attribute(named: key) {
                 guard isLast, let column = table.columns[key] else { throw SQLUnsupported("a key after the attribute \(key)") }
+                // An introspected column without a declared type (Binary) may hold values of any
+                // kind, so the typed SQL comparisons do not apply: the evaluator checks it.
+                if !schema.isSiftLayout && attribute.type == .binary {
+                    throw SQLUnsupported("\(key) has no declared type, so its values may be of any kind")
+                }
                 let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout)
                 return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)

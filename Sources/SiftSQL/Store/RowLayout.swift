@@ -43,7 +43,10 @@ struct RowLayout: Sendable {
                     columnIndex[column] = index
                     columns.append(SQLIdentifier.qualified(alias, column))
                 }
-                list.append((attribute.name, index, schema.isSiftLayout ? attribute.type : nil))
+                // An introspected column holds whatever was stored; only Date and Boolean are
+                // converted (seconds since 2001, 0/1), everything else reads as stored.
+                let decodeAs = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
+                list.append((attribute.name, index, decodeAs))
             }
             attributes[name] = list
         }

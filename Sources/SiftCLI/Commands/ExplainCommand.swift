@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift explain`: a fetch's SQL and bindings, and SQLite's query plan for it.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Print the SQL a fetch runs on a SQLite store, its bindings and SQLite's query plan.",
+        discussion: """
+            Prints what 'sift sql' prints, then SQLite's EXPLAIN QUERY PLAN as sqlite3's .eqp shows it:
+            SEARCH means an index is used, SCAN a whole table is read. Nothing is fetched.
+            The store must be a SQLite store (.sqlite or .db).
+
+            Examples:
+              $ sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
+              $ sift explain --store notes.sqlite 'Note WHERE category.name == %@' --arg '"Work"'
+
+            Output:
+              SELECT ... WHERE "t0"."title" >= ?1 AND "t0"."title" < ?2 ...
+                ?1 = 'A'
+                ?2 = 'B'
+              QUERY PLAN
+              `--SEARCH t0 USING INDEX ... (title>? AND title<?)
+            """
+    )
+
+    @Option(help: ArgumentHelp("The SQLite store (.sqlite or .db).", valueName: "STORE"))
+    var store: String
+
+    @OptionGroup var fetch: FetchInput
+
+    func run() throws {
+        let request = try fetch.makeRequest()
+        let store = try StoreFile.openSQLite(self.store, command: "explain")
+        let generated = try GeneratedSQLOutput.generated(store, request)
+        let plan: [String]
+        do {
+            plan = try store.queryPlan(for: request)
+        } catch {
+            Output.error("error: \(GeneratedSQLOutput.message(error))")
+            throw ExitCode(1)
+        }
+        print(generated.description)
+        print("QUERY PLAN")
+        print(GeneratedSQLOutput.tree(plan), terminator: "")
+    }
+}

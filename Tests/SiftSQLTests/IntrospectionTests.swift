@@ -1,0 +1,140 @@
+import Foundation
+import SiftEvaluation
+import SiftSQLite
+import SiftStore
+import Testing
+@testable import SiftSQL
+
+/// Opening SQLite databases Sift did not create (FETCH.md §1): tables become entities, columns
+/// attributes, foreign keys relationships; fetches run; writes are refused.
+@Suite struct IntrospectionTests {
+    /// A database made with plain SQL, in a fresh directory; returns its URL.
+    static func makeDatabase() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-introspection-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("music.db")
+        let database = try SQLiteDatabase(path: url.path, options: [.create])
+        try database.execute(#"""
+            CREATE TABLE Artist (id INTEGER PRIMARY KEY, name TEXT NOT NULL, founded DATE, active BOOLEAN);
+            CREATE TABLE Album (id INTEGER PRIMARY KEY, title VARCHAR(100), artist_id INTEGER REFERENCES Artist(id), price NUMERIC, cover BLOB);
+            CREATE TABLE tracks (trackId INTEGER PRIMARY KEY, name TEXT, albumId INTEGER REFERENCES Album, seconds REAL);
+            CREATE TABLE "order" ("order no" TEXT PRIMARY KEY, "say ""hi""" TEXT, qty);
+            CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b)) WITHOUT ROWID;
+            INSERT INTO Artist VALUES (1, 'Nina', 0.0, 1), (2, 'Miles', 86400.0, 0), (3, 'Quiet', NULL, NULL);
+            INSERT INTO Album VALUES (10, 'Blue', 1, 9.5, NULL), (11, 'Wild', 1, 12, NULL), (12, 'Kind', 2, 8, x'00ff'), (13, 'Loose', NULL, NULL, NULL);
+            INSERT INTO tracks VALUES (100, 'One', 10, 200.5), (101, 'Two', 10, 180), (102, 'Three', 12, 300);
+            INSERT INTO "order" VALUES ('A-1', 'hello', 3), ('A-2', 'bye', 'many');
+            """#)
+        return url
+    }
+
+    func names(_ store: SQLiteStore, _ statement: String, key: String = "name") throws -> [String] {
+        try store.fetch(FetchRequest(statement: statement)).map { object in
+            if case .string(let s)? = object[attribute: key] { return s }
+            return "?"
+        }
+    }
+
+    @Test func tablesBecomeEntitiesWithTypedAttributes() throws {
+        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let model = store.model
+        #expect(model.entities.map(\.name) == ["Artist", "Album", "tracks", "order"])
+        let artist = try #require(model.entity(named: "Artist"))
+        #expect(artist.attributes.map(\.name) == ["id", "name", "founded", "active"])
+        #expect(artist.attributes.map(\.type) == [.integer64, .string, .date, .boolean])
+        #expect(artist.attributes.allSatisfy { $0.isOptional })
+        let album = try #require(model.entity(named: "Album"))
+        #expect(album.attributes.map(\.type) == [.integer64, .string, .integer64, .double, .binary])
+        let order = try #require(model.entity(named: "order"))
+        #expect(order.attributes.map(\.name) == ["order no", "say \"hi\"", "qty"])
+        #expect(order.attributes.map(\.type) == [.string, .string, .binary])
+        #expect(SchemaIntrospection.attributeType(declared: "DOUBLE PRECISION") == .double)
+        #expect(SchemaIntrospection.attributeType(declared: "datetime") == .date)
+        #expect(SchemaIntrospection.attributeType(declared: "NVARCHAR(20)") == .string)
+    }
+
+    @Test func foreignKeysBecomeRelationshipsWithInverses() throws {
+        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let album = try #require(store.model.entity(named: "Album"))
+        let toArtist = try #require(album.relationship(named: "artist"))
+        #expect(!toArtist.isToMany && toArtist.destination == "Artist" && toArtist.inverse == "albums")
+        #expect(album.attribute(named: "artist_id") != nil)
+        let artist = try #require(store.model.entity(named: "Artist"))
+        let albums = try #require(artist.relationship(named: "albums"))
+        #expect(albums.isToMany && albums.destination == "Album" && albums.inverse == "artist")
+        let tracks = try #require(store.model.entity(named: "tracks"))
+        #expect(tracks.relationship(named: "album")?.destination == "Album")
+        #expect(album.relationship(named: "tracks")?.isToMany == true)
+    }
+
+    @Test func fetchesRunInSQL() throws {
+        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        #expect(try names(store, "Album WHERE artist.name == 'Nina' SORT BY title", key: "title") == ["Blue", "Wild"])
+        #expect(try names(store, "Artist WHERE albums.@count > 1") == ["Nina"])
+        #expect(try names(store, "Artist WHERE albums.@count == 0") == ["Quiet"])
+        #expect(try names(store, "Album SORT BY title DESC LIMIT 2", key: "title") == ["Wild", "Loose"])
+        #expect(try names(store, "tracks WHERE album.artist.name == 'Miles'") == ["Three"])
+        #expect(try names(store, "Artist WHERE ANY albums.tracks.seconds > 190 SORT BY name") == ["Miles", "Nina"])
+        #expect(try names(store, "Artist WHERE active == YES") == ["Nina"])
+        let ids = try store.fetch(FetchRequest(statement: "Album WHERE price < 10 SORT BY price")).objectIDs
+        #expect(ids.map(\.rawValue) == ["Album/12", "Album/10"])
+        let miles = try store.fetch(FetchRequest(statement: "Artist WHERE name == 'Miles'"))
+        guard case .date(let founded)? = miles.first?[attribute: "founded"] else { Issue.record("founded is not a date"); return }
+        #expect(founded == Date(timeIntervalSinceReferenceDate: 86400))
+        guard case .bool(false)? = miles.first?[attribute: "active"] else { Issue.record("active is not false"); return }
+    }
+
+    @Test func oddNamesAndTablesWithoutIntegerKeys() throws {
+        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let request = try FetchRequest(entityName: "order", predicate: "%K == %@", arguments: ["say \"hi\"", "bye"])
+        let rows = try store.fetch(request)
+        #expect(rows.count == 1)
+        guard case .string("A-2")? = rows.first?[attribute: "order no"] else { Issue.record("wrong order row"); return }
+        #expect(rows.first?.objectID.rawValue == "order/2")
+        #expect(try store.count(FetchRequest(entityName: "order", predicate: "qty == 3")) == 1)
+    }
+
+    @Test func writesAreRefusedAndTheFileIsUnchanged() throws {
+        let url = try Self.makeDatabase()
+        let before = try Data(contentsOf: url)
+        let store = try SQLiteStore.open(at: url)
+        do {
+            try store.insert("Artist", ["name": .string("New")])
+            Issue.record("the insert was accepted")
+        } catch {
+            #expect(error.code == .readOnly)
+        }
+        try store.save()
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try store.count(FetchRequest(statement: "Artist")) == 3)
+    }
+
+    @Test func namingClashesAndSelfReferences() throws {
+        let url = try Self.makeDatabase()
+        let database = try SQLiteDatabase(path: url.path, options: [])
+        try database.execute("""
+            CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss INTEGER REFERENCES users(id));
+            CREATE TABLE messages (id INTEGER PRIMARY KEY, sender_id INTEGER REFERENCES users, recipient_id INTEGER REFERENCES users,
+                                   sender TEXT, body TEXT);
+            INSERT INTO users VALUES (1, 'Ann', NULL), (2, 'Bob', 1);
+            INSERT INTO messages VALUES (1, 1, 2, 'x', 'hi'), (2, 2, 1, 'y', 'yo'), (3, 2, 2, 'z', 'me');
+            """)
+        let store = try SQLiteStore.open(at: url)
+        let users = try #require(store.model.entity(named: "users"))
+        let messages = try #require(store.model.entity(named: "messages"))
+        // "sender" is a column, so the to-one keeps the column's name and replaces the attribute.
+        #expect(messages.relationship(named: "sender_id")?.destination == "users")
+        #expect(messages.attribute(named: "sender_id") == nil)
+        #expect(messages.attribute(named: "sender")?.type == .string)
+        #expect(messages.relationship(named: "recipient")?.inverse == "messages_recipient")
+        #expect(messages.attribute(named: "recipient_id") != nil)
+        #expect(users.relationship(named: "messages")?.inverse == "sender_id")
+        #expect(users.relationship(named: "messages_recipient")?.isToMany == true)
+        // No suffix: the relationship takes the column's name; the inverse is "users" (it ends in s).
+        #expect(users.relationship(named: "boss")?.destination == "users")
+        #expect(users.relationship(named: "users")?.inverse == "boss")
+        #expect(try names(store, "users WHERE boss.name == 'Ann'") == ["Bob"])
+        #expect(try names(store, "users WHERE messages_recipient.@count == 2") == ["Bob"])
+        #expect(try names(store, "messages WHERE sender_id.name == 'Bob' AND recipient.name == 'Bob'", key: "body") == ["me"])
+    }
+}
