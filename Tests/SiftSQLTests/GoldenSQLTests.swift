@@ -18,25 +18,25 @@ import Testing
 
     static let cases: [Case] = [
         Case(statement: "Book WHERE year == 1974",
-             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" = ?1 ORDER BY "t0"."_pk""#, bindings: ["1974"]),
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" = ?1 ORDER BY +"t0"."_pk""#, bindings: ["1974"]),
         Case(statement: "Book WHERE year != 1974",
-             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NOT ?1 ORDER BY "t0"."_pk""#, bindings: ["1974"]),
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NOT ?1 ORDER BY +"t0"."_pk""#, bindings: ["1974"]),
         Case(statement: "Book WHERE NOT year > 1970",
-             sql: #"FROM "Book" AS "t0" WHERE NOT coalesce("t0"."year" > ?1, 0) ORDER BY "t0"."_pk""#, bindings: ["1970"]),
+             sql: #"FROM "Book" AS "t0" WHERE NOT coalesce("t0"."year" > ?1, 0) ORDER BY +"t0"."_pk""#, bindings: ["1970"]),
         Case(statement: "Book WHERE NOT title == 'x'",
-             sql: #"FROM "Book" AS "t0" WHERE NOT ("t0"."title" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'x'"]),
+             sql: #"FROM "Book" AS "t0" WHERE NOT ("t0"."title" = ?1) ORDER BY +"t0"."_pk""#, bindings: ["'x'"]),
         Case(statement: "Book WHERE year == nil",
-             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY "t0"."_pk""#, bindings: []),
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY +"t0"."_pk""#, bindings: []),
         Case(statement: "Book WHERE title BEGINSWITH 'Sta'",
-             sql: #"FROM "Book" AS "t0" WHERE ("t0"."title" >= ?1 AND "t0"."title" < ?2) ORDER BY "t0"."_pk""#, bindings: ["'Sta'", "'Stb'"]),
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."title" >= ?1 AND "t0"."title" < ?2) ORDER BY +"t0"."_pk""#, bindings: ["'Sta'", "'Stb'"]),
         Case(statement: "Book WHERE title BEGINSWITH[cd] 'sta'",
              sql: #"FROM "Book" AS "t0" WHERE sift_beginswith("t0"."title", ?1, 3) ORDER BY "t0"."_pk""#, bindings: ["'sta'"]),
         Case(statement: "Book WHERE title LIKE[c] '*star*' OR title MATCHES '^E.*'",
              sql: #"FROM "Book" AS "t0" WHERE (sift_like("t0"."title", ?1, 1) OR sift_matches("t0"."title", ?2, 0)) ORDER BY "t0"."_pk""#, bindings: ["'*star*'", "'^E.*'"]),
         Case(statement: "Book WHERE year IN {1974, 1996, nil}",
-             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" IN (?1, ?2) OR "t0"."year" IS NULL) ORDER BY "t0"."_pk""#, bindings: ["1974", "1996"]),
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" IN (?1, ?2) OR "t0"."year" IS NULL) ORDER BY +"t0"."_pk""#, bindings: ["1974", "1996"]),
         Case(statement: "Book WHERE year BETWEEN {1970, 1980}",
-             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" BETWEEN ?1 AND ?2 ORDER BY "t0"."_pk""#, bindings: ["1970", "1980"]),
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" BETWEEN ?1 AND ?2 ORDER BY +"t0"."_pk""#, bindings: ["1970", "1980"]),
         Case(statement: "Book WHERE author.name == 'Banks'",
              sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t1"."name" = ?1 ORDER BY "t0"."_pk""#, bindings: ["'Banks'"]),
         Case(statement: "Book WHERE ANY tags.name == 'sci-fi'",
@@ -48,13 +48,13 @@ import Testing
         Case(statement: "Author WHERE books.@sum.price >= 9.5",
              sql: #"FROM "Author" AS "t0" WHERE (SELECT sift_sum("t1"."price") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") >= ?1 ORDER BY "t0"."_pk""#, bindings: ["9.5"]),
         Case(statement: "Book WHERE year + 1 > 1975",
-             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" + ?1) > ?2 ORDER BY "t0"."_pk""#, bindings: ["1", "1975"]),
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" + ?1) > ?2 ORDER BY +"t0"."_pk""#, bindings: ["1", "1975"]),
         Case(statement: "Book WHERE author == %@",
              sql: #"FROM "Book" AS "t0" WHERE "t0"."author" = (SELECT "_pk" FROM "Author" WHERE "_id" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'a1'"]),
         Case(statement: "Book WHERE title == \"x'; DROP TABLE Book; --\"",
-             sql: #"FROM "Book" AS "t0" WHERE "t0"."title" = ?1 ORDER BY "t0"."_pk""#, bindings: ["'x''; DROP TABLE Book; --'"]),
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."title" = ?1 ORDER BY +"t0"."_pk""#, bindings: ["'x''; DROP TABLE Book; --'"]),
         Case(statement: "Book WHERE year > 1960 SORT BY title DESC USING caseInsensitiveCompare, author.name LIMIT 2 OFFSET 1",
-             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t0"."title" COLLATE sift_case_insensitive DESC, "t1"."name", "t0"."_pk" LIMIT ?2 OFFSET ?3"#, bindings: ["1960", "2", "1"]),
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t0"."title" COLLATE sift_case_insensitive DESC, "t1"."name", +"t0"."_pk" LIMIT ?2 OFFSET ?3"#, bindings: ["1960", "2", "1"]),
         Case(statement: "Ebook WHERE format == 'epub'",
              sql: #"FROM "Book" AS "t0" WHERE "t0"."_entity" = ?1 AND "t0"."format" = ?2 ORDER BY "t0"."_pk""#, bindings: ["'Ebook'", "'epub'"]),
     ]
@@ -78,7 +78,7 @@ import Testing
         let store = try SQLTestModel.store()
         let request = try FetchRequest(statement: "Book WHERE year == nil AND uppercase:(title) BEGINSWITH 'STAR' LIMIT 1")
         let generated = try store.generatedSQL(for: request)
-        #expect(generated.sql.hasSuffix(#"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY "t0"."_pk""#))
+        #expect(generated.sql.hasSuffix(#"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY +"t0"."_pk""#))
         #expect(generated.inMemoryPredicate == #"uppercase:(title) BEGINSWITH "STAR""#)
         #expect(try store.fetch(request).objectIDs == ["e1"])
         #expect(try store.count(request) == 1)

@@ -100,8 +100,23 @@ struct FetchSQL {
     }
 
     /// The ORDER BY clause (by the row key alone when sorting runs in memory).
+    ///
+    /// The row key is the tie-break. Where the WHERE clause constrains an indexed column, it is
+    /// written `+"t0"."_pk"`, so SQLite does not prefer reading the whole table in key order
+    /// (which needs no sorting) over searching the index and sorting what it finds.
     var orderByClause: String {
-        " ORDER BY " + (orderBy ?? [SQLIdentifier.qualified(alias, table.primaryKey)]).joined(separator: ", ")
+        var terms = orderBy ?? [SQLIdentifier.qualified(alias, table.primaryKey)]
+        if let last = terms.last, usesIndexedColumn { terms[terms.count - 1] = "+" + last }
+        return " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    /// Whether a condition reads the first column of one of the entity's indexes.
+    private var usesIndexedColumn: Bool {
+        let where_ = conditions.joined(separator: " ")
+        return table.entity.indexes.contains { index in
+            guard let first = index.first, let column = table.columns[first] else { return false }
+            return where_.contains(SQLIdentifier.qualified(alias, column) + " ")
+        }
     }
 
     /// The LIMIT/OFFSET clause, when paging runs in SQL.

@@ -1,0 +1,79 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftStore
+import Testing
+
+/// Key paths and arguments full of quotes, semicolons and SQL comments give correct results or
+/// clear errors, never reach SQL text, and never alter the database.
+@Suite struct HostileInputTests {
+    static let hostile = [
+        "x'; DROP TABLE \"Book\"; --", "\"; DELETE FROM Book; --", "') OR 1=1 --", "/* comment */", "?1", "\\", "'", "\"",
+        "Robert'); DROP TABLE Students;--", "\u{0}", "title\" FROM \"Book",
+    ]
+
+    @Test(arguments: hostile)
+    func argumentsAreBoundValues(_ text: String) throws {
+        let store = try SQLTestModel.store()
+        let before = try store.rawRows("SELECT count(*) FROM \"Book\"")
+        for format in ["title == %@", "title BEGINSWITH %@", "title CONTAINS[c] %@", "title LIKE %@", "title IN {%@, 'Excession'}",
+                       "author.name != %@", "ANY tags.name == %@"] {
+            let request = try FetchRequest(entityName: "Book", predicate: format, arguments: [text])
+            let generated = try store.generatedSQL(for: request)
+            #expect(!generated.sql.contains(text) || text.count < 3, "\(generated.sql)")
+            let ids = try store.fetch(request).objectIDs
+            let expected = try AtomicReference.ids(request)
+            #expect(ids == expected, "\(format) with \(text)")
+        }
+        #expect(try store.rawRows("SELECT count(*) FROM \"Book\"") == before)
+    }
+
+    @Test(arguments: hostile)
+    func keyPathsAreCheckedAgainstTheModel(_ key: String) throws {
+        let store = try SQLTestModel.store()
+        let request = try FetchRequest(entityName: "Book", predicate: "%K == 1", arguments: [key])
+        #expect(throws: StoreError.self) { try store.fetch(request) }
+        #expect(throws: StoreError.self) { try store.generatedSQL(for: request) }
+        #expect(try store.rawRows("SELECT count(*) FROM \"Book\"") == [[.integer(4)]])
+    }
+
+    @Test func hostileObjectIDsFindNothing() throws {
+        let store = try SQLTestModel.store()
+        for text in Self.hostile {
+            let request = try FetchRequest(entityName: "Book", predicate: "author == %@", arguments: [ObjectID(text)])
+            #expect(try store.fetch(request).objectIDs == [])
+            #expect(store.object(with: ObjectID(text)) == nil)
+        }
+    }
+
+    @Test func hostileStringsAreStoredAndFoundIntact() throws {
+        let store = try SQLTestModel.store()
+        for (index, text) in Self.hostile.enumerated() {
+            try store.insert("Book", id: ObjectID("h\(index)"), ["title": .string(text)])
+        }
+        try store.save()
+        for (index, text) in Self.hostile.enumerated() {
+            let request = try FetchRequest(entityName: "Book", predicate: "title == %@", arguments: [text])
+            #expect(try store.fetch(request).objectIDs == [ObjectID("h\(index)")], "\(text)")
+        }
+    }
+}
+
+/// The same requests on an atomic store with the same data: the answers the SQLite store must give.
+enum AtomicReference {
+    static func ids(_ request: FetchRequest) throws -> [ObjectID] {
+        let store = AtomicStore.inMemory(model: try SQLTestModel.model())
+        try store.insert("Author", id: "a1", ["name": .string("Le Guin")])
+        try store.insert("Author", id: "a2", ["name": .string("Banks")])
+        try store.insert("Tag", id: "t1", ["name": .string("sci-fi")])
+        try store.insert("Tag", id: "t2", ["name": .string("classic")])
+        try store.insert("Book", id: "b1", ["title": .string("The Dispossessed"), "year": .int(1974), "price": .double(9.5)],
+                         relationships: ["author": ["a1"], "tags": ["t1", "t2"]])
+        try store.insert("Book", id: "b2", ["title": .string("Excession"), "year": .int(1996)], relationships: ["author": ["a2"], "tags": ["t1"]])
+        try store.insert("Ebook", id: "e1", ["title": .string("Star Maker"), "format": .string("epub")])
+        try store.insert("Book", id: "b3", ["title": .string("Stár Trek"), "year": .int(1966)], relationships: ["tags": []])
+        try store.save()
+        return try store.fetch(request).objectIDs
+    }
+}
