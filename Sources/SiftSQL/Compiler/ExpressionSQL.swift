@@ -306,8 +306,7 @@ struct ExpressionSQLCompiler {
         guard case .single(let element) = try walk(rest, from: scope, outer: scope) else {
             throw SQLUnsupported("\(op) over a to-many key path")
         }
-        let from = path.from.isEmpty ? "" : path.from
-        let rebuilt = CollectionPath(from: fromWithJoins(from, scope), link: path.link, element: element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
+        let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
         switch (op, element.kind) {
         case ("@sum", .number(let n)) where n != .decimal:
             return SQLFragment(sql: rebuilt.scalar("sift_sum(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)

@@ -112,8 +112,16 @@ struct SQLFetchExecutor {
         let views = objects.map { Value.object($0) }
         let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath)
         store.lock.lock(); defer { store.lock.unlock() }
-        let keyList = (objects.source as? SQLQuerySource)?.keys() ?? (objects.source as? SQLKeyListSource)?.keys ?? []
-        let layout = RowLayout(table: try plan(request).table, schema: schema, alias: "t0")
+        // The sections' objects are read by key, with the layout the fetch used.
+        let keyList: [(key: Int64, id: ObjectID)]
+        let layout: RowLayout
+        if let source = objects.source as? SQLQuerySource {
+            (keyList, layout) = (source.keys(), source.layout)
+        } else if let source = objects.source as? SQLKeyListSource {
+            (keyList, layout) = (source.keys, source.layout)
+        } else {
+            return SectionedFetchResults(sections: [], warning: grouped.warning)
+        }
         let sections = grouped.sections.map { section in
             FetchedSection(name: section.name, indexTitle: section.indexTitle,
                            objects: FetchedObjects(source: SQLKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout),
