@@ -56,7 +56,11 @@ public struct SectionedResults: Sendable {
             lastName = name
         }
         sections = names.map { Section(name: $0, indexTitle: Section.indexTitle(for: $0), objectIndices: members[$0] ?? []) }
-        warning = contiguous ? nil
-            : "sections are not contiguous: the first sort key does not group '\(keyPath)' (sort by \(keyPath) first)"
+        warning = contiguous ? nil : Self.notContiguousWarning(keyPath)
+    }
+
+    /// The warning for sections whose objects are not contiguous in the results.
+    public static func notContiguousWarning(_ keyPath: String) -> String {
+        "sections are not contiguous: the first sort key does not group '\(keyPath)' (sort by \(keyPath) first)"
     }
 }

@@ -92,10 +92,14 @@ struct FetchSQL {
     }
 
     /// `FROM … WHERE …` (with joins).
-    var fromAndWhere: String {
+    var fromAndWhere: String { fromAndWhere(adding: []) }
+
+    /// `FROM … WHERE …` with `extra` conditions ANDed after the request's own.
+    func fromAndWhere(adding extra: [String]) -> String {
         var sql = "FROM \(SQLIdentifier.quoted(table.table)) AS \(SQLIdentifier.quoted(alias))"
         for join in context.joins { sql += " " + join }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let all = conditions + extra
+        if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
         return sql
     }
 

@@ -17,6 +17,9 @@ extension SQLFetchExecutor {
         if crossesToMany {
             throw StoreError(.invalidRequest, "cannot section by to-many key path '\(keyPath)'", entity: entity.name, key: keyPath)
         }
+        if case .attribute(let attribute) = ending, let sections = try sectionsInSQL(request, keys: keys, attribute: attribute) {
+            return sections
+        }
         // The objects in order (their keys only), then the sections over them.
         let objects = try self.objects(request)
         let views = objects.map { Value.object($0) }
@@ -39,4 +42,61 @@ extension SQLFetchExecutor {
         }
         return SectionedFetchResults(sections: sections, warning: grouped.warning)
     }
+
+    /// Sections from one GROUP BY query, when the whole fetch runs in SQL (nil otherwise):
+    /// names from the stored values (values with equal names make one section, as `nil` and
+    /// `""` do), sizes and places from SQL, each section's objects queried when it is read.
+    private func sectionsInSQL(_ request: FetchRequest, keys: [String], attribute: AttributeDescription) throws -> SectionedFetchResults? {
+        store.lock.lock(); defer { store.lock.unlock() }
+        try store.writePendingChanges()
+        let plan = try self.plan(request)
+        let sectionSQL: SectionSQL
+        do {
+            sectionSQL = try SectionSQL(plan, keys: keys, schema: schema)
+        } catch is SQLUnsupported {
+            return nil
+        }
+        // Values decode as the fetched objects' attributes do (RowLayout).
+        let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
+        var merged: [SectionSpan] = []
+        var indexByName: [String: Int] = [:]
+        let (sql, bindings) = sectionSQL.summaryQuery()
+        let statement = try database.prepare(sql)
+        try statement.bind(bindings)
+        while try statement.step() {
+            let stored = statement.value(0)
+            let name = ValueText.text(ColumnCodec.decode(stored, as: type))
+            let count = statement.int64(1), first = statement.int64(2), last = statement.int64(3)
+            if let index = indexByName[name] {
+                merged[index].values.append(stored)
+                merged[index].count += count
+                merged[index].first = min(merged[index].first, first)
+                merged[index].last = max(merged[index].last, last)
+            } else {
+                indexByName[name] = merged.count
+                merged.append(SectionSpan(name: name, values: [stored], count: count, first: first, last: last))
+            }
+        }
+        merged.sort { $0.first < $1.first }
+        let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
+        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
+        let sections = merged.map { span in
+            let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
+            return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
+                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count)),
+                                                          batchSize: request.fetchBatchSize))
+        }
+        let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
+        return SectionedFetchResults(sections: sections, warning: contiguous ? nil : SectionedResults.notContiguousWarning(keyPath))
+    }
+}
+
+/// One section as the GROUP BY query describes it: its stored values, size, and first and
+/// last places in the results.
+private struct SectionSpan {
+    let name: String
+    var values: [SQLiteValue]
+    var count: Int64
+    var first: Int64
+    var last: Int64
 }

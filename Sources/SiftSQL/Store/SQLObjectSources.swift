@@ -11,12 +11,15 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let bindings: [SQLiteValue]
     let layout: RowLayout
     private var cachedKeys: [(key: Int64, id: ObjectID)]?
+    /// How many rows the query returns, when that is known without running it.
+    private let knownCount: Int?
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout) {
+    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil) {
         self.store = store
         self.sql = sql
         self.bindings = bindings
         self.layout = layout
+        self.knownCount = count
     }
 
     /// The rows' keys and IDs, in order (read once, on first need).
@@ -34,7 +37,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
         return keys
     }
 
-    var count: Int { keys().count }
+    var count: Int { knownCount ?? keys().count }
     func objectID(at index: Int) -> ObjectID { keys()[index].id }
     func object(at index: Int) -> ManagedObject {
         SQLKeyListSource.object(key: keys()[index].key, id: keys()[index].id, store: store, layout: layout)

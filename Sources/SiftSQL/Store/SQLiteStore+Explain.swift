@@ -15,6 +15,11 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     public let inMemoryReason: String?
     /// Whether sorting runs in memory.
     public let sortsInMemory: Bool
+    /// For a sectioned fetch that runs wholly in SQL: the query giving the sections' values,
+    /// sizes and places (each section's objects are queried when it is read).
+    public var sectionsSQL: String? = nil
+    /// The values bound in `sectionsSQL`.
+    public var sectionsBindings: [SQLiteValue] = []
 
     public var description: String {
         var text = sql
@@ -22,6 +27,10 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
         if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
         if sortsInMemory { text += "\n-- sorted in memory" }
         if let inMemoryReason { text += " (\(inMemoryReason))" }
+        if let sectionsSQL {
+            text += "\n-- sections:\n" + sectionsSQL
+            for (index, value) in sectionsBindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
+        }
         return text
     }
 }
@@ -31,6 +40,10 @@ extension SQLiteStore {
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
         let plan = try SQLFetchExecutor(store: self).plan(request)
+        // Compiled first: the section key path may join a table the objects' query then shows.
+        let sections = request.sectionNameKeyPath.flatMap { keyPath in
+            try? SectionSQL(plan, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), schema: schema)
+        }
         let sql: (sql: String, bindings: [SQLiteValue])
         switch request.resultType {
         case .count where plan.pagesInSQL:
@@ -41,8 +54,12 @@ extension SQLiteStore {
         default:
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
         }
-        return GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
-                            inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
+        var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
+                                     inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
+        if let sections {
+            (generated.sectionsSQL, generated.sectionsBindings) = sections.summaryQuery()
+        }
+        return generated
     }
 
     /// SQLite's query plan for a request's query (`EXPLAIN QUERY PLAN`), one line per step.

@@ -1,0 +1,79 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// The SQL of a sectioned fetch (FETCH.md §4) whose predicate, sort and paging all run in SQL.
+///
+/// One GROUP BY query gives every section's value, size, and first and last place in the
+/// results (places number the rows in result order, so sections come in order of their first
+/// object, and a section is contiguous when it fills its span):
+///
+///     SELECT "s", count(*), min("n"), max("n")
+///     FROM (SELECT <section value> AS "s", row_number() OVER (ORDER BY <sort>, "t0"."_pk") AS "n"
+///           FROM … WHERE … [ORDER BY … LIMIT ?a OFFSET ?b])
+///     GROUP BY "s" COLLATE BINARY ORDER BY min("n")
+///
+/// A section's objects are a query of their own, run when the section is read:
+///
+///     SELECT <columns> FROM … WHERE … AND (<section value> IS ?v COLLATE BINARY) ORDER BY …
+///
+/// or, when the fetch has a limit or offset, the rows numbered within the section's span:
+///
+///     SELECT "c0", "c1", … FROM (SELECT <column> AS "c0", …, <section value> AS "s",
+///                                       row_number() OVER (ORDER BY …) AS "n" FROM … WHERE …)
+///     WHERE "n" BETWEEN ?first AND ?last AND ("s" IS ?v COLLATE BINARY) ORDER BY "n"
+///
+/// Values compare as stored (BINARY), whatever collation a column was declared with, as the
+/// evaluator compares them; values whose section names are equal are merged by the caller.
+struct SectionSQL {
+    let plan: FetchSQL
+    /// The section key path's value per row.
+    let value: SQLFragment
+    private let sortTerms: String
+
+    /// Compiles the section key path of `plan`'s request; throws `SQLUnsupported` when it has
+    /// no single SQL value per row (or the fetch does not run wholly in SQL).
+    init(_ plan: FetchSQL, keys: [String], schema: SQLSchema) throws {
+        guard plan.pagesInSQL, let terms = plan.orderBy else { throw SQLUnsupported("part of the fetch runs in memory") }
+        let scope = SQLScope(alias: plan.alias, table: plan.table, isSubquery: false)
+        guard case .single(let value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
+              value.constant == nil else {
+            throw SQLUnsupported("a section key path with no single value per row")
+        }
+        if case .object = value.kind { throw SQLUnsupported("sectioning by a relationship") }
+        self.plan = plan
+        self.value = value
+        self.sortTerms = terms.joined(separator: ", ")
+    }
+
+    private var isPaged: Bool { plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 }
+    private var rowNumber: String { "row_number() OVER (ORDER BY \(sortTerms))" }
+
+    /// The sections' values, sizes, first and last places (1-based, in result order), in
+    /// order of their first place.
+    func summaryQuery() -> (sql: String, bindings: [SQLiteValue]) {
+        var inner = "SELECT \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
+        if isPaged { inner += plan.orderByClause + plan.pagingClause() }
+        return plan.context.finalize(
+            "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")")
+    }
+
+    /// The objects (`columns`) of the section holding the rows whose value is one of
+    /// `values`, placed between `first` and `last`, in result order.
+    func objectsQuery(_ columns: [String], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+        let context = plan.context
+        func matches(_ operand: String) -> String {
+            "(" + values.map { "\(operand) IS \(context.bind($0)) COLLATE BINARY" }.joined(separator: " OR ") + ")"
+        }
+        guard isPaged else {
+            return context.finalize("SELECT \(columns.joined(separator: ", ")) \(plan.fromAndWhere(adding: [matches(value.sql)]))\(plan.orderByClause)")
+        }
+        let named = columns.enumerated().map { "\($1) AS \"c\($0)\"" }
+        let outer = columns.indices.map { "\"c\($0)\"" }
+        let inner = "SELECT \(named.joined(separator: ", ")), \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
+        return context.finalize(
+            "SELECT \(outer.joined(separator: ", ")) FROM (\(inner)) WHERE \"n\" BETWEEN \(context.bind(.integer(first))) AND \(context.bind(.integer(last)))"
+                + " AND \(matches("\"s\"")) ORDER BY \"n\"")
+    }
+}
