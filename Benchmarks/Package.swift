@@ -12,6 +12,11 @@
 // 1.9 million evaluations per second) and over Swift structs (PredicateQueryable; the target
 // is Foundation's #Predicate on the same structs, which is measured alongside).
 //
+// SQLite: a million-row fetch against raw sqlite3 calls running the equivalent hand-written
+// SQL (the target is within 1.2×); SQLiteFetchLoop prints the ratio:
+//
+//     swift build -c release --product SQLiteFetchLoop && .build/release/SQLiteFetchLoop
+//
 // EvaluationLoop is the same evaluations as a plain loop, for perf and callgrind:
 //
 //     swift build -c release --product EvaluationLoop
@@ -43,6 +48,29 @@ let package = Package(
             ],
             path: "Benchmarks/Evaluation",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // A million-row fetch on a SQLite store against raw sqlite3 running hand-written SQL.
+        .systemLibrary(name: "CSQLite3Raw", path: "Benchmarks/CSQLite3Raw", pkgConfig: "sqlite3"),
+        .target(
+            name: "SQLiteFetchFixture",
+            dependencies: [.product(name: "Sift", package: "main"), "CSQLite3Raw"],
+            path: "Benchmarks/SQLiteFetchFixture"
+        ),
+        .executableTarget(
+            name: "SQLiteFetch",
+            dependencies: [
+                "SQLiteFetchFixture",
+                .product(name: "Sift", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SQLiteFetch",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The same fetch as a plain loop printing the ratio, for perf and callgrind.
+        .executableTarget(
+            name: "SQLiteFetchLoop",
+            dependencies: ["SQLiteFetchFixture", .product(name: "Sift", package: "main")],
+            path: "Benchmarks/SQLiteFetchLoop"
         ),
         // A plain loop over the same evaluations, for perf and callgrind.
         .executableTarget(

@@ -64,7 +64,9 @@ import Testing
         let store = try SQLTestModel.store()
         let request = try FetchRequest(statement: c.statement, arguments: c.statement.contains("%@") ? [ObjectID("a1")] : [])
         let generated = try store.generatedSQL(for: request)
-        #expect(generated.sql.hasPrefix(#"SELECT "t0"."_pk", "t0"."_id", "t0"."_entity", "#))
+        // The entity column is read only where the table holds more than one entity.
+        let entityColumn = request.entityName == "Author" || request.entityName == "Tag" ? "" : #""t0"."_entity", "#
+        #expect(generated.sql.hasPrefix(#"SELECT "t0"."_pk", "t0"."_id", "# + entityColumn))
         let from = generated.sql.range(of: " FROM ").map { String(generated.sql[generated.sql.index(after: $0.lowerBound)...]) }
         #expect(from == c.sql)
         #expect(generated.bindings.map(\.description) == c.bindings)

@@ -137,6 +137,13 @@ public struct ValueDictionary: Sendable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// A dictionary of `keys` (distinct, as the caller guarantees) and their `values`, sharing
+    /// the keys' storage: how a store builds many records of one shape without copying or
+    /// searching its keys per record.
+    package init(distinctKeys keys: [String], values: [Value]) {
+        storage = Storage(keys: keys, values: values, index: keys.count > Self.indexThreshold ? Self.makeIndex(keys) : nil)
+    }
+
     public var keys: [String] { storage.keys }
     public var values: [Value] { storage.values }
     public var count: Int { storage.keys.count }

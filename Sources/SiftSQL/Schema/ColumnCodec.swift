@@ -47,6 +47,18 @@ enum ColumnCodec {
     }
 
     /// A stored value read back as an attribute of `type` (nil type: as what it is).
+    /// Column `column` of the statement's current row, as `decode(_:as:)` reads it (without
+    /// making a `SQLiteValue` of text first).
+    static func decode(_ statement: SQLiteStatement, column: Int32, as type: AttributeType?) -> Value {
+        switch statement.columnType(column) {
+        case .null: .null
+        case .integer: decode(.integer(statement.int64(column)), as: type)
+        case .real: decode(.real(statement.double(column)), as: type)
+        case .text: .string(statement.text(column))
+        case .blob: decode(.blob(statement.blob(column)), as: type)
+        }
+    }
+
     static func decode(_ stored: SQLiteValue, as type: AttributeType?) -> Value {
         switch (stored, type) {
         case (.null, _): return .null

@@ -24,7 +24,7 @@ struct GraphLoader {
         var idOfKey: [Int64: ObjectID] = [:]
         for row in rows {
             var attributes: [String: Value] = [:]
-            for (name, value) in zip(row.values.keys, row.values.values) { attributes[name] = value }
+            for (name, value) in zip(row.names.names, row.values) { attributes[name] = value }
             try graph.insert(entity: row.entity, id: row.id, attributes: attributes)
             idOfKey[row.key] = row.id
         }

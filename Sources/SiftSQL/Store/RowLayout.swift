@@ -6,16 +6,41 @@ import SiftStore
 /// The columns a query selects for whole objects of one table, and how a row becomes an
 /// object: key, ID, entity, and each attribute of the row's entity decoded by its type (only
 /// the row's entity's columns are decoded).
+///
+/// Everything that does not depend on the row is worked out once here: which columns belong
+/// to which entity, how each decodes, and the attribute names, which every object of an entity
+/// shares. Decoding a row then reads its columns and nothing else.
 struct RowLayout: Sendable {
     let table: EntityTable
     /// Selected column expressions, for `alias`.
     let columns: [String]
-    /// Per entity name: (attribute name, column index, type).
-    let attributes: [String: [(name: String, column: Int32, type: AttributeType?)]]
+    /// How rows of each entity of the table decode (by entity name).
+    let entities: [String: EntityColumns]
+    /// The `_entity` column's index, when the table holds more than one entity.
     let entityColumnIndex: Int32?
     let idColumnIndex: Int32?
+    /// The entity every row is, when the table holds only one.
+    private let onlyEntity: EntityColumns?
 
-    init(table: EntityTable, schema: SQLSchema, alias: String) {
+    /// The columns of one entity's attributes: names (shared by every object), indexes in
+    /// the row, and the types they decode as; and the storage its objects share.
+    final class EntityColumns: @unchecked Sendable {
+        let entity: String
+        let storage: SQLObjectStorage?
+        let names: AttributeNames
+        let columns: [(index: Int32, type: AttributeType?)]
+
+        init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
+            self.entity = entity
+            self.storage = storage
+            self.names = AttributeNames(names)
+            self.columns = Array(zip(columns, types))
+        }
+    }
+
+    /// The layout of `table`'s rows in a query where it is `alias`; objects decoded with it
+    /// share one storage per entity of `store`.
+    init(table: EntityTable, schema: SQLSchema, alias: String, store: SQLiteStore? = nil) {
         self.table = table
         var columns = [SQLIdentifier.qualified(alias, table.primaryKey)]
         var idIndex: Int32?
@@ -24,15 +49,15 @@ struct RowLayout: Sendable {
             columns.append(SQLIdentifier.qualified(alias, column))
         }
         var entityIndex: Int32?
-        if let column = table.entityColumn {
+        if let column = table.entityColumn, table.hierarchyEntityNames.count > 1 {
             entityIndex = Int32(columns.count)
             columns.append(SQLIdentifier.qualified(alias, column))
         }
         var columnIndex: [String: Int32] = [:]
-        var attributes: [String: [(name: String, column: Int32, type: AttributeType?)]] = [:]
+        var entities: [String: EntityColumns] = [:]
         for name in table.hierarchyEntityNames {
             guard let entityTable = schema.table(for: name) else { continue }
-            var list: [(name: String, column: Int32, type: AttributeType?)] = []
+            var names: [String] = [], indexes: [Int32] = [], types: [AttributeType?] = []
             for attribute in entityTable.entity.attributes {
                 guard let column = entityTable.columns[attribute.name] else { continue }
                 let index: Int32
@@ -45,15 +70,18 @@ struct RowLayout: Sendable {
                 }
                 // An introspected column holds whatever was stored; only Date and Boolean are
                 // converted (seconds since 2001, 0/1), everything else reads as stored.
-                let decodeAs = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
-                list.append((attribute.name, index, decodeAs))
+                names.append(attribute.name)
+                indexes.append(index)
+                types.append(schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil)
             }
-            attributes[name] = list
+            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) },
+                                           names: names, columns: indexes, types: types)
         }
         self.columns = columns
-        self.attributes = attributes
+        self.entities = entities
         self.entityColumnIndex = entityIndex
         self.idColumnIndex = idIndex
+        self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
     }
 
     /// The decoded row the statement is on.
@@ -67,12 +95,25 @@ struct RowLayout: Sendable {
         } else {
             id = ObjectID(String(key))
         }
-        let entity = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
-        var values = ValueDictionary()
-        for (name, column, type) in attributes[entity] ?? [] {
-            values[name] = ColumnCodec.decode(statement.value(column), as: type)
+        let layout: EntityColumns
+        if let onlyEntity {
+            layout = onlyEntity
+        } else {
+            let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
+            guard let found = entities[name] else {
+                return DecodedRow(key: key, id: id, entity: name, storage: nil, names: AttributeNames([]), values: [])
+            }
+            layout = found
         }
-        return DecodedRow(key: key, id: id, entity: entity, values: values)
+        let values = layout.columns.withUnsafeBufferPointer { columns in
+            [Value](unsafeUninitializedCapacity: columns.count) { buffer, count in
+                for (i, column) in columns.enumerated() {
+                    buffer.initializeElement(at: i, to: ColumnCodec.decode(statement, column: column.index, as: column.type))
+                }
+                count = columns.count
+            }
+        }
+        return DecodedRow(key: key, id: id, entity: layout.entity, storage: layout.storage, names: layout.names, values: values)
     }
 }
 
@@ -81,5 +122,9 @@ struct DecodedRow {
     let key: Int64
     let id: ObjectID
     let entity: String
-    let values: ValueDictionary
+    /// The storage the entity's objects share (when the layout was made for a store).
+    let storage: SQLObjectStorage?
+    /// The names of `values` (shared by the rows of the entity).
+    let names: AttributeNames
+    let values: [Value]
 }

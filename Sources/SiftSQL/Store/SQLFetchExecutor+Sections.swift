@@ -79,7 +79,7 @@ extension SQLFetchExecutor {
         }
         merged.sort { $0.first < $1.first }
         let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
+        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         let sections = merged.map { span in
             let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),

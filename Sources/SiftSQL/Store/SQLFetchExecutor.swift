@@ -40,7 +40,7 @@ struct SQLFetchExecutor {
         store.lock.lock(); defer { store.lock.unlock() }
         try store.writePendingChanges()
         let plan = try self.plan(request)
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
+        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         if plan.pagesInSQL {
             let (sql, bindings) = plan.select(layout.columns)
             // Prepared now, so an error is the fetch's error (not an empty result later).
@@ -89,6 +89,6 @@ struct SQLFetchExecutor {
             guard case .integer(let n) = try database.scalar(sql, bindings) else { return 0 }
             return Int(n)
         }
-        return try matchingKeys(plan, layout: RowLayout(table: plan.table, schema: schema, alias: plan.alias)).count
+        return try matchingKeys(plan, layout: RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)).count
     }
 }

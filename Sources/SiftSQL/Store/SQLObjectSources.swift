@@ -93,7 +93,7 @@ struct SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         if let statement = try? store.database.cachedStatement(sql), (try? statement.bind([.integer(key)])) != nil, (try? statement.step()) == true {
             return store.managedObject(layout.decode(statement))
         }
-        return ManagedObject(objectID: id, entityName: layout.table.entity.name, attributeValues: ValueDictionary(),
-                             storage: SQLObjectStorage(store: store, entity: layout.table.entity.name, key: key, id: id))
+        return ManagedObject(objectID: id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
+                             storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: key)
     }
 }

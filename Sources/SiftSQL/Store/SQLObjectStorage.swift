@@ -2,15 +2,19 @@ import SiftEvaluation
 import SiftLanguage
 import SiftStore
 
-/// A fetched object's link back to the SQLite store: relationships are read when asked (a
-/// to-one as the destination object, a to-many as a set, or an array when ordered).
-struct SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
+/// Fetched objects' link back to the SQLite store, one per entity of a fetch: relationships
+/// are read when asked (a to-one as the destination object, a to-many as a set, or an array
+/// when ordered), for the row whose key the object carries.
+final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
     let store: SQLiteStore
     let entity: String
-    let key: Int64
-    let id: ObjectID
 
-    func value(forKey key: String) throws(EvaluationError) -> Value {
+    init(store: SQLiteStore, entity: String) {
+        self.store = store
+        self.entity = entity
+    }
+
+    func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
         guard let table = store.schema.table(for: entity) else { return .null }
         guard let relationship = table.entity.relationship(named: key) else {
             if table.entity.attribute(named: key) != nil { return .null }
@@ -18,7 +22,7 @@ struct SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
         }
         let objects: [ManagedObject]
         do {
-            objects = try store.destinations(of: relationship, from: table, key: self.key)
+            objects = try store.destinations(of: relationship, from: table, key: object.storageKey)
         } catch {
             throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
         }
@@ -27,13 +31,11 @@ struct SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
         return relationship.isOrdered ? .array(values) : .set(values)
     }
 
-    func relationshipIDs() -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
+    func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
         guard let table = store.schema.table(for: entity) else { return [] }
         return table.entity.relationships.map { relationship in
-            let ids = (try? store.destinations(of: relationship, from: table, key: key).map(\.objectID)) ?? []
+            let ids = (try? store.destinations(of: relationship, from: table, key: object.storageKey).map(\.objectID)) ?? []
             return (relationship.name, ids, relationship.isToMany)
         }
     }
-
-    var objectIdentity: AnyHashable { ObjectReference.identity(of: id) }
 }

@@ -267,7 +267,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try? writePendingChanges()
         for table in Set(schema.tables.values.map(\.table)).sorted() {
             guard let entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
-            let layout = RowLayout(table: entityTable, schema: schema, alias: "t0")
+            let layout = RowLayout(table: entityTable, schema: schema, alias: "t0", store: self)
             let condition: String
             let binding: SQLiteValue
             switch entityTable.objectID {
@@ -289,8 +289,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// A fetched object for a decoded row.
     func managedObject(_ row: DecodedRow) -> ManagedObject {
-        ManagedObject(objectID: row.id, entityName: row.entity, attributeValues: row.values,
-                      storage: SQLObjectStorage(store: self, entity: row.entity, key: row.key, id: row.id))
+        ManagedObject(objectID: row.id, entityName: row.entity, names: row.names, values: row.values,
+                      storage: row.storage ?? SQLObjectStorage(store: self, entity: row.entity), storageKey: row.key)
     }
 
     /// The destinations of a relationship of the row with `key`, in order.
@@ -298,7 +298,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination),
               let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? Optional(destination) else { return [] }
-        let layout = RowLayout(table: root, schema: schema, alias: "d")
+        let layout = RowLayout(table: root, schema: schema, alias: "d", store: self)
         let columns = layout.columns.joined(separator: ", ")
         let sql: String
         switch storage {

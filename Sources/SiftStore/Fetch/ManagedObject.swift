@@ -8,16 +8,26 @@ import SiftLanguage
 public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStringConvertible {
     public let objectID: ObjectID
     public let entityName: String
-    /// Attribute values by name, in the entity's attribute order.
-    public let attributeValues: ValueDictionary
+    /// The names of `values`, shared with the other objects of the entity the fetch read.
+    private let names: AttributeNames
+    private let values: [Value]
+    /// The store's side of the object, shared by the objects a fetch reads of one entity.
     private let storage: any ManagedObjectStorage
+    /// Where the object is in its store (a row key, a graph position), for `storage`.
+    package let storageKey: Int64
 
-    /// An object of a store: `storage` answers for its relationships.
-    package init(objectID: ObjectID, entityName: String, attributeValues: ValueDictionary, storage: any ManagedObjectStorage) {
+    /// Attribute values by name, in the entity's attribute order.
+    public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: values) }
+
+    /// An object of a store: `values` are its attributes named by `names` (distinct names);
+    /// `storage` answers for its relationships, finding the object by `storageKey`.
+    package init(objectID: ObjectID, entityName: String, names: AttributeNames, values: [Value], storage: any ManagedObjectStorage, storageKey: Int64) {
         self.objectID = objectID
         self.entityName = entityName
-        self.attributeValues = attributeValues
+        self.names = names
+        self.values = values
         self.storage = storage
+        self.storageKey = storageKey
         Self.live.add(1, ordering: .relaxed)
     }
 
@@ -26,26 +36,30 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
         let graph = snapshot.graph
         let object = graph.objects[position]
         let entity = object.map { graph.model.entities[$0.entity] }
-        var values = ValueDictionary()
+        var names: [String] = []
+        var values: [Value] = []
         if let object, let entity {
-            for (slot, attribute) in entity.attributes.enumerated() { values[attribute.name] = object.attributes[slot] }
+            for (slot, attribute) in entity.attributes.enumerated() {
+                names.append(attribute.name)
+                values.append(object.attributes[slot])
+            }
         }
-        self.init(objectID: object?.id ?? ObjectID(""), entityName: entity?.name ?? "", attributeValues: values,
-                  storage: StoredObjectView(snapshot: snapshot, position: position))
+        self.init(objectID: object?.id ?? ObjectID(""), entityName: entity?.name ?? "", names: AttributeNames(names), values: values,
+                  storage: snapshot, storageKey: Int64(position))
     }
 
     deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     /// Relationship destinations by name, in the entity's relationship order; a to-one
     /// relationship has zero or one ID. Read from the store when asked.
-    public var relationshipIDs: [(name: String, ids: [ObjectID], isToMany: Bool)] { storage.relationshipIDs() }
+    public var relationshipIDs: [(name: String, ids: [ObjectID], isToMany: Bool)] { storage.relationshipIDs(of: self) }
 
     /// An attribute's value, or nil for a key that is not an attribute.
-    public subscript(attribute name: String) -> Value? { attributeValues[name] }
+    public subscript(attribute name: String) -> Value? { names.position(of: name).map { values[$0] } }
 
     public func value(forKey key: String) throws(EvaluationError) -> Value {
-        if let value = attributeValues[key] { return value }
-        return try storage.value(forKey: key)
+        if let position = names.position(of: key) { return values[position] }
+        return try storage.value(forKey: key, of: self)
     }
 
     public var objectIdentity: AnyHashable { ObjectReference.identity(of: objectID) }
@@ -61,6 +75,12 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
 
 /// What a store gives a ``ManagedObject`` to answer for its relationships: a key-value view of
 /// the stored object (relationships as objects) and the destinations' IDs.
-package protocol ManagedObjectStorage: KeyValueObject {
-    func relationshipIDs() -> [(name: String, ids: [ObjectID], isToMany: Bool)]
+///
+/// One storage serves every object a fetch reads of an entity; each object is found by its
+/// `storageKey`, so an object costs its values and nothing per object here.
+package protocol ManagedObjectStorage: AnyObject, Sendable {
+    /// A relationship's value (an object, a set or an array of objects), or nil for an
+    /// attribute the object has no value for; unknown keys throw.
+    func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value
+    func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)]
 }

@@ -11,10 +11,22 @@ final class GraphSnapshot: Sendable {
     func view(_ position: Int) -> Value { .object(StoredObjectView(snapshot: self, position: position)) }
 }
 
+/// The objects the atomic stores fetch read their relationships from the snapshot, by
+/// position.
+extension GraphSnapshot: ManagedObjectStorage {
+    func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
+        try StoredObjectView(snapshot: self, position: Int(object.storageKey)).value(forKey: key)
+    }
+
+    func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
+        StoredObjectView(snapshot: self, position: Int(object.storageKey)).relationshipIDs()
+    }
+}
+
 /// A stored object as the evaluator sees it: its attributes by name, a to-one relationship as
 /// the destination object (or nil), a to-many one as a set of objects (an array when ordered).
 /// A key the entity does not have is an error naming the key and the entity.
-struct StoredObjectView: ManagedObjectStorage {
+struct StoredObjectView: KeyValueObject {
     let snapshot: GraphSnapshot
     let position: Int
 

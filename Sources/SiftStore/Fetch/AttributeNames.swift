@@ -1,0 +1,26 @@
+import SiftEvaluation
+
+/// The attribute names of an entity's fetched objects, in the entity's order: one instance
+/// shared by every object a fetch reads of that entity, so an object holds only its values.
+package final class AttributeNames: Sendable {
+    package let names: [String]
+    /// An index for entities with many attributes (a few are searched linearly, which is faster).
+    private let index: [String: Int]?
+
+    package init(_ names: [String]) {
+        self.names = names
+        if names.count > 12 {
+            var index: [String: Int] = [:]
+            for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
+            self.index = index
+        } else {
+            self.index = nil
+        }
+    }
+
+    /// Where `name` is in ``names``.
+    package func position(of name: String) -> Int? {
+        if let index { return index[name] }
+        return names.firstIndex(of: name)
+    }
+}
