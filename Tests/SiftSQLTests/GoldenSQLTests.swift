@@ -59,6 +59,46 @@ import Testing
              sql: #"FROM "Book" AS "t0" WHERE "t0"."_entity" = ?1 AND "t0"."format" = ?2 ORDER BY "t0"."_pk""#, bindings: ["'Ebook'", "'epub'"]),
     ]
 
+    /// Functions, CAST, `**`, `^` and `[FIRST]`/`[LAST]`/`[n]`: operators where a function is one,
+    /// the evaluator's implementations (`sift_call`, `sift_cast`) otherwise, constants folded.
+    static let functionCases: [Case] = [
+        Case(statement: "Book WHERE uppercase:(title) BEGINSWITH 'STAR'",
+             sql: #"FROM "Book" AS "t0" WHERE sift_beginswith(sift_call(?1, ?2, "t0"."title"), ?3, 0) ORDER BY "t0"."_pk""#, bindings: ["'uppercase:'", "'s'", "'STAR'"]),
+        Case(statement: "Book WHERE canonical:(title) == 'star trek'",
+             sql: #"FROM "Book" AS "t0" WHERE sift_call(?1, ?2, "t0"."title") = ?3 ORDER BY "t0"."_pk""#, bindings: ["'canonical:'", "'s'", "'star trek'"]),
+        Case(statement: "Book WHERE abs:(year - 2000) < 30",
+             sql: #"FROM "Book" AS "t0" WHERE sift_call(?1, ?2, "t0"."year" - ?3) < ?4 ORDER BY +"t0"."_pk""#, bindings: ["'abs:'", "'m'", "2000", "30"]),
+        Case(statement: "Book WHERE floor:(price) == 9 OR sqrt:(abs:(price)) > 3",
+             sql: #"FROM "Book" AS "t0" WHERE (sift_call(?1, ?2, "t0"."price") = ?3 OR sift_call(?4, ?5, sift_call(?6, ?7, "t0"."price")) > ?8) ORDER BY "t0"."_pk""#, bindings: ["'floor:'", "'r'", "9", "'sqrt:'", "'r'", "'abs:'", "'r'", "3"]),
+        Case(statement: "Book WHERE add:to:(year, 1) == 1975 AND noindex:(year) > 1900",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" + ?1) = ?2 AND "t0"."year" > ?3 ORDER BY +"t0"."_pk""#, bindings: ["1", "1975", "1900"]),
+        Case(statement: "Book WHERE modulus:by:(year, 4) == 0",
+             sql: #"FROM "Book" AS "t0" WHERE sift_call(?1, ?2, "t0"."year", ?3) = ?4 ORDER BY "t0"."_pk""#, bindings: ["'modulus:by:'", "'ii'", "4", "0"]),
+        Case(statement: "Book WHERE FUNCTION(year, 'multiply:by:', 2) > 3900",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."year" * ?1) > ?2 ORDER BY +"t0"."_pk""#, bindings: ["2", "3900"]),
+        Case(statement: "Book WHERE year ** 2 > 3900000 AND year ^ 1 == 1975",
+             sql: #"FROM "Book" AS "t0" WHERE sift_call(?1, ?2, "t0"."year", ?3) > ?4 AND sift_call(?5, ?6, "t0"."year", ?7) = ?8 ORDER BY "t0"."_pk""#, bindings: ["'raise:toPower:'", "'ii'", "2", "3900000", "'bitwiseXor:with:'", "'ii'", "1", "1975"]),
+        Case(statement: "Author WHERE sum:(books.price) > 5 AND count:(books) == 1",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT sift_sum("t1"."price") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > ?1 AND (SELECT count(*) FROM "Book" AS "t2" WHERE "t2"."author" = "t0"."_pk") = ?2 ORDER BY "t0"."_pk""#, bindings: ["5", "1"]),
+        Case(statement: "Book WHERE CAST(year, 'NSString') == '1974'",
+             sql: #"FROM "Book" AS "t0" WHERE sift_cast("t0"."year", ?1, ?2) = ?3 ORDER BY "t0"."_pk""#, bindings: ["'i'", "'NSString'", "'1974'"]),
+        Case(statement: "Book WHERE CAST(published, 'NSNumber') > 0 OR CAST(year, 'NSDate') < CAST(0, 'NSDate')",
+             sql: #"FROM "Book" AS "t0" WHERE ("t0"."published" > ?1 OR sift_cast("t0"."year", ?2, ?3) < ?4) ORDER BY "t0"."_pk""#, bindings: ["0", "'i'", "'NSDate'", "0.0"]),
+        Case(statement: "Book WHERE year == abs:(-1974) AND title != CAST(1974, 'NSString')",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" = ?1 AND "t0"."title" IS NOT ?2 ORDER BY +"t0"."_pk""#, bindings: ["1974", "'1974'"]),
+        Case(statement: "Book WHERE tags[FIRST].name == 'sci-fi'",
+             sql: #"FROM "Book" AS "t0" WHERE (SELECT "t2"."name" FROM "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target" WHERE "t1"."_owner" = "t0"."_pk" ORDER BY "t1"."_position" LIMIT 1) = ?1 ORDER BY "t0"."_pk""#, bindings: ["'sci-fi'"]),
+        Case(statement: "Book WHERE tags[LAST] == CAST('t2', 'NSManagedObjectID')",
+             sql: #"FROM "Book" AS "t0" WHERE (SELECT "t2"."_pk" FROM "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target" WHERE "t1"."_owner" = "t0"."_pk" ORDER BY "t1"."_position" DESC LIMIT 1) = (SELECT "_pk" FROM "Tag" WHERE "_id" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'t2'"]),
+        Case(statement: "Author WHERE books[1].year > 1990",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT "t1"."year" FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk" ORDER BY "t1"."_pk" LIMIT 1 OFFSET ?1) > ?2 ORDER BY "t0"."_pk""#, bindings: ["1", "1990"]),
+    ]
+
+    @Test(arguments: functionCases)
+    func functionsCompileTo(_ c: Case) throws {
+        try compilesTo(c)
+    }
+
     @Test(arguments: cases)
     func compilesTo(_ c: Case) throws {
         let store = try SQLTestModel.store()
@@ -78,10 +118,10 @@ import Testing
     /// What SQL cannot say runs in memory, after the conjuncts before it; paging follows it.
     @Test func unsupportedConjunctsRunInMemory() throws {
         let store = try SQLTestModel.store()
-        let request = try FetchRequest(statement: "Book WHERE year == nil AND uppercase:(title) BEGINSWITH 'STAR' LIMIT 1")
+        let request = try FetchRequest(statement: "Book WHERE year == nil AND now() > CAST(0, 'NSDate') AND uppercase:(title) BEGINSWITH 'STAR' LIMIT 1")
         let generated = try store.generatedSQL(for: request)
         #expect(generated.sql.hasSuffix(#"FROM "Book" AS "t0" WHERE "t0"."year" IS NULL ORDER BY +"t0"."_pk""#))
-        #expect(generated.inMemoryPredicate == #"uppercase:(title) BEGINSWITH "STAR""#)
+        #expect(generated.inMemoryPredicate == #"now() > CAST(0.0, "NSDate") AND uppercase:(title) BEGINSWITH "STAR""#)
         #expect(try store.fetch(request).objectIDs == ["e1"])
         #expect(try store.count(request) == 1)
     }

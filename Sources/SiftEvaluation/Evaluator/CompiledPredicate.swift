@@ -68,6 +68,14 @@ public struct CompiledExpression: Sendable {
     }
 }
 
+extension CompiledExpression {
+    /// The value of an expression made only of constants (``ExpressionNode/isConstantExpression``),
+    /// computed as the evaluator folds it when it compiles; nil if it reads data.
+    package static func constantValue(of expression: ExpressionNode) throws(EvaluationError) -> Value? {
+        try PredicateCompiler().constantValue(expression)
+    }
+}
+
 /// The variables one evaluation has bound so far (arguments of `evaluate`, SUBQUERY's
 /// variable, assignments).
 struct Frame {

@@ -3,11 +3,13 @@ import SiftLanguage
 
 /// The functions of ``FunctionCatalog`` (LANGUAGE.md §6), by full selector. A nil argument
 /// gives nil, except for the aggregate functions, which skip nils in their collection.
-enum Functions {
-    typealias Implementation = @Sendable ([Value]) throws(EvaluationError) -> Value
+///
+/// The SQLite store calls these same implementations from SQL (`sift_call`), hence `package`.
+package enum Functions {
+    package typealias Implementation = @Sendable ([Value]) throws(EvaluationError) -> Value
 
     /// The implementation of a selector, or nil for one Sift does not evaluate.
-    static func implementation(_ selector: String, expression: String) -> Implementation? {
+    package static func implementation(_ selector: String, expression: String) -> Implementation? {
         func numeric(_ name: String, _ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Value)? = nil) -> Implementation {
             { (args) throws(EvaluationError) in
                 if args[0].isNull { return .null }
@@ -121,9 +123,9 @@ enum Functions {
     }
 }
 
-/// `CAST(value, 'Type')`.
-enum Cast {
-    static func convert(_ value: Value, to type: String, expression: String) throws(EvaluationError) -> Value {
+/// `CAST(value, 'Type')` (also called from SQL by the SQLite store's `sift_cast`).
+package enum Cast {
+    package static func convert(_ value: Value, to type: String, expression: String) throws(EvaluationError) -> Value {
         if value.isNull { return .null }
         func fail() -> EvaluationError {
             EvaluationError(.invalidCast, "CAST cannot convert \(value.kindName) \(ValueText.describe(value)) to \(type) in '\(expression)'", keyPath: expression)

@@ -211,7 +211,7 @@ struct PredicateCompiler {
 
 extension ExpressionNode {
     /// True when the expression reads neither the object nor variables nor the clock.
-    var isConstantExpression: Bool {
+    package var isConstantExpression: Bool {
         switch kind {
         case .constant: return true
         case .evaluatedObject, .keyPath, .variable, .subquery, .assignment, .functionExpression: return false

@@ -21,3 +21,11 @@ extension ConstantValue {
         }
     }
 }
+
+extension Value {
+    /// Whether this is a double that is NaN (which SQLite cannot hold: bound, it is NULL).
+    var isNaN: Bool {
+        if case .double(let d) = self { return d.isNaN }
+        return false
+    }
+}

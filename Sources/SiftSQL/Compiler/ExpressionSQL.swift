@@ -27,6 +27,10 @@ struct CollectionPath {
     /// Whether to-one steps come before the to-many one (where a nil destination makes the
     /// value nil, not an empty collection).
     var hasToOnePrefix: Bool
+    /// The elements' order in the collection, as the stores read it: the join table's
+    /// `_position`, or the destination's row key (insertion order) for a to-many held by the
+    /// destination's foreign key.
+    var order: String
 
     /// `EXISTS (SELECT 1 FROM … WHERE link AND condition)`.
     func exists(_ condition: String?) -> String {
@@ -36,6 +40,12 @@ struct CollectionPath {
     /// `(SELECT <aggregate> FROM … WHERE link)`.
     func scalar(_ aggregate: String, condition: String? = nil) -> String {
         "(SELECT \(aggregate) FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
+    }
+
+    /// `(SELECT <value> FROM … WHERE link ORDER BY <order> LIMIT 1 OFFSET <offset>)`: the value
+    /// read on one element by its place in the collection (`[FIRST]`, `[LAST]`, `[n]`).
+    func element(_ value: String, descending: Bool = false, offset: String? = nil) -> String {
+        "(SELECT \(value) FROM \(from) WHERE \(link) ORDER BY \(order)\(descending ? " DESC" : "") LIMIT 1\(offset.map { " OFFSET \($0)" } ?? ""))"
     }
 }
 
@@ -47,6 +57,7 @@ struct ExpressionSQLCompiler {
     // MARK: Operands
 
     func operand(_ expression: ExpressionNode, in scope: SQLScope) throws -> SQLOperand {
+        if let folded = try folded(expression) { return folded }
         switch expression.kind {
         case .constant(let constant):
             let value = Value(constant)
@@ -74,29 +85,60 @@ struct ExpressionSQLCompiler {
             return .single(object(of: element))
         case .index(let base, .size):
             return .single(try size(of: base, in: scope))
+        case .index(let base, let position):
+            return .single(try element(of: base, at: position, keys: [], in: scope))
         default:
             return .single(try value(expression, in: scope))
         }
     }
 
+    /// An expression of constants only (`abs:(-2)`, `CAST("5", "NSNumber")`, `{1 + 1, 3}`),
+    /// computed now by the evaluator, as the evaluator itself folds it; nil for anything else.
+    private func folded(_ expression: ExpressionNode) throws -> SQLOperand? {
+        switch expression.kind {
+        case .constant, .keyPath, .evaluatedObject, .variable: return nil
+        default: break
+        }
+        guard expression.isConstantExpression else { return nil }
+        let value: Value
+        do {
+            guard let computed = try CompiledExpression.constantValue(of: expression) else { return nil }
+            value = computed
+        } catch {
+            throw SQLUnsupported("\(expression) is an error: \(error)")
+        }
+        if let elements = value.collectionElements {
+            guard case .array = value, !elements.contains(where: { $0.collectionElements != nil || $0.isNaN }) else {
+                throw SQLUnsupported("the constant \(expression)")
+            }
+            return .constants(elements)
+        }
+        // SQLite has no NaN (a bound NaN is NULL), and no dictionaries.
+        if value.isNaN { throw SQLUnsupported("\(expression) is NaN") }
+        if case .dictionary = value { throw SQLUnsupported("a dictionary constant") }
+        return .single(Self.constant(value))
+    }
+
     /// An expression that must be one value per row.
     func value(_ expression: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
+        if let folded = try folded(expression) {
+            guard case .single(let constant) = folded else { throw SQLUnsupported("a collection where one value is needed") }
+            return constant
+        }
         switch expression.kind {
-        case .constant, .keyPath, .evaluatedObject, .variable, .aggregate, .index(_, .size):
+        case .constant, .keyPath, .evaluatedObject, .variable, .aggregate, .index:
             guard case .single(let fragment) = try operand(expression, in: scope) else {
                 throw SQLUnsupported("a collection where one value is needed")
             }
             return fragment
         case .unary(let op, let operand):
-            let x = try materialised(try value(operand, in: scope))
-            switch (op, x.kind) {
-            case (.negate, .number(let n)) where n != .decimal:
-                return SQLFragment(sql: "-\(x.operand)", kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable)
-            case (.bitwiseNot, .number(let n)) where n == .integer || n == .boolean:
-                return SQLFragment(sql: "~\(x.operand)", kind: .number(.integer), nullable: x.nullable)
-            default:
-                throw SQLUnsupported("\(op.symbol) on \(x.kind)")
-            }
+            return try unary(op, try value(operand, in: scope))
+        case .function(let name, let arguments):
+            return try function(name, arguments, in: scope)
+        case .functionExpression(let receiver, let selector, let arguments):
+            return try functionExpression(receiver, selector, arguments, in: scope)
+        case .cast(let value, let type):
+            return try cast(value, to: type, in: scope)
         case .binary(let op, let a, let b):
             return try arithmetic(op, try value(a, in: scope), try value(b, in: scope))
         case .ternary(let condition, let then, let otherwise):
@@ -111,7 +153,8 @@ struct ExpressionSQLCompiler {
             case let (k, l) where k == l: kind = k
             default: throw SQLUnsupported("TERNARY with branches of different kinds")
             }
-            return SQLFragment(sql: "CASE WHEN \(test.sql) THEN \(x.sql) ELSE \(y.sql) END", kind: kind, nullable: x.nullable || y.nullable)
+            return SQLFragment(sql: "CASE WHEN \(test.sql) THEN \(x.sql) ELSE \(y.sql) END", kind: kind, nullable: x.nullable || y.nullable,
+                               divergence: x.divergence.union(y.divergence))
         case .subquery:
             throw SQLUnsupported("a SUBQUERY outside @count or [SIZE]")
         default:
@@ -197,6 +240,8 @@ struct ExpressionSQLCompiler {
         case .subquery(let collection, let variable, let predicate)?:
             guard keys == ["@count"] else { throw SQLUnsupported("SUBQUERY(…).\(keys.joined(separator: "."))") }
             return .single(try subqueryCount(collection, variable, predicate, in: scope))
+        case .index(let collection, let position)? where position != .size:
+            return .single(try element(of: collection, at: position, keys: keys, in: scope))
         default:
             throw SQLUnsupported("a key path on \(base.map { "\($0)" } ?? "")")
         }
@@ -206,11 +251,11 @@ struct ExpressionSQLCompiler {
 
     /// Follows keys from a row: to-one steps join, one to-many step starts a correlated
     /// subquery, a collection operator aggregates it.
-    private func walk(_ keys: ArraySlice<String>, from start: SQLScope, outer: SQLScope) throws -> SQLOperand {
+    func walk(_ keys: ArraySlice<String>, from start: SQLScope, outer: SQLScope) throws -> SQLOperand {
         var alias = start.alias
         var table = start.table
         var joinedToOne = false
-        var collection: (from: String, link: String, scope: SQLScope)?
+        var collection: CollectionSource?
         var index = keys.startIndex
         while index < keys.endIndex {
             let key = keys[index]
@@ -218,7 +263,8 @@ struct ExpressionSQLCompiler {
             if key.hasPrefix("@") {
                 guard let source = collection else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
                 let path = CollectionPath(from: source.from + joinsText(source.scope), link: source.link,
-                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, hasToOnePrefix: joinedToOne)
+                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, hasToOnePrefix: joinedToOne,
+                                          order: source.order)
                 return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.scope))
             }
             if let attribute = table.entity.attribute(named: key) {
@@ -259,7 +305,7 @@ struct ExpressionSQLCompiler {
                 let from = "\(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element))"
                 let link = "\(SQLIdentifier.qualified(element, column)) = \(SQLIdentifier.qualified(alias, sourceKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = (from, link, scope)
+                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(element, destination.primaryKey))
                 alias = element
                 table = destination
             case .joinTable(let name, let destinationTable):
@@ -269,24 +315,33 @@ struct ExpressionSQLCompiler {
                 let from = "\(SQLIdentifier.quoted(name)) AS \(SQLIdentifier.quoted(join)) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element)) ON \(SQLIdentifier.qualified(element, destination.primaryKey)) = \(SQLIdentifier.qualified(join, SQLSchema.targetColumn))"
                 let link = "\(SQLIdentifier.qualified(join, SQLSchema.ownerColumn)) = \(SQLIdentifier.qualified(alias, table.primaryKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = (from, link, scope)
+                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(join, SQLSchema.positionColumn))
                 alias = element
                 table = destination
             }
             if isLast, let source = collection {
                 let element = SQLFragment(sql: SQLIdentifier.qualified(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
                 return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: element,
-                                                  elementScope: source.scope, hasToOnePrefix: joinedToOne))
+                                                  elementScope: source.scope, hasToOnePrefix: joinedToOne, order: source.order))
             }
             index += 1
         }
         return .single(object(of: start))
     }
 
-    private func finish(_ fragment: SQLFragment, _ collection: (from: String, link: String, scope: SQLScope)?, hasToOnePrefix: Bool) -> SQLOperand {
+    /// A to-many step met while walking a key path: its subquery's FROM and link, the element
+    /// rows' scope, and their order.
+    private struct CollectionSource {
+        var from: String
+        var link: String
+        var scope: SQLScope
+        var order: String
+    }
+
+    private func finish(_ fragment: SQLFragment, _ collection: CollectionSource?, hasToOnePrefix: Bool) -> SQLOperand {
         guard let source = collection else { return .single(fragment) }
         return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: fragment,
-                                          elementScope: nil, hasToOnePrefix: hasToOnePrefix))
+                                          elementScope: nil, hasToOnePrefix: hasToOnePrefix, order: source.order))
     }
 
     private func joinsText(_ scope: SQLScope) -> String {
@@ -306,7 +361,8 @@ struct ExpressionSQLCompiler {
         guard case .single(let element) = try walk(rest, from: scope, outer: scope) else {
             throw SQLUnsupported("\(op) over a to-many key path")
         }
-        let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
+        let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil,
+                                     hasToOnePrefix: path.hasToOnePrefix, order: path.order)
         switch (op, element.kind) {
         case ("@sum", .number(let n)) where n != .decimal:
             return SQLFragment(sql: rebuilt.scalar("sift_sum(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)
@@ -322,7 +378,7 @@ struct ExpressionSQLCompiler {
     }
 
     /// The subquery's FROM with the joins its element key paths added since it was made.
-    private func fromWithJoins(_ from: String, _ scope: SQLScope) -> String {
+    func fromWithJoins(_ from: String, _ scope: SQLScope) -> String {
         // `path.from` already holds the joins made before the operator; add later ones.
         let joins = scope.joins ?? []
         var text = from
@@ -342,8 +398,50 @@ struct ExpressionSQLCompiler {
         inner.variables[variable] = inner
         defer { inner.variables[variable] = nil }
         let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
-        let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix)
+        let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil,
+                                     hasToOnePrefix: path.hasToOnePrefix, order: path.order)
         return SQLFragment(sql: rebuilt.scalar("count(*)", condition: condition.sql), kind: .number(.integer), nullable: false)
+    }
+
+    /// `x[FIRST]`, `x[LAST]`, `x[n]` of a to-many key path, and `keys` read on that element
+    /// (`tags[FIRST].name`): the value on the element at that place in the collection's order
+    /// (``CollectionPath/order``), NULL when there is none —
+    /// `(SELECT "t2"."name" FROM … WHERE <link> ORDER BY "t1"."_position" LIMIT 1 OFFSET ?1)`.
+    /// `[n]` takes a constant: an integer (or boolean) from 0; any other index is nil.
+    func element(of base: ExpressionNode, at position: IndexSubscript, keys: [String], in scope: SQLScope) throws -> SQLFragment {
+        guard case .collection(let path) = try operand(base, in: scope) else {
+            throw SQLUnsupported("an index of something other than a to-many key path")
+        }
+        var value = path.element
+        var from = path.from
+        if !keys.isEmpty {
+            guard let elementScope = path.elementScope,
+                  case .single(let fragment) = try walk(keys[...], from: elementScope, outer: elementScope) else {
+                throw SQLUnsupported("a to-many key path after an index")
+            }
+            value = fragment
+            from = fromWithJoins(path.from, elementScope)
+        }
+        let located = CollectionPath(from: from, link: path.link, element: value, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix, order: path.order)
+        let sql: String
+        switch position {
+        case .first, .size:
+            sql = located.element(value.sql)
+        case .last:
+            sql = located.element(value.sql, descending: true)
+        case .expression(let index):
+            guard case .single(let fragment) = try operand(index, in: scope), let constant = fragment.constant else {
+                throw SQLUnsupported("an index that is not a constant")
+            }
+            let offset: Int64
+            switch constant {
+            case .int(let i) where i >= 0: offset = i
+            case .bool(let b): offset = b ? 1 : 0
+            default: return SQLFragment(sql: "NULL", kind: .null, nullable: true)
+            }
+            sql = offset == 0 ? located.element(value.sql) : located.element(value.sql, offset: context.bind(.integer(offset)))
+        }
+        return SQLFragment(sql: sql, kind: value.kind, nullable: true)
     }
 
     /// `x[SIZE]`: the count of a to-many path or of a SUBQUERY.
@@ -359,10 +457,30 @@ struct ExpressionSQLCompiler {
 
     // MARK: Arithmetic
 
+    /// `-x` on numbers (the least integer negates to a double, as in the evaluator), `~x` on
+    /// integers.
+    func unary(_ op: UnaryOperator, _ operand: SQLFragment) throws -> SQLFragment {
+        let x = try materialised(operand)
+        switch (op, x.kind) {
+        case (.negate, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: "-\(x.operand)", kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable,
+                               divergence: x.divergence)
+        case (.bitwiseNot, .number(let n)) where n == .integer || n == .boolean:
+            return SQLFragment(sql: "~\(x.operand)", kind: .number(.integer), nullable: x.nullable)
+        default:
+            throw SQLUnsupported("\(op.symbol) on \(x.kind)")
+        }
+    }
+
     /// `+ - * /` on numbers (SQLite's integer arithmetic is the evaluator's: `/` truncates,
     /// overflow gives a double, division by zero NULL), `& | << >>` on integers, and dates
-    /// moved by seconds. Anything else (decimals, strings, `**`, `^`) is left to the evaluator.
-    private func arithmetic(_ op: BinaryOperator, _ a: SQLFragment, _ b: SQLFragment) throws -> SQLFragment {
+    /// moved by seconds; `**` and `^` are the evaluator's (`sift_call` of `raise:toPower:` and
+    /// `bitwiseXor:with:`). Anything else (decimals, strings) is left to the evaluator.
+    ///
+    /// Where the evaluator could compute NaN (`inf - inf`, `0 * inf`, `inf / inf`, a negative
+    /// number to a fractional power), SQL has NULL: the result says so
+    /// (``SQLFragment/Divergence/nanIsNull``), and a date that could be NaN is not compiled.
+    func arithmetic(_ op: BinaryOperator, _ a: SQLFragment, _ b: SQLFragment) throws -> SQLFragment {
         let x = try materialised(a), y = try materialised(b)
         let nullable = x.nullable || y.nullable
         if x.kind == .null || y.kind == .null { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
@@ -370,28 +488,54 @@ struct ExpressionSQLCompiler {
             if case .number(let n) = k, n != .decimal { return n }
             return nil
         }
+        let inherited = x.divergence.union(y.divergence)
+        let infinite = (Self.mayBeInfinite(a), Self.mayBeInfinite(b))
         switch op {
         case .add, .subtract, .multiply, .divide:
             if let m = numberKind(x.kind), let n = numberKind(y.kind) {
-                let integral = (m == .integer || m == .boolean) && (n == .integer || n == .boolean)
-                let kind: SQLKind.NumberKind = (m == .real || n == .real) ? .real : (integral ? .mixed : .mixed)
-                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(kind), nullable: nullable || op == .divide)
+                let kind: SQLKind.NumberKind = (m == .real || n == .real) ? .real : .mixed
+                let nan: Bool
+                switch op {
+                case .multiply: nan = (infinite.0 && Self.mayBeZero(b)) || (infinite.1 && Self.mayBeZero(a))
+                default: nan = infinite.0 && infinite.1
+                }
+                let divergence = nan ? inherited.union(.nanIsNull) : inherited
+                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(kind),
+                                   nullable: nullable || op == .divide || divergence.contains(.nanIsNull), divergence: divergence)
             }
             if op == .add || op == .subtract, x.kind == .date, numberKind(y.kind) != nil {
+                guard !(infinite.0 && infinite.1), inherited.isEmpty else { throw SQLUnsupported("a date moved by seconds that could make it NaN") }
                 return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .date, nullable: nullable)
             }
             if op == .add, y.kind == .date, numberKind(x.kind) != nil {
+                guard !(infinite.0 && infinite.1), inherited.isEmpty else { throw SQLUnsupported("a date moved by seconds that could make it NaN") }
                 return SQLFragment(sql: "\(x.operand) + \(y.operand)", kind: .date, nullable: nullable)
             }
             if op == .subtract, x.kind == .date, y.kind == .date {
-                return SQLFragment(sql: "\(x.operand) - \(y.operand)", kind: .number(.real), nullable: nullable)
+                let divergence: SQLFragment.Divergence = infinite.0 && infinite.1 ? .nanIsNull : []
+                return SQLFragment(sql: "\(x.operand) - \(y.operand)", kind: .number(.real), nullable: nullable || !divergence.isEmpty, divergence: divergence)
             }
             throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)")
         case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)") }
             return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(.integer), nullable: nullable)
-        case .power, .bitwiseXor:
-            throw SQLUnsupported("'\(op.symbol)'")
+        case .bitwiseXor:
+            guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'^' on \(x.kind) and \(y.kind)") }
+            return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
+        case .power:
+            // pow(NaN, 0) is 1: an operand SQL holds as NULL for NaN would give NULL instead.
+            guard numberKind(x.kind) != nil, numberKind(y.kind) != nil, !inherited.contains(.nanIsNull) else {
+                throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)")
+            }
+            // Only a fractional power (of a negative number) is NaN.
+            let integralExponent: Bool
+            switch b.constant {
+            case .double(let d)?: integralExponent = d.isFinite && d == d.rounded(.towardZero)
+            case .some: integralExponent = true
+            case nil: integralExponent = y.kind.isInteger
+            }
+            return try call("raise:toPower:", [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
+                            divergence: integralExponent ? [] : .nanIsNull)
         }
     }
 

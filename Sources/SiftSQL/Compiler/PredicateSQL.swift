@@ -71,6 +71,10 @@ struct PredicateSQLCompiler {
         let options = c.options.contains(.normalized) ? ComparisonOptions.normalized : c.options.intersection([.caseInsensitive, .diacriticInsensitive])
         let left = try expressions.operand(c.left, in: scope)
         let right = try expressions.operand(c.right, in: scope)
+        // `[n]` compares the evaluator's text literally; SQL may hold a case mapping's NFC form.
+        if options.contains(.normalized), [left, right].contains(where: { $0.diverges(.textIsNFC) }) {
+            throw SQLUnsupported("[n] on a case-mapped string")
+        }
         let op = c.operator
         switch c.modifier {
         case .any, .all, .none:
@@ -94,6 +98,8 @@ struct PredicateSQLCompiler {
             default: return SQLCondition(sql: "NOT \(path.exists(test.negated.sql))", nullable: false)
             }
         case .single(let value):
+            // One value is a collection of one, nil an empty one: NaN (NULL in SQL) is not nil.
+            guard !value.divergence.contains(.nanIsNull) else { throw SQLUnsupported("a qualifier over a value that may be NaN") }
             let x = try expressions.materialised(value)
             let test = try pair(op, options, x, right)
             if !x.nullable {
@@ -209,6 +215,11 @@ struct PredicateSQLCompiler {
     }
 
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        // Nil-safe equality tells NULL from the NaN SQL holds as NULL; equality with a constant
+        // (`x = ?`) does not.
+        if l.divergence.contains(.nanIsNull) || r.divergence.contains(.nanIsNull), l.constant == nil && r.constant == nil || l.kind == .null || r.kind == .null {
+            throw SQLUnsupported("nil-safe equality with a value that may be NaN")
+        }
         if l.kind == .null || r.kind == .null {
             if l.kind == .null && r.kind == .null { return .true }
             let other = try expressions.materialised(l.kind == .null ? r : l)
@@ -261,11 +272,12 @@ struct PredicateSQLCompiler {
     }
 
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES: text only (false otherwise), through the
-    /// evaluator's functions registered in SQLite; a case-sensitive BEGINSWITH on a constant
-    /// is a range, so an index on the column serves it.
+    /// evaluator's functions registered in SQLite; a case-sensitive BEGINSWITH of a column on a
+    /// constant is a range, so an index on the column serves it.
     private func stringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         guard l.kind == .string, r.kind == .string else { return .false }
-        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil {
+        // (Only on a column: a computed value would be computed twice, and no index serves it.)
+        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, !l.sql.contains("(") {
             let x = try expressions.materialised(l)
             let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
             let low = context.bind(.text(text))
@@ -312,6 +324,7 @@ struct PredicateSQLCompiler {
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(sql: "\(x.operand) IN (\(placeholders.joined(separator: ", ")))", nullable: x.nullable)
                 guard elements.contains(where: \.isNull) else { return list }
+                guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("IN a nil with a value that may be NaN") }
                 return combine([list, SQLCondition(sql: "\(x.operand) IS NULL", nullable: false)], with: "OR")
             }
             return combine(try elements.map { try equality(options, l, ExpressionSQLCompiler.constant($0)) }, with: "OR")
@@ -366,5 +379,13 @@ struct PredicateSQLCompiler {
         }
         let predicate = PredicateNode(.comparison(Comparison(ExpressionNode(.constant(x)), .between, ExpressionNode(.aggregate(elements)), options: options)))
         return try CompiledPredicate(predicate).evaluate(.null) ? .true : .false
+    }
+}
+
+extension SQLOperand {
+    /// Whether a single value may differ from the evaluator's in this way.
+    func diverges(_ divergence: SQLFragment.Divergence) -> Bool {
+        if case .single(let fragment) = self { return !fragment.divergence.isDisjoint(with: divergence) }
+        return false
     }
 }

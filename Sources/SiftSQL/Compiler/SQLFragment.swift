@@ -14,23 +14,59 @@ struct SQLFragment {
     var nullable: Bool
     /// A constant's value; its text is made (and bound) where it is used.
     var constant: Value? = nil
+    /// Where the value SQL computes may differ from the evaluator's.
+    var divergence: Divergence = []
 
-    /// SQL text safe to use as an operand: parenthesised unless it is one token.
+    /// How a computed value may differ from the evaluator's, so that the tests that would see
+    /// the difference are left to the evaluator (they throw ``SQLUnsupported``).
+    struct Divergence: OptionSet {
+        let rawValue: UInt8
+
+        /// SQLite has no NaN: where the evaluator computes NaN (`sqrt:(-1)`, `inf - inf`), SQL
+        /// has NULL. Both are false in every ordering, equality with a value and string test, so
+        /// only nil tests (`== nil`, `IS` between two expressions, a qualifier over one value)
+        /// and values computed from it (`CAST(…, "NSString")` is `"nan"`) tell them apart.
+        static let nanIsNull = Divergence(rawValue: 1)
+        /// The evaluator's text may not be NFC (`uppercase:` of NFC text need not be NFC); SQL
+        /// holds its NFC form. Every string test but `[n]`'s literal one reads NFC, so only
+        /// `[n]` (and a case mapping applied again) tells them apart.
+        static let textIsNFC = Divergence(rawValue: 2)
+    }
+
+    /// SQL text safe to use as an operand: parenthesised unless it is one token, one
+    /// parenthesised group or one function call.
     var operand: String {
-        if sql.first == "(" && sql.last == ")" && balancedParentheses { return sql }
+        if sql.first == "(" && Self.isOneGroup(sql[...]) { return sql }
+        if isFunctionCall { return sql }
         if sql.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" || $0 == "." || $0 == "?" }) { return sql }
         return "(\(sql))"
     }
 
-    private var balancedParentheses: Bool {
-        // "(a) + (b)" starts and ends with parentheses but is not one group.
+    /// `name(…)`, the parentheses closing at the end.
+    private var isFunctionCall: Bool {
+        guard let open = sql.firstIndex(of: "("), open != sql.startIndex,
+              sql[..<open].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return false }
+        return Self.isOneGroup(sql[open...])
+    }
+
+    /// Whether text that starts with "(" ends with the ")" closing it ("(a) + (b)" starts and
+    /// ends with parentheses but is not one group).
+    private static func isOneGroup(_ text: Substring) -> Bool {
+        guard text.first == "(", text.last == ")" else { return false }
         var depth = 0
         var inString = false
-        for (i, ch) in sql.enumerated() {
+        var index = text.startIndex
+        while index < text.endIndex {
+            let ch = text[index]
             if ch == "\"" || ch == "'" { inString.toggle() }
-            if inString { continue }
-            if ch == "(" { depth += 1 }
-            if ch == ")" { depth -= 1; if depth == 0 && i != sql.count - 1 { return false } }
+            if !inString {
+                if ch == "(" { depth += 1 }
+                if ch == ")" {
+                    depth -= 1
+                    if depth == 0 && text.index(after: index) != text.endIndex { return false }
+                }
+            }
+            index = text.index(after: index)
         }
         return depth == 0
     }

@@ -22,6 +22,8 @@ import SiftSQLite
 /// | `sift_contains(a, b, options)` | 1/0: `StringPredicates.contains` (substring) |
 /// | `sift_like(a, pattern, options)` | 1/0: `LikePattern.matches` |
 /// | `sift_matches(a, pattern, options)` | 1/0: `RegularExpression.matches` |
+/// | `sift_call(selector, kinds, argument…)` | `Functions.implementation(selector)` on the arguments, each read back by its kind letter (``SQLArgumentKind``) |
+/// | `sift_cast(value, kind, type)` | `Cast.convert(value, to: type)` |
 /// | `sift_sum(x)` (aggregate) | `@sum`: integers until an overflow, then a double; non-numbers skipped; empty is 0 |
 ///
 /// Except `sift_fold` and `sift_compare`, the string functions give NULL when either operand is
@@ -41,6 +43,8 @@ public enum SiftSQLFunctions {
     public static let containsFunction = "sift_contains"
     public static let likeFunction = "sift_like"
     public static let matchesFunction = "sift_matches"
+    public static let callFunction = "sift_call"
+    public static let castFunction = "sift_cast"
     public static let sumAggregate = "sift_sum"
 
     /// Registers every function, the aggregate and the collations on `database` (again: replacing
@@ -49,6 +53,7 @@ public enum SiftSQLFunctions {
         try registerStringFunctions(on: database)
         try registerLike(on: database)
         try registerMatches(on: database)
+        try registerCalls(on: database)
         try registerCollations(on: database)
         try database.createAggregate(sumAggregate, argumentCount: 1) { SiftSumAggregate() }
     }

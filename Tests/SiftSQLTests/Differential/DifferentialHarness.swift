@@ -11,12 +11,17 @@ struct DifferentialStore {
     var name: String
     var make: (DataModel) throws -> any PersistentStore
     var reopen: ((any PersistentStore) throws -> any PersistentStore)?
+    /// Whether the store runs a request's whole predicate in its query language (for the SQLite
+    /// store: no part of it is left to the evaluator); nil when it cannot say.
+    var runsPredicateNatively: ((any PersistentStore, FetchRequest) -> Bool?)?
 
     init(_ name: String, make: @escaping (DataModel) throws -> any PersistentStore,
-         reopen: ((any PersistentStore) throws -> any PersistentStore)? = nil) {
+         reopen: ((any PersistentStore) throws -> any PersistentStore)? = nil,
+         runsPredicateNatively: ((any PersistentStore, FetchRequest) -> Bool?)? = nil) {
         self.name = name
         self.make = make
         self.reopen = reopen
+        self.runsPredicateNatively = runsPredicateNatively
     }
 
     /// A store holding `data`: made, filled through the `PersistentStore` API, saved, reopened.
@@ -90,12 +95,22 @@ enum DifferentialHarness {
         /// Problems of the generators or the language (predicates that did not parse or
         /// print), reported apart from disagreements.
         var generatorProblems: [String] = []
+        /// Cases with a predicate the candidate could say how it runs, and those of them whose
+        /// whole predicate ran natively (in SQL): a measure of how much the SQL compiler covers.
+        var predicatesMeasured = 0
+        var predicatesRunNatively = 0
         var duration: Duration = .zero
+
+        /// The share of measured predicates that ran entirely natively (nil: none measured).
+        var nativeShare: Double? {
+            predicatesMeasured == 0 ? nil : Double(predicatesRunNatively) / Double(predicatesMeasured)
+        }
 
         var description: String {
             "\(cases) cases over \(dataSets) data sets (\(objects) objects) in \(duration.formatted(.units(allowed: [.seconds, .milliseconds]))): "
                 + "\(mismatchCount) mismatches, \(agreedErrors) refused by both, \(selectiveResults) selective and \(emptyResults) empty results, "
                 + "\(sectioned) sectioned, \(generatorProblems.count) generator problems"
+                + (nativeShare.map { ", \(predicatesRunNatively) of \(predicatesMeasured) predicates (\(String(format: "%.1f", $0 * 100))%) fully in the candidate's query language" } ?? "")
         }
     }
 
@@ -167,6 +182,10 @@ enum DifferentialHarness {
                 let request = generated.request
                 let expected = DifferentialObservation.observe(request, on: referenceStore)
                 let actual = DifferentialObservation.observe(request, on: candidateStore)
+                if request.predicate != nil, let native = candidate.runsPredicateNatively?(candidateStore, request) {
+                    summary.predicatesMeasured += 1
+                    if native { summary.predicatesRunNatively += 1 }
+                }
                 guard let difference = expected.difference(from: actual) else {
                     tally(expected, request: request, data: data, into: &summary)
                     continue

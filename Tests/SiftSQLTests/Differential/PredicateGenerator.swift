@@ -11,8 +11,9 @@ import SiftStore
 /// It covers LANGUAGE.md: comparisons with `[c] [d] [cd] [n]`, BEGINSWITH / ENDSWITH / CONTAINS /
 /// LIKE / MATCHES, IN (aggregates, key paths, substrings), BETWEEN, nil, to-one key paths,
 /// ANY / ALL / NONE / SOME and implicit ANY over to-many key paths, `@count @sum @avg @min @max`,
-/// SUBQUERY, arithmetic (division by zero, overflow), functions, TERNARY, CAST, TRUEPREDICATE /
-/// FALSEPREDICATE, AND / OR / NOT. A few predicates (about one in fifty) are errors that do not
+/// SUBQUERY, `[FIRST]` / `[LAST]` / `[n]` of to-many key paths, arithmetic (division by zero,
+/// overflow, `**`, NaN and infinities), functions (case mappings nested and compared under `[n]`,
+/// `FUNCTION(…)`), TERNARY, CAST, TRUEPREDICATE / FALSEPREDICATE, AND / OR / NOT. A few predicates (about one in fifty) are errors that do not
 /// depend on the data — an unknown key, an invalid regular expression, string arithmetic — which
 /// every store must refuse.
 ///
@@ -167,6 +168,7 @@ struct PredicateGenerator {
             (hasMany ? 4 : 0, 11),  // IN a to-many key path
             (hasObjects ? 5 : 0, 12),  // objects and object IDs
             (3, 13),  // TERNARY
+            (hasMany ? 5 : 0, 14),  // [FIRST] / [LAST] / [n]
         ], or: 0) {
         case 0: return attributeComparison(scope)
         case 1: return nilComparison(scope)
@@ -181,7 +183,8 @@ struct PredicateGenerator {
         case 10: return subqueryComparison(scope)
         case 11: return inKeyPath(scope)
         case 12: return objectComparison(scope)
-        default: return ternaryComparison(scope)
+        case 13: return ternaryComparison(scope)
+        default: return indexComparison(scope)
         }
     }
 
@@ -326,7 +329,7 @@ struct PredicateGenerator {
         let hasMany = !catalogue(scope.entity).many.isEmpty
         switch random.weighted([
             (6, 0), (8, 1), (2, 2), (3, 3), (2, 4), (4, 5), (2, 6), (3, 7), (2, 8), (3, 9), (hasMany ? 4 : 0, 10),
-            (deeper ? 2 : 0, 11), (2, 12), (2, 13), (1, 14),
+            (deeper ? 2 : 0, 11), (2, 12), (2, 13), (1, 14), (3, 15),
         ], or: 0) {
         case 0:
             return NumericExpression(text: path, isInteger: false)
@@ -379,10 +382,19 @@ struct PredicateGenerator {
         case 13:
             let selector = random.pick(["multiply:by:", "add:to:", "divide:by:", "modulus:by:"], or: "add:to:")
             return NumericExpression(text: "FUNCTION(\(path), \(quoted(selector)), \(smallNumber()))", isInteger: false)
-        default:
+        case 14:
             // Dates subtract to seconds.
             guard let date = scalarPath(scope, where: { $0.type == .date }) else { return NumericExpression(text: path, isInteger: false) }
             return NumericExpression(text: "\(key(scope, date.path)) - \(dateConstant(attribute: nil))", isInteger: false)
+        default:
+            // Functions that may give NaN or infinities (a negative square root or logarithm, a
+            // fractional power, fmod of an infinity, zero times infinity), which SQL cannot hold.
+            let other = numericPath(scope) ?? path
+            return NumericExpression(text: random.pick([
+                "sqrt(\(path))", "log(\(path))", "ln(\(path))", "exp(\(path))", "\(path) ** 0.5", "\(path) ** -1",
+                "raise:toPower:(\(path), \(other))", "modulus:by:(\(path), 2.5)", "modulus:by:(\(path) * 1e999, 3)",
+                "\(path) * 1e999", "(\(path) * 1e999) - (\(other) * 1e999)", "floor(\(path) / 0.0)", "\(path) ** 2 - \(other) * 1e308",
+            ], or: "sqrt(\(path))"), isInteger: false)
         }
     }
 
@@ -397,7 +409,24 @@ struct PredicateGenerator {
     // MARK: Strings and dates through functions
 
     private mutating func convertedComparison(_ scope: Scope) -> String {
-        switch random.weighted([(5, 0), (2, 1), (2, 2), (2, 3), (1, 4)], or: 0) {
+        switch random.weighted([(5, 0), (2, 1), (2, 2), (2, 3), (1, 4), (2, 5), (2, 6)], or: 0) {
+        case 5:
+            // The text of a date or a UUID; a case mapping compared literally ([n]) or mapped again.
+            if random.chance(1, in: 2), let path = scalarPath(scope, where: { $0.type == .date || $0.type == .uuid }) {
+                let right = observedValue(path.attribute.name).map { quoted(ValueText.text($0)) } ?? quoted("2001")
+                return "CAST(\(key(scope, path.path)), \"NSString\") \(random.pick(["==", "BEGINSWITH", "<", "CONTAINS[c]"], or: "==")) \(right)"
+            }
+            guard let path = scalarPath(scope, where: { $0.type == .string }) else { return attributeComparison(scope) }
+            let inner = random.pick(["lowercase", "uppercase", "canonical"], or: "lowercase")
+            let outer = random.pick(["uppercase", "lowercase", "noindex", "canonical"], or: "uppercase")
+            let left = random.chance(1, in: 2) ? "\(outer)(\(inner)(\(key(scope, path.path))))" : "\(inner)(\(key(scope, path.path)))"
+            return "\(left) \(random.pick(["==", "!=", "<", "BEGINSWITH", "LIKE", "MATCHES", "IN"], or: "=="))\(random.pick(["[n]", "", "[c]", "[n]"], or: "")) \(stringConstant(attribute: path.attribute))"
+        case 6:
+            // FUNCTION with string and numeric selectors, on the receiver or on the arguments alone.
+            guard let path = scalarPath(scope, where: { $0.type == .string }) else { return attributeComparison(scope) }
+            let selector = random.pick(["uppercase:", "lowercase:", "canonical:"], or: "uppercase:")
+            let call = random.chance(1, in: 2) ? "FUNCTION(\(key(scope, path.path)), \(quoted(selector)))" : "FUNCTION(SELF, \(quoted(selector)), \(key(scope, path.path)))"
+            return "\(call) \(random.pick(["==", "!=", "BEGINSWITH", "<"], or: "==")) \(stringConstant(attribute: path.attribute))"
         case 0:
             // lowercase / uppercase / canonical of a string key path.
             guard let path = scalarPath(scope, where: { $0.type == .string }) else { return attributeComparison(scope) }
@@ -433,6 +462,22 @@ struct PredicateGenerator {
             guard let path = scalarPath(scope, where: { $0.type == .integer || $0.type == .double }) else { return attributeComparison(scope) }
             return "\(key(scope, path.path)) \(random.pick(["==", "<", ">="], or: "==")) CAST(\(quoted(random.pick(["5", "-1", "2.5", "0", " 7 ", "1e3"], or: "5"))), \"NSNumber\")"
         }
+    }
+
+    /// `tags[FIRST].name`, `children[LAST].count`, `owner.items[1]`, `tags[-1]` (nil): an element
+    /// of a to-many relationship by its place, or a value read on it.
+    private mutating func indexComparison(_ scope: Scope) -> String {
+        guard let many = manyPath(scope) else { return attributeComparison(scope) }
+        let index = random.weighted([(4, "[FIRST]"), (3, "[LAST]"), (2, "[0]"), (2, "[1]"), (1, "[2]"), (1, "[-1]"), (1, "[\"x\"]"), (1, "[1.0]")], or: "[FIRST]")
+        let base = key(scope, many.path) + index
+        if random.chance(1, in: 4) {
+            return random.chance(1, in: 2)
+                ? "\(base) \(random.pick(["==", "!="], or: "==")) nil"
+                : "\(base) \(random.pick(["==", "!="], or: "==")) \(objectIDConstant(many.entity))"
+        }
+        let element = catalogue(many.entity)
+        guard let path = random.pick(random.chance(4, in: 5) ? element.own : element.scalars) else { return "\(base) != nil" }
+        return typedComparison(left: "\(base).\(path.path)", type: path.type, attribute: path.attribute)
     }
 
     private mutating func ternaryComparison(_ scope: Scope) -> String {

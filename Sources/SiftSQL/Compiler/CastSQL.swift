@@ -1,0 +1,53 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+
+/// `CAST(value, 'Type')` with the evaluator's conversions (`Cast.convert`):
+///
+/// - where SQL already holds the converted value, the value itself, of its new kind: a number
+///   or a boolean as `NSNumber` (a boolean's 0/1), a date as `NSNumber` (its REAL seconds since
+///   2001), a double as `NSDate`, and any kind as itself;
+/// - the text of a number, boolean, date, UUID or data (`NSString`) and an integer as `NSDate`
+///   through the evaluator: `sift_cast(x, ?kind, ?type)`.
+///
+/// Conversions that may fail (text to a number, a date, a UUID, …) are left to the evaluator,
+/// which reports the failure where it happens; so are decimals and object IDs.
+extension ExpressionSQLCompiler {
+    func cast(_ expression: ExpressionNode, to type: String, in scope: SQLScope) throws -> SQLFragment {
+        let x = try materialised(try value(expression, in: scope))
+        if x.kind == .null { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        let nan = x.divergence.contains(.nanIsNull)
+        func retyped(_ kind: SQLKind) -> SQLFragment {
+            var result = x
+            result.kind = kind
+            return result
+        }
+        switch (type, x.kind) {
+        case ("NSNumber", .number(.boolean)):
+            return retyped(.number(.integer))
+        case ("NSNumber", .number(let n)) where n != .decimal:
+            return x
+        case ("NSNumber", .date):
+            return retyped(.number(.real))
+        case ("NSString", .string), ("NSDate", .date), ("NSData", .data), ("NSUUID", .uuid):
+            return x
+        case ("NSDate", .number(.real)) where !nan:
+            return retyped(.date)
+        case ("NSDate", .number(let n)) where n != .decimal && !nan:
+            return try castCall(x, to: type, kind: .date)
+        case ("NSString", .number(let n)) where n != .decimal && !nan:
+            return try castCall(x, to: type, kind: .string)
+        case ("NSString", .date), ("NSString", .uuid), ("NSString", .data):
+            return try castCall(x, to: type, kind: .string)
+        default:
+            throw SQLUnsupported("CAST of \(x.kind) to \(type)")
+        }
+    }
+
+    /// `sift_cast(x, ?kind, ?type)`.
+    private func castCall(_ x: SQLFragment, to type: String, kind: SQLKind) throws -> SQLFragment {
+        guard let letter = SQLArgumentKind(x.kind) else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
+        let sql = "\(SiftSQLFunctions.castFunction)(\(x.sql), \(context.bind(.text(String(letter.rawValue)))), \(context.bind(.text(type))))"
+        return SQLFragment(sql: sql, kind: kind, nullable: x.nullable)
+    }
+}

@@ -1,0 +1,175 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+
+/// Functions of LANGUAGE.md §6 and `FUNCTION(receiver, 'selector:', …)`, compiled so that SQL
+/// computes exactly the evaluator's value:
+///
+/// - `noindex:(x)` is `x`; `add:to:`, `from:subtract:`, `multiply:by:`, `divide:by:`,
+///   `raise:toPower:`, the bitwise functions and `onesComplement:` are their operators
+///   (``arithmetic(_:_:_:)``, ``unary(_:_:)``);
+/// - `sum: count: min: max: average:` of a to-many key path are the collection operators'
+///   subqueries: `(SELECT sift_sum("t1"."weight") FROM … WHERE <link>)`;
+/// - every other function is the evaluator's own implementation registered in SQLite:
+///   `sift_call(?selector, ?kinds, x, …)`, `kinds` saying what each argument is
+///   (``SQLArgumentKind``: `'s'` text, `'i'` integer, `'d'` a date's seconds, …).
+///
+/// A call is compiled only when its arguments' kinds make an evaluator error impossible
+/// (`uppercase:` of text, `abs:` of a number): SQLite evaluates in no set order, so a call that
+/// could throw is left to the evaluator, which throws where it would. `now`, `random` and
+/// `random:` depend on more than their arguments (the evaluator calls them for each object)
+/// and stay in memory too.
+extension ExpressionSQLCompiler {
+    /// `selector(arguments…)`.
+    func function(_ selector: String, _ arguments: [ExpressionNode], in scope: SQLScope) throws -> SQLFragment {
+        if SiftSQLFunctions.nondeterministicSelectors.contains(selector) {
+            throw SQLUnsupported("\(selector) depends on more than its arguments")
+        }
+        if Self.aggregateSelectors.contains(selector) {
+            guard arguments.count == 1 else { throw SQLUnsupported("\(selector) with \(arguments.count) arguments") }
+            return try aggregateFunction(selector, of: arguments[0], in: scope)
+        }
+        let values = try arguments.map { try value($0, in: scope) }
+        // Every function but the aggregates is nil when an argument is.
+        if values.contains(where: { $0.kind == .null }) { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        if let op = Self.operators[selector], values.count == 2 { return try arithmetic(op, values[0], values[1]) }
+        switch (selector, values.count) {
+        case ("noindex:", 1):
+            return values[0]
+        case ("onesComplement:", 1):
+            return try unary(.bitwiseNot, values[0])
+        case ("uppercase:", 1), ("lowercase:", 1), ("canonical:", 1):
+            return try caseMapping(selector, values[0])
+        case ("modulus:by:", 2):
+            return try modulus(values[0], values[1])
+        case (_, 1) where Self.numericSelectors.contains(selector):
+            return try numeric(selector, values[0], argument: arguments[0])
+        default:
+            throw SQLUnsupported("the function \(selector)")
+        }
+    }
+
+    /// `FUNCTION(receiver, 'selector:', arguments…)`: as the evaluator applies it, the selector on
+    /// the receiver and the arguments, or on the arguments alone when they are all it takes.
+    func functionExpression(_ receiver: ExpressionNode, _ selector: String, _ arguments: [ExpressionNode], in scope: SQLScope) throws -> SQLFragment {
+        guard let function = FunctionCatalog.all.first(where: { $0.selector == selector }) else {
+            throw SQLUnsupported("FUNCTION selector '\(selector)'")
+        }
+        if function.arity == arguments.count + 1 { return try self.function(selector, [receiver] + arguments, in: scope) }
+        if function.arity == arguments.count { return try self.function(selector, arguments, in: scope) }
+        throw SQLUnsupported("FUNCTION selector '\(selector)' with \(arguments.count) arguments")
+    }
+
+    /// `sift_call(?selector, ?kinds, arguments…)`: the evaluator's implementation of `selector`,
+    /// giving a value of `kind`.
+    func call(_ selector: String, _ arguments: [SQLFragment], kind: SQLKind, nullable: Bool,
+              divergence: SQLFragment.Divergence = []) throws -> SQLFragment {
+        var kinds = ""
+        var texts: [String] = []
+        for argument in arguments {
+            guard let letter = SQLArgumentKind(argument.kind) else { throw SQLUnsupported("\(selector) of \(argument.kind)") }
+            kinds.append(letter.rawValue)
+            texts.append(try materialised(argument).sql)
+        }
+        let sql = "\(SiftSQLFunctions.callFunction)(\(context.bind(.text(selector))), \(context.bind(.text(kinds)))\(texts.map { ", " + $0 }.joined()))"
+        return SQLFragment(sql: sql, kind: kind, nullable: nullable, divergence: divergence)
+    }
+
+    // MARK: The families
+
+    static let aggregateSelectors: Set<String> = ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:"]
+
+    /// The functions that are an operator.
+    static let operators: [String: BinaryOperator] = [
+        "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply, "divide:by:": .divide,
+        "raise:toPower:": .power, "bitwiseAnd:with:": .bitwiseAnd, "bitwiseOr:with:": .bitwiseOr,
+        "bitwiseXor:with:": .bitwiseXor, "leftshift:by:": .leftShift, "rightshift:by:": .rightShift,
+    ]
+
+    static let numericSelectors: Set<String> = ["abs:", "floor:", "ceiling:", "trunc:", "sqrt:", "log:", "ln:", "exp:"]
+
+    /// `uppercase:`, `lowercase:`, `canonical:` of text (anything else is the evaluator's error).
+    /// A case mapping of NFC text need not be NFC: SQL holds the NFC form
+    /// (``SQLFragment/Divergence/textIsNFC``), so neither `[n]` nor a second mapping is compiled.
+    private func caseMapping(_ selector: String, _ x: SQLFragment) throws -> SQLFragment {
+        guard x.kind == .string else { throw SQLUnsupported("\(selector) of \(x.kind)") }
+        guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
+        return try call(selector, [x], kind: .string, nullable: x.nullable, divergence: selector == "canonical:" ? [] : .textIsNFC)
+    }
+
+    /// `abs: floor: ceiling: trunc:` keep integers integers (`abs:` of the least integer gives a
+    /// double); `sqrt: log: ln: exp:` give doubles, NaN for a negative argument of the first
+    /// three (unless it is `abs:`, `sqrt:` or `exp:` of something, never negative).
+    private func numeric(_ selector: String, _ x: SQLFragment, argument: ExpressionNode) throws -> SQLFragment {
+        guard case .number(let n) = x.kind, n != .decimal else { throw SQLUnsupported("\(selector) of \(x.kind)") }
+        let kind: SQLKind.NumberKind
+        var divergence = x.divergence
+        switch selector {
+        case "floor:", "ceiling:", "trunc:":
+            kind = n == .boolean ? .integer : n
+        case "abs:":
+            kind = n == .boolean ? .integer : n == .integer ? .mixed : n
+        case "exp:":
+            kind = .real
+        default:
+            kind = .real
+            if case .function(let inner, _) = argument.kind, ["abs:", "sqrt:", "exp:"].contains(inner) {} else { divergence.insert(.nanIsNull) }
+        }
+        return try call(selector, [x], kind: .number(kind), nullable: x.nullable || divergence.contains(.nanIsNull), divergence: divergence)
+    }
+
+    /// `modulus:by:`: an integer of two integers (nil for a zero divisor), else `fmod`'s double
+    /// (NaN for an infinite dividend).
+    private func modulus(_ x: SQLFragment, _ y: SQLFragment) throws -> SQLFragment {
+        guard case .number(let m) = x.kind, case .number(let n) = y.kind, m != .decimal, n != .decimal else {
+            throw SQLUnsupported("modulus:by: of \(x.kind) and \(y.kind)")
+        }
+        let kind: SQLKind.NumberKind = x.kind.isInteger && y.kind.isInteger ? .integer : (m == .real || n == .real ? .real : .mixed)
+        var divergence = x.divergence.union(y.divergence)
+        if Self.mayBeInfinite(x) { divergence.insert(.nanIsNull) }
+        return try call("modulus:by:", [x, y], kind: .number(kind), nullable: true, divergence: divergence)
+    }
+
+    /// Whether a number (or date) may be infinite: a constant says, a computed or stored
+    /// integer never is, anything else may be.
+    static func mayBeInfinite(_ x: SQLFragment) -> Bool {
+        if let value = x.constant {
+            if case .double(let d) = value { return !d.isFinite }
+            if case .date(let d) = value { return !d.timeIntervalSinceReferenceDate.isFinite }
+            return false
+        }
+        return !x.kind.isInteger
+    }
+
+    /// Whether a number may be zero (a constant says; anything else may be).
+    static func mayBeZero(_ x: SQLFragment) -> Bool {
+        guard let value = x.constant else { return true }
+        return ValueComparison.equals(value, .int(0))
+    }
+
+    // MARK: Aggregates
+
+    /// `sum: count: min: max: average:` of a to-many key path, as `@sum`, `@count`, … of it:
+    /// `(SELECT sift_sum(<element>) FROM … WHERE <link>)`. `count:` counts the elements (nil
+    /// values included), the others skip nil values.
+    private func aggregateFunction(_ selector: String, of argument: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
+        guard case .collection(let path) = try operand(argument, in: scope) else {
+            throw SQLUnsupported("\(selector) of something other than a to-many key path")
+        }
+        let element = path.element
+        switch (selector, element.kind) {
+        case ("count:", _):
+            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+        case ("sum:", .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar("\(SiftSQLFunctions.sumAggregate)(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)
+        case ("average:", .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar("avg(\(element.sql))"), kind: .number(.real), nullable: true)
+        case ("min:", let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
+        case ("max:", let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: path.scalar("max(\(element.sql))"), kind: kind, nullable: true)
+        default:
+            throw SQLUnsupported("\(selector) of \(element.kind)")
+        }
+    }
+}

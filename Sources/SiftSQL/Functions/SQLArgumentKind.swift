@@ -1,0 +1,68 @@
+import SiftEvaluation
+import SiftSQLite
+import SiftStore
+
+/// What a value passed to `sift_call` or `sift_cast` is in the evaluator, written as one letter
+/// per argument (the functions' `kinds` argument). SQLite values do not say it themselves —
+/// dates are REAL seconds since 2001, booleans INTEGER 0/1, UUIDs 16-byte BLOBs — so the
+/// compiler, which knows every value's kind statically (``SQLKind``), passes it along, and the
+/// function reads each value back exactly as the store reads that kind of column.
+enum SQLArgumentKind: Character, CaseIterable, Sendable {
+    case integer = "i"
+    case boolean = "b"
+    case real = "r"
+    /// An integer or a real, whichever SQLite holds (arithmetic that may overflow).
+    case mixed = "m"
+    case string = "s"
+    case date = "d"
+    case data = "x"
+    case uuid = "u"
+    /// Only ever NULL.
+    case null = "n"
+
+    /// The letter for a compiled value's kind; nil for kinds the functions do not take
+    /// (decimals, which SQLite holds as REAL and cannot give back exactly, and objects).
+    init?(_ kind: SQLKind) {
+        switch kind {
+        case .number(.integer): self = .integer
+        case .number(.boolean): self = .boolean
+        case .number(.real): self = .real
+        case .number(.mixed): self = .mixed
+        case .number(.decimal), .object: return nil
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .uuid: self = .uuid
+        case .null: self = .null
+        }
+    }
+
+    /// The attribute type whose columns hold values of this kind (nil: read as stored).
+    private var attributeType: AttributeType? {
+        switch self {
+        case .integer: .integer64
+        case .boolean: .boolean
+        case .real: .double
+        case .mixed, .null: nil
+        case .string: .string
+        case .date: .date
+        case .data: .binary
+        case .uuid: .uuid
+        }
+    }
+
+    /// A SQLite value of this kind as the evaluator's value (``ColumnCodec/decode(_:as:)``).
+    func value(of stored: SQLiteValue) -> Value {
+        ColumnCodec.decode(stored, as: attributeType)
+    }
+
+    /// The `kinds` argument's letters, one per argument; nil when one is not a kind.
+    static func parse(_ text: String) -> [SQLArgumentKind]? {
+        var kinds: [SQLArgumentKind] = []
+        for letter in text {
+            guard let kind = SQLArgumentKind(rawValue: letter) else { return nil }
+            kinds.append(kind)
+        }
+        return kinds
+    }
+}
