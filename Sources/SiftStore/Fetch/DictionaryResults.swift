@@ -8,12 +8,20 @@ import SiftLanguage
 /// With grouping: groups in order of their first object, values of group-by properties from
 /// that object, other properties evaluated on the group (key paths read every member), then
 /// HAVING, sort (by property names), distinct, page.
+///
+/// The steps after the per-object work are stages of their own (``finishUngrouped(_:_:paging:)``,
+/// ``finishGrouped(_:_:properties:entity:paging:)``), so a store that computes the rows itself
+/// (the SQLite store, with SQL) finishes them with the very same code.
 package enum DictionaryResults {
+    /// The properties a request fetches: its `propertiesToFetch`, or every attribute of the
+    /// entity when it names none.
+    package static func properties(_ request: FetchRequest, entity: EntityDescription) -> [FetchedProperty] {
+        if !request.propertiesToFetch.isEmpty { return request.propertiesToFetch }
+        return entity.attributes.map { FetchedProperty(name: $0.name, expression: ExpressionNode(.keyPath(base: nil, keys: [$0.name]))) }
+    }
+
     package static func make(_ request: FetchRequest, objects: [Value], entity: EntityDescription) throws -> [ValueDictionary] {
-        var properties = request.propertiesToFetch
-        if properties.isEmpty {
-            properties = entity.attributes.map { FetchedProperty(name: $0.name, expression: ExpressionNode(.keyPath(base: nil, keys: [$0.name]))) }
-        }
+        let properties = self.properties(request, entity: entity)
         let compiled = try properties.map { property throws in (property.name, try CompiledExpression(property.expression)) }
         var matched = objects
 
@@ -29,9 +37,7 @@ package enum DictionaryResults {
                 for (name, expression) in compiled { row[name] = detached(try expression.evaluate(object)) }
                 rows.append(row)
             }
-            if request.returnsDistinctResults { rows = distinct(rows) }
-            if let having = request.havingPredicate { rows = try CompiledPredicate(having).filter(rows.map(Value.dictionary)).compactMap(\.asDictionary) }
-            return page(rows, request)
+            return try finishUngrouped(rows, request)
         }
 
         let groupBy = try request.propertiesToGroupBy.map { try CompiledExpression($0.expression) }
@@ -62,9 +68,23 @@ package enum DictionaryResults {
             }
             rows.append(row)
         }
-        if let having = request.havingPredicate {
-            rows = try CompiledPredicate(having).filter(rows.map(Value.dictionary)).compactMap(\.asDictionary)
-        }
+        return try finishGrouped(rows, request, properties: properties, entity: entity)
+    }
+
+    /// Ungrouped rows (sorted, one per object) to results: distinct, HAVING, then offset and
+    /// limit unless `paging` is false (they were applied already).
+    package static func finishUngrouped(_ rows: [ValueDictionary], _ request: FetchRequest, paging: Bool = true) throws -> [ValueDictionary] {
+        var rows = rows
+        if request.returnsDistinctResults { rows = distinct(rows) }
+        rows = try having(rows, request)
+        return paging ? page(rows, request) : rows
+    }
+
+    /// Grouped rows (one per group, in order of the groups' first objects) to results: HAVING,
+    /// sort by property names, distinct, then offset and limit unless `paging` is false.
+    package static func finishGrouped(_ rows: [ValueDictionary], _ request: FetchRequest, properties: [FetchedProperty],
+                                      entity: EntityDescription, paging: Bool = true) throws -> [ValueDictionary] {
+        var rows = try having(rows, request)
         if !request.sortDescriptors.isEmpty {
             let names = Set(properties.map(\.name))
             for key in request.sortDescriptors where !names.contains(key.keyPath) {
@@ -74,7 +94,12 @@ package enum DictionaryResults {
             rows = try Sorting.sorted(rows.map(Value.dictionary), by: request.sortDescriptors.map(rowKey)).compactMap(\.asDictionary)
         }
         if request.returnsDistinctResults { rows = distinct(rows) }
-        return page(rows, request)
+        return paging ? page(rows, request) : rows
+    }
+
+    private static func having(_ rows: [ValueDictionary], _ request: FetchRequest) throws -> [ValueDictionary] {
+        guard let having = request.havingPredicate else { return rows }
+        return try CompiledPredicate(having).filter(rows.map(Value.dictionary)).compactMap(\.asDictionary)
     }
 
     private static func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
@@ -95,7 +120,7 @@ package enum DictionaryResults {
     }
 
     /// Objects in results become references (their IDs), free of the store.
-    static func detached(_ value: Value) -> Value {
+    package static func detached(_ value: Value) -> Value {
         switch value {
         case .object(let object):
             if let view = object as? StoredObjectView, let id = view.snapshot.graph.objects[view.position]?.id { return .object(ObjectReference(id)) }
