@@ -104,6 +104,11 @@ struct MemoryFetchExecutor {
         try check(request)
         let entity = try self.entity(request)
         if let predicate = request.predicate { try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: model) }
+        // Without grouping the objects are sorted by key paths, checked as for objects (a
+        // grouped fetch sorts its rows by property names).
+        if request.propertiesToGroupBy.isEmpty {
+            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
+        }
         let matched = try filter(request, entity: entity)
         return try DictionaryResults.make(request, objects: matched.map(snapshot.view), entity: entity)
     }
