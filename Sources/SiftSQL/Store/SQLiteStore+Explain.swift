@@ -21,7 +21,7 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
         for (index, value) in bindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
         if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
         if sortsInMemory { text += "\n-- sorted in memory" }
-        if let inMemoryReason { text += " (\(inMemoryReason))" }
+        if let inMemoryReason { text += (inMemoryPredicate == nil && !sortsInMemory ? "\n-- " : " ") + "(\(inMemoryReason))" }
         return text
     }
 }
@@ -30,9 +30,27 @@ extension SQLiteStore {
     /// The query a request runs (checked as a fetch would be), without running it.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
-        let plan = try SQLFetchExecutor(store: self).plan(request)
+        let executor = SQLFetchExecutor(store: self)
+        let plan = try executor.plan(request)
         let sql: (sql: String, bindings: [SQLiteValue])
+        var dictionaryReason: String?
+        var sortsInMemory = plan.orderBy == nil
+        var sortReason = plan.sortReason
         switch request.resultType {
+        case .dictionaries:
+            do {
+                let properties = DictionaryResults.properties(request, entity: plan.table.entity)
+                sql = try executor.dictionarySQL(plan, properties: properties).query()
+                if !request.propertiesToGroupBy.isEmpty {
+                    // Groups are sorted by their properties after SQL made them.
+                    sortsInMemory = !request.sortDescriptors.isEmpty
+                    sortReason = sortsInMemory ? "groups sort by their properties" : nil
+                }
+            } catch let unsupported as SQLUnsupported {
+                // The objects are fetched, and the evaluator makes the dictionaries.
+                dictionaryReason = "dictionaries in memory: \(unsupported.reason)"
+                sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
+            }
         case .count where plan.pagesInSQL:
             sql = plan.countQuery()
         case .objectIDs:
@@ -42,7 +60,7 @@ extension SQLiteStore {
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
         }
         return GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
-                            inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
+                            inMemoryReason: plan.residualReason ?? sortReason ?? dictionaryReason, sortsInMemory: sortsInMemory)
     }
 
     /// SQLite's query plan for a request's query (`EXPLAIN QUERY PLAN`), one line per step.
