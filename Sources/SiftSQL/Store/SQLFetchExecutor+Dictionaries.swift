@@ -46,6 +46,13 @@ extension SQLFetchExecutor {
     /// The matching objects in order come from SQL; the properties, grouping and HAVING are
     /// the in-memory executor's own.
     private func dictionariesInMemory(_ request: FetchRequest, entity: EntityDescription) throws -> [ValueDictionary] {
+        let objects = try self.objects(Self.objectsRequest(for: request))
+        return try DictionaryResults.make(request, objects: objects.map { Value.object($0) }, entity: entity)
+    }
+
+    /// The fetch of the objects a dictionary fetch made in memory reads: every matching
+    /// object, sorted unless grouped (groups are sorted by their properties), not paged.
+    static func objectsRequest(for request: FetchRequest) -> FetchRequest {
         var objectRequest = request
         objectRequest.resultType = .objects
         objectRequest.fetchLimit = 0
@@ -55,7 +62,6 @@ extension SQLFetchExecutor {
         objectRequest.havingPredicate = nil
         objectRequest.sectionNameKeyPath = nil
         if !request.propertiesToGroupBy.isEmpty { objectRequest.sortDescriptors = [] }
-        let objects = try self.objects(objectRequest)
-        return try DictionaryResults.make(request, objects: objects.map { Value.object($0) }, entity: entity)
+        return objectRequest
     }
 }

@@ -41,15 +41,16 @@ extension SQLiteStore {
             do {
                 let properties = DictionaryResults.properties(request, entity: plan.table.entity)
                 sql = try executor.dictionarySQL(plan, properties: properties).query()
-                if !request.propertiesToGroupBy.isEmpty {
-                    // Groups are sorted by their properties after SQL made them.
-                    sortsInMemory = !request.sortDescriptors.isEmpty
-                    sortReason = sortsInMemory ? "groups sort by their properties" : nil
-                }
             } catch let unsupported as SQLUnsupported {
                 // The objects are fetched, and the evaluator makes the dictionaries.
                 dictionaryReason = "dictionaries in memory: \(unsupported.reason)"
-                sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
+                let objectsPlan = try executor.plan(SQLFetchExecutor.objectsRequest(for: request))
+                sql = objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).columns)
+            }
+            if !request.propertiesToGroupBy.isEmpty {
+                // Groups are sorted by their properties once they are made.
+                sortsInMemory = !request.sortDescriptors.isEmpty
+                sortReason = sortsInMemory ? "groups sort by their properties" : nil
             }
         case .count where plan.pagesInSQL:
             sql = plan.countQuery()
