@@ -97,6 +97,21 @@ import Testing
         #expect(arguments.stdout.contains("'Hi'") && arguments.stdout.contains("'Work'"))
     }
 
+    @Test func sqlPrintsTheDictionaryQuery() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("notes.sqlite").path
+        try Self.importNotes(store)
+        let grouped = try SiftBinary.run("sql", "--store", store, "SELECT category.name AS category, count:(title) AS n FROM Note GROUP BY category.name SORT BY n DESC")
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+        #expect(grouped.stdout.hasPrefix(#"SELECT "t1"."name", count("t0"."title") FROM "Note" AS "t0" LEFT JOIN"#), "\(grouped.stdout)")
+        #expect(grouped.stdout.contains(#"GROUP BY "t1"."name" ORDER BY min("t0"."_pk")"#), "\(grouped.stdout)")
+        // A property only the evaluator computes: the objects' query, not paged (the rows are).
+        let inMemory = try SiftBinary.run("sql", "--store", store, "SELECT uppercase:(title) AS t FROM Note LIMIT 2")
+        #expect(inMemory.status == 0, "\(inMemory.stderr)")
+        #expect(!inMemory.stdout.contains("LIMIT") && inMemory.stdout.contains("dictionaries in memory"), "\(inMemory.stdout)")
+    }
+
     @Test func explainShowsTheIndexIsUsed() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

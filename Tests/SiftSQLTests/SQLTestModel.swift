@@ -39,6 +39,12 @@ enum SQLTestModel {
     /// A store with a few books.
     static func store() throws -> SQLiteStore {
         let store = try SQLiteStore.inMemory(model: try model())
+        try fill(store)
+        return store
+    }
+
+    /// The same books in any store (the in-memory store gives the reference answers).
+    static func fill(_ store: any PersistentStore) throws {
         try store.insert("Author", id: "a1", ["name": .string("Le Guin")])
         try store.insert("Author", id: "a2", ["name": .string("Banks")])
         try store.insert("Tag", id: "t1", ["name": .string("sci-fi")])
@@ -50,6 +56,5 @@ enum SQLTestModel {
         try store.insert("Ebook", id: "e1", ["title": .string("Star Maker"), "format": .string("epub")])
         try store.insert("Book", id: "b3", ["title": .string("Stár Trek"), "year": .int(1966)], relationships: ["tags": []])
         try store.save()
-        return store
     }
 }

@@ -89,17 +89,17 @@ enum CollectionOperator: String {
 }
 
 /// Aggregates over collections, skipping nil values (as SQL aggregates do).
-enum Aggregates {
+package enum Aggregates {
     /// The sum: 0 for an empty collection; an integer while every value is one (and it does not
     /// overflow), else a double (a decimal if any value is one).
-    static func sum(_ values: [Value]) -> Value {
+    package static func sum(_ values: [Value]) -> Value {
         var accumulator = SumAccumulator()
         for value in values { accumulator.add(value) }
         return accumulator.sum
     }
 
     /// The mean as a double (a decimal if any value is one); nil for an empty collection.
-    static func average(_ values: [Value]) -> Value {
+    package static func average(_ values: [Value]) -> Value {
         let numbers = values.compactMap(Arithmetic.number)
         guard !numbers.isEmpty else { return .null }
         switch sum(values) {
@@ -111,7 +111,7 @@ enum Aggregates {
     }
 
     /// The least or greatest non-nil value (the first of equals); nil for an empty collection.
-    static func extreme(_ values: [Value], wantMax: Bool) -> Value {
+    package static func extreme(_ values: [Value], wantMax: Bool) -> Value {
         var best: Value?
         for value in values where !value.isNull {
             guard let current = best else { best = value; continue }

@@ -25,6 +25,7 @@ import SiftSQLite
 /// | `sift_call(selector, kinds, argument…)` | `Functions.implementation(selector)` on the arguments, each read back by its kind letter (``SQLArgumentKind``) |
 /// | `sift_cast(value, kind, type)` | `Cast.convert(value, to: type)` |
 /// | `sift_sum(x)` (aggregate) | `@sum`: integers until an overflow, then a double; non-numbers skipped; empty is 0 |
+/// | `sift_group_sum/average/min/max(x, key)` (aggregates) | `sum:`, `average:`, `min:`, `max:` of a group, in key order (``SiftKeyedAggregate``) |
 ///
 /// Except `sift_fold` and `sift_compare`, the string functions give NULL when either operand is
 /// NULL, and 0 when either is not text (as the evaluator's operators are false on non-strings).
@@ -56,5 +57,6 @@ public enum SiftSQLFunctions {
         try registerCalls(on: database)
         try registerCollations(on: database)
         try database.createAggregate(sumAggregate, argumentCount: 1) { SiftSumAggregate() }
+        try registerKeyedAggregates(on: database)
     }
 }

@@ -4,9 +4,55 @@ import SiftSQLite
 import SiftStore
 
 extension SQLFetchExecutor {
+    /// Dictionary results: computed by SQLite (`DictionarySQL`) when it computes them exactly
+    /// as the evaluator, finished by `DictionaryResults`' stages; otherwise from the objects SQL
+    /// matches, by `DictionaryResults.make` as in the atomic stores.
     func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
-        // The matching objects in order come from SQL; the properties, grouping and HAVING are
-        // the in-memory executor's own.
+        store.lock.lock(); defer { store.lock.unlock() }
+        try store.writePendingChanges()
+        let plan = try self.plan(request)
+        let entity = plan.table.entity
+        let properties = DictionaryResults.properties(request, entity: entity)
+        // The evaluator's compile errors first, as in memory.
+        for property in properties { _ = try CompiledExpression(property.expression) }
+        let compiled: DictionarySQL
+        do {
+            compiled = try dictionarySQL(plan, properties: properties)
+        } catch is SQLUnsupported {
+            return try dictionariesInMemory(request, entity: entity)
+        }
+        let (sql, bindings) = compiled.query()
+        let statement = try database.prepare(sql)
+        try statement.bind(bindings)
+        var rows: [ValueDictionary] = []
+        while try statement.step() { rows.append(compiled.row(statement)) }
+        if request.propertiesToGroupBy.isEmpty {
+            return try DictionaryResults.finishUngrouped(rows, request, paging: !compiled.pagesInSQL)
+        }
+        return try DictionaryResults.finishGrouped(rows, request, properties: properties, entity: entity, paging: !compiled.pagesInSQL)
+    }
+
+    /// The request's dictionary query; `SQLUnsupported` when part of it must run in memory. A
+    /// grouped fetch is compiled again without its sort descriptors (they name result
+    /// properties, and sort the groups).
+    func dictionarySQL(_ plan: FetchSQL, properties: [FetchedProperty]) throws -> DictionarySQL {
+        let request = plan.request
+        guard !request.propertiesToGroupBy.isEmpty else { return try DictionarySQL(request, plan: plan, properties: properties, schema: schema) }
+        var unsorted = request
+        unsorted.sortDescriptors = []
+        return try DictionarySQL(request, plan: try FetchSQL(unsorted, schema: schema), properties: properties, schema: schema)
+    }
+
+    /// The matching objects in order come from SQL; the properties, grouping and HAVING are
+    /// the in-memory executor's own.
+    private func dictionariesInMemory(_ request: FetchRequest, entity: EntityDescription) throws -> [ValueDictionary] {
+        let objects = try self.objects(Self.objectsRequest(for: request))
+        return try DictionaryResults.make(request, objects: objects.map { Value.object($0) }, entity: entity)
+    }
+
+    /// The fetch of the objects a dictionary fetch made in memory reads: every matching
+    /// object, sorted unless grouped (groups are sorted by their properties), not paged.
+    static func objectsRequest(for request: FetchRequest) -> FetchRequest {
         var objectRequest = request
         objectRequest.resultType = .objects
         objectRequest.fetchLimit = 0
@@ -16,7 +62,6 @@ extension SQLFetchExecutor {
         objectRequest.havingPredicate = nil
         objectRequest.sectionNameKeyPath = nil
         if !request.propertiesToGroupBy.isEmpty { objectRequest.sortDescriptors = [] }
-        let objects = try self.objects(objectRequest)
-        return try DictionaryResults.make(request, objects: objects.map { Value.object($0) }, entity: try schema.model.requireEntity(request.entityName))
+        return objectRequest
     }
 }

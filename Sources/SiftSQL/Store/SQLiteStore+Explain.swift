@@ -26,7 +26,7 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
         for (index, value) in bindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
         if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
         if sortsInMemory { text += "\n-- sorted in memory" }
-        if let inMemoryReason { text += " (\(inMemoryReason))" }
+        if let inMemoryReason { text += (inMemoryPredicate == nil && !sortsInMemory ? "\n-- " : " ") + "(\(inMemoryReason))" }
         if let sectionsSQL {
             text += "\n-- sections:\n" + sectionsSQL
             for (index, value) in sectionsBindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
@@ -39,13 +39,32 @@ extension SQLiteStore {
     /// The query a request runs (checked as a fetch would be), without running it.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
-        let plan = try SQLFetchExecutor(store: self).plan(request)
+        let executor = SQLFetchExecutor(store: self)
+        let plan = try executor.plan(request)
         // Compiled first: the section key path may join a table the objects' query then shows.
         let sections = request.sectionNameKeyPath.flatMap { keyPath in
             try? SectionSQL(plan, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), schema: schema)
         }
         let sql: (sql: String, bindings: [SQLiteValue])
+        var dictionaryReason: String?
+        var sortsInMemory = plan.orderBy == nil
+        var sortReason = plan.sortReason
         switch request.resultType {
+        case .dictionaries:
+            do {
+                let properties = DictionaryResults.properties(request, entity: plan.table.entity)
+                sql = try executor.dictionarySQL(plan, properties: properties).query()
+            } catch let unsupported as SQLUnsupported {
+                // The objects are fetched, and the evaluator makes the dictionaries.
+                dictionaryReason = "dictionaries in memory: \(unsupported.reason)"
+                let objectsPlan = try executor.plan(SQLFetchExecutor.objectsRequest(for: request))
+                sql = objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).columns)
+            }
+            if !request.propertiesToGroupBy.isEmpty {
+                // Groups are sorted by their properties once they are made.
+                sortsInMemory = !request.sortDescriptors.isEmpty
+                sortReason = sortsInMemory ? "groups sort by their properties" : nil
+            }
         case .count where plan.pagesInSQL:
             sql = plan.countQuery()
         case .objectIDs:
@@ -55,8 +74,8 @@ extension SQLiteStore {
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
         }
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
-                                     inMemoryReason: plan.residualReason ?? plan.sortReason, sortsInMemory: plan.orderBy == nil)
-        if let sections {
+                                     inMemoryReason: plan.residualReason ?? sortReason ?? dictionaryReason, sortsInMemory: sortsInMemory)
+        if let sections, request.resultType == .objects {
             (generated.sectionsSQL, generated.sectionsBindings) = sections.summaryQuery()
         }
         return generated

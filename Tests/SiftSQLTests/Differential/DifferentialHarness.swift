@@ -92,6 +92,9 @@ enum DifferentialHarness {
         var selectiveResults = 0
         var emptyResults = 0
         var sectioned = 0
+        /// Dictionary results both stores gave (and how many of them were empty).
+        var dictionaryResults = 0
+        var emptyDictionaryResults = 0
         /// Problems of the generators or the language (predicates that did not parse or
         /// print), reported apart from disagreements.
         var generatorProblems: [String] = []
@@ -109,7 +112,7 @@ enum DifferentialHarness {
         var description: String {
             "\(cases) cases over \(dataSets) data sets (\(objects) objects) in \(duration.formatted(.units(allowed: [.seconds, .milliseconds]))): "
                 + "\(mismatchCount) mismatches, \(agreedErrors) refused by both, \(selectiveResults) selective and \(emptyResults) empty results, "
-                + "\(sectioned) sectioned, \(generatorProblems.count) generator problems"
+                + "\(sectioned) sectioned, \(dictionaryResults) dictionary results (\(emptyDictionaryResults) empty), \(generatorProblems.count) generator problems"
                 + (nativeShare.map { ", \(predicatesRunNatively) of \(predicatesMeasured) predicates (\(String(format: "%.1f", $0 * 100))%) fully in the candidate's query language" } ?? "")
         }
     }
@@ -272,6 +275,10 @@ enum DifferentialHarness {
             return
         case .objects(let list, _), .objectIDs(let list): ids = list
         case .count: return
+        case .dictionaries(let rows):
+            summary.dictionaryResults += 1
+            if rows.isEmpty { summary.emptyDictionaryResults += 1 }
+            return
         }
         let members: Set<String> = request.entityName == "Item" && request.includesSubentities ? ["Item", "SpecialItem"] : [request.entityName]
         let total = data.objects.filter { members.contains($0.entity) }.count

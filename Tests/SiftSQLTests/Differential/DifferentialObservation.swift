@@ -13,6 +13,8 @@ struct DifferentialObservation: Sendable {
         case objects([ObjectID], fingerprints: [String])
         case objectIDs([ObjectID])
         case count(Int)
+        /// Dictionary results: each row's keys and values as exact text, in order.
+        case dictionaries([String])
         case error(String)
     }
 
@@ -45,7 +47,7 @@ struct DifferentialObservation: Sendable {
             case .count(let n):
                 answer = .count(n)
             case .dictionaries(let rows):
-                answer = .error("unexpected dictionary results (\(rows.count) rows) for result type \(request.resultType.rawValue)")
+                answer = .dictionaries(rows.map(fingerprint))
             }
         } catch {
             answer = .error(String(describing: error))
@@ -77,6 +79,11 @@ struct DifferentialObservation: Sendable {
             parts.append("\(relationship.name)=" + (relationship.isToMany ? "[" + ids.sorted().joined(separator: ",") + "]" : (ids.first ?? "nil")))
         }
         return parts.joined(separator: " ")
+    }
+
+    /// A dictionary row's keys and values in order, values as ``exactText(_:)``.
+    static func fingerprint(_ row: ValueDictionary) -> String {
+        "{" + row.pairs.map { "\($0.0)=\(exactText($0.1))" }.joined(separator: ", ") + "}"
     }
 
     static func exactText(_ value: Value) -> String {
@@ -138,6 +145,12 @@ struct DifferentialObservation: Sendable {
             return x == y ? nil : "count \(x) ≠ \(y)"
         case (.objectIDs(let x), .objectIDs(let y)):
             return same(x, y) ? nil : "object IDs differ: \(idList(x)) ≠ \(idList(y))"
+        case (.dictionaries(let x), .dictionaries(let y)):
+            if x.count != y.count { return "\(x.count) dictionaries ≠ \(y.count):\n    reference: \(x.joined(separator: " "))\n    candidate: \(y.joined(separator: " "))" }
+            for (index, (p, q)) in zip(x, y).enumerated() where !same(p, q) {
+                return "dictionary \(index) differs:\n    reference: \(p)\n    candidate: \(q)"
+            }
+            return nil
         case (.objects(let x, let fx), .objects(let y, let fy)):
             guard same(x, y) else { return "objects differ: \(idList(x)) ≠ \(idList(y))" }
             for (index, (p, q)) in zip(fx, fy).enumerated() where !same(p, q) {
@@ -184,6 +197,7 @@ struct DifferentialObservation: Sendable {
         case .objects(let ids, _): "objects \(idList(ids))"
         case .objectIDs(let ids): "objectIDs \(idList(ids))"
         case .count(let n): "count \(n)"
+        case .dictionaries(let rows): "dictionaries [" + rows.joined(separator: ", ") + "]"
         case .error(let message): "error: \(message)"
         }
     }

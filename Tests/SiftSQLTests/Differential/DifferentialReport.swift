@@ -67,13 +67,36 @@ struct DifferentialMismatch: Sendable {
         fields.append("\"resultType\": \"\(request.resultType.rawValue)\"")
         if !request.includesSubentities { fields.append("\"includesSubentities\": false") }
         if let keyPath = request.sectionNameKeyPath { fields.append("\"sectionNameKeyPath\": \(DifferentialDataSet.json(keyPath))") }
+        if !request.propertiesToFetch.isEmpty {
+            fields.append("\"propertiesToFetch\": [" + request.propertiesToFetch.map { DifferentialDataSet.json(propertyText($0)) }.joined(separator: ", ") + "]")
+        }
+        if request.returnsDistinctResults { fields.append("\"returnsDistinctResults\": true") }
+        if !request.propertiesToGroupBy.isEmpty {
+            fields.append("\"propertiesToGroupBy\": [" + request.propertiesToGroupBy.map { DifferentialDataSet.json(propertyText($0)) }.joined(separator: ", ") + "]")
+        }
+        if let having = request.havingPredicate {
+            fields.append("\"havingPredicate\": \(DifferentialDataSet.json(CanonicalPrinter.format(having)))")
+        }
         return "{\n  " + fields.joined(separator: ",\n  ") + "\n}"
+    }
+
+    /// A fetched property as `expression AS name` (just the expression when that is its name).
+    static func propertyText(_ property: FetchedProperty) -> String {
+        let expression = CanonicalPrinter.format(property.expression)
+        return expression == property.name ? expression : "\(expression) AS \(property.name)"
     }
 
     /// A request on one line, for summaries.
     static func requestSummary(_ request: FetchRequest) -> String {
-        var parts = ["\(request.entityName)\(request.includesSubentities ? "" : " (no sub-entities)")"]
+        var parts: [String] = []
+        if request.resultType == .dictionaries {
+            parts.append("SELECT " + (request.returnsDistinctResults ? "DISTINCT " : "")
+                         + (request.propertiesToFetch.isEmpty ? "*" : request.propertiesToFetch.map(propertyText).joined(separator: ", ")) + " FROM")
+        }
+        parts.append("\(request.entityName)\(request.includesSubentities ? "" : " (no sub-entities)")")
         if let predicate = request.predicate { parts.append("WHERE \(CanonicalPrinter.format(predicate))") }
+        if !request.propertiesToGroupBy.isEmpty { parts.append("GROUP BY " + request.propertiesToGroupBy.map(propertyText).joined(separator: ", ")) }
+        if let having = request.havingPredicate { parts.append("HAVING \(CanonicalPrinter.format(having))") }
         if !request.sortDescriptors.isEmpty { parts.append("SORT BY " + request.sortDescriptors.map(\.description).joined(separator: ", ")) }
         if request.fetchLimit != 0 { parts.append("LIMIT \(request.fetchLimit)") }
         if request.fetchOffset != 0 { parts.append("OFFSET \(request.fetchOffset)") }

@@ -83,6 +83,15 @@ struct DifferentialShrinker {
             variant { $0.sortDescriptors[index].comparator = .compare }
             variant { $0.sortDescriptors[index].ascending = true }
         }
+        // Dictionary fetches: fewer properties, no HAVING, no distinct.
+        variant { $0.havingPredicate = nil }
+        variant { $0.returnsDistinctResults = false }
+        for index in request.propertiesToFetch.indices.reversed() {
+            variant { $0.propertiesToFetch.remove(at: index) }
+        }
+        for index in request.propertiesToGroupBy.indices.reversed() where request.propertiesToGroupBy.count > 1 {
+            variant { $0.propertiesToGroupBy.remove(at: index) }
+        }
         // Smaller limits and offsets, when dropping them loses the failure.
         if request.fetchLimit > 1 { variant { $0.fetchLimit -= 1 } }
         if request.fetchOffset > 0 { variant { $0.fetchOffset -= 1 } }

@@ -78,6 +78,11 @@ struct RequestGenerator {
                 request.sortDescriptors.insert(SortKey(keyPath, ascending: random.chance(1, in: 2), comparator: comparator), at: 0)
             }
         }
+        // About one request in five asks for dictionaries (drawn last, so the rest of a
+        // seed's request is what it was before dictionaries were generated).
+        if random.chance(1, in: 5) {
+            DictionaryRequestGenerator().apply(to: &request, random: &random)
+        }
         generated.request = request
         return generated
     }

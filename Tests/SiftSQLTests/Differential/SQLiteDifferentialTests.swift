@@ -61,7 +61,9 @@ import Testing
             try data.fill(store)
             for index in 0..<40 {
                 let request = requests.make(dataSet: data, seed: DifferentialRandom.derive(UInt64(dataSet), index)).request
-                guard request.predicate != nil, let generated = try? store.generatedSQL(for: request) else { continue }
+                // Predicates of object fetches (dictionary fetches have their own fallbacks).
+                guard request.predicate != nil, request.resultType != .dictionaries,
+                      let generated = try? store.generatedSQL(for: request) else { continue }
                 measured += 1
                 if generated.inMemoryPredicate == nil {
                     inSQL += 1
@@ -74,7 +76,7 @@ import Testing
         let share = measured == 0 ? 0 : Double(inSQL) / Double(measured)
         print("predicates entirely in SQL: \(inSQL) of \(measured) (\(String(format: "%.1f", share * 100))%)")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }).prefix(12) { print("  in memory \(count)×: \(reason)") }
-        #expect(measured > 3000)
+        #expect(measured > 2500)
         #expect(share >= Self.minimumShareInSQL, "only \(inSQL) of \(measured) generated predicates run entirely in SQL")
     }
 

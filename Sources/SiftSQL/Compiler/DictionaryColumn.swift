@@ -1,0 +1,35 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// One selected column of a dictionary query: its SQL, and how the stored value it yields
+/// becomes the value the evaluator would have put in the result.
+///
+///     "t0"."when"                                          -- a Date attribute: REAL seconds → date
+///     (SELECT "_id" FROM "Person" WHERE "_pk" = "t0"."owner")  -- a to-one: the destination's ID → reference
+///     count("t0"."price")                                  -- an integer, as stored
+struct DictionaryColumn {
+    enum Decoding {
+        /// `ColumnCodec.decode` as an attribute of this type (nil: as stored).
+        case value(AttributeType?)
+        /// The destination's object ID (text), as an object reference; NULL is nil.
+        case objectID
+        /// The destination's row key, as a reference to `<prefix><key>`; NULL is nil.
+        case objectKey(prefix: String)
+    }
+
+    let sql: String
+    let decoding: Decoding
+
+    /// The result value of a stored value.
+    func decode(_ stored: SQLiteValue) -> Value {
+        switch (decoding, stored) {
+        case (_, .null): return .null
+        case (.value(let type), _): return ColumnCodec.decode(stored, as: type)
+        case (.objectID, .text(let id)): return .object(ObjectReference(ObjectID(id)))
+        case (.objectKey(let prefix), .integer(let key)): return .object(ObjectReference(ObjectID(prefix + String(key))))
+        case (.objectID, _), (.objectKey, _): return ColumnCodec.decode(stored, as: nil)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// A dictionary fetch (propertiesToFetch, group by) compiled for SQLite on top of the fetch's
+/// `FetchSQL`: SQLite selects only the properties' columns — no object per row — and groups
+/// with `GROUP BY` and aggregates. What is left (HAVING, sorting groups, distinct) runs on the
+/// few result rows with `DictionaryResults`' own stages.
+///
+/// Without grouping, one row per object, in the fetch's order (paged in SQL when no distinct
+/// or HAVING comes after the properties):
+///
+///     SELECT "t0"."name", "t1"."name", (SELECT "_id" FROM "Person" WHERE "_pk" = "t0"."owner")
+///     FROM "Item" AS "t0" LEFT JOIN "Person" AS "t1" ON "t1"."_pk" = "t0"."owner"
+///     WHERE … ORDER BY "t0"."count" DESC, "t0"."_pk" LIMIT ?1
+///
+/// With grouping, one row per group, in the order of each group's first object (paged in SQL
+/// when no HAVING, sort or distinct comes after):
+///
+///     SELECT "t0"."flag", count("t0"."price"), sift_group_sum("t0"."price", "t0"."_pk")
+///     FROM "Item" AS "t0" WHERE … GROUP BY "t0"."flag" ORDER BY min("t0"."_pk")
+///
+/// Only what SQL computes exactly as the evaluator compiles; anything else throws
+/// `SQLUnsupported` and the fetch runs in memory:
+/// - properties (and group-by properties): key paths through to-one relationships to an
+///   attribute or a to-one relationship (an object reference); without grouping also
+///   `tomany.@count` and `tomany.@min.x`/`@max.x` of an ordered attribute;
+/// - aggregates of a grouped fetch: `count:`, `sum:`, `average:`, `min:`, `max:` of such a key
+///   path (`count:` counts the objects whose first key is not nil, as the evaluator's groups do;
+///   the others are ``SiftKeyedAggregate``, the evaluator's own arithmetic in insertion order);
+/// - grouping in Sift's own layout only (an introspected column may hold values of several
+///   kinds, whose equality SQL and the evaluator judge differently at the edges), never by a
+///   Decimal (stored as a REAL, so not its exact value);
+/// - a predicate SQL evaluates whole and a sort SQL does (`FetchSQL`).
+struct DictionarySQL {
+    let plan: FetchSQL
+    let properties: [FetchedProperty]
+    /// One per property, in order.
+    let columns: [DictionaryColumn]
+    /// The GROUP BY terms (nil without grouping).
+    let groupBy: [String]?
+    /// Whether offset and limit run in SQL (nothing after the properties changes the rows).
+    let pagesInSQL: Bool
+
+    private static let aggregateFunctions = ["count:", "sum:", "average:", "min:", "max:"]
+
+    /// The request (the plan's may have had its sort descriptors taken out).
+    let request: FetchRequest
+
+    /// Compiles `request`'s properties on `plan`, its FROM and WHERE. For a grouped fetch
+    /// `plan` is compiled without the sort descriptors (they name result properties, not key
+    /// paths; the groups are sorted after SQL made them).
+    init(_ request: FetchRequest, plan: FetchSQL, properties: [FetchedProperty], schema: SQLSchema) throws {
+        self.request = request
+        if plan.residual != nil { throw SQLUnsupported(plan.residualReason ?? "part of the predicate runs in memory") }
+        let compiler = DictionaryPropertyCompiler(schema: schema, plan: plan)
+        self.plan = plan
+        self.properties = properties
+        if request.propertiesToGroupBy.isEmpty {
+            guard plan.orderBy != nil else { throw SQLUnsupported(plan.sortReason ?? "sorting in memory") }
+            columns = try properties.map { try compiler.value($0.expression, allowsCollectionOperators: true).column }
+            groupBy = nil
+            pagesInSQL = !request.returnsDistinctResults && request.havingPredicate == nil
+            return
+        }
+        guard schema.isSiftLayout else { throw SQLUnsupported("grouping in a database Sift did not lay out") }
+        var groupTerms: [String] = []
+        var grouped: [ExpressionNode: DictionaryColumn] = [:]
+        for property in request.propertiesToGroupBy {
+            let (column, term, type) = try compiler.value(property.expression, allowsCollectionOperators: false)
+            if type == .decimal { throw SQLUnsupported("grouping by a Decimal") }
+            groupTerms.append(term)
+            grouped[property.expression] = column
+        }
+        columns = try properties.map { property in
+            if let column = grouped[property.expression] { return column }
+            return try compiler.aggregate(property.expression)
+        }
+        groupBy = groupTerms
+        pagesInSQL = request.havingPredicate == nil && request.sortDescriptors.isEmpty && !request.returnsDistinctResults
+    }
+
+    /// The query and its bindings.
+    func query() -> (sql: String, bindings: [SQLiteValue]) {
+        let selected = columns.isEmpty ? "1" : columns.map(\.sql).joined(separator: ", ")
+        var sql = "SELECT \(selected) \(plan.fromAndWhere)"
+        if let groupBy {
+            sql += " GROUP BY \(groupBy.joined(separator: ", ")) ORDER BY min(\(SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)))"
+        } else {
+            sql += plan.orderByClause
+        }
+        if pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT \(plan.context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1)))"
+            if request.fetchOffset > 0 { sql += " OFFSET \(plan.context.bind(.integer(Int64(request.fetchOffset))))" }
+        }
+        return plan.context.finalize(sql)
+    }
+
+    /// The result row the statement is on (before HAVING, sorting groups, distinct).
+    func row(_ statement: SQLiteStatement) -> ValueDictionary {
+        var row = ValueDictionary()
+        for (index, (property, column)) in zip(properties, columns).enumerated() {
+            row[property.name] = column.decode(statement.value(Int32(index)))
+        }
+        return row
+    }
+}
+
+/// Compiles the properties of a dictionary fetch (see ``DictionarySQL``).
+private struct DictionaryPropertyCompiler {
+    let schema: SQLSchema
+    let plan: FetchSQL
+    var expressions: ExpressionSQLCompiler { ExpressionSQLCompiler(schema: schema, context: plan.context) }
+    var scope: SQLScope { SQLScope(alias: plan.alias, table: plan.table, isSubquery: false) }
+
+    /// What a key path reaches from the fetched entity.
+    enum Ending {
+        case attribute(AttributeDescription)
+        case toOne(RelationshipDescription)
+        /// `tomany.@count` (attribute nil) or `tomany.@min.x` / `tomany.@max.x`.
+        case collectionOperator(String, AttributeDescription?)
+    }
+
+    func keys(_ expression: ExpressionNode) throws -> [String] {
+        guard case .keyPath(let base, let keys) = expression.kind, !keys.isEmpty else { throw SQLUnsupported("\(expression) is not a key path") }
+        switch base?.kind {
+        case nil, .evaluatedObject?: return keys
+        default: throw SQLUnsupported("a key path on \(expression)")
+        }
+    }
+
+    /// Follows `keys` through to-one relationships of the model.
+    func resolve(_ keys: [String]) throws -> Ending {
+        var entity = plan.table.entity
+        for (index, key) in keys.enumerated() {
+            let isLast = index == keys.count - 1
+            if let attribute = entity.attribute(named: key) {
+                guard isLast else { throw SQLUnsupported("a key after the attribute \(key)") }
+                return .attribute(attribute)
+            }
+            guard let relationship = entity.relationship(named: key), let destination = schema.model.entity(named: relationship.destination) else {
+                throw SQLUnsupported("the key \(key) of \(entity.name)")
+            }
+            if relationship.isToMany {
+                // Only `tomany.@count` and `tomany.@min.x` / `@max.x` straight from the row.
+                guard index == 0 else { throw SQLUnsupported("a to-many relationship after a to-one") }
+                let rest = keys.dropFirst()
+                switch (rest.first, rest.count) {
+                case ("@count"?, 1): return .collectionOperator("@count", nil)
+                case (let op?, 2) where op == "@min" || op == "@max":
+                    guard let attribute = destination.attribute(named: keys[2]) else { throw SQLUnsupported("\(op) of \(keys[2])") }
+                    return .collectionOperator(op, attribute)
+                default: throw SQLUnsupported("the to-many key path \(keys.joined(separator: "."))")
+                }
+            }
+            if isLast { return .toOne(relationship) }
+            entity = destination
+        }
+        throw SQLUnsupported("an empty key path")
+    }
+
+    /// The type values of an attribute are decoded as: its own in Sift's layout; in an
+    /// introspected one only Date and Boolean are converted (as `RowLayout` reads objects).
+    func decodingType(_ type: AttributeType) -> AttributeType? {
+        schema.isSiftLayout || type == .date || type == .boolean ? type : nil
+    }
+
+    /// A property's value per row: the selected column, the term to group by, and the
+    /// attribute type reached (nil for an object reference or a collection operator).
+    func value(_ expression: ExpressionNode, allowsCollectionOperators: Bool) throws -> (column: DictionaryColumn, term: String, type: AttributeType?) {
+        let keys = try self.keys(expression)
+        let ending = try resolve(keys)
+        guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
+            throw SQLUnsupported("\(expression) is not one value per row")
+        }
+        switch ending {
+        case .attribute(let attribute):
+            return (DictionaryColumn(sql: fragment.sql, decoding: .value(decodingType(attribute.type))), fragment.sql, attribute.type)
+        case .toOne(let relationship):
+            guard schema.isSiftLayout, case .object = fragment.kind, let destination = schema.table(for: relationship.destination) else {
+                throw SQLUnsupported("the to-one \(relationship.name) of a database Sift did not lay out")
+            }
+            switch destination.objectID {
+            case .column(let column):
+                let id = "(SELECT \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(destination.table)) WHERE \(SQLIdentifier.quoted(destination.primaryKey)) = \(fragment.sql))"
+                return (DictionaryColumn(sql: id, decoding: .objectID), fragment.sql, nil)
+            case .primaryKey(let prefix):
+                return (DictionaryColumn(sql: fragment.sql, decoding: .objectKey(prefix: prefix)), fragment.sql, nil)
+            }
+        case .collectionOperator(let op, let attribute):
+            guard allowsCollectionOperators else { throw SQLUnsupported("grouping by \(op)") }
+            guard let attribute else { return (DictionaryColumn(sql: fragment.sql, decoding: .value(nil)), fragment.sql, nil) }
+            // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
+            // evaluator does, and values equal there are identical in SQLite.
+            guard fragment.kind.isOrdered, fragment.kind != .number(.decimal), schema.isSiftLayout else {
+                throw SQLUnsupported("\(op) of \(attribute.name)")
+            }
+            return (DictionaryColumn(sql: fragment.sql, decoding: .value(attribute.type)), fragment.sql, nil)
+        }
+    }
+
+    /// An aggregate function of a grouped fetch, over the group's objects.
+    func aggregate(_ expression: ExpressionNode) throws -> DictionaryColumn {
+        guard case .function(let name, let arguments) = expression.kind, arguments.count == 1 else {
+            throw SQLUnsupported("'\(expression)' is neither grouped nor an aggregate")
+        }
+        let keys = try self.keys(arguments[0])
+        let ending = try resolve(keys)
+        let rowKey = SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)
+        if name == "count:" {
+            // The group reads the first key of each member and leaves nil out: the count is the
+            // members whose first key is not nil, whatever the rest of the path reads.
+            switch ending {
+            case .attribute, .toOne: break
+            case .collectionOperator: throw SQLUnsupported("count: of a to-many key path")
+            }
+            guard case .single(let first) = try expressions.keyPath(base: nil, keys: [keys[0]], in: scope) else {
+                throw SQLUnsupported("count: of \(keys[0])")
+            }
+            return DictionaryColumn(sql: "count(\(first.sql))", decoding: .value(nil))
+        }
+        guard case .attribute(let attribute) = ending else { throw SQLUnsupported("\(name) of \(arguments[0])") }
+        guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
+            throw SQLUnsupported("\(name) of \(arguments[0])")
+        }
+        let function: SiftKeyedAggregate.Function
+        var decoding = DictionaryColumn.Decoding.value(nil)
+        switch (name, attribute.type) {
+        case (_, .decimal): throw SQLUnsupported("\(name) of a Decimal")
+        case ("sum:", .integer16), ("sum:", .integer32), ("sum:", .integer64), ("sum:", .double), ("sum:", .float), ("sum:", .boolean):
+            function = .sum
+        case ("average:", .integer16), ("average:", .integer32), ("average:", .integer64), ("average:", .double), ("average:", .float), ("average:", .boolean):
+            function = .average
+        case ("min:", _), ("max:", _):
+            function = name == "min:" ? .min : .max
+            decoding = .value(attribute.type)
+        default:
+            throw SQLUnsupported("\(name) of \(attribute.name)")
+        }
+        return DictionaryColumn(sql: "\(function.rawValue)(\(fragment.sql), \(rowKey))", decoding: decoding)
+    }
+}

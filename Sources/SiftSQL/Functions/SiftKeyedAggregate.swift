@@ -1,0 +1,77 @@
+import Foundation
+import SiftEvaluation
+import SiftSQLite
+
+/// `sift_group_sum(x, key)`, `sift_group_average(x, key)`, `sift_group_min(x, key)` and
+/// `sift_group_max(x, key)`: the aggregate functions of a grouped dictionary fetch (`sum:`,
+/// `average:`, `min:`, `max:`), computed by the evaluator's own `Aggregates` over the group's
+/// values in the order of `key` (the row key, so insertion order), whatever order SQLite feeds
+/// the rows in:
+///
+///     SELECT "t0"."kind", sift_group_sum("t0"."price", "t0"."_pk") FROM "Item" AS "t0" GROUP BY "t0"."kind" …
+///
+/// The order matters: a double sum depends on the order of its terms, an integer sum turns
+/// into a double at the first overflow, and `min:`/`max:` keep the first of values that do not
+/// order (UUIDs, data). SQLite's own `sum`, `avg`, `min` and `max` promise none of that.
+///
+/// NULL values are skipped (as the evaluator's groups skip nil values); integers, reals, text
+/// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data`. The result is
+/// the evaluator's value as stored (an integer or real sum, a real average, the extreme value
+/// as it came), NULL when the evaluator's is nil.
+final class SiftKeyedAggregate: SQLiteAggregate {
+    enum Function: String, CaseIterable {
+        case sum = "sift_group_sum"
+        case average = "sift_group_average"
+        case min = "sift_group_min"
+        case max = "sift_group_max"
+    }
+
+    private let function: Function
+    private var values: [(key: Int64, value: Value)] = []
+
+    init(_ function: Function) {
+        self.function = function
+    }
+
+    func step(_ call: SQLiteFunctionCall) throws {
+        let value: Value
+        switch call.type(0) {
+        case .null: return
+        case .integer: value = .int(call.int64(0))
+        case .real: value = .double(call.double(0))
+        case .text: value = .string(call.text(0))
+        case .blob: value = .data(Data(call.blob(0)))
+        }
+        values.append((call.int64(1), value))
+    }
+
+    func finish() throws -> SQLiteValue {
+        // Stable: rows with the same key (never two, for a row key) keep SQLite's order.
+        let ordered = values.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.value)
+        let result: Value
+        switch function {
+        case .sum: result = Aggregates.sum(ordered)
+        case .average: result = Aggregates.average(ordered)
+        case .min: result = Aggregates.extreme(ordered, wantMax: false)
+        case .max: result = Aggregates.extreme(ordered, wantMax: true)
+        }
+        switch result {
+        case .int(let i): return .integer(i)
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        case .data(let d): return .blob([UInt8](d))
+        // Only decimal inputs make a decimal, and SQLite values are never decimals.
+        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        default: return .null
+        }
+    }
+}
+
+extension SiftSQLFunctions {
+    /// Registers the `sift_group_…` aggregates of ``SiftKeyedAggregate``.
+    static func registerKeyedAggregates(on database: SQLiteDatabase) throws(SQLiteError) {
+        for function in SiftKeyedAggregate.Function.allCases {
+            try database.createAggregate(function.rawValue, argumentCount: 2) { SiftKeyedAggregate(function) }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// Dictionary results (propertiesToFetch, distinct, group by, having) from the objects a
+/// request's predicate matched, in insertion order: the one implementation every store uses.
+///
+/// Without grouping: sort, evaluate the properties on each object, distinct, HAVING, page.
+/// With grouping: groups in order of their first object, values of group-by properties from
+/// that object, other properties evaluated on the group (key paths read every member), then
+/// HAVING, sort (by property names), distinct, page.
+///
+/// The steps after the per-object work are stages of their own (``finishUngrouped(_:_:paging:)``,
+/// ``finishGrouped(_:_:properties:entity:paging:)``), so a store that computes the rows itself
+/// (the SQLite store, with SQL) finishes them with the very same code.
+package enum DictionaryResults {
+    /// The properties a request fetches: its `propertiesToFetch`, or every attribute of the
+    /// entity when it names none.
+    package static func properties(_ request: FetchRequest, entity: EntityDescription) -> [FetchedProperty] {
+        if !request.propertiesToFetch.isEmpty { return request.propertiesToFetch }
+        return entity.attributes.map { FetchedProperty(name: $0.name, expression: ExpressionNode(.keyPath(base: nil, keys: [$0.name]))) }
+    }
+
+    package static func make(_ request: FetchRequest, objects: [Value], entity: EntityDescription) throws -> [ValueDictionary] {
+        let properties = self.properties(request, entity: entity)
+        let compiled = try properties.map { property throws in (property.name, try CompiledExpression(property.expression)) }
+        var matched = objects
+
+        if request.propertiesToGroupBy.isEmpty {
+            if !request.sortDescriptors.isEmpty {
+                let order = try Sorting.sortedIndices(matched, by: request.sortDescriptors)
+                matched = order.map { matched[$0] }
+            }
+            var rows: [ValueDictionary] = []
+            rows.reserveCapacity(matched.count)
+            for object in matched {
+                var row = ValueDictionary()
+                for (name, expression) in compiled { row[name] = detached(try expression.evaluate(object)) }
+                rows.append(row)
+            }
+            return try finishUngrouped(rows, request)
+        }
+
+        let groupBy = try request.propertiesToGroupBy.map { try CompiledExpression($0.expression) }
+        var groupOrder: [[ComparableKey]] = []
+        var members: [[ComparableKey]: [Value]] = [:]
+        for object in matched {
+            let key = try groupBy.map { try ComparableKey(detached($0.evaluate(object))) }
+            if members[key] == nil { groupOrder.append(key) }
+            members[key, default: []].append(object)
+        }
+        let groupedExpressions = Set(request.propertiesToGroupBy.map(\.expression))
+        var rows: [ValueDictionary] = []
+        for key in groupOrder {
+            let group = members[key] ?? []
+            guard let first = group.first else { continue }
+            var row = ValueDictionary()
+            for (property, (name, expression)) in zip(properties, compiled) {
+                if groupedExpressions.contains(property.expression) {
+                    row[name] = detached(try expression.evaluate(first))
+                } else {
+                    let value = try expression.evaluate(.object(GroupObject(members: group)))
+                    if value.collectionElements != nil {
+                        throw StoreError(.invalidRequest, "'\(property.name)' is neither grouped nor an aggregate (use count:, sum:, average:, min: or max:)",
+                                         entity: entity.name, key: property.name)
+                    }
+                    row[name] = detached(value)
+                }
+            }
+            rows.append(row)
+        }
+        return try finishGrouped(rows, request, properties: properties, entity: entity)
+    }
+
+    /// Ungrouped rows (sorted, one per object) to results: distinct, HAVING, then offset and
+    /// limit unless `paging` is false (they were applied already).
+    package static func finishUngrouped(_ rows: [ValueDictionary], _ request: FetchRequest, paging: Bool = true) throws -> [ValueDictionary] {
+        var rows = rows
+        if request.returnsDistinctResults { rows = distinct(rows) }
+        rows = try having(rows, request)
+        return paging ? page(rows, request) : rows
+    }
+
+    /// Grouped rows (one per group, in order of the groups' first objects) to results: HAVING,
+    /// sort by property names, distinct, then offset and limit unless `paging` is false.
+    package static func finishGrouped(_ rows: [ValueDictionary], _ request: FetchRequest, properties: [FetchedProperty],
+                                      entity: EntityDescription, paging: Bool = true) throws -> [ValueDictionary] {
+        var rows = try having(rows, request)
+        if !request.sortDescriptors.isEmpty {
+            let names = Set(properties.map(\.name))
+            for key in request.sortDescriptors where !names.contains(key.keyPath) {
+                throw StoreError(.invalidRequest, "a grouped fetch sorts by its properties; '\(key.keyPath)' is not one of \(properties.map(\.name).joined(separator: ", "))",
+                                 entity: entity.name, key: key.keyPath)
+            }
+            rows = try Sorting.sorted(rows.map(Value.dictionary), by: request.sortDescriptors.map(rowKey)).compactMap(\.asDictionary)
+        }
+        if request.returnsDistinctResults { rows = distinct(rows) }
+        return paging ? page(rows, request) : rows
+    }
+
+    private static func having(_ rows: [ValueDictionary], _ request: FetchRequest) throws -> [ValueDictionary] {
+        guard let having = request.havingPredicate else { return rows }
+        return try CompiledPredicate(having).filter(rows.map(Value.dictionary)).compactMap(\.asDictionary)
+    }
+
+    private static func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
+        let start = min(request.fetchOffset, items.count)
+        let end = request.fetchLimit > 0 ? min(items.count, start + request.fetchLimit) : items.count
+        return Array(items[start..<end])
+    }
+
+    /// A sort key naming a result property, written so any name reads as one key.
+    private static func rowKey(_ key: SortKey) -> SortKey {
+        let printed = CanonicalPrinter.format(ExpressionNode(.keyPath(base: nil, keys: [key.keyPath])))
+        return SortKey(printed, ascending: key.ascending, comparator: key.comparator)
+    }
+
+    private static func distinct(_ rows: [ValueDictionary]) -> [ValueDictionary] {
+        var seen: Set<[ComparableKey]> = []
+        return rows.filter { seen.insert($0.values.map(ComparableKey.init)).inserted }
+    }
+
+    /// Objects in results become references (their IDs), free of the store.
+    package static func detached(_ value: Value) -> Value {
+        switch value {
+        case .object(let object):
+            if let view = object as? StoredObjectView, let id = view.snapshot.graph.objects[view.position]?.id { return .object(ObjectReference(id)) }
+            if let object = object as? ManagedObject { return .object(ObjectReference(object.objectID)) }
+            return value
+        case .array(let items): return .array(items.map(detached))
+        case .set(let items): return .set(items.map(detached))
+        default: return value
+        }
+    }
+}
+
+/// A group of objects as one object: a key reads as the members' values (nil ones left out,
+/// as SQL aggregates do), so `count:(title)` and `sum:(price)` aggregate the group.
+struct GroupObject: KeyValueObject {
+    let members: [Value]
+
+    func value(forKey key: String) throws(EvaluationError) -> Value {
+        var values: [Value] = []
+        for member in members {
+            guard case .object(let object) = member else { continue }
+            let value = try object.value(forKey: key)
+            if let inner = value.collectionElements { values.append(contentsOf: inner) } else if !value.isNull { values.append(value) }
+        }
+        return .array(values)
+    }
+
+    var objectIdentity: AnyHashable { AnyHashable(members.map { $0.objectIdentityKey }) }
+}
+
+extension Value {
+    fileprivate var objectIdentityKey: AnyHashable {
+        if case .object(let object) = self { return object.objectIdentity }
+        return AnyHashable(0)
+    }
+}
+
+extension Value {
+    var asDictionary: ValueDictionary? {
+        if case .dictionary(let d) = self { return d }
+        return nil
+    }
+}
