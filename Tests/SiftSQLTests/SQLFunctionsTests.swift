@@ -408,10 +408,10 @@ func evaluatorResults(_ op: String, _ a: String, _ b: String, _ options: Compari
         let database = try siftDatabase()
         try database.execute("CREATE TABLE t(x)")
         for value in values { try database.run("INSERT INTO t VALUES (?)", [Self.sqlValue(value)]) }
-        let result = try database.scalar("SELECT sift_sum(x) FROM t")
+        let result = try database.scalar("SELECT sift_group_sum(x, rowid) FROM t")
         let expected = Self.sqlValue(try Self.evaluatorSum(values))
         #expect(result == expected)
-        #expect(try database.scalar("SELECT typeof(sift_sum(x)) FROM t") == .text(expected == .null ? "null" : (expected.isInteger ? "integer" : "real")))
+        #expect(try database.scalar("SELECT typeof(sift_group_sum(x, rowid)) FROM t") == .text(expected == .null ? "null" : (expected.isInteger ? "integer" : "real")))
     }
 
     @Test func sumPerGroupAndOverflow() throws {
@@ -420,13 +420,13 @@ func evaluatorResults(_ op: String, _ a: String, _ b: String, _ options: Compari
             CREATE TABLE t(g, x);
             INSERT INTO t VALUES ('a', 9223372036854775807), ('a', 1), ('b', 2), ('b', NULL), ('c', NULL);
             """)
-        let rows = try database.rows("SELECT g, sift_sum(x) FROM t GROUP BY g ORDER BY g")
+        let rows = try database.rows("SELECT g, sift_group_sum(x, rowid) FROM t GROUP BY g ORDER BY g")
         #expect(rows == [
             [.text("a"), .real(9223372036854775808.0)],
             [.text("b"), .integer(2)],
             [.text("c"), .integer(0)],
         ])
-        // SQLite's own sum() fails on that overflow; sift_sum follows the evaluator instead.
+        // SQLite's own sum() fails on that overflow; sift_group_sum follows the evaluator instead.
         #expect(throws: SQLiteError.self) { try database.scalar("SELECT sum(x) FROM t WHERE g = 'a'") }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The running sum behind `@sum` and `sum:` (LANGUAGE.md §6), one value at a time: the SQL
-/// engine's `sift_sum` aggregate adds rows with it, so both engines sum alike.
+/// engine's `sift_group_sum` aggregate adds rows with it, so both engines sum alike.
 ///
 /// Values that are not numbers (nil, strings, dates…) are skipped; booleans count as 1 and 0. The
 /// sum is an integer while every value is one and it does not overflow, then a double (a decimal

@@ -37,6 +37,12 @@ struct CollectionPath {
         "EXISTS (SELECT 1 FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
     }
 
+    /// The evaluator's aggregate of the elements, fed in the collection's order:
+    /// `sift_group_sum(<element>, <order>)`.
+    func orderedAggregate(_ function: SiftKeyedAggregate.Function) -> String {
+        "\(function.rawValue)(\(element.sql), \(order))"
+    }
+
     /// `(SELECT <aggregate> FROM … WHERE link)`.
     func scalar(_ aggregate: String, condition: String? = nil) -> String {
         "(SELECT \(aggregate) FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
@@ -349,8 +355,10 @@ struct ExpressionSQLCompiler {
     }
 
     /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path, as a scalar subquery.
-    /// `@sum` is the evaluator's sum (registered as `sift_sum`): 0 when empty, integers until
-    /// they overflow; the others are NULL when empty, as in the evaluator.
+    /// `@sum` and `@avg` are the evaluator's own (`sift_group_sum`, `sift_group_average`) over
+    /// the elements in the collection's order, since a double sum depends on the order of its
+    /// terms and an integer sum turns into a double at the first overflow: 0 when empty,
+    /// integers until they overflow; the others are NULL when empty, as in the evaluator.
     private func aggregate(_ op: String, rest: ArraySlice<String>, path: CollectionPath, scope: SQLScope) throws -> SQLFragment {
         if op == "@count" {
             guard rest.isEmpty else { throw SQLUnsupported("@count followed by keys") }
@@ -365,9 +373,9 @@ struct ExpressionSQLCompiler {
                                      hasToOnePrefix: path.hasToOnePrefix, order: path.order)
         switch (op, element.kind) {
         case ("@sum", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar("sift_sum(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: false)
         case ("@avg", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar("avg(\(element.sql))"), kind: .number(.real), nullable: true)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true)
         case ("@min", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: rebuilt.scalar("min(\(element.sql))"), kind: kind, nullable: true)
         case ("@max", let kind) where kind.isOrdered && kind != .number(.decimal):

@@ -9,7 +9,7 @@ import SiftSQLite
 ///   `raise:toPower:`, the bitwise functions and `onesComplement:` are their operators
 ///   (``arithmetic(_:_:_:)``, ``unary(_:_:)``);
 /// - `sum: count: min: max: average:` of a to-many key path are the collection operators'
-///   subqueries: `(SELECT sift_sum("t1"."weight") FROM … WHERE <link>)`;
+///   subqueries: `(SELECT sift_group_sum("t1"."weight", "t1"."_pk") FROM … WHERE <link>)`;
 /// - every other function is the evaluator's own implementation registered in SQLite:
 ///   `sift_call(?selector, ?kinds, x, …)`, `kinds` saying what each argument is
 ///   (``SQLArgumentKind``: `'s'` text, `'i'` integer, `'d'` a date's seconds, …).
@@ -150,8 +150,8 @@ extension ExpressionSQLCompiler {
     // MARK: Aggregates
 
     /// `sum: count: min: max: average:` of a to-many key path, as `@sum`, `@count`, … of it:
-    /// `(SELECT sift_sum(<element>) FROM … WHERE <link>)`. `count:` counts the elements (nil
-    /// values included), the others skip nil values.
+    /// `(SELECT sift_group_sum(<element>, <order>) FROM … WHERE <link>)`. `count:` counts the
+    /// elements (nil values included), the others skip nil values.
     private func aggregateFunction(_ selector: String, of argument: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
         guard case .collection(let path) = try operand(argument, in: scope) else {
             throw SQLUnsupported("\(selector) of something other than a to-many key path")
@@ -161,9 +161,9 @@ extension ExpressionSQLCompiler {
         case ("count:", _):
             return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
         case ("sum:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar("\(SiftSQLFunctions.sumAggregate)(\(element.sql))"), kind: .number(n == .real ? .real : .mixed), nullable: false)
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: false)
         case ("average:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar("avg(\(element.sql))"), kind: .number(.real), nullable: true)
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true)
         case ("min:", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
         case ("max:", let kind) where kind.isOrdered && kind != .number(.decimal):

@@ -4,11 +4,13 @@ import SiftSQLite
 
 /// `sift_group_sum(x, key)`, `sift_group_average(x, key)`, `sift_group_min(x, key)` and
 /// `sift_group_max(x, key)`: the aggregate functions of a grouped dictionary fetch (`sum:`,
-/// `average:`, `min:`, `max:`), computed by the evaluator's own `Aggregates` over the group's
-/// values in the order of `key` (the row key, so insertion order), whatever order SQLite feeds
+/// `average:`, `min:`, `max:`) and of a to-many collection in a predicate (`@sum`, `@avg`,
+/// `sum:`, `average:`), computed by the evaluator's own `Aggregates` over the values in the
+/// order of `key` (the row key, or the collection's `_position`), whatever order SQLite feeds
 /// the rows in:
 ///
 ///     SELECT "t0"."kind", sift_group_sum("t0"."price", "t0"."_pk") FROM "Item" AS "t0" GROUP BY "t0"."kind" …
+///     … WHERE (SELECT sift_group_average("t1"."price", "t1"."_pk") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > ?1
 ///
 /// The order matters: a double sum depends on the order of its terms, an integer sum turns
 /// into a double at the first overflow, and `min:`/`max:` keep the first of values that do not

@@ -24,8 +24,7 @@ import SiftSQLite
 /// | `sift_matches(a, pattern, options)` | 1/0: `RegularExpression.matches` |
 /// | `sift_call(selector, kinds, argument…)` | `Functions.implementation(selector)` on the arguments, each read back by its kind letter (``SQLArgumentKind``) |
 /// | `sift_cast(value, kind, type)` | `Cast.convert(value, to: type)` |
-/// | `sift_sum(x)` (aggregate) | `@sum`: integers until an overflow, then a double; non-numbers skipped; empty is 0 |
-/// | `sift_group_sum/average/min/max(x, key)` (aggregates) | `sum:`, `average:`, `min:`, `max:` of a group, in key order (``SiftKeyedAggregate``) |
+/// | `sift_group_sum/average/min/max(x, key)` (aggregates) | `@sum`/`sum:`, `@avg`/`average:`, `min:`, `max:` of a collection or a group, in key order (``SiftKeyedAggregate``): sums are integers until an overflow, then a double; non-numbers skipped; an empty sum is 0 |
 ///
 /// Except `sift_fold` and `sift_compare`, the string functions give NULL when either operand is
 /// NULL, and 0 when either is not text (as the evaluator's operators are false on non-strings).
@@ -46,9 +45,8 @@ public enum SiftSQLFunctions {
     public static let matchesFunction = "sift_matches"
     public static let callFunction = "sift_call"
     public static let castFunction = "sift_cast"
-    public static let sumAggregate = "sift_sum"
 
-    /// Registers every function, the aggregate and the collations on `database` (again: replacing
+    /// Registers every function, the aggregates and the collations on `database` (again: replacing
     /// earlier registrations).
     public static func register(on database: SQLiteDatabase) throws(SQLiteError) {
         try registerStringFunctions(on: database)
@@ -56,7 +54,6 @@ public enum SiftSQLFunctions {
         try registerMatches(on: database)
         try registerCalls(on: database)
         try registerCollations(on: database)
-        try database.createAggregate(sumAggregate, argumentCount: 1) { SiftSumAggregate() }
         try registerKeyedAggregates(on: database)
     }
 }

@@ -36,12 +36,12 @@ enum DifferentialValues {
 
     static let integers16: [Int64] = [0, 1, -1, 2, 3, 100, -100, 32767, -32768]
 
-    /// Doubles: mostly sums of powers of two, so that sums and averages over to-many
-    /// relationships are exact whatever order they are added in; -0.0; a few that are not
-    /// exact (0.1, 0.001) and extremes.
+    /// Doubles: sums of powers of two; -0.0; some that are not exact (0.1, 0.2, 0.3, 0.001),
+    /// whose sums and averages over a to-many relationship depend on the order they are added
+    /// in (both engines add in the collection's order); and extremes.
     static let doubles: [Double] = [
         0.0, -0.0, 0.5, 1.0, 1.5, -1.5, 2.0, 2.25, 3.0, 4.5, 10.0, 100.0, -7.75, 0.125,
-        0.1, 0.001, 1e15, 9_007_199_254_740_992, 1e300, -1e300, .leastNonzeroMagnitude,
+        0.1, 0.2, 0.3, 0.001, 1e15, 9_007_199_254_740_992, 1e300, -1e300, .leastNonzeroMagnitude,
     ]
 
     /// Float values (stored as the Float's value widened to a double).
