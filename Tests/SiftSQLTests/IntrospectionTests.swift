@@ -137,4 +137,37 @@ import Testing
         #expect(try names(store, "users WHERE messages_recipient.@count == 2") == ["Bob"])
         #expect(try names(store, "messages WHERE sender_id.name == 'Bob' AND recipient.name == 'Bob'", key: "body") == ["me"])
     }
+
+    /// Columns declared `COLLATE NOCASE` or `RTRIM` compare as the evaluator compares: as
+    /// stored. Case variants are different values, and trailing spaces count.
+    @Test(arguments: [
+        ("people WHERE name == 'banks'", ["2"]),
+        ("people WHERE name != 'banks'", ["1", "3", "4"]),
+        ("people WHERE name IN {'banks', 'ADAMS'}", ["2"]),
+        ("people WHERE name BEGINSWITH 'B'", ["1", "3"]),
+        ("people WHERE name < 'C'", ["1", "3", "4"]),
+        ("people WHERE name ==[c] 'banks'", ["1", "2", "3"]),
+        ("people WHERE email == 'a@x'", ["2"]),
+        ("people SORT BY name", ["4", "3", "1", "2"]),
+        ("people SORT BY name USING caseInsensitiveCompare", ["4", "1", "2", "3"]),
+        ("people SORT BY email DESC", ["3", "1", "2", "4"]),
+    ])
+    func declaredCollationsDoNotChangeComparisons(_ statement: String, _ expected: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-collations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("people.db")
+        do {
+            let database = try SQLiteDatabase(path: url.path, options: [.create])
+            try database.execute("""
+                CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE, email TEXT COLLATE RTRIM);
+                CREATE INDEX people_name ON people (name);
+                INSERT INTO people (name, email) VALUES ('Banks', 'a@x '), ('banks', 'a@x'), ('BANKS', 'b'), ('Adams', '');
+                """)
+        }
+        let store = try SQLiteStore.open(at: url)
+        let request = try FetchRequest(statement: statement)
+        #expect(try store.fetch(request).map { $0.objectID.rawValue.replacingOccurrences(of: "people/", with: "") } == expected)
+        #expect(try store.generatedSQL(for: request).inMemoryPredicate == nil)
+    }
 }

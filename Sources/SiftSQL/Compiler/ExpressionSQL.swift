@@ -280,7 +280,10 @@ struct ExpressionSQLCompiler {
                 if !schema.isSiftLayout && attribute.type == .binary {
                     throw SQLUnsupported("\(key) has no declared type, so its values may be of any kind")
                 }
-                let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: Self.kind(of: attribute.type),
+                // A column declared with another collation (NOCASE, RTRIM) compares as stored.
+                var sql = SQLIdentifier.qualified(alias, column)
+                if table.collatedColumns.contains(column) { sql += " COLLATE BINARY" }
+                let fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout)
                 return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)
             }

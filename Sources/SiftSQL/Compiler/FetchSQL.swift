@@ -66,6 +66,8 @@ struct FetchSQL {
                 if case .object = fragment.kind { throw SQLUnsupported("sorting by a relationship") }
                 var term = fragment.sql
                 if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
+                    // The comparator's collation replaces a column's COLLATE BINARY.
+                    if term.hasSuffix(" COLLATE BINARY") { term.removeLast(" COLLATE BINARY".count) }
                     term += " COLLATE \(collation)"
                 }
                 terms.append(term + (key.ascending ? "" : " DESC"))

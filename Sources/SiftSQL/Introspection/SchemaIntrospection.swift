@@ -114,11 +114,14 @@ enum SchemaIntrospection {
             for (attribute, column) in shape.attributes { columns[attribute.name] = column }
             var relationships: [String: RelationshipStorage] = [:]
             for (relationship, storage) in shape.relationships { relationships[relationship.name] = storage }
+            let collated = columns.values.filter { column in
+                database.declaredCollation(table: shape.table.name, column: column).map { $0.uppercased() != "BINARY" } ?? false
+            }
             entityTables[entity.name] = EntityTable(
                 entity: entity, table: shape.table.name, primaryKey: shape.table.primaryKey,
                 objectID: .primaryKey(prefix: shape.table.name + "/"),
                 entityColumn: nil, entityNames: nil, hierarchyEntityNames: [entity.name],
-                columns: columns, relationships: relationships)
+                columns: columns, relationships: relationships, collatedColumns: Set(collated))
         }
         return SQLSchema(model: model, tables: entityTables, isSiftLayout: false)
     }

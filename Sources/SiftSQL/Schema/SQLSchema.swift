@@ -117,6 +117,9 @@ struct EntityTable: Sendable {
     let columns: [String: String]
     /// Relationship name → where it is held.
     let relationships: [String: RelationshipStorage]
+    /// Columns declared with a collation other than BINARY (in databases Sift did not create):
+    /// the compiler reads them `COLLATE BINARY`, since the evaluator compares values as stored.
+    var collatedColumns: Set<String> = []
 
     /// Where an object's ID is read from.
     enum ObjectIDSource: Sendable {
