@@ -220,9 +220,9 @@ public struct PreparedKey: Sendable, Hashable {
     /// with the same bits are the same string (not conversely: then names are compared).
     let bits: Bits?
 
-    struct Bits: Hashable, Sendable {
-        let low: UInt64
-        let high: UInt64
+    package struct Bits: Hashable, Sendable {
+        package let low: UInt64
+        package let high: UInt64
     }
 
     public init(_ name: String) {
@@ -231,7 +231,7 @@ public struct PreparedKey: Sendable, Hashable {
     }
 
     @inline(__always)
-    static func bits(of string: String) -> Bits? {
+    package static func bits(of string: String) -> Bits? {
         guard MemoryLayout<String>.size == 16 else { return nil }
         return withUnsafeBytes(of: string) { (raw: UnsafeRawBufferPointer) -> Bits in
             Bits(low: raw.loadUnaligned(as: UInt64.self), high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))

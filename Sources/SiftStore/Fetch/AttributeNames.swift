@@ -6,9 +6,15 @@ package final class AttributeNames: Sendable {
     package let names: [String]
     /// An index for entities with many attributes (a few are searched linearly, which is faster).
     private let index: [String: Int]?
+    /// The names' representations: a key with the same bits is the same name, found without
+    /// comparing strings (small names are stored inline, so equal small names have equal bits).
+    /// (Empty when a String is not two words.)
+    private let bits: [PreparedKey.Bits]
 
     package init(_ names: [String]) {
         self.names = names
+        let bits = names.compactMap(PreparedKey.bits(of:))
+        self.bits = bits.count == names.count ? bits : []
         if names.count > 12 {
             var index: [String: Int] = [:]
             for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
@@ -21,6 +27,9 @@ package final class AttributeNames: Sendable {
     /// Where `name` is in ``names``.
     package func position(of name: String) -> Int? {
         if let index { return index[name] }
+        if let key = PreparedKey.bits(of: name) {
+            for position in bits.indices where bits[position].low == key.low && bits[position].high == key.high { return position }
+        }
         return names.firstIndex(of: name)
     }
 }
