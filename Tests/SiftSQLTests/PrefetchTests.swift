@@ -199,6 +199,33 @@ import Testing
         #expect(single.count == 1 + paths.count)
     }
 
+    /// A batch of more owners than one `IN (…)` list binds: a query per chunk.
+    @Test func largeBatchesAreReadInChunks() throws {
+        let sqlite = try SQLiteStore.inMemory(model: try JSONModelFormat.read(Data(Self.json.utf8)))
+        for a in 0..<3 { try sqlite.insert("Author", id: ObjectID("a\(a)"), ["name": .string("Author \(a)")]) }
+        let count = 2 * RelationshipPrefetch.chunkSize + 17
+        for b in 0..<count {
+            try sqlite.insert("Book", id: ObjectID("b\(b)"), ["title": .string("Book \(b)")],
+                              relationships: b % 4 == 0 ? [:] : ["author": [ObjectID("a\(b % 3)")]])
+        }
+        try sqlite.save()
+        // Iterated (for-in), not mapped: Collection's map reads by position.
+        func authors(_ paths: [String]) throws -> [String] {
+            var lines: [String] = []
+            for object in try sqlite.fetch(Self.request("Book", prefetching: paths, batchSize: 0)) {
+                lines.append(try Self.render(.object(object), ["author"], sortingSets: false))
+            }
+            return lines
+        }
+        let plain = try authors([])
+        let log = Mutex<[String]>([])
+        sqlite.database.setTrace { sql in log.withLock { $0.append(sql) } }
+        let prefetched = try authors(["author"])
+        sqlite.database.setTrace(nil)
+        #expect(prefetched == plain)
+        #expect(log.withLock { $0.count } == 1 + 3)
+    }
+
     @Test func objectsOfEarlierBatchesStillReadTheirRelationships() throws {
         let (_, sqlite) = try Self.stores()
         let plain = Array(try sqlite.fetch(Self.request("Book", prefetching: [], batchSize: 4)))
