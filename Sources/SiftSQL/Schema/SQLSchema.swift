@@ -131,7 +131,7 @@ struct EntityTable: Sendable {
 }
 
 /// Where a relationship is held.
-enum RelationshipStorage: Sendable {
+enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: this table's `column` holds the destination row's `destinationKey`.
     case foreignKey(column: String, destinationTable: String, destinationKey: String)
     /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`.

@@ -80,10 +80,12 @@ extension SQLFetchExecutor {
         merged.sort { $0.first < $1.first }
         let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
+        let prefetch = RelationshipPrefetch(keyPaths: request.relationshipKeyPathsForPrefetching)
         let sections = merged.map { span in
             let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
-                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count)),
+                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count),
+                                                                               prefetch: prefetch),
                                                           batchSize: request.fetchBatchSize))
         }
         let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")

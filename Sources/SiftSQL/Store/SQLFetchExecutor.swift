@@ -31,6 +31,7 @@ struct SQLFetchExecutor {
         if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }
         }
+        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
         return try FetchSQL(request, schema: schema)
     }
 
@@ -45,7 +46,8 @@ struct SQLFetchExecutor {
             let (sql, bindings) = plan.select(layout.columns)
             // Prepared now, so an error is the fetch's error (not an empty result later).
             try database.prepare(sql).bind(bindings)
-            return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout),
+            let prefetch = RelationshipPrefetch(keyPaths: request.relationshipKeyPathsForPrefetching)
+            return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, prefetch: prefetch),
                                   batchSize: request.fetchBatchSize)
         }
         let keys = try matchingKeys(plan, layout: layout)

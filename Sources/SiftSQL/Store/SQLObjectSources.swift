@@ -4,22 +4,27 @@ import SiftSQLite
 import SiftStore
 
 /// A fetch's objects as one SQL query: iterating streams them from one statement (a batch at a
-/// time); the count, the IDs and random access run their own queries when asked.
+/// time, each batch's prefetched relationships loaded with it); the count, the IDs and random
+/// access run their own queries when asked (objects read by position are not prefetched).
 final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let store: SQLiteStore
     let sql: String
     let bindings: [SQLiteValue]
     let layout: RowLayout
+    /// The relationships loaded with each batch iteration reads.
+    let prefetch: RelationshipPrefetch
     private var cachedKeys: [(key: Int64, id: ObjectID)]?
     /// How many rows the query returns, when that is known without running it.
     private let knownCount: Int?
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil) {
+    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil,
+         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [])) {
         self.store = store
         self.sql = sql
         self.bindings = bindings
         self.layout = layout
         self.knownCount = count
+        self.prefetch = prefetch
     }
 
     /// The rows' keys and IDs, in order (read once, on first need).
@@ -44,19 +49,22 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     }
 
     func makeCursor() -> any FetchedObjectCursor {
-        SQLStatementCursor(store: store, sql: sql, bindings: bindings, layout: layout)
+        SQLStatementCursor(store: store, sql: sql, bindings: bindings, layout: layout, prefetch: prefetch)
     }
 }
 
-/// Steps one statement, decoding only the rows asked for.
+/// Steps one statement, decoding only the rows asked for; after each batch, loads the
+/// batch's prefetched relationships (`RelationshipPrefetch`), replacing the previous batch's.
 struct SQLStatementCursor: FetchedObjectCursor {
     let store: SQLiteStore
     let layout: RowLayout
+    let prefetch: RelationshipPrefetch
     private var statement: SQLiteStatement?
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout) {
+    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
         self.store = store
         self.layout = layout
+        self.prefetch = prefetch
         store.lock.lock(); defer { store.lock.unlock() }
         if let statement = try? store.database.prepare(sql), (try? statement.bind(bindings)) != nil { self.statement = statement }
     }
@@ -65,19 +73,27 @@ struct SQLStatementCursor: FetchedObjectCursor {
         guard let statement else { return [] }
         store.lock.lock(); defer { store.lock.unlock() }
         var objects: [ManagedObject] = []
+        var owners: [RelationshipPrefetch.Owner] = []
         while objects.count < count {
             guard (try? statement.step()) == true else {
                 self.statement = nil
                 break
             }
-            objects.append(store.managedObject(layout.decode(statement)))
+            let row = layout.decode(statement)
+            if !prefetch.isEmpty, let storage = row.storage { owners.append(.init(storage: storage, key: row.key)) }
+            objects.append(store.managedObject(row))
+        }
+        if !prefetch.isEmpty, !objects.isEmpty {
+            for entity in layout.entities.values { entity.storage?.clearPrefetched() }
+            prefetch.load(owners, store: store)
         }
         return objects
     }
 }
 
 /// A fetch's objects as a list of row keys (when part of the fetch ran in memory, or for a
-/// section): objects are read by key when asked.
+/// section): objects are read by key when asked. Their relationships are not prefetched
+/// (`relationshipKeyPathsForPrefetching`): each object reads them when asked.
 struct SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let store: SQLiteStore
     let keys: [(key: Int64, id: ObjectID)]

@@ -5,14 +5,52 @@ import SiftStore
 /// Fetched objects' link back to the SQLite store, one per entity of a fetch: relationships
 /// are read when asked (a to-one as the destination object, a to-many as a set, or an array
 /// when ordered), for the row whose key the object carries.
+///
+/// Relationships a fetch prefetches (`RelationshipPrefetch`) are kept here for the batch being
+/// read and answered from memory; any other object (of an earlier batch, or a relationship not
+/// prefetched) is read with one query of its own (`SQLiteStore.destinations(of:from:key:)`).
 final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
     let store: SQLiteStore
     let entity: String
+    /// Prefetched destinations, in order: relationship name → owner row key → destinations.
+    /// Guarded by `store.lock`.
+    private var prefetched: [String: [Int64: [ManagedObject]]] = [:]
+    /// The store generation `prefetched` was read in; stale once the rows may have changed.
+    private var prefetchedGeneration: UInt64 = 0
 
     init(store: SQLiteStore, entity: String) {
         self.store = store
         self.entity = entity
     }
+
+    // MARK: Prefetched relationships
+
+    /// Forgets every prefetched relationship (a new batch is about to be prefetched).
+    func clearPrefetched() {
+        store.lock.lock(); defer { store.lock.unlock() }
+        prefetched = [:]
+    }
+
+    /// Keeps `destinations` (owner row key → destinations in order; every owner of the batch,
+    /// those with none included) as the relationship's value for those owners.
+    func setPrefetched(_ relationship: String, _ destinations: [Int64: [ManagedObject]]) {
+        store.lock.lock(); defer { store.lock.unlock() }
+        if prefetchedGeneration != store.generation {
+            prefetched = [:]
+            prefetchedGeneration = store.generation
+        }
+        prefetched[relationship, default: [:]].merge(destinations) { _, new in new }
+    }
+
+    /// The prefetched destinations of the owner with `key`, if they were prefetched and the
+    /// rows have not changed since.
+    func prefetchedDestinations(_ relationship: String, of key: Int64) -> [ManagedObject]? {
+        store.lock.lock(); defer { store.lock.unlock() }
+        guard prefetchedGeneration == store.generation else { return nil }
+        return prefetched[relationship]?[key]
+    }
+
+    // MARK: ManagedObjectStorage
 
     func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
         guard let table = store.schema.table(for: entity) else { return .null }
@@ -21,10 +59,14 @@ final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
             throw EvaluationError(.unknownKey, table.entity.unknownKeyMessage(key), keyPath: key)
         }
         let objects: [ManagedObject]
-        do {
-            objects = try store.destinations(of: relationship, from: table, key: object.storageKey)
-        } catch {
-            throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
+        if let loaded = prefetchedDestinations(key, of: object.storageKey) {
+            objects = loaded
+        } else {
+            do {
+                objects = try store.destinations(of: relationship, from: table, key: object.storageKey)
+            } catch {
+                throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
+            }
         }
         if !relationship.isToMany { return objects.first.map { .object($0) } ?? .null }
         let values = objects.map { Value.object($0) }
@@ -34,8 +76,13 @@ final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
     func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
         guard let table = store.schema.table(for: entity) else { return [] }
         return table.entity.relationships.map { relationship in
-            let ids = (try? store.destinations(of: relationship, from: table, key: object.storageKey).map(\.objectID)) ?? []
-            return (relationship.name, ids, relationship.isToMany)
+            let objects: [ManagedObject]
+            if let loaded = prefetchedDestinations(relationship.name, of: object.storageKey) {
+                objects = loaded
+            } else {
+                objects = (try? store.destinations(of: relationship, from: table, key: object.storageKey)) ?? []
+            }
+            return (relationship.name, objects.map(\.objectID), relationship.isToMany)
         }
     }
 }

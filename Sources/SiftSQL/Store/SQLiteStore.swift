@@ -41,6 +41,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private var keys: [Int64] = []
     private var nextKey: Int64 = 1
     private var needsWrite = false
+    /// Changes whenever the rows may change under fetched objects (a write of pending changes,
+    /// a rollback): prefetched relationships loaded in an earlier generation are read again.
+    private(set) var generation: UInt64 = 0
     public private(set) var hasChanges = false
 
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
@@ -217,7 +220,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Rolls the open transaction back; the pending changes stay in the graph, to be written
     /// again.
     private func abandonTransaction() {
-        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        if database.isInTransaction {
+            try? database.execute("ROLLBACK")
+            generation &+= 1
+        }
         writtenGraph = savedGraph
         needsWrite = hasChanges
     }
@@ -225,6 +231,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Writes the changes made since the last write into the open transaction (beginning one).
     func writePendingChanges() throws {
         guard needsWrite, let graph, let before = writtenGraph else { return }
+        generation &+= 1
         if !database.isInTransaction { try database.execute("BEGIN IMMEDIATE") }
         try GraphWriter(store: self, schema: schema, database: database).write(graph, since: before, keys: &keys, nextKey: &nextKey)
         writtenGraph = graph
@@ -293,12 +300,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                       storage: row.storage ?? SQLObjectStorage(store: self, entity: row.entity), storageKey: row.key)
     }
 
-    /// The destinations of a relationship of the row with `key`, in order.
+    /// How destinations of `relationship` are read (as `"d"`): whole rows of its destination's
+    /// table, decoded as the table's root entity's layout decodes them; nil for an entity
+    /// without a table.
+    func destinationLayout(of relationship: RelationshipDescription) -> RowLayout? {
+        guard let destination = schema.table(for: relationship.destination) else { return nil }
+        let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? destination
+        return RowLayout(table: root, schema: schema, alias: "d", store: self)
+    }
+
+    /// The destinations of a relationship of the row with `key`, in order. (`RelationshipPrefetch`
+    /// reads the same rows in the same order for many keys at once.)
     func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
         lock.lock(); defer { lock.unlock() }
-        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination),
-              let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? Optional(destination) else { return [] }
-        let layout = RowLayout(table: root, schema: schema, alias: "d", store: self)
+        guard let storage = table.relationships[relationship.name], let layout = destinationLayout(of: relationship) else { return [] }
+        let root = layout.table
         let columns = layout.columns.joined(separator: ", ")
         let sql: String
         switch storage {

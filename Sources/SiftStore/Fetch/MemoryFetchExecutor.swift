@@ -72,6 +72,8 @@ struct MemoryFetchExecutor {
         let entity = try self.entity(request)
         if let predicate = request.predicate { try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: model) }
         for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
+        // Every object is already loaded here; the paths are checked as the SQLite store checks them.
+        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         var matched = try filter(request, entity: entity)
         if !request.sortDescriptors.isEmpty {
             let order = try Sorting.sortedIndices(matched.map(snapshot.view), by: request.sortDescriptors)
@@ -109,6 +111,7 @@ struct MemoryFetchExecutor {
         if request.propertiesToGroupBy.isEmpty {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         }
+        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         let matched = try filter(request, entity: entity)
         return try DictionaryResults.make(request, objects: matched.map(snapshot.view), entity: entity)
     }

@@ -78,6 +78,30 @@ package enum ModelKeyPaths {
         }
     }
 
+    /// A `relationshipKeyPathsForPrefetching` entry must be relationships all the way
+    /// (`author`, `author.books`): an unknown key, an attribute, an operator or an empty step
+    /// is an invalid request naming the key, in every store.
+    package static func checkPrefetchKeyPath(_ keyPath: String, entity start: EntityDescription, model: DataModel) throws(StoreError) {
+        var entity = start
+        for key in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            guard let relationship = entity.relationship(named: key) else {
+                let reason: String
+                if key.isEmpty {
+                    reason = "it has an empty key"
+                } else if let attribute = entity.attribute(named: key) {
+                    reason = "'\(key)' is a \(attribute.type.name) attribute of \(entity.name), not a relationship"
+                } else {
+                    reason = entity.unknownKeyMessage(key)
+                }
+                throw StoreError(.invalidRequest, "cannot prefetch '\(keyPath)' on \(start.name): \(reason)", entity: start.name, key: keyPath)
+            }
+            guard let destination = model.entity(named: relationship.destination) else {
+                throw StoreError(.unknownEntity, "unknown entity '\(relationship.destination)'", entity: entity.name)
+            }
+            entity = destination
+        }
+    }
+
     /// Checks every key path a predicate reads from the fetched object.
     package static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
         var paths: [[String]] = []
