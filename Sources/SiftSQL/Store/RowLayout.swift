@@ -84,17 +84,17 @@ struct RowLayout: Sendable {
         self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
     }
 
+    /// The key and ID of the row the statement is on (nothing else is decoded).
+    func keyAndID(_ statement: SQLiteStatement) -> (key: Int64, id: ObjectID) {
+        let key = statement.int64(0)
+        if let idColumnIndex { return (key, ObjectID(statement.text(idColumnIndex))) }
+        if case .primaryKey(let prefix) = table.objectID { return (key, ObjectID(prefix + String(key))) }
+        return (key, ObjectID(String(key)))
+    }
+
     /// The decoded row the statement is on.
     func decode(_ statement: SQLiteStatement) -> DecodedRow {
-        let key = statement.int64(0)
-        let id: ObjectID
-        if let idColumnIndex {
-            id = ObjectID(statement.text(idColumnIndex))
-        } else if case .primaryKey(let prefix) = table.objectID {
-            id = ObjectID(prefix + String(key))
-        } else {
-            id = ObjectID(String(key))
-        }
+        let (key, id) = keyAndID(statement)
         let layout: EntityColumns
         if let onlyEntity {
             layout = onlyEntity

@@ -57,6 +57,15 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
 
     public func makeIterator() -> Iterator { Iterator(source: source, batchSize: batchSize) }
 
+    /// The objects transformed in order, read as iteration reads them (a batch at a time,
+    /// streamed from one query where the store can, relationships prefetched) rather than one
+    /// position at a time, as `Collection.map` would.
+    public func map<T, E: Error>(_ transform: (ManagedObject) throws(E) -> T) throws(E) -> [T] {
+        var results: [T] = []
+        for object in self { results.append(try transform(object)) }
+        return results
+    }
+
     /// Materialises one batch at a time, dropping the previous one.
     public struct Iterator: IteratorProtocol {
         private var cursor: any FetchedObjectCursor
