@@ -382,11 +382,14 @@ struct ExpressionSQLCompiler {
         }
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil,
                                      missingOwner: path.missingOwner, order: path.order)
+        // A sum of stored infinities may be NaN (`inf + -inf`), which SQL holds as NULL.
+        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
         switch (op, element.kind) {
         case ("@sum", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: false)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
+                               divergence: nan)
         case ("@avg", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
         case ("@min", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: rebuilt.scalar("min(\(element.sql))"), kind: kind, nullable: true)
         case ("@max", let kind) where kind.isOrdered && kind != .number(.decimal):

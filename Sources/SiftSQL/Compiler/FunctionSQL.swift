@@ -160,23 +160,24 @@ extension ExpressionSQLCompiler {
             throw SQLUnsupported("\(selector) of something other than a to-many key path")
         }
         let element = path.element
+        // Stored infinities may make the sum, mean, median or deviation NaN, NULL in SQL.
+        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
         switch (selector, element.kind) {
         case ("count:", _):
             return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
         case ("sum:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: false)
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
+                               divergence: nan)
         case ("average:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true)
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
         case ("min:", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
         case ("max:", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: path.scalar("max(\(element.sql))"), kind: kind, nullable: true)
         case ("median:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true,
-                               divergence: Self.mayBeInfinite(element) ? .nanIsNull : [])
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
         case ("stddev:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true,
-                               divergence: Self.mayBeInfinite(element) ? .nanIsNull : [])
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true, divergence: nan)
         case ("mode:", .number(let n)) where n != .decimal:
             return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .number(n), nullable: true)
         case ("mode:", .date):
