@@ -98,6 +98,17 @@ import Testing
         #expect(try store.rawRows("SELECT sift_group_average(column1, column2), sift_group_min(column1, column2) FROM \(texts) WHERE 0") == [[.null, .null]])
     }
 
+    /// `median:`, `mode:` and `stddev:` of a collection are the evaluator's, over the values in
+    /// the order of the key (the first of equally frequent values is the mode).
+    @Test func keyedStatisticsFollowTheKeysOrder() throws {
+        let store = try SQLTestModel.store()
+        let values = "(VALUES (3, 2), (1, 3), (3, 1), (1, 0), (NULL, 4))"
+        #expect(try store.rawRows("SELECT sift_group_median(column1, column2), sift_group_mode(column1, column2), sift_group_stddev(column1, column2) FROM \(values)")
+                == [[.real(2), .integer(1), .real(1)]])
+        #expect(try store.rawRows("SELECT sift_group_median(column1, column2), sift_group_mode(column1, column2), sift_group_stddev(column1, column2) FROM \(values) WHERE 0")
+                == [[.null, .null, .null]])
+    }
+
     // MARK: Support
 
     /// The same data in the in-memory store.

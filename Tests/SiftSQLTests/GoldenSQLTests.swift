@@ -94,6 +94,37 @@ import Testing
              sql: #"FROM "Author" AS "t0" WHERE (SELECT "t1"."year" FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk" ORDER BY "t1"."_pk" LIMIT 1 OFFSET ?1) > ?2 ORDER BY "t0"."_pk""#, bindings: ["1", "1990"]),
     ]
 
+    /// To-many key paths after a to-one step (nil where the to-one is, not empty), `[SIZE]`,
+    /// `median:`/`mode:`/`stddev:`, and a qualified comparison with a to-many key path on the
+    /// right (one value: the whole collection).
+    static let collectionCases: [Case] = [
+        Case(statement: "Book WHERE author.books.title == 'Excession'",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE EXISTS (SELECT 1 FROM "Book" AS "t2" WHERE "t2"."author" = "t1"."_pk" AND "t2"."title" = ?1) ORDER BY "t0"."_pk""#, bindings: ["'Excession'"]),
+        Case(statement: "Book WHERE 1990 != author.books.year",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE (EXISTS (SELECT 1 FROM "Book" AS "t2" WHERE "t2"."author" = "t1"."_pk" AND ?1 IS NOT "t2"."year") OR "t1"."_pk" IS NULL) ORDER BY "t0"."_pk""#, bindings: ["1990"]),
+        Case(statement: "Book WHERE author.books[SIZE] == 1 OR year[SIZE] == 0",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE ((SELECT count(*) FROM "Book" AS "t2" WHERE "t2"."author" = "t1"."_pk") = ?1 OR (CASE WHEN "t0"."year" IS NULL THEN 0 END) = ?2) ORDER BY +"t0"."_pk""#, bindings: ["1", "0"]),
+        Case(statement: "Author WHERE median:(books.year) > 1980 AND stddev:(books.price) < 1",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT sift_group_median("t1"."year", "t1"."_pk") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > ?1 AND (SELECT sift_group_stddev("t2"."price", "t2"."_pk") FROM "Book" AS "t2" WHERE "t2"."author" = "t0"."_pk") < ?2 ORDER BY "t0"."_pk""#, bindings: ["1980", "1"]),
+        Case(statement: "Author WHERE mode:(books.year) == 1974",
+             sql: #"FROM "Author" AS "t0" WHERE (SELECT sift_group_mode("t1"."year", "t1"."_pk") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") = ?1 ORDER BY "t0"."_pk""#, bindings: ["1974"]),
+        Case(statement: "Book WHERE ANY tags.name IN author.books.title",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t3" ON "t3"."_pk" = "t0"."author" WHERE EXISTS (SELECT 1 FROM "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target" WHERE "t1"."_owner" = "t0"."_pk" AND EXISTS (SELECT 1 FROM "Book" AS "t4" WHERE "t4"."author" = "t3"."_pk" AND "t2"."name" IS "t4"."title")) ORDER BY "t0"."_pk""#, bindings: []),
+        Case(statement: "Book WHERE ANY {nil, 1974} == author.books.year",
+             sql: #"FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t1"."_pk" IS NULL ORDER BY "t0"."_pk""#, bindings: []),
+        Case(statement: "Book WHERE tags['x'] != %@",
+             sql: #"FROM "Book" AS "t0" ORDER BY "t0"."_pk""#, bindings: []),
+    ]
+
+    @Test(arguments: collectionCases)
+    func collectionsCompileTo(_ c: Case) throws {
+        try compilesTo(c)
+        // The evaluator's answer, which these constructs are easy to get wrong about.
+        let request = try FetchRequest(statement: c.statement, arguments: c.statement.contains("%@") ? [ObjectID("a1")] : [])
+        let reference = try DictionarySQLTests.referenceStore()
+        #expect(try SQLTestModel.store().fetch(request).objectIDs == reference.fetch(request).objectIDs)
+    }
+
     @Test(arguments: functionCases)
     func functionsCompileTo(_ c: Case) throws {
         try compilesTo(c)

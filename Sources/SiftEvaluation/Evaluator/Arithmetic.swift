@@ -20,7 +20,8 @@ enum Arithmetic {
         var decimalValue: Decimal {
             switch self {
             case .int(let i): Decimal(i)
-            case .double(let d): Decimal(d)
+            // Decimal has no infinity (its initialiser traps on one).
+            case .double(let d): d.isInfinite ? Decimal.nan : Decimal(d)
             case .decimal(let d): d
             }
         }

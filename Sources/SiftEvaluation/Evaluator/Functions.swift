@@ -91,7 +91,7 @@ package enum Functions {
     }
 
     /// The middle value (the mean of the middle two for an even count); nil when empty.
-    static func median(_ values: [Value]) -> Value {
+    package static func median(_ values: [Value]) -> Value {
         let sorted = numbers(values).sorted()
         guard !sorted.isEmpty else { return .null }
         let middle = sorted.count / 2
@@ -99,7 +99,7 @@ package enum Functions {
     }
 
     /// The most frequent non-nil value, the first such in collection order; nil when empty.
-    static func mode(_ values: [Value]) -> Value {
+    package static func mode(_ values: [Value]) -> Value {
         var distinct: [(Value, Int)] = []
         for value in values where !value.isNull {
             if let i = distinct.firstIndex(where: { ValueComparison.equals($0.0, value) }) {
@@ -114,7 +114,7 @@ package enum Functions {
     }
 
     /// The population standard deviation; nil when empty.
-    static func standardDeviation(_ values: [Value]) -> Value {
+    package static func standardDeviation(_ values: [Value]) -> Value {
         let xs = numbers(values)
         guard !xs.isEmpty else { return .null }
         let mean = xs.reduce(0, +) / Double(xs.count)

@@ -36,7 +36,9 @@ public struct SumAccumulator: Sendable {
         case .double(let d):
             if kind == .int { doubleSum = Double(intSum); decimalSum = Decimal(intSum); kind = .double }
             doubleSum += d
-            decimalSum += Decimal(d)
+            // Decimal has no infinity (its initialiser traps on one): NaN, as for a double
+            // beyond its range.
+            decimalSum += d.isInfinite ? Decimal.nan : Decimal(d)
         case .decimal(let d):
             if kind == .int { doubleSum = Double(intSum); decimalSum = Decimal(intSum) }
             kind = .decimal

@@ -24,9 +24,13 @@ struct CollectionPath {
     var element: SQLFragment
     /// The element rows' scope, when the path ends at the relationship (for SUBQUERY).
     var elementScope: SQLScope?
-    /// Whether to-one steps come before the to-many one (where a nil destination makes the
-    /// value nil, not an empty collection).
-    var hasToOnePrefix: Bool
+    /// Where to-one steps come before the to-many one (`owner.items.name`): SQL that holds
+    /// when they reach nil (`"t1"."_pk" IS NULL`, on the last to-one's LEFT JOIN), where the
+    /// evaluator's value is one nil rather than an empty collection (the subquery is then
+    /// empty, as its link fails). Nil when the path starts with the to-many step.
+    var missingOwner: String?
+    /// Whether to-one steps come before the to-many one.
+    var hasToOnePrefix: Bool { missingOwner != nil }
     /// The elements' order in the collection, as the stores read it: the join table's
     /// `_position`, or the destination's row key (insertion order) for a to-many held by the
     /// destination's foreign key.
@@ -269,7 +273,7 @@ struct ExpressionSQLCompiler {
             if key.hasPrefix("@") {
                 guard let source = collection else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
                 let path = CollectionPath(from: source.from + joinsText(source.scope), link: source.link,
-                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, hasToOnePrefix: joinedToOne,
+                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, missingOwner: source.missingOwner,
                                           order: source.order)
                 return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.scope))
             }
@@ -285,7 +289,7 @@ struct ExpressionSQLCompiler {
                 if table.collatedColumns.contains(column) { sql += " COLLATE BINARY" }
                 let fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout)
-                return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)
+                return finish(fragment, collection)
             }
             guard let relationship = table.entity.relationship(named: key), let storage = table.relationships[key],
                   let destination = schema.table(for: relationship.destination) else {
@@ -296,7 +300,7 @@ struct ExpressionSQLCompiler {
                 if isLast {
                     guard destinationKey == destination.primaryKey else { throw SQLUnsupported("a to-one on a non-key column") }
                     let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: .object(table: destinationTable), nullable: true)
-                    return finish(fragment, collection, hasToOnePrefix: joinedToOne && collection != nil)
+                    return finish(fragment, collection)
                 }
                 let scope = collection?.scope ?? start
                 if collection != nil || scope.joins != nil {
@@ -314,7 +318,8 @@ struct ExpressionSQLCompiler {
                 let from = "\(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element))"
                 let link = "\(SQLIdentifier.qualified(element, column)) = \(SQLIdentifier.qualified(alias, sourceKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(element, destination.primaryKey))
+                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(element, destination.primaryKey),
+                                              missingOwner: joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil)
                 alias = element
                 table = destination
             case .joinTable(let name, let destinationTable):
@@ -324,14 +329,15 @@ struct ExpressionSQLCompiler {
                 let from = "\(SQLIdentifier.quoted(name)) AS \(SQLIdentifier.quoted(join)) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element)) ON \(SQLIdentifier.qualified(element, destination.primaryKey)) = \(SQLIdentifier.qualified(join, SQLSchema.targetColumn))"
                 let link = "\(SQLIdentifier.qualified(join, SQLSchema.ownerColumn)) = \(SQLIdentifier.qualified(alias, table.primaryKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(join, SQLSchema.positionColumn))
+                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(join, SQLSchema.positionColumn),
+                                              missingOwner: joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil)
                 alias = element
                 table = destination
             }
             if isLast, let source = collection {
                 let element = SQLFragment(sql: SQLIdentifier.qualified(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
                 return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: element,
-                                                  elementScope: source.scope, hasToOnePrefix: joinedToOne, order: source.order))
+                                                  elementScope: source.scope, missingOwner: source.missingOwner, order: source.order))
             }
             index += 1
         }
@@ -345,12 +351,14 @@ struct ExpressionSQLCompiler {
         var link: String
         var scope: SQLScope
         var order: String
+        /// ``CollectionPath/missingOwner``.
+        var missingOwner: String?
     }
 
-    private func finish(_ fragment: SQLFragment, _ collection: CollectionSource?, hasToOnePrefix: Bool) -> SQLOperand {
+    private func finish(_ fragment: SQLFragment, _ collection: CollectionSource?) -> SQLOperand {
         guard let source = collection else { return .single(fragment) }
         return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: fragment,
-                                          elementScope: nil, hasToOnePrefix: hasToOnePrefix, order: source.order))
+                                          elementScope: nil, missingOwner: source.missingOwner, order: source.order))
     }
 
     private func joinsText(_ scope: SQLScope) -> String {
@@ -373,12 +381,15 @@ struct ExpressionSQLCompiler {
             throw SQLUnsupported("\(op) over a to-many key path")
         }
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil,
-                                     hasToOnePrefix: path.hasToOnePrefix, order: path.order)
+                                     missingOwner: path.missingOwner, order: path.order)
+        // A sum of stored infinities may be NaN (`inf + -inf`), which SQL holds as NULL.
+        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
         switch (op, element.kind) {
         case ("@sum", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: false)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
+                               divergence: nan)
         case ("@avg", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true)
+            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
         case ("@min", let kind) where kind.isOrdered && kind != .number(.decimal):
             return SQLFragment(sql: rebuilt.scalar("min(\(element.sql))"), kind: kind, nullable: true)
         case ("@max", let kind) where kind.isOrdered && kind != .number(.decimal):
@@ -410,7 +421,7 @@ struct ExpressionSQLCompiler {
         defer { inner.variables[variable] = nil }
         let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil,
-                                     hasToOnePrefix: path.hasToOnePrefix, order: path.order)
+                                     missingOwner: path.missingOwner, order: path.order)
         return SQLFragment(sql: rebuilt.scalar("count(*)", condition: condition.sql), kind: .number(.integer), nullable: false)
     }
 
@@ -433,7 +444,7 @@ struct ExpressionSQLCompiler {
             value = fragment
             from = fromWithJoins(path.from, elementScope)
         }
-        let located = CollectionPath(from: from, link: path.link, element: value, elementScope: nil, hasToOnePrefix: path.hasToOnePrefix, order: path.order)
+        let located = CollectionPath(from: from, link: path.link, element: value, elementScope: nil, missingOwner: path.missingOwner, order: path.order)
         let sql: String
         switch position {
         case .first, .size:
@@ -455,15 +466,25 @@ struct ExpressionSQLCompiler {
         return SQLFragment(sql: sql, kind: value.kind, nullable: true)
     }
 
-    /// `x[SIZE]`: the count of a to-many path or of a SUBQUERY.
+    /// `x[SIZE]`: the count of a to-many path (its elements, nil values included, and 0 where a
+    /// to-one before it is nil) or of a SUBQUERY; of one value, 0 where it is nil and nil
+    /// otherwise, as in the evaluator: `CASE WHEN "t0"."name" IS NULL THEN 0 END`.
     private func size(of base: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
         if case .subquery(let collection, let variable, let predicate) = base.kind {
             return try subqueryCount(collection, variable, predicate, in: scope)
         }
-        guard case .collection(let path) = try operand(base, in: scope), path.elementScope != nil, !path.hasToOnePrefix else {
-            throw SQLUnsupported("[SIZE] of something other than a to-many relationship")
+        switch try operand(base, in: scope) {
+        case .collection(let path):
+            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+        case .single(let value):
+            // NaN, which SQL holds as NULL, has no size (nil, not 0).
+            guard !value.divergence.contains(.nanIsNull) else { throw SQLUnsupported("[SIZE] of a value that may be NaN") }
+            let x = try materialised(value)
+            if !x.nullable { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+            return SQLFragment(sql: "CASE WHEN \(x.operand) IS NULL THEN 0 END", kind: .number(.integer), nullable: true)
+        case .constants:
+            throw SQLUnsupported("[SIZE] of a constant collection")
         }
-        return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
     }
 
     // MARK: Arithmetic

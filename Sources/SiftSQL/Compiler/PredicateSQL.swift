@@ -88,10 +88,9 @@ struct PredicateSQLCompiler {
     /// a collection of one).
     private func qualified(_ modifier: ComparisonModifier, _ op: ComparisonOperator, _ options: ComparisonOptions,
                            _ left: SQLOperand, _ right: SQLOperand) throws -> SQLCondition {
-        if case .collection = right, op != .in { throw SQLUnsupported("a qualified comparison with a collection on the right") }
         switch left {
         case .collection(let path):
-            let test = try pair(op, options, path.element, right)
+            let test = try elementTest(op, options, path.element, right)
             switch modifier {
             case .any: return SQLCondition(sql: path.exists(test.sql), nullable: false)
             case .none: return SQLCondition(sql: "NOT \(path.exists(test.sql))", nullable: false)
@@ -101,7 +100,7 @@ struct PredicateSQLCompiler {
             // One value is a collection of one, nil an empty one: NaN (NULL in SQL) is not nil.
             guard !value.divergence.contains(.nanIsNull) else { throw SQLUnsupported("a qualifier over a value that may be NaN") }
             let x = try expressions.materialised(value)
-            let test = try pair(op, options, x, right)
+            let test = try elementTest(op, options, x, right)
             if !x.nullable {
                 return modifier == .none ? test.negated : (modifier == .all ? SQLCondition(sql: test.twoValued, nullable: false) : test)
             }
@@ -112,12 +111,42 @@ struct PredicateSQLCompiler {
             default: return SQLCondition(sql: "(\(isNull) OR \(test.negated.sql))", nullable: false)
             }
         case .constants(let elements):
-            let tests = try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }
+            let tests = try elements.map { try elementTest(op, options, ExpressionSQLCompiler.constant($0), right) }
             switch modifier {
             case .any: return combine(tests, with: "OR")
             case .none: return combine(tests, with: "OR").negated
             default: return combine(tests.map { SQLCondition(sql: $0.twoValued, nullable: false) }, with: "AND")
             }
+        }
+    }
+
+    /// The test on one element of a qualified comparison's left side. A to-many key path on the
+    /// right is one value to the evaluator — the whole collection, or nil where a to-one before
+    /// the to-many step is nil — so only `IN` looks inside it (`EXISTS (… AND <element> IS x)`);
+    /// no other operator matches a collection (`ANY 5 > items.count` is false, `!=` true), and
+    /// nil only equals nil: `("t1"."name" IS NULL AND "t2"."_pk" IS NULL)`.
+    private func elementTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ x: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        guard case .collection(let path) = right else { return try pair(op, options, x, right) }
+        switch op {
+        case .in:
+            return SQLCondition(sql: path.exists(try pair(.equalTo, options, x, .single(path.element)).sql), nullable: false)
+        case .between:
+            throw SQLUnsupported("BETWEEN a to-many key path")
+        case .equalTo, .notEqualTo:
+            var bothNil = SQLCondition.false
+            if let missingOwner = path.missingOwner {
+                if let value = x.constant {
+                    if value.isNull { bothNil = SQLCondition(sql: missingOwner, nullable: false) }
+                } else if x.nullable || x.kind == .null {
+                    // NaN, which SQL holds as NULL, is not nil.
+                    guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("a value that may be NaN compared with a to-many key path") }
+                    let value = try expressions.materialised(x)
+                    bothNil = SQLCondition(sql: "(\(value.operand) IS NULL AND \(missingOwner))", nullable: false)
+                }
+            }
+            return op == .equalTo ? bothNil : bothNil.negated
+        default:
+            return .false
         }
     }
 
@@ -138,11 +167,11 @@ struct PredicateSQLCompiler {
             if op == .contains { return SQLCondition(sql: path.exists(try pair(.equalTo, options, path.element, right).sql), nullable: false) }
             if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
             if case .collection = right { throw SQLUnsupported("comparing two to-many key paths") }
-            guard !path.hasToOnePrefix else { throw SQLUnsupported("implicit ANY after a to-one step") }
-            return SQLCondition(sql: path.exists(try pair(op, options, path.element, right).sql), nullable: false)
+            let any = SQLCondition(sql: path.exists(try pair(op, options, path.element, right).sql), nullable: false)
+            return try implicitAny(any, over: path) { try pair(op, options, ExpressionSQLCompiler.constant(.null), right) }
         case (.single(let l), .collection(let path)):
-            guard !path.hasToOnePrefix else { throw SQLUnsupported("implicit ANY after a to-one step") }
-            return SQLCondition(sql: path.exists(try pair(op, options, l, .single(path.element)).sql), nullable: false)
+            let any = SQLCondition(sql: path.exists(try pair(op, options, l, .single(path.element)).sql), nullable: false)
+            return try implicitAny(any, over: path) { try pair(op, options, l, .single(ExpressionSQLCompiler.constant(.null))) }
         case (.single(let l), .constants(let elements)):
             // Implicit ANY over the right-hand elements.
             return combine(try elements.map { try pair(op, options, l, .single(ExpressionSQLCompiler.constant($0))) }, with: "OR")
@@ -154,6 +183,19 @@ struct PredicateSQLCompiler {
             guard case .single = right else { throw SQLUnsupported("a constant collection compared with a collection") }
             return combine(try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }, with: "OR")
         }
+    }
+
+    /// Implicit ANY over a to-many key path (`EXISTS (…)`), and where to-one steps before the
+    /// to-many one reach nil, the evaluator's test on that one nil instead (`nilTest`, the test
+    /// with nil in the collection's place):
+    /// `(EXISTS (…) OR ("t1"."_pk" IS NULL AND <nil test>))` — `owner.items.name != "x"`
+    /// holds where the owner is nil. Both sides are exactly 1 or 0, since the subquery is
+    /// empty where the owner is missing.
+    private func implicitAny(_ any: SQLCondition, over path: CollectionPath, nilTest: () throws -> SQLCondition) throws -> SQLCondition {
+        guard let missingOwner = path.missingOwner else { return any }
+        let onNil = try nilTest()
+        return combine([any, combine([SQLCondition(sql: missingOwner, nullable: false), SQLCondition(sql: onNil.twoValued, nullable: false)], with: "AND")],
+                       with: "OR")
     }
 
     private func isSingle(_ operand: SQLOperand) -> Bool {
@@ -222,6 +264,8 @@ struct PredicateSQLCompiler {
         }
         if l.kind == .null || r.kind == .null {
             if l.kind == .null && r.kind == .null { return .true }
+            // nil against a constant (an object ID too, which binds only against an entity).
+            if let value = (l.kind == .null ? r : l).constant { return value.isNull ? .true : .false }
             let other = try expressions.materialised(l.kind == .null ? r : l)
             return SQLCondition(sql: "\(other.operand) IS NULL", nullable: false)
         }

@@ -7,14 +7,18 @@ import SiftSQLite
 /// `average:`, `min:`, `max:`) and of a to-many collection in a predicate (`@sum`, `@avg`,
 /// `sum:`, `average:`), computed by the evaluator's own `Aggregates` over the values in the
 /// order of `key` (the row key, or the collection's `_position`), whatever order SQLite feeds
-/// the rows in:
+/// the rows in; `sift_group_median`, `sift_group_mode` and `sift_group_stddev` likewise
+/// compute `median:`, `mode:` and `stddev:` of a to-many collection with the evaluator's
+/// `Functions`:
 ///
 ///     SELECT "t0"."kind", sift_group_sum("t0"."price", "t0"."_pk") FROM "Item" AS "t0" GROUP BY "t0"."kind" …
 ///     … WHERE (SELECT sift_group_average("t1"."price", "t1"."_pk") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > ?1
+///     … WHERE (SELECT sift_group_mode("t1"."year", "t1"."_pk") FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") = ?1
 ///
 /// The order matters: a double sum depends on the order of its terms, an integer sum turns
-/// into a double at the first overflow, and `min:`/`max:` keep the first of values that do not
-/// order (UUIDs, data). SQLite's own `sum`, `avg`, `min` and `max` promise none of that.
+/// into a double at the first overflow, `min:`/`max:` keep the first of values that do not
+/// order (UUIDs, data), and `mode:` the first of equally frequent values. SQLite's own `sum`,
+/// `avg`, `min` and `max` promise none of that.
 ///
 /// NULL values are skipped (as the evaluator's groups skip nil values); integers, reals, text
 /// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data`. The result is
@@ -26,6 +30,9 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case average = "sift_group_average"
         case min = "sift_group_min"
         case max = "sift_group_max"
+        case median = "sift_group_median"
+        case mode = "sift_group_mode"
+        case standardDeviation = "sift_group_stddev"
     }
 
     private let function: Function
@@ -56,6 +63,9 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case .average: result = Aggregates.average(ordered)
         case .min: result = Aggregates.extreme(ordered, wantMax: false)
         case .max: result = Aggregates.extreme(ordered, wantMax: true)
+        case .median: result = Functions.median(ordered)
+        case .mode: result = Functions.mode(ordered)
+        case .standardDeviation: result = Functions.standardDeviation(ordered)
         }
         switch result {
         case .int(let i): return .integer(i)

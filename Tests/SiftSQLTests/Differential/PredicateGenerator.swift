@@ -507,8 +507,17 @@ struct PredicateGenerator {
         guard let many = manyPath(scope), let path = elementPath(many) else { return attributeComparison(scope) }
         let modifier = random.weighted([(4, "ANY"), (3, "ALL"), (3, "NONE"), (1, "SOME"), (1, "any")], or: "ANY")
         let left = key(scope, path.path)
-        switch random.weighted([(6, 0), (1, 1), (1, 2)], or: 0) {
-        case 1 where path.type != .boolean && path.type != .uuid:
+        switch random.weighted([(6, 0), (1, 1), (1, 2), (1, 3)], or: 0) {
+        case 3:
+            // A to-many key path on the right is one value, the whole collection (nil after a nil
+            // to-one): only IN looks inside it, `!=` holds, nil equals only nil.
+            guard let otherMany = manyPath(scope), let right = elementPath(otherMany, where: { $0.type == path.type }) else {
+                return "\(modifier) \(left) != nil"
+            }
+            let op = random.weighted([(3, "IN"), (2, "=="), (2, "!="), (1, "<"), (1, path.type == .string ? "BEGINSWITH" : ">=")], or: "IN")
+            let options = path.type == .string ? stringOptions() : ""
+            let single = random.chance(1, in: 3) ? "\(constant(for: path.type, attribute: path.attribute))" : left
+            return "\(modifier) \(single) \(op)\(options) \(key(scope, right.path))"
             let low = constant(for: path.type, attribute: path.attribute), high = constant(for: path.type, attribute: path.attribute)
             return "\(modifier) \(left) BETWEEN {\(low), \(high)}"
         case 2 where path.type != .boolean:
@@ -535,7 +544,11 @@ struct PredicateGenerator {
         func element(_ path: ScalarPath) -> String { String(path.path.dropFirst(many.path.count + 1)) }
         switch random.weighted([(4, 0), (2, 1), (numeric == nil ? 0 : 7, 2), (other == nil ? 0 : 2, 3), (numeric == nil ? 0 : 3, 4), (1, 5)], or: 0) {
         case 1:
-            return (random.chance(1, in: 2) ? "\(collection)[SIZE]" : "count:(\(collection))", .integer)
+            // `[SIZE]` of a to-many relationship, of a value read across one (a count of its
+            // elements), or of one value (0 for nil, else nil).
+            let value = random.chance(1, in: 2) ? elementPath(many).map { key(scope, $0.path) } : scalarPath(scope).map { key(scope, $0.path) }
+            let text = random.weighted([(5, "\(collection)[SIZE]"), (5, "count:(\(collection))"), (2, "\(value ?? collection)[SIZE]")], or: "count:(\(collection))")
+            return (text, .integer)
         case 2:
             guard let numeric else { return ("\(collection).@count", .integer) }
             return ("\(collection).\(random.pick(["@sum", "@avg", "@min", "@max", "@sum", "@avg"], or: "@sum")).\(element(numeric))", .double)
@@ -544,7 +557,7 @@ struct PredicateGenerator {
             return ("\(collection).\(random.pick(["@min", "@max"], or: "@min")).\(element(other))", other.type)
         case 4:
             guard let numeric else { return ("\(collection).@count", .integer) }
-            let function = random.pick(["sum", "average", "min", "max", "count", "median", "stddev"], or: "sum")
+            let function = random.pick(["sum", "average", "min", "max", "count", "median", "stddev", "mode"], or: "sum")
             return ("\(function):(\(key(scope, numeric.path)))", .double)
         case 5:
             return ("\(collection).@count \(random.pick(["+", "*", "-"], or: "+")) \(smallNumber())", .integer)
