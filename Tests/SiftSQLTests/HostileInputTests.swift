@@ -58,6 +58,31 @@ import Testing
             #expect(try store.fetch(request).objectIDs == [ObjectID("h\(index)")], "\(text)")
         }
     }
+
+    /// A Sift store file edited by other means: an infinity in a Decimal column reads as NaN
+    /// (a decimal has no infinity), and fetches and sums over it run, never trap.
+    @Test func anInfinityInADecimalColumnReadsAsNaN() throws {
+        let model = try JSONModelFormat.read(Data(#"""
+            {"name": "Ledger", "entities": [{"name": "Entry", "attributes": [{"name": "amount", "type": "Decimal"}]}]}
+            """#.utf8))
+        let store = try SQLiteStore.inMemory(model: model)
+        try store.insert("Entry", id: "e1", ["amount": .decimal(Decimal(string: "12.5") ?? 0)])
+        try store.insert("Entry", id: "e2", ["amount": .decimal(1)])
+        try store.save()
+        _ = try store.rawRows(#"UPDATE "Entry" SET "amount" = 9e999 WHERE "_id" = 'e1'"#)
+        let entries = try store.fetch(FetchRequest(statement: "Entry"))
+        guard case .decimal(let amount)? = entries.first?[attribute: "amount"] else {
+            Issue.record("no decimal amount")
+            return
+        }
+        #expect(amount.isNaN)
+        #expect(try store.count(FetchRequest(statement: "Entry WHERE amount > 0")) >= 1)
+        guard case .dictionaries(let rows) = try store.execute(FetchRequest(statement: "SELECT sum:(amount) AS total FROM Entry GROUP BY nil")) else {
+            Issue.record("not dictionaries")
+            return
+        }
+        #expect(rows.count <= 1)
+    }
 }
 
 /// The same requests on an atomic store with the same data: the answers the SQLite store must give.
@@ -76,4 +101,5 @@ enum AtomicReference {
         try store.save()
         return try store.fetch(request).objectIDs
     }
+
 }

@@ -66,7 +66,11 @@ enum ColumnCodec {
         case (.integer(let i), .date?): return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
         case (.real(let d), .date?): return .date(Date(timeIntervalSinceReferenceDate: d))
         case (.integer(let i), .decimal?): return .decimal(Decimal(i))
-        case (.real(let d), .decimal?): return .decimal(Decimal(string: "\(d)") ?? Decimal(d))
+        case (.real(let d), .decimal?):
+            // A decimal has no infinity (and `Decimal(Double.infinity)` traps): one written
+            // into the file by other means reads as NaN, as the evaluator's arithmetic makes it.
+            guard d.isFinite else { return .decimal(.nan) }
+            return .decimal(Decimal(string: "\(d)") ?? Decimal(d))
         case (.integer(let i), .double?), (.integer(let i), .float?): return .double(Double(i))
         case (.blob(let b), .uuid?) where b.count == 16:
             return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
