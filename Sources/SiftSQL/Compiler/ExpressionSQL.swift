@@ -365,15 +365,13 @@ struct ExpressionSQLCompiler {
         (scope.joins ?? []).map { " " + $0 }.joined()
     }
 
-    /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path, as a scalar subquery.
-    /// `@sum` and `@avg` are the evaluator's own (`sift_group_sum`, `sift_group_average`) over
-    /// the elements in the collection's order, since a double sum depends on the order of its
-    /// terms and an integer sum turns into a double at the first overflow: 0 when empty,
-    /// integers until they overflow; the others are NULL when empty, as in the evaluator.
+    /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path: the collection's
+    /// aggregate (``collectionAggregate(_:of:name:)``), the keys after the operator read on
+    /// each element.
     private func aggregate(_ op: String, rest: ArraySlice<String>, path: CollectionPath, scope: SQLScope) throws -> SQLFragment {
         if op == "@count" {
             guard rest.isEmpty else { throw SQLUnsupported("@count followed by keys") }
-            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+            return try collectionAggregate(.count, of: path, name: op)
         }
         guard !rest.isEmpty else { throw SQLUnsupported("\(op) without a key") }
         // The keys after the operator are read on each element, in the subquery's scope.
@@ -382,21 +380,8 @@ struct ExpressionSQLCompiler {
         }
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil,
                                      missingOwner: path.missingOwner, order: path.order)
-        // A sum of stored infinities may be NaN (`inf + -inf`), which SQL holds as NULL.
-        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
-        switch (op, element.kind) {
-        case ("@sum", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
-                               divergence: nan)
-        case ("@avg", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: rebuilt.scalar(rebuilt.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
-        case ("@min", let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: rebuilt.scalar("min(\(element.sql))"), kind: kind, nullable: true)
-        case ("@max", let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: rebuilt.scalar("max(\(element.sql))"), kind: kind, nullable: true)
-        default:
-            throw SQLUnsupported("\(op) of \(element.kind)")
-        }
+        guard let aggregate = CollectionAggregate(operator: op) else { throw SQLUnsupported(op) }
+        return try collectionAggregate(aggregate, of: rebuilt, name: op)
     }
 
     /// The subquery's FROM with the joins its element key paths added since it was made.

@@ -149,41 +149,13 @@ extension ExpressionSQLCompiler {
 
     // MARK: Aggregates
 
-    /// `sum: count: min: max: average:` of a to-many key path, as `@sum`, `@count`, … of it:
-    /// `(SELECT sift_group_sum(<element>, <order>) FROM … WHERE <link>)`. `count:` counts the
-    /// elements (nil values included), the others skip nil values. `median:` and `stddev:` of
-    /// numbers and `mode:` of numbers and dates are the evaluator's, over the elements in the
-    /// collection's order: `(SELECT sift_group_median(<element>, <order>) FROM … WHERE <link>)`
-    /// (NaN where the evaluator's is, `inf - inf`, is NULL in SQL: said by the fragment).
+    /// `count: sum: average: min: max: median: stddev: mode:` of a to-many key path: the
+    /// collection's aggregate (``collectionAggregate(_:of:name:)``), as `@count`, `@sum`, … of it.
     private func aggregateFunction(_ selector: String, of argument: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
         guard case .collection(let path) = try operand(argument, in: scope) else {
             throw SQLUnsupported("\(selector) of something other than a to-many key path")
         }
-        let element = path.element
-        // Stored infinities may make the sum, mean, median or deviation NaN, NULL in SQL.
-        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
-        switch (selector, element.kind) {
-        case ("count:", _):
-            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
-        case ("sum:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
-                               divergence: nan)
-        case ("average:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
-        case ("min:", let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
-        case ("max:", let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: path.scalar("max(\(element.sql))"), kind: kind, nullable: true)
-        case ("median:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
-        case ("stddev:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true, divergence: nan)
-        case ("mode:", .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .number(n), nullable: true)
-        case ("mode:", .date):
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .date, nullable: true)
-        default:
-            throw SQLUnsupported("\(selector) of \(element.kind)")
-        }
+        guard let aggregate = CollectionAggregate(function: selector) else { throw SQLUnsupported(selector) }
+        return try collectionAggregate(aggregate, of: path, name: selector)
     }
 }

@@ -1,0 +1,78 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// The aggregates of a to-many collection, written `@sum.price` or `sum:(books.price)`: one
+/// scalar subquery over the elements, the same SQL whichever way the predicate wrote it.
+enum CollectionAggregate {
+    case count, sum, average, min, max, median, standardDeviation, mode
+
+    /// The aggregate a collection operator names (`@count`, `@sum`, …).
+    init?(operator name: String) {
+        switch name {
+        case "@count": self = .count
+        case "@sum": self = .sum
+        case "@avg": self = .average
+        case "@min": self = .min
+        case "@max": self = .max
+        default: return nil
+        }
+    }
+
+    /// The aggregate a function names (`count:`, `sum:`, …).
+    init?(function selector: String) {
+        switch selector {
+        case "count:": self = .count
+        case "sum:": self = .sum
+        case "average:": self = .average
+        case "min:": self = .min
+        case "max:": self = .max
+        case "median:": self = .median
+        case "stddev:": self = .standardDeviation
+        case "mode:": self = .mode
+        default: return nil
+        }
+    }
+}
+
+extension ExpressionSQLCompiler {
+    /// `aggregate` of the collection's elements, as a scalar subquery:
+    ///
+    ///     (SELECT count(*) FROM … WHERE <link>)
+    ///     (SELECT sift_group_sum(<element>, <order>) FROM … WHERE <link>)     -- sum, average, median, stddev, mode
+    ///     (SELECT min(<element>) FROM … WHERE <link>)                         -- min, max
+    ///
+    /// `count` counts the elements (nil values included); the others skip nil values. Sums,
+    /// means, medians, deviations and modes are the evaluator's own, over the elements in the
+    /// collection's order (a double sum depends on the order of its terms, an integer sum turns
+    /// into a double at the first overflow, the first of equally frequent values is the mode):
+    /// a sum is 0 when empty, the others NULL. Stored infinities may make a sum, mean, median or
+    /// deviation NaN, which SQL holds as NULL: the fragment says so. `name` is how the predicate
+    /// wrote it, for the reason when SQL cannot say it.
+    func collectionAggregate(_ aggregate: CollectionAggregate, of path: CollectionPath, name: String) throws -> SQLFragment {
+        let element = path.element
+        let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
+        switch (aggregate, element.kind) {
+        case (.count, _):
+            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+        case (.sum, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
+                               divergence: nan)
+        case (.average, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
+        case (.min, let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
+        case (.max, let kind) where kind.isOrdered && kind != .number(.decimal):
+            return SQLFragment(sql: path.scalar("max(\(element.sql))"), kind: kind, nullable: true)
+        case (.median, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
+        case (.standardDeviation, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true, divergence: nan)
+        case (.mode, .number(let n)) where n != .decimal:
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .number(n), nullable: true)
+        case (.mode, .date):
+            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .date, nullable: true)
+        default:
+            throw SQLUnsupported("\(name) of \(element.kind)")
+        }
+    }
+}
