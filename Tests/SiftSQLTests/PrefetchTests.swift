@@ -203,7 +203,7 @@ import Testing
     @Test func largeBatchesAreReadInChunks() throws {
         let sqlite = try SQLiteStore.inMemory(model: try JSONModelFormat.read(Data(Self.json.utf8)))
         for a in 0..<3 { try sqlite.insert("Author", id: ObjectID("a\(a)"), ["name": .string("Author \(a)")]) }
-        let count = 2 * RelationshipPrefetch.chunkSize + 17
+        let count = 2 * RowKeyLists.limit + 17
         for b in 0..<count {
             try sqlite.insert("Book", id: ObjectID("b\(b)"), ["title": .string("Book \(b)")],
                               relationships: b % 4 == 0 ? [:] : ["author": [ObjectID("a\(b % 3)")]])

@@ -5,7 +5,7 @@ import SiftStore
 
 /// `relationshipKeyPathsForPrefetching` on the SQLite store: the relationships loaded with a
 /// batch of fetched objects, one query per relationship for the whole batch (in chunks of at
-/// most ``chunkSize`` owner keys), instead of one query per object when each is read.
+/// most `RowKeyLists.limit` owner keys), instead of one query per object when each is read.
 ///
 /// The owners' row keys are bound as parameters; the destinations come back with their
 /// owner's key in an extra last column, in the order `SQLiteStore.destinations(of:from:key:)`
@@ -37,9 +37,6 @@ import SiftStore
 /// relationships when asked. A prefetch query that fails is skipped: those relationships are
 /// then read per object, which reports the error.
 struct RelationshipPrefetch: Sendable {
-    /// The most owner keys bound in one `IN (…)` list.
-    static let chunkSize = 500
-
     /// Relationship names to load from the owners (in the order the paths first name them),
     /// each with what to load from its destinations.
     let steps: [Step]
@@ -140,12 +137,9 @@ struct RelationshipPrefetch: Sendable {
             var decoded: [Int64: ManagedObject] = [:]
             var destinations: [Owner] = []
             let ownerColumn = Int32(layout.columns.count)
-            var start = keys.startIndex
-            while start < keys.endIndex {
-                let end = min(start + RelationshipPrefetch.chunkSize, keys.endIndex)
-                let chunk = keys[start..<end]
+            for chunk in RowKeyLists.chunks(keys) {
                 let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count))
-                try statement.bind(chunk.map { SQLiteValue.integer($0) })
+                try statement.bind(chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
                     guard byOwner[owner] != nil else { continue }
@@ -161,7 +155,6 @@ struct RelationshipPrefetch: Sendable {
                     }
                     byOwner[owner, default: []].append(object)
                 }
-                start = end
             }
             if storages.count == 1, let only = storages.first {
                 only.storage.setPrefetched(name, byOwner)
@@ -180,7 +173,7 @@ struct RelationshipPrefetch: Sendable {
         static func sql(_ held: RelationshipStorage, from table: EntityTable, layout: RowLayout, count: Int) -> String {
             let columns = layout.columns.joined(separator: ", ")
             let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
-            let list = "IN (" + (1...max(1, count)).map { "?\($0)" }.joined(separator: ", ") + ")"
+            let list = RowKeyLists.inList(count)
             let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
             let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
             switch held {

@@ -139,8 +139,6 @@ final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
 /// object. Used under the store's lock.
 struct SQLObjectWindow {
     static let size = 256
-    /// Keys per `IN (…)` list.
-    static let keysPerQuery = 500
     private var start = 0
     private var objects: [ManagedObject] = []
 
@@ -152,21 +150,17 @@ struct SQLObjectWindow {
         return objects[index - start]
     }
 
-    /// The objects of `keys`, in their order: one query per `keysPerQuery` keys,
+    /// The objects of `keys`, in their order: one query per `RowKeyLists.limit` keys,
     ///
     ///     SELECT <columns> FROM "Note" AS "t0" WHERE "t0"."_pk" IN (?1, ?2, …)
     ///
     /// A key whose row is gone reads as an object without attributes.
     static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) -> [ManagedObject] {
         var found: [Int64: ManagedObject] = [:]
-        var chunkStart = keys.startIndex
-        while chunkStart < keys.endIndex {
-            let chunk = keys[chunkStart..<min(keys.endIndex, chunkStart + keysPerQuery)]
-            chunkStart = chunk.endIndex
-            let placeholders = (1...chunk.count).map { "?\($0)" }.joined(separator: ", ")
+        for chunk in RowKeyLists.chunks(keys.map(\.key)) {
             let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
-                + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) IN (\(placeholders))"
-            guard let statement = try? store.database.prepare(sql), (try? statement.bind(chunk.map { .integer($0.key) })) != nil else { continue }
+                + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
+            guard let statement = try? store.database.prepare(sql), (try? statement.bind(chunk.bindings)) != nil else { continue }
             while (try? statement.step()) == true {
                 let row = layout.decode(statement)
                 found[row.key] = store.managedObject(row)
