@@ -8,9 +8,8 @@ import Testing
 /// so memory stays flat on any result size. Measured by counting live ``ManagedObject``s, not
 /// by timing.
 ///
-/// `ManagedObject.liveInstanceCount` is process-wide and other suites fetch in parallel, so the
-/// counts here are taken relative to the count before iterating, and the bounds leave room for
-/// a few objects other tests hold at the same moment.
+/// `AtomicStore.liveObjectCount` counts the objects of one store, so other suites fetching in
+/// parallel do not change it; counts are still taken relative to the count before iterating.
 @Suite(.serialized) struct BatchTests {
     static let recordCount = 1_000_000
     static let batchSize = 1_000
@@ -33,7 +32,7 @@ import Testing
 
     /// Iterates `objects`, returning how many there were, the sum of their `n`, and the most
     /// fetched objects alive at once beyond `baseline`.
-    static func iterate(_ objects: FetchedObjects, baseline: Int) -> (count: Int, sum: Int64, maxLive: Int, ordered: Bool) {
+    static func iterate(_ objects: FetchedObjects, store: AtomicStore, baseline: Int) -> (count: Int, sum: Int64, maxLive: Int, ordered: Bool) {
         var count = 0
         var sum: Int64 = 0
         var maxLive = 0
@@ -41,7 +40,7 @@ import Testing
         var previous: Int64 = -1
         for object in objects {
             count += 1
-            maxLive = max(maxLive, ManagedObject.liveInstanceCount - baseline)
+            maxLive = max(maxLive, store.liveObjectCount - baseline)
             if case .int(let n)? = object[attribute: "n"] {
                 sum += n
                 if n <= previous { ordered = false }
@@ -56,13 +55,13 @@ import Testing
     @Test func iteratingAMillionRecordsMaterialisesOneBatchAtATime() throws {
         let store = try Self.store(count: Self.recordCount)
         let request = FetchRequest(entityName: "Record", fetchBatchSize: Self.batchSize)
-        let baseline = ManagedObject.liveInstanceCount
+        let baseline = store.liveObjectCount
         let objects = try store.fetch(request)
         #expect(objects.count == Self.recordCount)
         #expect(objects.batchSize == Self.batchSize)
         // Fetching materialises nothing; iterating materialises a batch at a time.
-        #expect(ManagedObject.liveInstanceCount - baseline < Self.batchSize / 2)
-        let result = Self.iterate(objects, baseline: baseline)
+        #expect(store.liveObjectCount - baseline < Self.batchSize / 2)
+        let result = Self.iterate(objects, store: store, baseline: baseline)
         #expect(result.count == Self.recordCount)
         let n = Int64(Self.recordCount)
         #expect(result.sum == n * (n - 1) / 2)
@@ -70,14 +69,14 @@ import Testing
         #expect(result.maxLive >= Self.batchSize, "a whole batch is materialised at once")
         #expect(result.maxLive <= 2 * Self.batchSize, "at most \(2 * Self.batchSize) objects alive, saw \(result.maxLive)")
         // Once iteration is over, the objects are gone.
-        #expect(ManagedObject.liveInstanceCount - baseline < Self.batchSize / 2)
+        #expect(store.liveObjectCount - baseline < Self.batchSize / 2)
     }
 
     @Test func aFilteredSortedFetchIsBatchedToo() throws {
         let store = try Self.store(count: 100_000)
         var request = try FetchRequest(statement: "Record WHERE n >= 50000 OR n < 10 SORT BY n DESC")
         request.fetchBatchSize = 500
-        let baseline = ManagedObject.liveInstanceCount
+        let baseline = store.liveObjectCount
         let objects = try store.fetch(request)
         var count = 0
         var maxLive = 0
@@ -85,7 +84,7 @@ import Testing
         var ordered = true
         for object in objects {
             count += 1
-            maxLive = max(maxLive, ManagedObject.liveInstanceCount - baseline)
+            maxLive = max(maxLive, store.liveObjectCount - baseline)
             guard case .int(let n)? = object[attribute: "n"], n < previous else { ordered = false; continue }
             previous = n
         }
@@ -99,8 +98,8 @@ import Testing
     /// materialises every result at once.
     @Test func withoutABatchSizeEverythingIsMaterialisedAtOnce() throws {
         let store = try Self.store(count: 20_000)
-        let baseline = ManagedObject.liveInstanceCount
-        let result = Self.iterate(try store.fetch(FetchRequest(entityName: "Record")), baseline: baseline)
+        let baseline = store.liveObjectCount
+        let result = Self.iterate(try store.fetch(FetchRequest(entityName: "Record")), store: store, baseline: baseline)
         #expect(result.count == 20_000)
         #expect(result.maxLive >= 20_000)
     }
@@ -108,7 +107,7 @@ import Testing
     @Test func sectionsAndIDsDoNotMaterialiseObjects() throws {
         let store = try Self.store(count: 10_000)
         var request = FetchRequest(entityName: "Record", fetchBatchSize: 100)
-        let baseline = ManagedObject.liveInstanceCount
+        let baseline = store.liveObjectCount
         let ids = try store.fetch(request).objectIDs
         #expect(ids.count == 10_000)
         guard case .objectIDs(let viaResultType) = try store.execute({ var r = request; r.resultType = .objectIDs; return r }()) else {
@@ -116,17 +115,17 @@ import Testing
             return
         }
         #expect(viaResultType == ids)
-        #expect(ManagedObject.liveInstanceCount - baseline < 100)
+        #expect(store.liveObjectCount - baseline < 100)
 
         request.sortDescriptors = [SortKey("n")]
         request.sectionNameKeyPath = "n"
         request.fetchLimit = 2_000
         let sections = try store.fetchSections(request)
         #expect(sections.sections.count == 2_000)
-        #expect(ManagedObject.liveInstanceCount - baseline < 100)
+        #expect(store.liveObjectCount - baseline < 100)
         var maxLive = 0
         for section in sections.sections {
-            for _ in section.objects { maxLive = max(maxLive, ManagedObject.liveInstanceCount - baseline) }
+            for _ in section.objects { maxLive = max(maxLive, store.liveObjectCount - baseline) }
         }
         #expect(maxLive <= 200, "saw \(maxLive)")
     }
@@ -135,7 +134,7 @@ import Testing
         let store = try Self.store(count: 1_001)
         for size in [1, 2, 7, 1_000, 1_001, 5_000] {
             let objects = try store.fetch(FetchRequest(entityName: "Record", fetchBatchSize: size))
-            let result = Self.iterate(objects, baseline: ManagedObject.liveInstanceCount)
+            let result = Self.iterate(objects, store: store, baseline: store.liveObjectCount)
             #expect(result.count == 1_001, "batch size \(size)")
             #expect(result.sum == 1_001 * 1_000 / 2, "batch size \(size)")
             #expect(result.ordered, "batch size \(size)")

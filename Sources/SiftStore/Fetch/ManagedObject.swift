@@ -28,7 +28,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
         self.values = values
         self.storage = storage
         self.storageKey = storageKey
-        Self.live.add(1, ordering: .relaxed)
+        storage.objectMade()
     }
 
     /// An object of a graph snapshot (the atomic stores).
@@ -48,7 +48,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
                   storage: snapshot, storageKey: Int64(position))
     }
 
-    deinit { Self.live.subtract(1, ordering: .relaxed) }
+    deinit { storage.objectFreed() }
 
     /// Relationship destinations by name, in the entity's relationship order; a to-one
     /// relationship has zero or one ID. Read from the store when asked.
@@ -66,11 +66,6 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
 
     public var description: String { "<\(entityName) \(objectID)>" }
 
-    private static let live = Atomic<Int>(0)
-
-    /// How many fetched objects exist right now in this process: lets tests check that a
-    /// batched fetch materialises its results a batch at a time.
-    public static var liveInstanceCount: Int { live.load(ordering: .relaxed) }
 }
 
 /// What a store gives a ``ManagedObject`` to answer for its relationships: a key-value view of
@@ -83,4 +78,20 @@ package protocol ManagedObjectStorage: AnyObject, Sendable {
     /// attribute the object has no value for; unknown keys throw.
     func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value
     func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)]
+    /// An object of the storage was made, or freed: a store may count its live objects.
+    func objectMade()
+    func objectFreed()
+}
+
+extension ManagedObjectStorage {
+    package func objectMade() {}
+    package func objectFreed() {}
+}
+
+/// How many objects a store's fetches have made that are still alive.
+package final class LiveObjectCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    package init() {}
+    package var value: Int { count.load(ordering: .relaxed) }
+    package func add(_ n: Int) { count.add(n, ordering: .relaxed) }
 }

@@ -5,8 +5,13 @@ import SiftLanguage
 /// consistent while the store changes (and can be shared across threads).
 final class GraphSnapshot: Sendable {
     let graph: ObjectGraph
+    /// Counts the store's live fetched objects, across its snapshots.
+    let liveObjects: LiveObjectCounter
 
-    init(_ graph: ObjectGraph) { self.graph = graph }
+    init(_ graph: ObjectGraph, liveObjects: LiveObjectCounter = LiveObjectCounter()) {
+        self.graph = graph
+        self.liveObjects = liveObjects
+    }
 
     func view(_ position: Int) -> Value { .object(StoredObjectView(snapshot: self, position: position)) }
 }
@@ -21,6 +26,9 @@ extension GraphSnapshot: ManagedObjectStorage {
     func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
         StoredObjectView(snapshot: self, position: Int(object.storageKey)).relationshipIDs()
     }
+
+    func objectMade() { liveObjects.add(1) }
+    func objectFreed() { liveObjects.add(-1) }
 }
 
 /// A stored object as the evaluator sees it: its attributes by name, a to-one relationship as

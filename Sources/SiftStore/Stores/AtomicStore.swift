@@ -44,6 +44,7 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
     private var graph: ObjectGraph
     private var savedGraph: ObjectGraph
     private var snapshotCache: GraphSnapshot?
+    private let liveObjects = LiveObjectCounter()
     public private(set) var hasChanges = false
 
     private init(kind: Kind, url: URL?, graph: ObjectGraph) {
@@ -159,7 +160,7 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
     private func snapshot() -> GraphSnapshot {
         lock.lock(); defer { lock.unlock() }
         if let snapshotCache { return snapshotCache }
-        let snapshot = GraphSnapshot(graph)
+        let snapshot = GraphSnapshot(graph, liveObjects: liveObjects)
         snapshotCache = snapshot
         return snapshot
     }
@@ -167,6 +168,10 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
     public func execute(_ request: FetchRequest) throws -> FetchResult {
         try MemoryFetchExecutor(snapshot: snapshot()).execute(request)
     }
+
+    /// How many objects this store's fetches have made that exist right now: lets a program
+    /// (and the tests) check that a batched fetch materialises its results a batch at a time.
+    public var liveObjectCount: Int { liveObjects.value }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
         try MemoryFetchExecutor(snapshot: snapshot()).objects(request)
