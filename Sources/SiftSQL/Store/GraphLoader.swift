@@ -28,28 +28,55 @@ struct GraphLoader {
             try graph.insert(entity: row.entity, id: row.id, attributes: attributes)
             idOfKey[row.key] = row.id
         }
-        // Relationships: each held one once (to-ones by their column, join tables by owner).
+        // Relationships: each held one once (to-ones by their column, join tables by owner),
+        // every place read with one query.
+        var held: [String: [Int64: [Int64]]] = [:]
         for row in rows {
             guard let table = schema.table(for: row.entity) else { continue }
             var relationships: [String: [ObjectID]] = [:]
             for relationship in table.entity.relationships {
+                let targets: [Int64]
                 switch table.relationships[relationship.name] {
                 case .foreignKey(let column, _, _)?:
-                    let value = try database.scalar("SELECT \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1", [.integer(row.key)])
-                    if case .integer(let key) = value, let id = idOfKey[key] { relationships[relationship.name] = [id] }
+                    let place = "\(table.table)\u{0}\(column)"
+                    if held[place] == nil { held[place] = try foreignKeys(column, of: table) }
+                    targets = held[place]?[row.key] ?? []
                 case .joinTable(let name, _)?:
-                    let targets = try database.rows("SELECT \(SQLIdentifier.quoted(SQLSchema.targetColumn)) FROM \(SQLIdentifier.quoted(name)) WHERE \(SQLIdentifier.quoted(SQLSchema.ownerColumn)) = ?1 ORDER BY \(SQLIdentifier.quoted(SQLSchema.positionColumn))", [.integer(row.key)])
-                    let ids = targets.compactMap { cells -> ObjectID? in
-                        guard case .integer(let key)? = cells.first else { return nil }
-                        return idOfKey[key]
-                    }
-                    if !ids.isEmpty { relationships[relationship.name] = ids }
+                    if held[name] == nil { held[name] = try joinTableTargets(name) }
+                    targets = held[name]?[row.key] ?? []
                 case .inverseForeignKey?, nil:
                     continue
                 }
+                let ids = targets.compactMap { idOfKey[$0] }
+                if !ids.isEmpty { relationships[relationship.name] = ids }
             }
             if !relationships.isEmpty { try graph.update(row.id, relationships: relationships) }
         }
         return (graph, rows.map(\.key))
+    }
+
+    /// Each row's destination key in a to-one column:
+    /// `SELECT "_pk", "<column>" FROM "<table>" WHERE "<column>" IS NOT NULL`.
+    private func foreignKeys(_ column: String, of table: EntityTable) throws -> [Int64: [Int64]] {
+        let statement = try database.prepare("SELECT \(SQLIdentifier.quoted(table.primaryKey)), \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(column)) IS NOT NULL")
+        var targets: [Int64: [Int64]] = [:]
+        while try statement.step() {
+            guard statement.columnType(1) == .integer else { continue }
+            targets[statement.int64(0)] = [statement.int64(1)]
+        }
+        return targets
+    }
+
+    /// Each owner's targets in a join table, in order:
+    /// `SELECT "_owner", "_target" FROM "<Entity>.<relationship>" ORDER BY "_owner", "_position"`.
+    private func joinTableTargets(_ name: String) throws -> [Int64: [Int64]] {
+        let owner = SQLIdentifier.quoted(SQLSchema.ownerColumn), target = SQLIdentifier.quoted(SQLSchema.targetColumn)
+        let statement = try database.prepare("SELECT \(owner), \(target) FROM \(SQLIdentifier.quoted(name)) ORDER BY \(owner), \(SQLIdentifier.quoted(SQLSchema.positionColumn))")
+        var targets: [Int64: [Int64]] = [:]
+        while try statement.step() {
+            guard statement.columnType(1) == .integer else { continue }
+            targets[statement.int64(0), default: []].append(statement.int64(1))
+        }
+        return targets
     }
 }
