@@ -9,14 +9,8 @@ extension SQLFetchExecutor {
             throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
         }
         let entity = try schema.model.requireEntity(request.entityName)
+        let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: schema.model)
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let (ending, crossesToMany) = try ModelKeyPaths.resolve(keys, from: entity, model: schema.model)
-        if case .relationship = ending {
-            throw StoreError(.invalidRequest, "cannot section by relationship '\(keyPath)'; use one of its attributes", entity: entity.name, key: keyPath)
-        }
-        if crossesToMany {
-            throw StoreError(.invalidRequest, "cannot section by to-many key path '\(keyPath)'", entity: entity.name, key: keyPath)
-        }
         if case .attribute(let attribute) = ending, let sections = try sectionsInSQL(request, keys: keys, attribute: attribute) {
             return sections
         }

@@ -30,15 +30,7 @@ struct MemoryFetchExecutor {
         guard let keyPath = request.sectionNameKeyPath else {
             throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
         }
-        let entity = try self.entity(request)
-        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let (ending, crossesToMany) = try ModelKeyPaths.resolve(keys, from: entity, model: model)
-        if case .relationship = ending {
-            throw StoreError(.invalidRequest, "cannot section by relationship '\(keyPath)'; use one of its attributes", entity: entity.name, key: keyPath)
-        }
-        if crossesToMany {
-            throw StoreError(.invalidRequest, "cannot section by to-many key path '\(keyPath)'", entity: entity.name, key: keyPath)
-        }
+        _ = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: try self.entity(request), model: model)
         let positions = try matchingPositions(request)
         let views = positions.map(snapshot.view)
         let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath)

@@ -62,6 +62,20 @@ package enum ModelKeyPaths {
     }
 
     /// A sort key must reach a stored attribute through to-one steps, or end in an aggregate.
+    /// Checks a section key path (FETCH.md §4): it must reach an attribute (or a collection
+    /// operator's value) without crossing a to-many relationship. Returns what it reaches.
+    package static func checkSectionKeyPath(_ keyPath: String, entity: EntityDescription, model: DataModel) throws(StoreError) -> Ending {
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let (ending, crossesToMany) = try resolve(keys, from: entity, model: model)
+        if case .relationship = ending {
+            throw StoreError(.invalidRequest, "cannot section by relationship '\(keyPath)'; use one of its attributes", entity: entity.name, key: keyPath)
+        }
+        if crossesToMany {
+            throw StoreError(.invalidRequest, "cannot section by to-many key path '\(keyPath)'", entity: entity.name, key: keyPath)
+        }
+        return ending
+    }
+
     package static func checkSortKey(_ keyPath: String, entity: EntityDescription, model: DataModel) throws(StoreError) {
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let (ending, crossesToMany) = try resolve(keys, from: entity, model: model)
