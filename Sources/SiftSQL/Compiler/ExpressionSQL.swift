@@ -295,6 +295,8 @@ struct ExpressionSQLCompiler {
                   let destination = schema.table(for: relationship.destination) else {
                 throw SQLUnsupported("the key \(key) of \(table.entity.name)")
             }
+            // After a to-one step, a nil owner makes the collection one nil value.
+            let missingOwner = joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil
             switch storage {
             case .foreignKey(let column, let destinationTable, let destinationKey):
                 if isLast {
@@ -319,7 +321,7 @@ struct ExpressionSQLCompiler {
                 let link = "\(SQLIdentifier.qualified(element, column)) = \(SQLIdentifier.qualified(alias, sourceKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
                 collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(element, destination.primaryKey),
-                                              missingOwner: joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil)
+                                              missingOwner: missingOwner)
                 alias = element
                 table = destination
             case .joinTable(let name, let destinationTable):
@@ -330,7 +332,7 @@ struct ExpressionSQLCompiler {
                 let link = "\(SQLIdentifier.qualified(join, SQLSchema.ownerColumn)) = \(SQLIdentifier.qualified(alias, table.primaryKey))"
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
                 collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(join, SQLSchema.positionColumn),
-                                              missingOwner: joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil)
+                                              missingOwner: missingOwner)
                 alias = element
                 table = destination
             }
