@@ -12,8 +12,9 @@ package struct StoredObject: Sendable {
     package var relationships: [[Int]]
 }
 
-/// The objects of a store and the rules that keep them consistent: defaults on insert, value
-/// conversion, inverse relationships kept in sync, delete rules, and validation on save.
+/// The objects of an atomic store, in memory, and the rules that keep them consistent
+/// (``StoreObjects``: defaults on insert, value conversion, inverse relationships kept in sync,
+/// delete rules; ``ObjectValidation`` on save).
 ///
 /// Objects sit in insertion order (their position is the insertion order used to break sort
 /// ties); a deleted object leaves an empty slot until the graph is compacted. A value type:
@@ -37,288 +38,35 @@ package struct ObjectGraph: Sendable {
         objects[position].map { model.entities[$0.entity] }
     }
 
-    // MARK: Insert, update
+    // MARK: Insert, update, delete (the rules are StoreObjects')
 
     /// Inserts an object. Attributes left out get their default (or nil); values are converted
     /// to their attribute's type; relationships name destination objects by ID.
     @discardableResult
-    package mutating func insert(entity entityName: String, id: ObjectID? = nil, attributes: [String: Value] = [:],
-                         relationships: [String: [ObjectID]] = [:]) throws(StoreError) -> ObjectID {
-        guard let entityPosition = model.entityPosition(named: entityName) else {
-            throw unknownEntity(entityName)
-        }
-        let entity = model.entities[entityPosition]
-        guard !entity.isAbstract else {
-            throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(entity.name)", entity: entity.name, objectID: id)
-        }
-        let objectID = id ?? nextGeneratedID()
-        guard positions[objectID] == nil else {
-            throw StoreError(.duplicateObjectID, "object ID '\(objectID)' is already used", entity: entity.name, objectID: objectID)
-        }
-        // Check every key before changing anything.
-        try checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: objectID)
-        var values = entity.attributes.map { $0.defaultValue ?? .null }
-        for (key, value) in attributes {
-            guard case .attribute(let slot) = entity.slot(of: key) else { continue }
-            values[slot] = try converted(value, entity.attributes[slot], entity: entity, id: objectID)
-        }
-        let resolved = try resolveDestinations(relationships, entity: entity, id: objectID)
-        let position = objects.count
-        objects.append(StoredObject(id: objectID, entity: entityPosition, attributes: values,
-                                    relationships: Array(repeating: [], count: entity.relationships.count)))
-        positions[objectID] = position
-        for (slot, destinations) in resolved {
-            setDestinations(destinations, of: position, slot: slot)
-        }
-        return objectID
+    package mutating func insert(entity: String, id: ObjectID? = nil, attributes: [String: Value] = [:],
+                                 relationships: [String: [ObjectID]] = [:]) throws(StoreError) -> ObjectID {
+        try insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
     }
 
     /// Changes the given attributes and relationships of an object; others keep their values.
     package mutating func update(_ id: ObjectID, attributes: [String: Value] = [:], relationships: [String: [ObjectID]] = [:]) throws(StoreError) {
-        guard let position = positions[id], let object = objects[position] else { throw unknownObject(id) }
-        let entity = model.entities[object.entity]
-        try checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: id)
-        var newValues: [(Int, Value)] = []
-        for (key, value) in attributes {
-            guard case .attribute(let slot) = entity.slot(of: key) else { continue }
-            newValues.append((slot, try converted(value, entity.attributes[slot], entity: entity, id: id)))
-        }
-        let resolved = try resolveDestinations(relationships, entity: entity, id: id)
-        for (slot, value) in newValues { objects[position]?.attributes[slot] = value }
-        for (slot, destinations) in resolved { setDestinations(destinations, of: position, slot: slot) }
+        try updateObject(id, attributes: attributes, relationships: relationships)
     }
 
-    private func checkKeys(attributes: [String: Value], relationships: [String: [ObjectID]], entity: EntityDescription,
-                           id: ObjectID) throws(StoreError) {
-        for key in attributes.keys {
-            switch entity.slot(of: key) {
-            case .attribute: continue
-            case .relationship:
-                throw StoreError(.invalidValue, "\(entity.name) '\(id)': '\(key)' is a relationship; give it object IDs",
-                                 entity: entity.name, objectID: id, key: key)
-            case nil: throw unknownKey(key, entity: entity, id: id)
-            }
-        }
-        for key in relationships.keys {
-            switch entity.slot(of: key) {
-            case .relationship: continue
-            case .attribute:
-                throw StoreError(.invalidValue, "\(entity.name) '\(id)': '\(key)' is an attribute, not a relationship",
-                                 entity: entity.name, objectID: id, key: key)
-            case nil: throw unknownKey(key, entity: entity, id: id)
-            }
-        }
-    }
-
-    private func converted(_ value: Value, _ attribute: AttributeDescription, entity: EntityDescription,
-                           id: ObjectID) throws(StoreError) -> Value {
-        do throws(AttributeValueError) {
-            return try AttributeCoercion.storedValue(value, for: attribute.type)
-        } catch {
-            throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(attribute.name): \(error.message)",
-                             entity: entity.name, objectID: id, key: attribute.name)
-        }
-    }
-
-    private func resolveDestinations(_ relationships: [String: [ObjectID]], entity: EntityDescription,
-                                     id: ObjectID) throws(StoreError) -> [(Int, [Int])] {
-        var resolved: [(Int, [Int])] = []
-        for (key, ids) in relationships {
-            guard case .relationship(let slot) = entity.slot(of: key) else { continue }
-            let relationship = entity.relationships[slot]
-            if !relationship.isToMany && ids.count > 1 {
-                throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(key): a to-one relationship takes one object, not \(ids.count)",
-                                 entity: entity.name, objectID: id, key: key)
-            }
-            var destinations: [Int] = []
-            for destinationID in ids {
-                guard let destination = positions[destinationID], let object = objects[destination] else {
-                    throw StoreError(.unknownObject, "\(entity.name) '\(id)', \(key): no object with ID '\(destinationID)'",
-                                     entity: entity.name, objectID: id, key: key)
-                }
-                let destinationEntity = model.entities[object.entity].name
-                guard model.isKind(destinationEntity, of: relationship.destination) else {
-                    throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(key): '\(destinationID)' is a \(destinationEntity), not a \(relationship.destination)",
-                                     entity: entity.name, objectID: id, key: key)
-                }
-                if !destinations.contains(destination) { destinations.append(destination) }
-            }
-            resolved.append((slot, destinations))
-        }
-        return resolved
-    }
-
-    // MARK: Relationships and their inverses
-
-    /// The inverse relationship's slot in the object at `destination`, if the relationship has one.
-    private func inverseSlot(of slot: Int, at position: Int, destination: Int) -> Int? {
-        guard let object = objects[position], let target = objects[destination] else { return nil }
-        guard let inverseName = model.entities[object.entity].relationships[slot].inverse,
-              case .relationship(let inverse) = model.entities[target.entity].slot(of: inverseName) else { return nil }
-        return inverse
-    }
-
-    private func isToMany(_ position: Int, _ slot: Int) -> Bool {
-        guard let object = objects[position] else { return false }
-        return model.entities[object.entity].relationships[slot].isToMany
-    }
-
-    private func isUnorderedToMany(_ position: Int, _ slot: Int) -> Bool {
-        guard let object = objects[position] else { return false }
-        let relationship = model.entities[object.entity].relationships[slot]
-        return relationship.isToMany && !relationship.isOrdered
-    }
-
-    /// Points relationship `slot` of the object at `position` at `destinations`, keeping inverses in sync.
-    mutating func setDestinations(_ destinations: [Int], of position: Int, slot: Int) {
-        let old = objects[position]?.relationships[slot] ?? []
-        for destination in old where !destinations.contains(destination) {
-            unlink(position, slot, destination)
-        }
-        for destination in destinations where !old.contains(destination) {
-            link(position, slot, destination)
-        }
-        // An ordered relationship keeps the order asked for; an unordered one holds its
-        // destinations in insertion order, the order every store (SQLite too) reads them in.
-        let held = isUnorderedToMany(position, slot) ? destinations.sorted() : destinations
-        objects[position]?.relationships[slot] = held
-    }
-
-    /// Adds `destination` to relationship `slot` of `position`, and `position` to the inverse.
-    private mutating func link(_ position: Int, _ slot: Int, _ destination: Int) {
-        if !isToMany(position, slot), let previous = objects[position]?.relationships[slot].first, previous != destination {
-            unlink(position, slot, previous)
-        }
-        addDestination(destination, to: position, slot: slot)
-        guard let inverse = inverseSlot(of: slot, at: position, destination: destination) else { return }
-        if !isToMany(destination, inverse), let previous = objects[destination]?.relationships[inverse].first, previous != position {
-            // A to-one inverse moves: the destination leaves its previous owner's relationship.
-            removeDestination(destination, from: previous, slot: slot)
-        }
-        addDestination(position, to: destination, slot: inverse)
-    }
-
-    private mutating func unlink(_ position: Int, _ slot: Int, _ destination: Int) {
-        if let inverse = inverseSlot(of: slot, at: position, destination: destination) {
-            removeDestination(position, from: destination, slot: inverse)
-        }
-        removeDestination(destination, from: position, slot: slot)
-    }
-
-    private mutating func addDestination(_ destination: Int, to position: Int, slot: Int) {
-        guard objects[position] != nil else { return }
-        if isToMany(position, slot) {
-            guard objects[position]?.relationships[slot].contains(destination) == false else { return }
-            let unordered = isUnorderedToMany(position, slot)
-            if unordered, let index = objects[position]?.relationships[slot].firstIndex(where: { $0 > destination }) {
-                objects[position]?.relationships[slot].insert(destination, at: index)
-            } else {
-                objects[position]?.relationships[slot].append(destination)
-            }
-        } else {
-            objects[position]?.relationships[slot] = [destination]
-        }
-    }
-
-    private mutating func removeDestination(_ destination: Int, from position: Int, slot: Int) {
-        guard objects[position] != nil, slot < (objects[position]?.relationships.count ?? 0) else { return }
-        objects[position]?.relationships[slot].removeAll { $0 == destination }
-    }
-
-    // MARK: Delete
-
-    /// Deletes an object and applies its relationships' delete rules: Cascade deletes the
-    /// destinations too, Nullify removes the deleted objects from the inverses, Deny refuses
-    /// (naming the object that blocks it) while a destination is not itself being deleted, No
-    /// Action leaves the destinations alone (Sift drops the dangling reference).
+    /// Deletes an object and applies its relationships' delete rules.
     package mutating func delete(_ id: ObjectID) throws(StoreError) {
-        guard let start = positions[id], objects[start] != nil else { throw unknownObject(id) }
-        // Everything the delete reaches through Cascade rules.
-        var doomed: Set<Int> = [start]
-        var queue = [start]
-        while let position = queue.popLast() {
-            guard let object = objects[position] else { continue }
-            let entity = model.entities[object.entity]
-            for (slot, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
-                for destination in object.relationships[slot] where doomed.insert(destination).inserted {
-                    queue.append(destination)
-                }
-            }
-        }
-        // Deny: a doomed object may not keep a destination that survives.
-        for position in doomed.sorted() {
-            guard let object = objects[position] else { continue }
-            let entity = model.entities[object.entity]
-            for (slot, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
-                if let blocker = object.relationships[slot].first(where: { !doomed.contains($0) }), let blocking = objects[blocker] {
-                    let what = position == start ? "\(entity.name) '\(object.id)'" : "\(entity.name) '\(object.id)' (deleted by cascade from '\(id)')"
-                    throw StoreError(.deleteDenied,
-                                     "cannot delete \(what): its relationship \(relationship.name) still has \(model.entities[blocking.entity].name) '\(blocking.id)' (delete rule Deny)",
-                                     entity: entity.name, objectID: object.id, key: relationship.name)
-                }
-            }
-        }
-        // Nullify (and No Action): detach every doomed object from what survives.
-        for position in doomed.sorted() {
-            guard let object = objects[position] else { continue }
-            for slot in object.relationships.indices {
-                for destination in object.relationships[slot] where !doomed.contains(destination) {
-                    if let inverse = inverseSlot(of: slot, at: position, destination: destination) {
-                        removeDestination(position, from: destination, slot: inverse)
-                    }
-                }
-            }
-        }
-        for position in doomed {
-            if let object = objects[position] { positions[object.id] = nil }
-            objects[position] = nil
-        }
-        // Relationships without an inverse may still point at deleted objects.
-        if doomed.count > 0 { dropDanglingReferences(to: doomed) }
-    }
-
-    private mutating func dropDanglingReferences(to doomed: Set<Int>) {
-        for position in objects.indices {
-            guard let object = objects[position] else { continue }
-            let entity = model.entities[object.entity]
-            for slot in object.relationships.indices where entity.relationships[slot].inverse == nil {
-                if object.relationships[slot].contains(where: doomed.contains) {
-                    objects[position]?.relationships[slot].removeAll(where: doomed.contains)
-                }
-            }
-        }
+        try deleteObjects([id])
     }
 
     // MARK: Validation (on save)
 
-    /// Checks what a save requires: required attributes and to-one relationships are set,
-    /// to-many counts are within bounds, uniqueness constraints hold.
+    /// Checks what a save requires of every object (``ObjectValidation``), then the uniqueness
+    /// constraints.
     package func validate() throws(StoreError) {
         for object in objects {
             guard let object else { continue }
-            let entity = model.entities[object.entity]
-            for (slot, attribute) in entity.attributes.enumerated() where !attribute.isOptional && object.attributes[slot].isNull {
-                throw StoreError(.missingValue, "\(entity.name) '\(object.id)': required attribute \(attribute.name) is nil",
-                                 entity: entity.name, objectID: object.id, key: attribute.name)
-            }
-            for (slot, relationship) in entity.relationships.enumerated() {
-                let count = object.relationships[slot].count
-                if !relationship.isToMany {
-                    if !relationship.isOptional && count == 0 {
-                        throw StoreError(.missingValue, "\(entity.name) '\(object.id)': required relationship \(relationship.name) is nil",
-                                         entity: entity.name, objectID: object.id, key: relationship.name)
-                    }
-                    continue
-                }
-                if relationship.minCount > 0 && count < relationship.minCount && !(relationship.isOptional && count == 0) {
-                    throw StoreError(.relationshipCount, "\(entity.name) '\(object.id)': \(relationship.name) has \(count) objects, fewer than its minimum \(relationship.minCount)",
-                                     entity: entity.name, objectID: object.id, key: relationship.name)
-                }
-                if relationship.maxCount > 0 && count > relationship.maxCount {
-                    throw StoreError(.relationshipCount, "\(entity.name) '\(object.id)': \(relationship.name) has \(count) objects, more than its maximum \(relationship.maxCount)",
-                                     entity: entity.name, objectID: object.id, key: relationship.name)
-                }
-            }
+            try ObjectValidation.check(model.entities[object.entity], id: object.id,
+                                       isNull: { object.attributes[$0].isNull }, count: { object.relationships[$0].count })
         }
         try validateUniqueness()
     }
@@ -341,20 +89,31 @@ package struct ObjectGraph: Sendable {
                     // As in SQL (and so the SQLite store): a nil value never conflicts.
                     if key.contains(.null) { continue }
                     if let first = seen[key] {
-                        let values = constraint.joined(separator: ", ")
-                        throw StoreError(.constraintViolation,
-                                         "\(objectEntity.name) '\(object.id)' has the same \(values) as '\(first)' (uniqueness constraint of \(entity.name))",
-                                         entity: objectEntity.name, objectID: object.id, key: constraint.first)
+                        throw ObjectValidation.uniquenessViolation(entity: objectEntity.name, object: object.id, first: first,
+                                                                   constraint: constraint, constraintEntity: entity.name)
                     }
                     seen[key] = object.id
                 }
             }
         }
     }
+}
 
-    // MARK: IDs and errors
+/// The graph's answers to the store rules: objects by position, relationships as arrays of
+/// positions.
+extension ObjectGraph: StoreObjects {
+    package func reference(to id: ObjectID) -> Int? {
+        guard let position = positions[id], objects[position] != nil else { return nil }
+        return position
+    }
 
-    private mutating func nextGeneratedID() -> ObjectID {
+    package func entityPosition(of object: Int) -> Int { objects[object]?.entity ?? 0 }
+
+    package func objectID(of object: Int) -> ObjectID { objects[object]?.id ?? ObjectID("") }
+
+    package func destinations(of object: Int, slot: Int) -> [Int] { objects[object]?.relationships[slot] ?? [] }
+
+    package mutating func generatedID() -> ObjectID {
         while true {
             generatedIDCounter += 1
             let id = ObjectID("o\(generatedIDCounter)")
@@ -362,21 +121,59 @@ package struct ObjectGraph: Sendable {
         }
     }
 
-    func unknownEntity(_ name: String) -> StoreError {
-        do throws(ModelError) {
-            _ = try model.requireEntity(name)
-        } catch {
-            return StoreError(.unknownEntity, error.message, entity: name)
+    package mutating func addObject(entity: Int, id: ObjectID, attributes: [Value]) -> Int {
+        let position = objects.count
+        objects.append(StoredObject(id: id, entity: entity, attributes: attributes,
+                                    relationships: Array(repeating: [], count: model.entities[entity].relationships.count)))
+        positions[id] = position
+        return position
+    }
+
+    package mutating func setAttributes(_ values: [(slot: Int, value: Value)], of object: Int) {
+        for (slot, value) in values { objects[object]?.attributes[slot] = value }
+    }
+
+    package mutating func addDestination(_ destination: Int, to position: Int, slot: Int) {
+        guard let object = objects[position] else { return }
+        let relationship = model.entities[object.entity].relationships[slot]
+        guard relationship.isToMany else {
+            objects[position]?.relationships[slot] = [destination]
+            return
         }
-        return StoreError(.unknownEntity, "unknown entity '\(name)'", entity: name)
+        guard !object.relationships[slot].contains(destination) else { return }
+        if !relationship.isOrdered, let index = object.relationships[slot].firstIndex(where: { $0 > destination }) {
+            objects[position]?.relationships[slot].insert(destination, at: index)
+        } else {
+            objects[position]?.relationships[slot].append(destination)
+        }
     }
 
-    func unknownKey(_ key: String, entity: EntityDescription, id: ObjectID?) -> StoreError {
-        StoreError(.unknownKey, entity.unknownKeyMessage(key), entity: entity.name, objectID: id, key: key)
+    package mutating func removeDestination(_ destination: Int, from position: Int, slot: Int) {
+        guard objects[position] != nil, slot < (objects[position]?.relationships.count ?? 0) else { return }
+        objects[position]?.relationships[slot].removeAll { $0 == destination }
     }
 
-    func unknownObject(_ id: ObjectID) -> StoreError {
-        StoreError(.unknownObject, "no object with ID '\(id)'", objectID: id)
+    package mutating func holdDestinations(_ destinations: [Int], of position: Int, slot: Int) {
+        objects[position]?.relationships[slot] = destinations
+    }
+
+    package mutating func removeObjects(_ doomed: [Int]) {
+        for position in doomed {
+            if let object = objects[position] { positions[object.id] = nil }
+            objects[position] = nil
+        }
+        // Relationships without an inverse may still point at deleted objects.
+        guard !doomed.isEmpty else { return }
+        let gone = Set(doomed)
+        for position in objects.indices {
+            guard let object = objects[position] else { continue }
+            let entity = model.entities[object.entity]
+            for slot in object.relationships.indices where entity.relationships[slot].inverse == nil {
+                if object.relationships[slot].contains(where: gone.contains) {
+                    objects[position]?.relationships[slot].removeAll(where: gone.contains)
+                }
+            }
+        }
     }
 }
 

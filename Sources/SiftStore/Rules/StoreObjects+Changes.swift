@@ -1,0 +1,122 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// Inserting and updating objects: every key and value is checked, and converted to its
+/// attribute's type, before anything changes; attributes left out of an insert get their
+/// default; relationships name their destinations by ID and keep their inverses in sync.
+extension StoreObjects {
+    /// Inserts an object and returns its ID (`id`, or a generated one).
+    @discardableResult
+    package mutating func insertObject(entity entityName: String, id: ObjectID? = nil, attributes: [String: Value] = [:],
+                                       relationships: [String: [ObjectID]] = [:]) throws(StoreError) -> ObjectID {
+        guard let entityPosition = model.entityPosition(named: entityName) else {
+            throw unknownEntity(entityName)
+        }
+        let entity = model.entities[entityPosition]
+        guard !entity.isAbstract else {
+            throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(entity.name)", entity: entity.name, objectID: id)
+        }
+        let objectID: ObjectID
+        if let id { objectID = id } else { objectID = try generatedID() }
+        guard try reference(to: objectID) == nil else {
+            throw StoreError(.duplicateObjectID, "object ID '\(objectID)' is already used", entity: entity.name, objectID: objectID)
+        }
+        try Self.checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: objectID)
+        var values = entity.attributes.map { $0.defaultValue ?? .null }
+        for (key, value) in attributes {
+            guard case .attribute(let slot) = entity.slot(of: key) else { continue }
+            values[slot] = try Self.converted(value, entity.attributes[slot], entity: entity, id: objectID)
+        }
+        let resolved = try resolveDestinations(relationships, entity: entity, id: objectID)
+        let object = try addObject(entity: entityPosition, id: objectID, attributes: values)
+        for (slot, destinations) in resolved {
+            try setDestinations(destinations, of: object, slot: slot)
+        }
+        return objectID
+    }
+
+    /// Changes the given attributes and relationships of an object; others keep their values.
+    package mutating func updateObject(_ id: ObjectID, attributes: [String: Value] = [:], relationships: [String: [ObjectID]] = [:]) throws(StoreError) {
+        guard let object = try reference(to: id) else { throw unknownObject(id) }
+        let entity = entity(of: object)
+        try Self.checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: id)
+        var newValues: [(slot: Int, value: Value)] = []
+        for (key, value) in attributes {
+            guard case .attribute(let slot) = entity.slot(of: key) else { continue }
+            newValues.append((slot, try Self.converted(value, entity.attributes[slot], entity: entity, id: id)))
+        }
+        let resolved = try resolveDestinations(relationships, entity: entity, id: id)
+        if !newValues.isEmpty { try setAttributes(newValues, of: object) }
+        for (slot, destinations) in resolved { try setDestinations(destinations, of: object, slot: slot) }
+    }
+
+    // MARK: Checks
+
+    package static func checkKeys(attributes: [String: Value], relationships: [String: [ObjectID]], entity: EntityDescription,
+                                  id: ObjectID) throws(StoreError) {
+        for key in attributes.keys {
+            switch entity.slot(of: key) {
+            case .attribute: continue
+            case .relationship:
+                throw StoreError(.invalidValue, "\(entity.name) '\(id)': '\(key)' is a relationship; give it object IDs",
+                                 entity: entity.name, objectID: id, key: key)
+            case nil: throw unknownKey(key, entity: entity, id: id)
+            }
+        }
+        for key in relationships.keys {
+            switch entity.slot(of: key) {
+            case .relationship: continue
+            case .attribute:
+                throw StoreError(.invalidValue, "\(entity.name) '\(id)': '\(key)' is an attribute, not a relationship",
+                                 entity: entity.name, objectID: id, key: key)
+            case nil: throw unknownKey(key, entity: entity, id: id)
+            }
+        }
+    }
+
+    /// A value converted to its attribute's stored form, or an error naming the object and key.
+    package static func converted(_ value: Value, _ attribute: AttributeDescription, entity: EntityDescription,
+                                  id: ObjectID) throws(StoreError) -> Value {
+        do throws(AttributeValueError) {
+            return try AttributeCoercion.storedValue(value, for: attribute.type)
+        } catch {
+            throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(attribute.name): \(error.message)",
+                             entity: entity.name, objectID: id, key: attribute.name)
+        }
+    }
+
+    package static func unknownKey(_ key: String, entity: EntityDescription, id: ObjectID?) -> StoreError {
+        StoreError(.unknownKey, entity.unknownKeyMessage(key), entity: entity.name, objectID: id, key: key)
+    }
+
+    /// The destinations named by ID, checked: they exist, are of the relationship's destination
+    /// entity, and a to-one gets at most one. Repeated IDs count once.
+    private func resolveDestinations(_ relationships: [String: [ObjectID]], entity: EntityDescription,
+                                     id: ObjectID) throws(StoreError) -> [(Int, [Reference])] {
+        var resolved: [(Int, [Reference])] = []
+        for (key, ids) in relationships {
+            guard case .relationship(let slot) = entity.slot(of: key) else { continue }
+            let relationship = entity.relationships[slot]
+            if !relationship.isToMany && ids.count > 1 {
+                throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(key): a to-one relationship takes one object, not \(ids.count)",
+                                 entity: entity.name, objectID: id, key: key)
+            }
+            var destinations: [Reference] = []
+            var seen: Set<Reference> = []
+            for destinationID in ids {
+                guard let destination = try reference(to: destinationID) else {
+                    throw StoreError(.unknownObject, "\(entity.name) '\(id)', \(key): no object with ID '\(destinationID)'",
+                                     entity: entity.name, objectID: id, key: key)
+                }
+                let destinationEntity = self.entity(of: destination).name
+                guard model.isKind(destinationEntity, of: relationship.destination) else {
+                    throw StoreError(.invalidValue, "\(entity.name) '\(id)', \(key): '\(destinationID)' is a \(destinationEntity), not a \(relationship.destination)",
+                                     entity: entity.name, objectID: id, key: key)
+                }
+                if seen.insert(destination).inserted { destinations.append(destination) }
+            }
+            resolved.append((slot, destinations))
+        }
+        return resolved
+    }
+}
