@@ -1,8 +1,8 @@
 import SiftStore
 
 /// The CREATE statements of a store Sift creates for a model (the layout ``SQLSchema``
-/// describes): a table per entity hierarchy, join tables, the declared indexes and uniqueness
-/// constraints, an index on every foreign-key column, and the metadata table.
+/// describes): a table per entity hierarchy, join tables, the declared indexes, an index per
+/// uniqueness constraint, an index on every foreign-key column, and the metadata table.
 enum SchemaDDL {
     static func statements(for schema: SQLSchema) -> [String] {
         let model = schema.model
@@ -56,11 +56,8 @@ enum SchemaDDL {
                     let name = "\(entity.name).index\(n + 1).\(index.joined(separator: "."))"
                     statements.append("CREATE INDEX \(q(name)) ON \(q(root.name)) (\(index.map(q).joined(separator: ", ")))\(filter)")
                 }
-                for (n, constraint) in entity.uniquenessConstraints.enumerated() where !constraint.isEmpty {
-                    let name = "\(entity.name).unique\(n + 1).\(constraint.joined(separator: "."))"
-                    statements.append("CREATE UNIQUE INDEX \(q(name)) ON \(q(root.name)) (\(constraint.map(q).joined(separator: ", ")))\(filter)")
-                }
             }
+            statements += constraintIndexes(root: root, model: model).map(\.create)
         }
         var joinTables: Set<String> = []
         for entity in model.entities {
@@ -75,6 +72,22 @@ enum SchemaDDL {
             }
         }
         return statements
+    }
+
+    /// The index of each uniqueness constraint of a hierarchy's entities (partial, on the
+    /// entity's rows, for a sub-entity). Not UNIQUE: a constraint holds at save, so pending
+    /// changes may break it for a while, as in every store (the save's check reads this index).
+    static func constraintIndexes(root: EntityDescription, model: DataModel) -> [(name: String, create: String)] {
+        var indexes: [(name: String, create: String)] = []
+        for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
+            let filter = entity.name == root.name ? "" :
+                " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map(literal).joined(separator: ", ")))"
+            for (n, constraint) in entity.uniquenessConstraints.enumerated() where !constraint.isEmpty {
+                let name = "\(entity.name).unique\(n + 1).\(constraint.joined(separator: "."))"
+                indexes.append((name, "CREATE INDEX \(q(name)) ON \(q(root.name)) (\(constraint.map(q).joined(separator: ", ")))\(filter)"))
+            }
+        }
+        return indexes
     }
 
     private static func q(_ name: String) -> String { SQLIdentifier.quoted(name) }

@@ -9,7 +9,6 @@ extension SQLFetchExecutor {
     /// matches, by `DictionaryResults.make` as in the atomic stores.
     func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
         store.lock.lock(); defer { store.lock.unlock() }
-        try store.writePendingChanges()
         let plan = try self.plan(request)
         let entity = plan.table.entity
         let properties = DictionaryResults.properties(request, entity: entity)

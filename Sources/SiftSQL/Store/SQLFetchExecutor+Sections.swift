@@ -42,7 +42,6 @@ extension SQLFetchExecutor {
     /// `""` do), sizes and places from SQL, each section's objects queried when it is read.
     private func sectionsInSQL(_ request: FetchRequest, keys: [String], attribute: AttributeDescription) throws -> SectionedFetchResults? {
         store.lock.lock(); defer { store.lock.unlock() }
-        try store.writePendingChanges()
         let plan = try self.plan(request)
         let sectionSQL: SectionSQL
         do {

@@ -39,7 +39,6 @@ struct SQLFetchExecutor {
 
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
         store.lock.lock(); defer { store.lock.unlock() }
-        try store.writePendingChanges()
         let plan = try self.plan(request)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         if plan.pagesInSQL {
@@ -84,7 +83,6 @@ struct SQLFetchExecutor {
 
     func count(_ request: FetchRequest) throws -> Int {
         store.lock.lock(); defer { store.lock.unlock() }
-        try store.writePendingChanges()
         let plan = try self.plan(request)
         if plan.pagesInSQL {
             let (sql, bindings) = plan.countQuery()

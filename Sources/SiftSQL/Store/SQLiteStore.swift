@@ -13,11 +13,14 @@ import SiftStore
 /// create opens too: its tables, columns and foreign keys are read into a model and it can be
 /// queried (not written).
 ///
-/// Changes follow the store rules of every store (defaults, inverses, delete rules,
-/// validation): the objects are read into the same object graph the atomic stores use when the
-/// first change is made, and the changed rows are written in one transaction. Pending changes
-/// are written (inside the still-open transaction) before a fetch, so fetches see them; `save()`
-/// commits, `rollback()` rolls back. A failed save leaves the database as it was.
+/// Changes follow the store rules of every store (``StoreObjects``: defaults, inverses, delete
+/// rules; validation at save), answered by queries on the rows a change touches and written as
+/// exactly those rows (``SQLRowObjects``): nothing else of the store is read. The first change
+/// begins a write transaction (`BEGIN IMMEDIATE`, waiting up to ``busyTimeout`` for another
+/// writer); each change is written into it at once, so fetches see it; `save()` validates the
+/// changed objects and commits, `rollback()` rolls back. A failed save leaves the file as it was
+/// and the changes pending. While changes are pending the store holds SQLite's write lock: other
+/// writers wait, readers see the last commit.
 ///
 ///     let store = try SQLiteStore.create(at: URL(fileURLWithPath: "notes.sqlite"), model: model)
 ///     try store.insert("Note", ["title": .string("Hello")])
@@ -31,25 +34,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let database: SQLiteDatabase
     let lock = NSRecursiveLock()
 
-    // Changes: the graph of every object, loaded at the first change.
-    private var graph: ObjectGraph?
-    /// The graph as last committed (what rollback returns to).
-    private var savedGraph: ObjectGraph?
-    /// The graph as the open transaction holds it.
-    private var writtenGraph: ObjectGraph?
-    /// The row key of each graph position.
-    private var keys: [Int64] = []
-    private var nextKey: Int64 = 1
-    private var needsWrite = false
-    /// Changes whenever the rows may change under fetched objects (a write of pending changes,
-    /// a rollback): prefetched relationships loaded in an earlier generation are read again.
-    private(set) var generation: UInt64 = 0
-    public private(set) var hasChanges = false
+    /// The rows as the store rules see them, and what the open transaction changed.
+    private(set) lazy var rows = SQLRowObjects(schema: schema, database: database)
+    /// Nested ``performChanges(_:)`` calls.
+    var unitDepth = 0
+    /// Changes whenever the rows may change under fetched objects (a change, a rollback):
+    /// prefetched relationships loaded in an earlier generation are read again.
+    var generation: UInt64 = 0
+    public internal(set) var hasChanges = false
 
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
         self.url = url
         self.database = database
         self.schema = schema
+        database.busyTimeout = Self.defaultBusyTimeout
         do {
             try SiftSQLFunctions.register(on: database)
         } catch {
@@ -93,7 +91,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 for statement in SchemaDDL.statements(for: schema) { try database.execute(statement) }
                 let modelJSON = JSONModelFormat.write(model)
                 try database.run("INSERT INTO \(SQLIdentifier.quoted(SQLSchema.metadataTable)) VALUES (?1, ?2), (?3, ?4), (?5, ?6)",
-                                 [.text("format"), .text("sift"), .text("version"), .integer(1), .text("model"), .text(modelJSON)])
+                                 [.text("format"), .text("sift"), .text("version"), .integer(StoreLayoutMigration.currentVersion), .text("model"), .text(modelJSON)])
             }
         } catch {
             throw storeError(error)
@@ -110,7 +108,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: url.path, options: [])
+            database.busyTimeout = defaultBusyTimeout
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
+        } catch where error.isBusy {
+            throw storeError(error, file: url)
         } catch {
             throw StoreError(.corruptStore, "\(url.path) is not a SQLite database: \(error)")
         }
@@ -137,117 +138,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         } catch {
             throw storeError(error)
         }
-        let store = try SQLiteStore(url: url, database: database, schema: schema)
-        if schema.isSiftLayout { _ = try? database.execute("PRAGMA journal_mode=WAL") }
-        return store
+        return try SQLiteStore(url: url, database: database, schema: schema)
     }
 
-    static func storeError(_ error: any Error) -> StoreError {
+    static func storeError(_ error: any Error, file: URL? = nil) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? SQLiteError {
             if let underlying = error.underlying as? StoreError { return underlying }
+            if error.isBusy {
+                return StoreError(.locked, "\(file?.lastPathComponent ?? "the store") is locked by another connection writing to it; try again once it has saved (SQLite: \(error.message))")
+            }
             if error.isConstraintViolation { return StoreError(.constraintViolation, "SQLite: \(error.message)") }
             return StoreError(.database, "SQLite: \(error.message)")
         }
         return StoreError(.database, "\(error)")
-    }
-
-    // MARK: Changes
-
-    /// The graph to change, read from the database at the first change.
-    private func changeableGraph() throws(StoreError) -> ObjectGraph {
-        guard schema.isSiftLayout else {
-            throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; it can be queried but not changed")
-        }
-        if let graph { return graph }
-        let loaded = try loadGraph()
-        graph = loaded
-        savedGraph = loaded
-        writtenGraph = loaded
-        return loaded
-    }
-
-    private func change(_ body: (inout ObjectGraph) throws(StoreError) -> Void) throws(StoreError) {
-        lock.lock(); defer { lock.unlock() }
-        var current = try changeableGraph()
-        try body(&current)
-        graph = current
-        hasChanges = true
-        needsWrite = true
-    }
-
-    @discardableResult
-    public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
-        var inserted = ObjectID("")
-        try change { (graph: inout ObjectGraph) throws(StoreError) in
-            inserted = try graph.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
-        }
-        return inserted
-    }
-
-    public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
-        try change { (graph: inout ObjectGraph) throws(StoreError) in try graph.update(id, attributes: attributes, relationships: relationships) }
-    }
-
-    public func delete(_ id: ObjectID) throws(StoreError) {
-        try change { (graph: inout ObjectGraph) throws(StoreError) in try graph.delete(id) }
-    }
-
-    public func save() throws(StoreError) {
-        lock.lock(); defer { lock.unlock() }
-        guard hasChanges, let graph else { return }
-        try graph.validate()
-        do {
-            try writePendingChanges()
-            if database.isInTransaction { try database.execute("COMMIT") }
-        } catch {
-            abandonTransaction()
-            throw Self.storeError(error)
-        }
-        savedGraph = graph
-        writtenGraph = graph
-        hasChanges = false
-    }
-
-    public func rollback() {
-        lock.lock(); defer { lock.unlock() }
-        abandonTransaction()
-        graph = savedGraph
-        hasChanges = false
-        needsWrite = false
-    }
-
-    /// Rolls the open transaction back; the pending changes stay in the graph, to be written
-    /// again.
-    private func abandonTransaction() {
-        if database.isInTransaction {
-            try? database.execute("ROLLBACK")
-            generation &+= 1
-        }
-        writtenGraph = savedGraph
-        needsWrite = hasChanges
-    }
-
-    /// Writes the changes made since the last write into the open transaction (beginning one).
-    func writePendingChanges() throws {
-        guard needsWrite, let graph, let before = writtenGraph else { return }
-        generation &+= 1
-        if !database.isInTransaction { try database.execute("BEGIN IMMEDIATE") }
-        try GraphWriter(store: self, schema: schema, database: database).write(graph, since: before, keys: &keys, nextKey: &nextKey)
-        writtenGraph = graph
-        needsWrite = false
-    }
-
-    /// Reads every object into a graph (the store rules run on it), remembering row keys.
-    private func loadGraph() throws(StoreError) -> ObjectGraph {
-        do {
-            let (graph, keys) = try GraphLoader(schema: schema, database: database).load()
-            self.keys = keys
-            self.nextKey = (keys.max() ?? 0) + 1
-            return graph
-        } catch {
-            throw Self.storeError(error)
-        }
     }
 
     // MARK: Fetching
@@ -271,7 +175,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
-        try? writePendingChanges()
         for table in Set(schema.tables.values.map(\.table)).sorted() {
             guard let entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
             let layout = RowLayout(table: entityTable, schema: schema, alias: "t0", store: self)

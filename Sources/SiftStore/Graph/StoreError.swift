@@ -10,7 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
-            case unsupportedModel, readOnly, database
+            case unsupportedModel, readOnly, database, locked
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -45,6 +45,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let readOnly = Code(.readOnly)
         /// The database engine failed (SQLite's message and code are in the message).
         public static let database = Code(.database)
+        /// Another connection or process holds the store's lock (and waiting for it timed out).
+        public static let locked = Code(.locked)
 
         public var description: String { kind.rawValue }
     }
