@@ -8,20 +8,14 @@ import Testing
 /// (Cascade, Nullify, Deny) and inverses, defaults on insert, required values and uniqueness
 /// constraints checked on save, and errors for abstract entities, unknown keys and wrong types.
 @Suite struct StoreRulesTests {
-    /// A seed app's store with its data.json imported (in memory unless told otherwise).
-    static func seedStore(_ app: String, kind: AtomicStore.Kind = .inMemory, in directory: URL? = nil) throws -> AtomicStore {
-        if kind == .inMemory {
-            let folder = ExampleModelsTests.folder(app)
-            let store = AtomicStore.inMemory(model: try ModelFile.load(folder.appendingPathComponent("model.json")))
-            try StoreImporter.importJSON(try Data(contentsOf: folder.appendingPathComponent("data.json")), into: store)
-            return store
-        }
-        let directory = try #require(directory)
-        return try SeedFetchTests.importedStore(app, kind: kind, in: directory)
+    /// A seed app's store of `kind` with its data.json imported (file stores in `directory`,
+    /// saved and opened again).
+    static func seedStore(_ app: String, kind: StoreKind, in directory: URL) throws -> any PersistentStore {
+        try kind.seeded(app, in: directory)
     }
 
     /// The IDs a relationship of an object points at (nil when there is no such object).
-    static func destinations(_ store: AtomicStore, _ id: ObjectID, _ relationship: String) -> [ObjectID]? {
+    static func destinations(_ store: any PersistentStore, _ id: ObjectID, _ relationship: String) -> [ObjectID]? {
         guard let object = store.object(with: id) else { return nil }
         guard let entry = object.relationshipIDs.first(where: { $0.name == relationship }) else {
             Issue.record("\(object.entityName) has no relationship \(relationship)")
@@ -31,34 +25,40 @@ import Testing
     }
 
     /// An attribute of an object as JSON text (nil when there is no such object).
-    static func value(_ store: AtomicStore, _ id: ObjectID, _ key: String) -> String? {
+    static func value(_ store: any PersistentStore, _ id: ObjectID, _ key: String) -> String? {
         store.object(with: id)?[attribute: key].map(text)
     }
 
     static func text(_ value: Value) -> String { SeedFetchTests.text(value) }
 
-    static func exists(_ store: AtomicStore, _ id: ObjectID) -> Bool { store.object(with: id) != nil }
+    static func exists(_ store: any PersistentStore, _ id: ObjectID) -> Bool { store.object(with: id) != nil }
 
-    static func count(_ store: AtomicStore, _ entity: String) throws -> Int {
+    static func count(_ store: any PersistentStore, _ entity: String) throws -> Int {
         try store.count(FetchRequest(entityName: entity))
     }
 
     // MARK: Inverses
 
-    @Test func importFillsInInverses() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func importFillsInInverses(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         // data.json writes Movie.cast and Character.actor/movie; the inverses are filled in.
         #expect(Self.destinations(store, "Actor-Mark-Hamill", "movies") == ["M1"])
         #expect(Self.destinations(store, "Actor-Chris-Pine", "movies") == ["M2", "M3"])
         #expect(Self.destinations(store, "Actor-Chris-Pine", "roles") == ["Character-James-T-Kirk", "Character-Jim-Kirk"])
         #expect(Self.destinations(store, "M1", "characters") == ["Character-Luke-Skywalker", "Character-Leia-Organa", "Character-Han-Solo"])
-        let mustC = try Self.seedStore("MustC")
+        let mustC = try Self.seedStore("MustC", kind: kind, in: directory)
         #expect(Self.destinations(mustC, "FamilyMember-Anna", "movies") == ["Movie-Up", "Movie-Alien", "Movie-Heat"])
         #expect(Self.destinations(mustC, "FamilyMember-Zoe", "movies") == [])
     }
 
-    @Test func aToOneMovedToAnotherObjectLeavesItsOldInverse() throws {
-        let store = try Self.seedStore("MustC")
+    @Test(arguments: StoreKind.allCases)
+    func aToOneMovedToAnotherObjectLeavesItsOldInverse(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("MustC", kind: kind, in: directory)
         try store.update("Movie-Jaws", attributes: [:], relationships: ["familyMember": ["FamilyMember-Zoe"]])
         #expect(Self.destinations(store, "FamilyMember-Mark", "movies") == [])
         #expect(Self.destinations(store, "FamilyMember-Zoe", "movies") == ["Movie-Jaws"])
@@ -71,8 +71,8 @@ import Testing
 
     // MARK: Movies: every delete rule
 
-    @Test(arguments: AtomicStore.Kind.allCases)
-    func deletingAMovieCascadesToItsCharactersAndNullifiesItsActors(_ kind: AtomicStore.Kind) throws {
+    @Test(arguments: StoreKind.allCases)
+    func deletingAMovieCascadesToItsCharactersAndNullifiesItsActors(_ kind: StoreKind) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.seedStore("Movies", kind: kind, in: directory)
@@ -98,8 +98,7 @@ import Testing
         #expect(Self.destinations(store, "Actor-Chris-Pine", "roles") == ["Character-Jim-Kirk"])
         try store.save()
 
-        if let url = store.url {
-            let reopened = try AtomicStore.open(at: url)
+        if let reopened = try kind.reopen(store) {
             #expect(!Self.exists(reopened, "M1"))
             #expect(!Self.exists(reopened, "Character-James-T-Kirk"))
             #expect(Self.destinations(reopened, "Actor-Mark-Hamill", "movies") == [])
@@ -108,8 +107,11 @@ import Testing
         }
     }
 
-    @Test func deletingAnActorWithMoviesIsDeniedNamingTheBlockingObject() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func deletingAnActorWithMoviesIsDeniedNamingTheBlockingObject(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         let error = #expect(throws: StoreError.self) { try store.delete("Actor-Mark-Hamill") }
         #expect(error?.code == .deleteDenied)
         #expect(error?.entity == "Actor")
@@ -124,8 +126,11 @@ import Testing
         #expect(!store.hasChanges)
     }
 
-    @Test func anActorWithoutMoviesCanBeDeletedAndTakesItsRolesAlong() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func anActorWithoutMoviesCanBeDeletedAndTakesItsRolesAlong(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         try store.delete("M4")  // Casper Van Dien's only movie, with his only role.
         #expect(!Self.exists(store, "Character-Johnny-Rico"))
         try store.delete("Actor-Casper-Van-Dien")
@@ -133,8 +138,11 @@ import Testing
         try store.save()
     }
 
-    @Test func deletingACharacterWhoseMovieIsSetIsDenied() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func deletingACharacterWhoseMovieIsSetIsDenied(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         let error = #expect(throws: StoreError.self) { try store.delete("Character-Spock") }
         #expect(error?.code == .deleteDenied)
         #expect(error?.objectID == "Character-Spock")
@@ -144,8 +152,11 @@ import Testing
         #expect(Self.destinations(store, "Actor-Zachary-Quinto", "roles") == ["Character-Spock"])
     }
 
-    @Test func aDenyReachedThroughACascadeNamesTheObjectAndTheCascade() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func aDenyReachedThroughACascadeNamesTheObjectAndTheCascade(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         // An actor with no movies but a role: deleting the actor cascades to the role, whose
         // movie (which survives) denies it.
         try store.insert("Actor", id: "Actor-Extra", ["name": .string("Extra")])
@@ -167,8 +178,11 @@ import Testing
 
     // MARK: MustC, Albums, NestedItems
 
-    @Test func mustCDeletingAnnaDeletesHerMovies() throws {
-        let store = try Self.seedStore("MustC")
+    @Test(arguments: StoreKind.allCases)
+    func mustCDeletingAnnaDeletesHerMovies(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("MustC", kind: kind, in: directory)
         try store.delete("FamilyMember-Anna")
         for id: ObjectID in ["FamilyMember-Anna", "Movie-Up", "Movie-Alien", "Movie-Heat"] {
             #expect(!Self.exists(store, id), "\(id) should be deleted")
@@ -179,8 +193,11 @@ import Testing
         try store.save()
     }
 
-    @Test func mustCDeletingJawsLeavesMarkWithNoMovies() throws {
-        let store = try Self.seedStore("MustC")
+    @Test(arguments: StoreKind.allCases)
+    func mustCDeletingJawsLeavesMarkWithNoMovies(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("MustC", kind: kind, in: directory)
         try store.delete("Movie-Jaws")
         #expect(Self.exists(store, "FamilyMember-Mark"))
         #expect(Self.destinations(store, "FamilyMember-Mark", "movies") == [])
@@ -188,8 +205,11 @@ import Testing
         try store.save()
     }
 
-    @Test func albumsDeletingHolyHellDeletesItsTwoSessions() throws {
-        let store = try Self.seedStore("Albums")
+    @Test(arguments: StoreKind.allCases)
+    func albumsDeletingHolyHellDeletesItsTwoSessions(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Albums", kind: kind, in: directory)
         #expect(Self.destinations(store, "AL1", "listeningSessions")?.count == 2)
         let sessions = try #require(Self.destinations(store, "AL1", "listeningSessions"))
         try store.delete("AL1")
@@ -200,8 +220,11 @@ import Testing
         try store.save()
     }
 
-    @Test func albumsDeletingOneSessionOnlyRemovesItFromItsAlbum() throws {
-        let store = try Self.seedStore("Albums")
+    @Test(arguments: StoreKind.allCases)
+    func albumsDeletingOneSessionOnlyRemovesItFromItsAlbum(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Albums", kind: kind, in: directory)
         let sessions = try #require(Self.destinations(store, "AL6", "listeningSessions"))
         #expect(sessions.count == 3)
         let first = try #require(sessions.first)
@@ -211,8 +234,11 @@ import Testing
         try store.save()
     }
 
-    @Test func nestedItemsDeletingAnItemCascadesItsSubtree() throws {
-        let store = try Self.seedStore("NestedItems")
+    @Test(arguments: StoreKind.allCases)
+    func nestedItemsDeletingAnItemCascadesItsSubtree(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("NestedItems", kind: kind, in: directory)
         try store.delete("A")
         for id: ObjectID in ["A", "A1", "A2"] { #expect(!Self.exists(store, id), "\(id) should be deleted") }
         #expect(Self.destinations(store, "R", "children") == ["B", "C"])
@@ -226,8 +252,11 @@ import Testing
 
     // MARK: Defaults on insert
 
-    @Test func defaultsAreGivenOnInsert() throws {
-        let notes = try Self.seedStore("Notes")
+    @Test(arguments: StoreKind.allCases)
+    func defaultsAreGivenOnInsert(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = try Self.seedStore("Notes", kind: kind, in: directory)
         let id = try notes.insert("Category", ["name": .string("Home")])
         #expect(Self.value(notes, id, "colorAsHex") == Self.text(.string("FFFFFF")))
         // The import gave the same default to the categories without a colour.
@@ -235,22 +264,25 @@ import Testing
         #expect(Self.value(notes, "C1", "colorAsHex") == Self.text(.string("FC7870FF")))
         try notes.save()
 
-        let albums = try Self.seedStore("Albums")
+        let albums = try Self.seedStore("Albums", kind: kind, in: directory)
         let session = try albums.insert("ListeningSession", ["date": .string("2022-01-01T00:00:00Z")], relationships: ["album": ["AL2"]])
         #expect(Self.value(albums, session, "notes") == Self.text(.string("")))
         #expect(albums.object(with: session)?[attribute: "date"].map { if case .date = $0 { true } else { false } } == true)
         try albums.save()
         #expect(try albums.count(FetchRequest(statement: #"COUNT ListeningSession WHERE notes == """#)) == 2)
 
-        let video = try Self.seedStore("VideoItems")
+        let video = try Self.seedStore("VideoItems", kind: kind, in: directory)
         let episode = try video.insert("Episode", ["title": .string("Pilot"), "releaseDate": .string("2001-01-01T00:00:00Z")])
         #expect(Self.value(video, episode, "season") == Self.text(.int(1)))
         #expect(Self.value(video, episode, "rating") == Self.text(.null))
         try video.save()
     }
 
-    @Test func anExplicitNilIsNotReplacedByTheDefault() throws {
-        let store = try Self.seedStore("Albums")
+    @Test(arguments: StoreKind.allCases)
+    func anExplicitNilIsNotReplacedByTheDefault(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Albums", kind: kind, in: directory)
         let session = try store.insert("ListeningSession", ["notes": .null])
         #expect(Self.value(store, session, "notes") == Self.text(.null))
         let error = #expect(throws: StoreError.self) { try store.save() }
@@ -260,8 +292,11 @@ import Testing
 
     // MARK: Required values, checked on save
 
-    @Test func requiredAttributesAreCheckedOnSave() throws {
-        let store = try Self.seedStore("Notes")
+    @Test(arguments: StoreKind.allCases)
+    func requiredAttributesAreCheckedOnSave(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Notes", kind: kind, in: directory)
         // Inserting without a required value is allowed; saving is not.
         let id = try store.insert("Note", id: "N9", ["contents": .string("no title yet"), "createdAt": .string("2020-01-01T00:00:00Z"),
                                                      "updatedAt": .string("2020-01-01T00:00:00Z")])
@@ -287,8 +322,11 @@ import Testing
         #expect(!store.hasChanges)
     }
 
-    @Test func aRequiredToOneIsCheckedOnSave() throws {
-        let store = try Self.seedStore("PointsOfInterest")
+    @Test(arguments: StoreKind.allCases)
+    func aRequiredToOneIsCheckedOnSave(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         // PointOfInterest.category is required; deleting the category nullifies it.
         try store.delete("PC2")
         #expect(Self.destinations(store, "PO2", "category") == [])
@@ -303,8 +341,11 @@ import Testing
 
     // MARK: Uniqueness constraints
 
-    @Test func aDuplicateIdentifierFailsOnSaveNamingBothObjects() throws {
-        let store = try Self.seedStore("PointsOfInterest")
+    @Test(arguments: StoreKind.allCases)
+    func aDuplicateIdentifierFailsOnSaveNamingBothObjects(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         try store.insert("PointOfInterest", id: "PO9", [
             "name": .string("POI 0 again"), "address": .string("Address 0"), "city": .string("Amsterdam"),
             "country": .string("The Netherlands"), "information": .string("a duplicate"),
@@ -323,8 +364,11 @@ import Testing
         try store.save()
     }
 
-    @Test func aDuplicateCategoryNameFailsOnSaveNamingBothObjects() throws {
-        let store = try Self.seedStore("PointsOfInterest")
+    @Test(arguments: StoreKind.allCases)
+    func aDuplicateCategoryNameFailsOnSaveNamingBothObjects(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         // "Café" decomposed is the same name as the stored "Café" (strings are NFC).
         try store.insert("PoiCategory", id: "PC9", ["name": .string("Cafe\u{301}")])
         let error = #expect(throws: StoreError.self) { try store.save() }
@@ -340,17 +384,23 @@ import Testing
         try store.save()
     }
 
-    @Test func nilValuesNeverConflict() throws {
+    @Test(arguments: StoreKind.allCases)
+    func nilValuesNeverConflict(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         // As in SQL (and so in the SQLite store), a uniqueness constraint ignores nil values.
-        let store = try Self.seedStore("PointsOfInterest")
+        let store = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         try store.insert("PoiCategory", id: "PC8", ["name": .null])
         try store.insert("PoiCategory", id: "PC9")
         try store.save()
         #expect(try store.count(FetchRequest(statement: "COUNT PoiCategory WHERE name == nil")) == 2)
     }
 
-    @Test func anImportThatBreaksAConstraintImportsNothing() throws {
-        let store = try Self.seedStore("PointsOfInterest")
+    @Test(arguments: StoreKind.allCases)
+    func anImportThatBreaksAConstraintImportsNothing(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         let data = Data(#"{"PoiCategory": [{"@id": "PC7", "name": "Zoo"}, {"@id": "PC8", "name": "Park"}]}"#.utf8)
         let error = #expect(throws: StoreError.self) { try StoreImporter.importJSON(data, into: store) }
         #expect(error?.code == .constraintViolation)
@@ -362,8 +412,11 @@ import Testing
 
     // MARK: Errors on insert and update
 
-    @Test func insertingAnAbstractEntityIsAnError() throws {
-        let store = try Self.seedStore("VideoItems")
+    @Test(arguments: StoreKind.allCases)
+    func insertingAnAbstractEntityIsAnError(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("VideoItems", kind: kind, in: directory)
         let error = #expect(throws: StoreError.self) {
             try store.insert("VideoItem", ["title": .string("X"), "releaseDate": .string("2001-01-01T00:00:00Z")])
         }
@@ -378,8 +431,11 @@ import Testing
         #expect(try Self.count(store, "VideoItem") == 12)
     }
 
-    @Test func unknownEntitiesAndKeysAreErrorsThatSuggest() throws {
-        let store = try Self.seedStore("Notes")
+    @Test(arguments: StoreKind.allCases)
+    func unknownEntitiesAndKeysAreErrorsThatSuggest(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Notes", kind: kind, in: directory)
         let entity = #expect(throws: StoreError.self) { try store.insert("Notes", ["title": .string("x")]) }
         #expect(entity?.code == .unknownEntity)
         #expect(entity?.message.contains("did you mean 'Note'") == true, "\(entity?.message ?? "")")
@@ -401,7 +457,7 @@ import Testing
         #expect(relationship?.message.contains("did you mean 'tags'") == true, "\(relationship?.message ?? "")")
 
         // The book's MustC relationship name that the model does not have.
-        let mustC = try Self.seedStore("MustC")
+        let mustC = try Self.seedStore("MustC", kind: kind, in: directory)
         do {
             _ = try mustC.fetch(FetchRequest(statement: "FamilyMember WHERE favoriteMovies.@count > 0"))
             Issue.record("favoriteMovies is not a key of FamilyMember")
@@ -413,8 +469,11 @@ import Testing
         #expect(!mustC.hasChanges)
     }
 
-    @Test func wrongTypesAreErrorsNamingTheObjectAndKey() throws {
-        let store = try Self.seedStore("Movies")
+    @Test(arguments: StoreKind.allCases)
+    func wrongTypesAreErrorsNamingTheObjectAndKey(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("Movies", kind: kind, in: directory)
         func insertError(_ attributes: [String: Value]) -> StoreError? {
             var all: [String: Value] = ["title": .string("T"), "duration": .int(90), "releaseDate": .string("2000-01-01T00:00:00Z")]
             for (key, value) in attributes { all[key] = value }
@@ -433,7 +492,7 @@ import Testing
         #expect(!Self.exists(store, "M99"))
 
         // Integer ranges: Integer 16 holds -32768...32767.
-        let points = try Self.seedStore("PointsOfInterest")
+        let points = try Self.seedStore("PointsOfInterest", kind: kind, in: directory)
         let range = #expect(throws: StoreError.self) { try points.update("PO1", ["synchronized": .int(40_000)]) }
         #expect(range?.code == .invalidValue)
         #expect(range?.message.contains("out of range") == true, "\(range?.message ?? "")")
@@ -468,15 +527,21 @@ import Testing
         #expect(!store.hasChanges)
     }
 
-    @Test func aDuplicateObjectIDIsAnError() throws {
-        let store = try Self.seedStore("MustC")
+    @Test(arguments: StoreKind.allCases)
+    func aDuplicateObjectIDIsAnError(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("MustC", kind: kind, in: directory)
         let error = #expect(throws: StoreError.self) { try store.insert("Movie", id: "FamilyMember-Anna", ["title": .string("Dup")]) }
         #expect(error?.code == .duplicateObjectID)
         #expect(error?.message.contains("FamilyMember-Anna") == true)
     }
 
-    @Test func deletingAnUnknownObjectIsAnError() throws {
-        let store = try Self.seedStore("MustC")
+    @Test(arguments: StoreKind.allCases)
+    func deletingAnUnknownObjectIsAnError(_ kind: StoreKind) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.seedStore("MustC", kind: kind, in: directory)
         let error = #expect(throws: StoreError.self) { try store.delete("Movie-Nope") }
         #expect(error?.code == .unknownObject)
         try store.delete("Movie-Up")
