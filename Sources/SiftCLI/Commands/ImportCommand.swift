@@ -6,25 +6,31 @@ import Sift
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import JSON or CSV data into a store (creating it from a model if needed).",
+        abstract: "Import JSON, JSON Lines or CSV data into a store (creating it from a model if needed).",
         discussion: """
             JSON data maps entity names to arrays of rows (docs/IMPORT.md):
               {"Note": [{"@id": "N1", "title": "Hello", "createdAt": "2017-07-06T07:22:18Z",
                          "category": "C1", "tags": ["T1", "T2"]}], "Category": [...], "Tag": [...]}
             Rows are inserted in file order and keep their @id as their object ID; relationships name
             @ids of the file or of the store; dates are ISO 8601 strings, UUIDs strings, binary base64;
-            an omitted attribute takes its default. A .csv file holds rows of one entity (--entity),
-            with a header row of property names (@id optional).
+            an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line,
+            naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"};
+            it is read a line at a time, so files of any size import in flat memory ('-' reads standard
+            input as JSON Lines). A .csv file holds rows of one entity (--entity), with a header row of
+            property names (@id optional).
 
             Every file is checked before anything is written: a wrong type, an unknown key, a dangling
             reference or a broken constraint is reported with the entity, the @id and the key, and the
             store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist.
+            On a terminal, an import that takes more than a second shows its progress on standard error.
 
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store notes.plist --model Examples/Notes/Notes.xcdatamodeld Examples/Notes/data.json
               $ sift import --store notes.sqlite --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store potatoes.json --entity Potato potatoes.csv
+              $ sift import --store people.sqlite --model people.json people.jsonl
+              $ generate-rows | sift import --store people.sqlite -
             """
     )
 
@@ -37,7 +43,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The entity of CSV rows.", valueName: "ENTITY"))
     var entity: String?
 
-    @Argument(help: "JSON or CSV data files, imported in order.")
+    @Argument(help: "JSON, JSON Lines (.jsonl, .ndjson, or - for standard input) or CSV data files, imported in order.")
     var data: [String] = []
 
     func run() throws {
@@ -52,25 +58,44 @@ struct ImportCommand: ParsableCommand {
             store = try StoreFile.create(self.store, model: try StoreFile.loadModel(model))
         }
         for path in data {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                Output.error("error: cannot read \(path)")
-                throw ExitCode(1)
-            }
+            let progress = ProgressLine(label: path == "-" ? "<stdin>" : path)
+            defer { progress.finish() }
             let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
                 do throws(StoreError) {
-                    if path.lowercased().hasSuffix(".csv") {
-                        guard let entity else {
-                            throw StoreError(.invalidRequest, "CSV rows are of one entity: give --entity")
-                        }
-                        return try StoreImporter.importCSV(contents, entity: entity, into: store)
-                    }
-                    return try StoreImporter.importJSON(contents, into: store)
+                    return try importFile(path, into: store, progress: progress.update(rows:))
                 } catch {
-                    throw StoreError(error.code, "\(path): \(error.message)", entity: error.entity, objectID: error.objectID, key: error.key)
+                    throw error.prefixed("\(path == "-" ? "<stdin>" : path): ")
                 }
             }
+            progress.finish()
             let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
-            print("\(path): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+            print("\(path == "-" ? "<stdin>" : path): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
         }
+    }
+
+    /// Imports one file by its kind: JSON Lines streams; JSON and CSV are read whole.
+    private func importFile(_ path: String, into store: any PersistentStore, progress: @escaping (Int) -> Void) throws(StoreError) -> ImportSummary {
+        let lowered = path.lowercased()
+        if path == "-" || lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") {
+            let handle: FileHandle
+            if path == "-" {
+                handle = FileHandle.standardInput
+            } else {
+                guard let opened = FileHandle(forReadingAtPath: path) else { throw StoreError(.fileSystem, "cannot read \(path)") }
+                handle = opened
+            }
+            defer { if path != "-" { try? handle.close() } }
+            return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, progress: progress)
+        }
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw StoreError(.fileSystem, "cannot read \(path)")
+        }
+        if lowered.hasSuffix(".csv") {
+            guard let entity else {
+                throw StoreError(.invalidRequest, "CSV rows are of one entity: give --entity")
+            }
+            return try StoreImporter.importCSV(contents, entity: entity, into: store, progress: progress)
+        }
+        return try StoreImporter.importJSON(contents, into: store, progress: progress)
     }
 }

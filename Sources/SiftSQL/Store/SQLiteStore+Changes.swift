@@ -31,6 +31,12 @@ extension SQLiteStore {
         }
     }
 
+    package func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+        try change(writesOnce: true) { (rows: inout SQLRowObjects) throws(StoreError) in
+            try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+        }
+    }
+
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
         try change(writesOnce: relationships.isEmpty) { (rows: inout SQLRowObjects) throws(StoreError) in
             try rows.updateObject(id, attributes: attributes, relationships: relationships)

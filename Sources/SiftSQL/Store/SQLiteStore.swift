@@ -26,7 +26,7 @@ import SiftStore
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 ///     let notes = try store.fetch(FetchRequest(statement: "Note WHERE title BEGINSWITH 'He'"))
-public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+public final class SQLiteStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
     /// The store file (nil in memory).
     public let url: URL?
     public var model: DataModel { schema.model }

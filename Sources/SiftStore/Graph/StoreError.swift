@@ -67,4 +67,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The same error with `prefix` before its message (`"notes.json: "`, `"line 3: "`).
+    public func prefixed(_ prefix: String) -> StoreError {
+        guard !prefix.isEmpty else { return self }
+        return StoreError(code, prefix + message, entity: entity, objectID: objectID, key: key)
+    }
 }

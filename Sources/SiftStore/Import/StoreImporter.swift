@@ -22,14 +22,27 @@ public struct ImportSummary: Sendable, Hashable {
 ///
 ///     {"Entity": [{"@id": "n1", "attr": value, "toOne": "c1", "toMany": ["t1", "t2"]}, ...], ...}
 ///
+/// JSON Lines with one object a line, naming its entity (`{"@entity": "Note", "@id": "n1", ...}`),
 /// or CSV for one entity. Objects are inserted in file order (the insertion order that breaks
 /// sort ties) and keep their `@id` as their object ID; relationships name objects of the file
-/// or of the store. Any wrong type, unknown key, dangling reference or broken constraint stops
-/// the import with an error naming the entity, the `@id` and the key, and nothing is written.
+/// or of the store, before or after the row. Any wrong type, unknown key, dangling reference or
+/// broken constraint stops the import with an error naming the entity, the `@id` and the key,
+/// and nothing is written.
+///
+/// Rows stream into the store as they are read (JSON Lines is read a record at a time, so an
+/// import of any size holds one record, not the file); their relationships are linked once every
+/// row is in, in file order. The whole import is one unit of changes
+/// (`PersistentStore.performChanges`): on the SQLite store, one transaction of prepared INSERTs.
 public enum StoreImporter {
+    /// Told how many rows are in so far, every ``progressInterval`` rows and when all are.
+    public typealias Progress = (_ rows: Int) -> Void
+
+    /// How many rows pass between two calls of a ``Progress``.
+    public static let progressInterval = 4096
+
     /// Imports JSON data and saves.
     @discardableResult
-    public static func importJSON(_ data: Data, into store: any PersistentStore) throws(StoreError) -> ImportSummary {
+    public static func importJSON(_ data: Data, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let root: Value
         do throws(JSONSyntaxError) {
             root = try JSONParser.parse(data)
@@ -39,25 +52,60 @@ public enum StoreImporter {
         guard case .dictionary(let top) = root else {
             throw StoreError(.invalidValue, "import data must be an object mapping entity names to arrays of rows, not \(root.kindName)")
         }
-        var rows: [ImportRow] = []
-        for (entityName, value) in top.pairs {
-            let entity = try requireEntity(entityName, in: store.model)
-            guard case .array(let items) = value else {
-                throw StoreError(.invalidValue, "\(entityName): expected an array of rows, not \(value.kindName)", entity: entityName)
-            }
-            for (index, item) in items.enumerated() {
-                guard case .dictionary(let fields) = item else {
-                    throw StoreError(.invalidValue, "\(entityName) row \(index + 1): expected an object, not \(item.kindName)", entity: entityName)
+        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            for (entityName, value) in top.pairs {
+                let entity = try requireEntity(entityName, in: store.model)
+                guard case .array(let items) = value else {
+                    throw StoreError(.invalidValue, "\(entityName): expected an array of rows, not \(value.kindName)", entity: entityName)
                 }
-                rows.append(try row(fields, entity: entity, index: index, model: store.model))
+                for (index, item) in items.enumerated() {
+                    guard case .dictionary(let fields) = item else {
+                        throw StoreError(.invalidValue, "\(entityName) row \(index + 1): expected an object, not \(item.kindName)", entity: entityName)
+                    }
+                    try rows.add(try row(fields, entity: entity, index: index, model: store.model))
+                }
             }
         }
-        return try apply(rows, to: store)
+    }
+
+    /// Imports JSON Lines, a record at a time from `reader`, and saves. Each line is one object
+    /// naming its entity: `{"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"}`.
+    /// Errors name the line.
+    @discardableResult
+    public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+        try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            var line = 0
+            let model = store.model
+            // Lines of one entity usually come together: its description is looked up once a run.
+            var entity: EntityDescription?
+            do throws(StoreError) {
+                while let record = try nextRecord(reader) {
+                    line = record.line
+                    guard case .dictionary(let fields) = record.value else {
+                        throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")
+                    }
+                    guard case .string(let entityName)? = fields["@entity"] else {
+                        throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
+                    }
+                    if entity?.name != entityName { entity = try requireEntity(entityName, in: model) }
+                    guard let entity else { continue }
+                    try rows.add(try row(fields, entity: entity, index: nil, model: model))
+                }
+            } catch {
+                throw error.prefixed(line > 0 ? "line \(line): " : "")
+            }
+        }
+    }
+
+    /// Imports JSON Lines held in memory.
+    @discardableResult
+    public static func importJSONLines(_ data: Data, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+        try importJSONLines(JSONRecordReader(bytes: data, keepingText: false), into: store, progress: progress)
     }
 
     /// Imports CSV rows of one entity (a header row of property names; `@id` optional) and saves.
     @discardableResult
-    public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore) throws(StoreError) -> ImportSummary {
+    public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let entity = try requireEntity(entityName, in: store.model)
         let table: [[String]]
         do throws(CSVParser.Failure) {
@@ -66,50 +114,121 @@ public enum StoreImporter {
             throw StoreError(.invalidValue, "CSV line \(error.line): \(error.message)", entity: entityName)
         }
         guard let header = table.first else { return ImportSummary() }
-        var rows: [ImportRow] = []
-        for (index, cells) in table.dropFirst().enumerated() {
-            guard cells.count == header.count else {
-                throw StoreError(.invalidValue, "\(entityName) CSV line \(index + 2): \(cells.count) fields, but the header has \(header.count)", entity: entityName)
+        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            for (index, cells) in table.dropFirst().enumerated() {
+                guard cells.count == header.count else {
+                    throw StoreError(.invalidValue, "\(entityName) CSV line \(index + 2): \(cells.count) fields, but the header has \(header.count)", entity: entityName)
+                }
+                var fields = ValueDictionary()
+                for (name, cell) in zip(header, cells) where !cell.isEmpty {
+                    fields[name] = try csvValue(cell, key: name, entity: entity, line: index + 2)
+                }
+                try rows.add(try row(fields, entity: entity, index: index, model: store.model))
             }
-            var fields = ValueDictionary()
-            for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                fields[name] = try csvValue(cell, key: name, entity: entity, line: index + 2)
-            }
-            rows.append(try row(fields, entity: entity, index: index, model: store.model))
         }
-        return try apply(rows, to: store)
+    }
+
+    // MARK: The run
+
+    /// One import in progress: rows go into the store as they come; their relationships wait
+    /// for every row (a reference may point forward).
+    struct ImportRun {
+        let store: any PersistentStore
+        /// The store, when it inserts by attribute slot.
+        let slotStore: (any SlotInsertingStore)?
+        let progress: Progress?
+        var summary = ImportSummary()
+        var rows = 0
+        /// Rows with relationships, in file order: the object and its relationships.
+        var links: [(id: ObjectID, relationships: [String: [ObjectID]])] = []
+
+        mutating func add(_ row: ImportRow) throws(StoreError) {
+            let id: ObjectID
+            if let fast = slotStore {
+                id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
+            } else {
+                var attributes: [String: Value] = [:]
+                for (slot, value) in row.values { attributes[store.model.entities[row.entityPosition].attributes[slot].name] = value }
+                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: [:])
+            }
+            if !row.relationships.isEmpty { links.append((id, row.relationships)) }
+            summary.add(row.entity)
+            rows += 1
+            if rows % StoreImporter.progressInterval == 0 { progress?(rows) }
+        }
+
+        mutating func linkAll() throws(StoreError) {
+            for link in links { try store.update(link.id, attributes: [:], relationships: link.relationships) }
+            links = []
+        }
+    }
+
+    /// Runs an import as one unit of changes, then saves; any error undoes all of it.
+    private static func run(into store: any PersistentStore, progress: Progress?,
+                            _ body: (inout ImportRun) throws(StoreError) -> Void) throws(StoreError) -> ImportSummary {
+        guard !store.hasChanges else {
+            throw StoreError(.invalidRequest, "the store has unsaved changes; save or roll them back before importing")
+        }
+        var run = ImportRun(store: store, slotStore: store as? any SlotInsertingStore, progress: progress)
+        do {
+            try store.performChanges { () throws -> Void in
+                try body(&run)
+                try run.linkAll()
+                progress?(run.rows)
+                try store.save()
+            }
+        } catch {
+            store.rollback()
+            throw error as? StoreError ?? StoreError(.database, "\(error)")
+        }
+        return run.summary
+    }
+
+    private static func nextRecord(_ reader: JSONRecordReader) throws(StoreError) -> JSONRecordReader.Record? {
+        do {
+            return try reader.next()
+        } catch let error as JSONSyntaxError {
+            throw StoreError(.invalidValue, "import data is not valid JSON Lines: \(error)")
+        } catch {
+            throw StoreError(.fileSystem, "reading the import data failed: \(error)")
+        }
     }
 
     // MARK: Rows
 
-    private struct ImportRow {
+    struct ImportRow {
         let entity: String
+        let entityPosition: Int
         let id: ObjectID?
-        let attributes: [String: Value]
+        /// Attribute values by slot, in file order.
+        let values: [(slot: Int, value: Value)]
         let relationships: [String: [ObjectID]]
-        let label: String
     }
 
-    private static func row(_ fields: ValueDictionary, entity: EntityDescription, index: Int, model: DataModel) throws(StoreError) -> ImportRow {
+    /// A row's fields checked against its entity. Errors name the row by its `@id`, or else by
+    /// its position in its entity's array (`index`; JSON Lines errors name the line instead).
+    private static func row(_ fields: ValueDictionary, entity: EntityDescription, index: Int?, model: DataModel) throws(StoreError) -> ImportRow {
+        var rowLabel: String { index.map { "\(entity.name) row \($0 + 1)" } ?? entity.name }
         var target = entity
         var id: ObjectID?
         if case .string(let s)? = fields["@id"] { id = ObjectID(s) } else if let other = fields["@id"], !other.isNull {
-            throw StoreError(.invalidValue, "\(entity.name) row \(index + 1): @id must be a string, not \(other.kindName)", entity: entity.name)
+            throw StoreError(.invalidValue, "\(rowLabel): @id must be a string, not \(other.kindName)", entity: entity.name)
         }
-        let label = id.map { "\(entity.name) '\($0)'" } ?? "\(entity.name) row \(index + 1)"
-        if let sub = fields["@entity"] {
+        var label: String { id.map { "\(entity.name) '\($0)'" } ?? rowLabel }
+        if let sub = fields["@entity"], !sub.isString(entity.name) {
             guard case .string(let name) = sub, let subentity = model.entity(named: name), model.isKind(name, of: entity.name) else {
                 throw StoreError(.invalidValue, "\(label): @entity must name \(entity.name) or one of its sub-entities (\(entity.entityAndSubentities.joined(separator: ", ")))",
                                  entity: entity.name, objectID: id, key: "@entity")
             }
             target = subentity
         }
-        var attributes: [String: Value] = [:]
+        var attributes: [(slot: Int, value: Value)] = []
+        attributes.reserveCapacity(fields.count)
         var relationships: [String: [ObjectID]] = [:]
         for (key, value) in fields.pairs where key != "@id" && key != "@entity" {
             switch target.slot(of: key) {
-            case .attribute:
-                attributes[key] = value
+            case .attribute(let slot):
+                attributes.append((slot, value))
             case .relationship(let slot):
                 let relationship = target.relationships[slot]
                 switch value {
@@ -134,31 +253,8 @@ public enum StoreImporter {
                 throw StoreError(.unknownKey, message, entity: target.name, objectID: id, key: key)
             }
         }
-        return ImportRow(entity: target.name, id: id, attributes: attributes, relationships: relationships, label: label)
-    }
-
-    /// Inserts every row, then links relationships (references may point forward), then saves;
-    /// any error rolls everything back.
-    private static func apply(_ rows: [ImportRow], to store: any PersistentStore) throws(StoreError) -> ImportSummary {
-        guard !store.hasChanges else {
-            throw StoreError(.invalidRequest, "the store has unsaved changes; save or roll them back before importing")
-        }
-        var summary = ImportSummary()
-        do throws(StoreError) {
-            var ids: [ObjectID] = []
-            for row in rows {
-                ids.append(try store.insert(entity: row.entity, id: row.id, attributes: row.attributes, relationships: [:]))
-                summary.add(row.entity)
-            }
-            for (row, id) in zip(rows, ids) where !row.relationships.isEmpty {
-                try store.update(id, attributes: [:], relationships: row.relationships)
-            }
-            try store.save()
-        } catch {
-            store.rollback()
-            throw error
-        }
-        return summary
+        return ImportRow(entity: target.name, entityPosition: model.entityPosition(named: target.name) ?? 0, id: id,
+                         values: attributes, relationships: relationships)
     }
 
     private static func requireEntity(_ name: String, in model: DataModel) throws(StoreError) -> EntityDescription {
@@ -198,5 +294,13 @@ public enum StoreImporter {
         case nil:
             return .string(cell)  // reported as an unknown key by row()
         }
+    }
+}
+
+extension Value {
+    /// Whether this is the string `text`.
+    fileprivate func isString(_ text: String) -> Bool {
+        if case .string(let s) = self { return s == text }
+        return false
     }
 }

@@ -18,9 +18,7 @@ extension StoreObjects {
         }
         let objectID: ObjectID
         if let id { objectID = id } else { objectID = try generatedID() }
-        guard try reference(to: objectID) == nil else {
-            throw StoreError(.duplicateObjectID, "object ID '\(objectID)' is already used", entity: entity.name, objectID: objectID)
-        }
+        guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
         try Self.checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: objectID)
         var values = entity.attributes.map { $0.defaultValue ?? .null }
         for (key, value) in attributes {
@@ -32,6 +30,33 @@ extension StoreObjects {
         for (slot, destinations) in resolved {
             try setDestinations(destinations, of: object, slot: slot)
         }
+        return objectID
+    }
+
+    /// Inserts an object of the entity at `entityPosition` with attribute values by slot (keys
+    /// found already, as an import does), without relationships: the same rules and errors as
+    /// ``insertObject(entity:id:attributes:relationships:)``, without looking names up again.
+    @discardableResult
+    package mutating func insertObject(entityPosition: Int, id: ObjectID?, values given: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+        let entity = model.entities[entityPosition]
+        guard !entity.isAbstract else {
+            throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(entity.name)", entity: entity.name, objectID: id)
+        }
+        let objectID: ObjectID
+        if let id { objectID = id } else { objectID = try generatedID() }
+        // Where the object goes, adding it finds a duplicate ID; a value error must not come
+        // first, so it looks before reporting one.
+        guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entity.name) }
+        var values = entity.attributes.map { $0.defaultValue ?? .null }
+        for (slot, value) in given {
+            do throws(StoreError) {
+                values[slot] = try Self.converted(value, entity.attributes[slot], entity: entity, id: objectID)
+            } catch {
+                guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
+                throw error
+            }
+        }
+        _ = try addObject(entity: entityPosition, id: objectID, attributes: values)
         return objectID
     }
 

@@ -37,6 +37,12 @@ package protocol StoreObjects {
     /// A new object ID, used by no object, for an insert that gives none.
     mutating func generatedID() throws(StoreError) -> ObjectID
 
+    /// Whether no object uses `id`, looking everywhere except where an object of entity
+    /// `entity` would be added: ``addObject(entity:id:attributes:)`` then finds a duplicate
+    /// there itself and throws ``duplicateID(_:entity:)`` (the SQLite store's unique index on
+    /// object IDs does, at no extra cost). The default looks everywhere.
+    func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool
+
     /// Adds an object of entity `entity` with these attribute values (already converted to
     /// their types, one per attribute slot) and empty relationships.
     mutating func addObject(entity: Int, id: ObjectID, attributes: [Value]) throws(StoreError) -> Reference
@@ -87,6 +93,15 @@ extension StoreObjects {
             return StoreError(.unknownEntity, error.message, entity: name)
         }
         return StoreError(.unknownEntity, "unknown entity '\(name)'", entity: name)
+    }
+
+    package func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool {
+        try reference(to: id) == nil
+    }
+
+    /// An insert gave an ID another object has.
+    package static func duplicateID(_ id: ObjectID, entity: String) -> StoreError {
+        StoreError(.duplicateObjectID, "object ID '\(id)' is already used", entity: entity, objectID: id)
     }
 
     package func unknownObject(_ id: ObjectID) -> StoreError {

@@ -15,7 +15,7 @@ import SiftLanguage
 ///     let c1 = try store.insert("Category", id: "C1", ["name": .string("Work")])
 ///     try store.insert("Note", ["title": .string("Hello")], relationships: ["category": [c1]])
 ///     try store.save()
-public final class AtomicStore: PersistentStore, @unchecked Sendable {
+public final class AtomicStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
     /// How the store is kept.
     public enum Kind: String, Sendable, CaseIterable {
         /// Only in memory; `save()` validates and keeps the changes.
@@ -111,6 +111,13 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
         return objectID
     }
 
+    package func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+        lock.lock(); defer { lock.unlock() }
+        let objectID = try graph.insertObject(entityPosition: entityPosition, id: id, values: values)
+        changed()
+        return objectID
+    }
+
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         try graph.update(id, attributes: attributes, relationships: relationships)
@@ -145,12 +152,13 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
 
     /// Runs `body` as one unit: if it throws, every change it made is rolled back (changes
     /// made before it stay pending).
-    public func performChanges<T>(_ body: (AtomicStore) throws -> T) throws -> T {
+    public func performChanges<T>(_ body: () throws -> T) throws -> T {
         let before: ObjectGraph = { lock.lock(); defer { lock.unlock() }; return graph }()
+        let hadChanges = hasChanges
         do {
-            return try body(self)
+            return try body()
         } catch {
-            lock.lock(); graph = before; snapshotCache = nil; lock.unlock()
+            lock.lock(); graph = before; snapshotCache = nil; hasChanges = hadChanges; lock.unlock()
             throw error
         }
     }

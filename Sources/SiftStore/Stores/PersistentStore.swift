@@ -27,6 +27,11 @@ public protocol PersistentStore: AnyObject {
     /// Discards the changes since the last save.
     func rollback()
 
+    /// Runs `body` as one unit of changes: if it throws, every change it made is undone (changes
+    /// made before it stay pending), and the error is rethrown. Many changes in one unit (an
+    /// import) may cost less than the same changes one by one.
+    func performChanges<T>(_ body: () throws -> T) throws -> T
+
     /// Whether there are unsaved changes.
     var hasChanges: Bool { get }
 
@@ -44,6 +49,20 @@ public protocol PersistentStore: AnyObject {
 }
 
 extension PersistentStore {
+    /// For a store of your own without units of changes: when nothing was pending before the
+    /// unit, undoing it is a `rollback()`, and that is what a failed unit does; with changes
+    /// pending before, a failed unit's changes are left pending too (implement the requirement
+    /// to undo them alone). Sift's stores implement it.
+    public func performChanges<T>(_ body: () throws -> T) throws -> T {
+        let hadChanges = hasChanges
+        do {
+            return try body()
+        } catch {
+            if !hadChanges { rollback() }
+            throw error
+        }
+    }
+
     @discardableResult
     public func insert(_ entity: String, id: ObjectID? = nil, _ attributes: [String: Value] = [:],
                        relationships: [String: [ObjectID]] = [:]) throws(StoreError) -> ObjectID {
@@ -61,4 +80,11 @@ extension PersistentStore {
         guard case .count(let n) = try execute(request) else { return 0 }
         return n
     }
+}
+
+/// A store that inserts an import's rows by attribute slot, without looking each name up again
+/// (the atomic stores and the SQLite store); the importer uses it when a store offers it.
+package protocol SlotInsertingStore: PersistentStore {
+    /// ``StoreObjects/insertObject(entityPosition:id:values:)`` on the store's objects.
+    func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID
 }

@@ -37,6 +37,7 @@ final class FaultyStore: PersistentStore {
     func delete(_ id: ObjectID) throws(StoreError) { try base.delete(id) }
     func save() throws(StoreError) { try base.save() }
     func rollback() { base.rollback() }
+    func performChanges<T>(_ body: () throws -> T) throws -> T { try base.performChanges(body) }
 
     /// The request the fault turns `request` into.
     private func faulty(_ request: FetchRequest) throws -> FetchRequest {

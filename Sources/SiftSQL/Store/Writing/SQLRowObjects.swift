@@ -13,7 +13,7 @@ import SiftStore
 final class SQLRowObjects: StoreObjects {
     let schema: SQLSchema
     let database: SQLiteDatabase
-    var model: DataModel { schema.model }
+    let model: DataModel
 
     /// The key the next inserted object gets.
     private(set) var nextKey: Int64 = 1
@@ -28,12 +28,21 @@ final class SQLRowObjects: StoreObjects {
     let tables: [String]
     /// `SELECT "_pk", "_entity" FROM "<table>" WHERE "_id" = ?1 UNION ALL …  LIMIT 1`.
     private let referenceSQL: String
+    /// For each table: `SELECT 1 FROM "<other table>" WHERE "_id" = ?1 UNION ALL … LIMIT 1` over
+    /// every other table (nil when there is none).
+    private let otherTablesUseSQL: [String: String]
     /// The statements above, prepared once.
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statements run once per object, kept at hand: the reference lookup and each entity's
+    /// INSERT (by entity position).
+    private var referenceStatement: SQLiteStatement?
+    private var insertStatements: [SQLiteStatement?]
 
     init(schema: SQLSchema, database: SQLiteDatabase) {
         self.schema = schema
         self.database = database
+        self.model = schema.model
+        self.insertStatements = Array(repeating: nil, count: schema.model.entities.count)
         var tables: [String] = []
         entities = schema.model.entities.map { entity in
             guard let table = schema.table(for: entity.name) else { return nil }
@@ -45,6 +54,12 @@ final class SQLRowObjects: StoreObjects {
         let id = SQLIdentifier.quoted(SQLSchema.idColumn)
         referenceSQL = tables.map { "SELECT \(key), \(entity) FROM \(SQLIdentifier.quoted($0)) WHERE \(id) = ?1" }
             .joined(separator: " UNION ALL ") + " LIMIT 1"
+        var otherTablesUseSQL: [String: String] = [:]
+        for table in tables where tables.count > 1 {
+            otherTablesUseSQL[table] = tables.filter { $0 != table }.map { "SELECT 1 FROM \(SQLIdentifier.quoted($0)) WHERE \(id) = ?1" }
+                .joined(separator: " UNION ALL ") + " LIMIT 1"
+        }
+        self.otherTablesUseSQL = otherTablesUseSQL
     }
 
     // MARK: Transactions
@@ -73,7 +88,13 @@ final class SQLRowObjects: StoreObjects {
 
     func reference(to id: ObjectID) throws(StoreError) -> RowReference? {
         guard !tables.isEmpty else { return nil }
-        let statement = try self.statement(referenceSQL)
+        let statement: SQLiteStatement
+        if let prepared = referenceStatement {
+            statement = prepared
+        } else {
+            statement = try self.statement(referenceSQL)
+            referenceStatement = statement
+        }
         try bind(statement, .text(id.rawValue), at: 1)
         defer { statement.reset() }
         guard try step(statement) else { return nil }
@@ -81,6 +102,14 @@ final class SQLRowObjects: StoreObjects {
     }
 
     func entityPosition(of object: RowReference) -> Int { object.entity }
+
+    /// Only the other tables are looked at: the table the object goes to has a UNIQUE index on
+    /// `"_id"`, so the INSERT itself finds a duplicate there.
+    func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool {
+        guard let table = entities[entity]?.table else { return try reference(to: id) == nil }
+        guard let sql = otherTablesUseSQL[table] else { return true }
+        return try scalar(sql, [.text(id.rawValue)]) == .null
+    }
 
     func objectID(of object: RowReference) throws(StoreError) -> ObjectID {
         guard let sql = entities[object.entity]?.objectID else { return ObjectID("") }
@@ -114,14 +143,27 @@ final class SQLRowObjects: StoreObjects {
             throw StoreError(.unsupportedModel, "\(model.entities[entity].name) has no table in this store", entity: model.entities[entity].name)
         }
         let key = nextKey
-        let statement = try self.statement(sql.insert)
+        let statement: SQLiteStatement
+        if let prepared = insertStatements[entity] {
+            statement = prepared
+        } else {
+            statement = try self.statement(sql.insert)
+            insertStatements[entity] = statement
+        }
         try bind(statement, .integer(key), at: 1)
         try bind(statement, .text(id.rawValue), at: 2)
         try bind(statement, .text(model.entities[entity].name), at: 3)
         for (offset, inserted) in sql.insertedSlots.enumerated() {
             try bind(statement, ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
         }
-        try run(statement)
+        do {
+            defer { statement.reset() }
+            while try statement.step() {}
+        } catch let error where error.isConstraintViolation && error.message.hasSuffix(".\(SQLSchema.idColumn)") {
+            throw Self.duplicateID(id, entity: model.entities[entity].name)
+        } catch {
+            throw SQLiteStore.storeError(error)
+        }
         nextKey += 1
         return RowReference(key: key, entity: entity)
     }
