@@ -7,10 +7,19 @@ import SiftStore
 /// Changes to a SQLite store: the store rules (``StoreObjects``) run on the rows
 /// (``SQLRowObjects``) inside one write transaction, which `save()` commits after validating the
 /// objects it changed.
+///
+/// Each change is also kept in a journal until the transaction ends (up to
+/// ``journalLimit`` of them): SQLite rolls a whole transaction back on its own when a disk fills
+/// or an I/O error strikes, and the journal makes the pending changes again, so such an error
+/// fails only the change (or the save) it hit.
 extension SQLiteStore {
     /// How long a change waits for another connection's write lock (or a read for a
     /// checkpoint's) before failing: 5 seconds unless set.
     static var defaultBusyTimeout: Int32 { 5_000 }
+
+    /// The most changes the journal keeps; a transaction with more (a large import) is not made
+    /// again after SQLite rolls it back.
+    static var journalLimit: Int { 100_000 }
 
     /// How long a change (or a read) waits for another connection or process holding the
     /// store's lock before it fails with a `locked` error.
@@ -26,26 +35,33 @@ extension SQLiteStore {
     @discardableResult
     public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
         // An insert without relationships is one INSERT: atomic without a savepoint.
-        try change(writesOnce: relationships.isEmpty) { (rows: inout SQLRowObjects) throws(StoreError) in
+        try change(writesOnce: relationships.isEmpty, journal: { .insert(entity: entity, id: $0, attributes: attributes, relationships: relationships) }) {
+            (rows: inout SQLRowObjects) throws(StoreError) in
             try rows.insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
         }
     }
 
     package func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
-        try change(writesOnce: true) { (rows: inout SQLRowObjects) throws(StoreError) in
+        try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
+            (rows: inout SQLRowObjects) throws(StoreError) in
             try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
         }
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
-        try change(writesOnce: relationships.isEmpty) { (rows: inout SQLRowObjects) throws(StoreError) in
+        try change(writesOnce: relationships.isEmpty, journal: { _ in .update(id, attributes: attributes, relationships: relationships) }) {
+            (rows: inout SQLRowObjects) throws(StoreError) in
             try rows.updateObject(id, attributes: attributes, relationships: relationships)
         }
     }
 
     public func delete(_ id: ObjectID) throws(StoreError) {
-        _ = try change(writesOnce: false) { (rows: inout SQLRowObjects) throws(StoreError) in
-            try rows.deleteObjects([id])
+        try delete([id])
+    }
+
+    package func delete(_ ids: [ObjectID]) throws(StoreError) {
+        _ = try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: inout SQLRowObjects) throws(StoreError) in
+            try rows.deleteObjects(ids)
         }
     }
 
@@ -61,6 +77,7 @@ extension SQLiteStore {
             throw failedChange(error)
         }
         hasChanges = false
+        journal = []
     }
 
     /// Discards the changes since the last save (rolls the transaction back).
@@ -69,6 +86,7 @@ extension SQLiteStore {
         if database.isInTransaction { try? database.execute("ROLLBACK") }
         generation &+= 1
         hasChanges = false
+        journal = []
     }
 
     /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
@@ -79,22 +97,31 @@ extension SQLiteStore {
         try beginChanges()
         // With nothing pending, undoing the unit is rolling the transaction back.
         let savepoint = hasChanges || unitDepth > 0
-        if savepoint { try execute("SAVEPOINT sift_unit") }
+        let mark = journal?.count ?? 0
+        if savepoint {
+            try execute("SAVEPOINT sift_unit")
+            journal?.append(.unitBegan)
+        }
         unitDepth += 1
         defer { unitDepth -= 1 }
         let result: T
         do {
             result = try body()
         } catch {
-            if savepoint, database.isInTransaction {
-                try? database.execute("ROLLBACK TO sift_unit; RELEASE sift_unit")
+            if savepoint {
+                if database.isInTransaction { try? database.execute("ROLLBACK TO sift_unit; RELEASE sift_unit") }
+                if let count = journal?.count, count > mark { journal?.removeSubrange(mark...) }
             } else {
                 rollback()
             }
             generation &+= 1
             throw error
         }
-        if savepoint { try execute("RELEASE sift_unit") }
+        if savepoint {
+            try execute("RELEASE sift_unit")
+            // Released, the unit's changes are the enclosing transaction's.
+            if let count = journal?.count, count > mark { journal?.remove(at: mark) }
+        }
         if !hasChanges && !savepoint { rollback() }
         return result
     }
@@ -103,7 +130,8 @@ extension SQLiteStore {
 
     /// Runs one change on the rows. A change that writes more than one statement runs in a
     /// savepoint, so an error half-way leaves nothing of it.
-    func change<T>(writesOnce: Bool, _ body: (inout SQLRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
+    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange,
+                   _ body: (inout SQLRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         generation &+= 1
@@ -114,6 +142,10 @@ extension SQLiteStore {
             let result = try body(&rows)
             if savepoint { try execute("RELEASE sift_change") }
             hasChanges = true
+            if journal != nil {
+                journal?.append(entry(result))
+                if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
+            }
             return result
         } catch {
             if savepoint, database.isInTransaction {
@@ -128,12 +160,14 @@ extension SQLiteStore {
     }
 
     /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
-    /// busy timeout) and reads where row keys continue.
+    /// busy timeout), brings an older store's layout up to date, and reads where row keys
+    /// continue.
     private func beginChanges() throws(StoreError) {
         guard schema.isSiftLayout else {
             throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; it can be queried but not changed")
         }
         guard !database.isInTransaction else { return }
+        if !hasChanges { journal = [] }
         do {
             try database.execute("BEGIN IMMEDIATE")
         } catch {
@@ -153,14 +187,55 @@ extension SQLiteStore {
     }
 
     /// The error a failed change or commit reports. SQLite rolls the whole transaction back on
-    /// some failures (a full disk, an I/O error): the pending changes are then gone, and the
-    /// error says so.
+    /// some failures (a full disk, an I/O error): the journal then makes the pending changes
+    /// again; if it cannot, they are gone, and the error says so.
     private func failedChange(_ error: any Error) -> StoreError {
         let storeError = Self.storeError(error, file: url)
         guard hasChanges, !database.isInTransaction else { return storeError }
-        hasChanges = false
         generation &+= 1
-        return StoreError(storeError.code, storeError.message + " (SQLite rolled the transaction back: the unsaved changes are lost)",
-                          entity: storeError.entity, objectID: storeError.objectID, key: storeError.key)
+        if replayJournal() { return storeError }
+        hasChanges = false
+        journal = []
+        return storeError.suffixed(" (SQLite rolled the transaction back, and its changes could not be made again: the unsaved changes are lost)")
     }
+
+    /// Makes the journal's changes again in a new transaction; false (and no transaction) if
+    /// there is no journal or a change fails.
+    private func replayJournal() -> Bool {
+        guard let changes = journal else { return false }
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+            try StoreLayoutMigration.migrate(database: database, schema: schema)
+            try rows.transactionBegan()
+            var rows = self.rows
+            for change in changes {
+                switch change {
+                case .insert(let entity, let id, let attributes, let relationships):
+                    try rows.insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
+                case .insertValues(let entityPosition, let id, let values):
+                    try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+                case .update(let id, let attributes, let relationships):
+                    try rows.updateObject(id, attributes: attributes, relationships: relationships)
+                case .delete(let ids):
+                    try rows.deleteObjects(ids)
+                case .unitBegan:
+                    try database.execute("SAVEPOINT sift_unit")
+                }
+            }
+            return true
+        } catch {
+            if database.isInTransaction { try? database.execute("ROLLBACK") }
+            return false
+        }
+    }
+}
+
+/// A change as the store received it (with the ID an insert was given), for making it again.
+enum JournaledChange {
+    case insert(entity: String, id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
+    case insertValues(entityPosition: Int, id: ObjectID, values: [(slot: Int, value: Value)])
+    case update(ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
+    case delete([ObjectID])
+    /// A unit of changes (``SQLiteStore/performChanges(_:)``) began with a savepoint, still open.
+    case unitBegan
 }

@@ -26,7 +26,7 @@ import SiftStore
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 ///     let notes = try store.fetch(FetchRequest(statement: "Note WHERE title BEGINSWITH 'He'"))
-public final class SQLiteStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
+public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, @unchecked Sendable {
     /// The store file (nil in memory).
     public let url: URL?
     public var model: DataModel { schema.model }
@@ -38,6 +38,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, @unchecked 
     private(set) lazy var rows = SQLRowObjects(schema: schema, database: database)
     /// Nested ``performChanges(_:)`` calls.
     var unitDepth = 0
+    /// The changes of the open transaction, to make again if SQLite rolls it back on its own
+    /// (nil: too many to keep).
+    var journal: [JournaledChange]? = []
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships loaded in an earlier generation are read again.
     var generation: UInt64 = 0

@@ -123,6 +123,13 @@ package enum ModelKeyPaths {
         for keys in paths { _ = try resolve(keys, from: entity, model: model) }
     }
 
+    /// Checks every key path an expression reads from the object (a batch update's value).
+    package static func checkExpression(_ expression: ExpressionNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
+        var paths: [[String]] = []
+        collect(expression, into: &paths)
+        for keys in paths { _ = try resolve(keys, from: entity, model: model) }
+    }
+
     private static func collect(_ predicate: PredicateNode, into paths: inout [[String]]) {
         switch predicate.kind {
         case .constant: break

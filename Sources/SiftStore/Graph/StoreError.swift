@@ -68,6 +68,11 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The same error with `suffix` after its message.
+    public func suffixed(_ suffix: String) -> StoreError {
+        StoreError(code, message + suffix, entity: entity, objectID: objectID, key: key)
+    }
+
     /// The same error with `prefix` before its message (`"notes.json: "`, `"line 3: "`).
     public func prefixed(_ prefix: String) -> StoreError {
         guard !prefix.isEmpty else { return self }

@@ -15,7 +15,7 @@ import SiftLanguage
 ///     let c1 = try store.insert("Category", id: "C1", ["name": .string("Work")])
 ///     try store.insert("Note", ["title": .string("Hello")], relationships: ["category": [c1]])
 ///     try store.save()
-public final class AtomicStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
+public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, @unchecked Sendable {
     /// How the store is kept.
     public enum Kind: String, Sendable, CaseIterable {
         /// Only in memory; `save()` validates and keeps the changes.
@@ -127,6 +127,12 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, @unchecked 
     public func delete(_ id: ObjectID) throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         try graph.delete(id)
+        changed()
+    }
+
+    package func delete(_ ids: [ObjectID]) throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        try graph.deleteObjects(ids)
         changed()
     }
 
