@@ -4,7 +4,7 @@ import ArgumentParser
 public struct SiftCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sift",
-        abstract: "NSPredicate queries for Linux: parse, filter, import and fetch with Apple's predicate language.",
+        abstract: "NSPredicate queries for Linux: parse, filter, import, fetch and change with Apple's predicate language.",
         discussion: """
             Examples:
               sift parse 'title beginswith[cd] "star" and year > 1970'
@@ -14,12 +14,14 @@ public struct SiftCommand: ParsableCommand {
               sift filter 'ANY tags == %@' people.json --arg '"admin"' --sort 'age DESC' --output table
               sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               sift query --store notes.json 'Note WHERE ANY tags.name == "Family" SORT BY updatedAt DESC' --output table
+              sift update --store notes.json 'Note SET title = uppercase:(title) WHERE category.name == "Work"'
+              sift delete --store notes.json 'Note WHERE updatedAt < %@' --arg '{"$date": "2017-07-07T00:00:00Z"}'
               sift schema --store notes.json
               sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
               sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
             """,
-        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, SchemaCommand.self,
-                      SQLCommand.self, ExplainCommand.self]
+        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, UpdateCommand.self,
+                      DeleteCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self]
     )
 
     public init() {}

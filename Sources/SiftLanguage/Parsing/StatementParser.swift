@@ -72,12 +72,12 @@ extension Parser {
 
     // MARK: Pieces
 
-    private func isWord(_ word: String) -> Bool {
+    func isWord(_ word: String) -> Bool {
         guard current.kind == .identifier, current.end - current.start == word.utf8.count else { return false }
         return text(current).uppercased() == word
     }
 
-    private mutating func expectWord(_ word: String, context: String) throws(ParseError) {
+    mutating func expectWord(_ word: String, context: String) throws(ParseError) {
         guard isWord(word) else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected \(word) \(context), found \(describe(current))",
                         at: current, expected: [word], suggestion: Suggestions.closest(to: text(current), in: [word]))
@@ -85,7 +85,7 @@ extension Parser {
         try advance()
     }
 
-    private mutating func parseEntityName() throws(ParseError) -> String {
+    mutating func parseEntityName() throws(ParseError) -> String {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected an entity name, found \(describe(current))",
                         at: current, expected: ["an entity name"])

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift delete`: one batch delete on a store, with the delete rules, saved.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete every object a predicate matches, with the model's delete rules, and save.",
+        discussion: """
+            The statement (Grammar/statement.ebnf):
+
+              [DELETE [FROM]] Entity [WHERE predicate]
+
+            Deletes every object of the entity (sub-entities included) that the predicate
+            matches, or every object without WHERE (Core Data's NSBatchDeleteRequest),
+            with the delete rules of the model: Cascade deletes the objects a deleted
+            object reaches, Nullify detaches them, and Deny refuses the whole delete while
+            an object it reaches stays (the error names the blocking object). Key paths
+            are checked against the model. Keywords are case-insensitive. --arg binds %@,
+            %K, %d ... in order (a stored object is {"$ref": "<object ID>"}); --var binds
+            $NAME.
+
+            The changes are validated and saved all or nothing (on SQLite in one
+            transaction): an error deletes nothing. Prints 'deleted N objects', counting
+            the objects the predicate matched (not those deleted by Cascade). The store
+            kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or
+            .plist (binary store).
+
+            Examples:
+              $ sift delete --store movies.sqlite 'Movie WHERE title == "Aliens"'
+              deleted 1 object
+              $ sift delete --store notes.json 'DELETE FROM Note WHERE updatedAt < %@' --arg '{"$date": "2017-07-07T00:00:00Z"}'
+              $ sift delete --store movies.json 'Movie WHERE rating < $min' --var 'min=7.5'
+              $ sift delete --store todo.plist 'ToDoItem'
+            """
+    )
+
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
+    var store: String
+
+    @Argument(help: "The delete statement: [DELETE [FROM]] Entity [WHERE predicate].")
+    var statement: String
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+    var variables: [String] = []
+
+    func run() throws {
+        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        var delete = try BatchChange.parse { () throws(ParseError) in
+            try DeleteStatement(parsing: statement, arguments: values.arguments)
+        }
+        if !values.variables.isEmpty {
+            delete.predicate = try BatchChange.bind { () throws(ArgumentConversion.Failure) in
+                try delete.predicate?.substituting(variables: values.variables)
+            }
+        }
+        let store = try StoreFile.open(self.store)
+        let count = try BatchChange.apply(to: store) {
+            try store.batchDelete(entity: delete.entityName, predicate: delete.predicate)
+        }
+        print(BatchChange.summary("deleted", count))
+    }
+}

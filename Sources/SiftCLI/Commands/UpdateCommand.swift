@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift update`: one batch update on a store, saved.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Set attributes of every object a predicate matches, and save.",
+        discussion: """
+            The statement (Grammar/statement.ebnf):
+
+              [UPDATE] Entity SET key = expression, ... [WHERE predicate]
+
+            Sets attributes of every object of the entity (sub-entities included) that the
+            predicate matches, or of every object without WHERE (Core Data's
+            NSBatchUpdateRequest). A key is an attribute name (a reserved word is written
+            #size; == may stand for =); a value is an expression of the predicate language
+            evaluated on each object before any of them changes: a constant, a key path,
+            arithmetic, a function, %@. Keys and key paths are checked against the model.
+            Keywords are case-insensitive. --arg binds %@, %K, %d ... in order across the
+            SET values and the WHERE clause (a stored object is {"$ref": "<object ID>"});
+            --var binds $NAME.
+
+            The changes are validated and saved all or nothing (on SQLite in one
+            transaction): an unknown key, or a value that does not fit its attribute, is
+            an error and changes nothing. Prints 'updated N objects'. The store kind
+            follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist
+            (binary store).
+
+            Examples:
+              $ sift update --store movies.sqlite 'Movie SET watched = YES WHERE rating >= 8'
+              updated 3 objects
+              $ sift update --store movies.json 'Movie SET popularity = popularity * 2, rating = rating + 0.5 WHERE releaseDate < %@' --arg '{"$date": "1990-01-01T00:00:00Z"}'
+              $ sift update --store notes.json 'UPDATE Note SET title = uppercase:(title), updatedAt = now() WHERE category == %@' --arg '{"$ref": "C1"}'
+              $ sift update --store movies.plist 'Movie SET rating = $r WHERE title ==[c] %@' --arg '"alien"' --var 'r=9'
+            """
+    )
+
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
+    var store: String
+
+    @Argument(help: "The update statement: [UPDATE] Entity SET key = expression, ... [WHERE predicate].")
+    var statement: String
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+    var variables: [String] = []
+
+    func run() throws {
+        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        var update = try BatchChange.parse { () throws(ParseError) in
+            try UpdateStatement(parsing: statement, arguments: values.arguments)
+        }
+        if !values.variables.isEmpty {
+            update = try BatchChange.bind { () throws(ArgumentConversion.Failure) in
+                var bound = update
+                bound.predicate = try update.predicate?.substituting(variables: values.variables)
+                bound.assignments = []
+                for assignment in update.assignments {
+                    bound.assignments.append((assignment.key, try assignment.value.substituting(variables: values.variables)))
+                }
+                return bound
+            }
+        }
+        let store = try StoreFile.open(self.store)
+        let count = try BatchChange.apply(to: store) {
+            try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values)
+        }
+        print(BatchChange.summary("updated", count))
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// What `sift update` and `sift delete` share: parsing their statement (a parse error printed
+/// with the statement and a caret under the column), binding `--var` values, and running the
+/// batch change on a store and saving it, all or nothing.
+enum BatchChange {
+    /// The statement `parse` reads, or its parse error printed and exit status 1.
+    static func parse<T>(_ parse: () throws(ParseError) -> T) throws -> T {
+        do {
+            return try parse()
+        } catch {
+            Output.error(error.rendered())
+            throw ExitCode(1)
+        }
+    }
+
+    /// The statement with its `$NAME` variables bound to `--var` values by `bind`, or the error
+    /// printed and exit status 1.
+    static func bind<T>(_ bind: () throws(ArgumentConversion.Failure) -> T) throws -> T {
+        do {
+            return try bind()
+        } catch {
+            Output.error("error: --var: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs `change` (a batch update or delete, which leaves its changes pending) and saves: on
+    /// SQLite one transaction. On any error the changes are rolled back, nothing is written, the
+    /// error is printed as `error: ...` and the exit status is 1. Returns `change`'s count.
+    static func apply(to store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
+        do {
+            let count = try change()
+            try store.save()
+            return count
+        } catch {
+            store.rollback()
+            Output.error("error: \(message(of: error))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `updated 1 object`, `deleted 3 objects`.
+    static func summary(_ verb: String, _ count: Int) -> String {
+        "\(verb) \(count) object\(count == 1 ? "" : "s")"
+    }
+
+    private static func message(of error: any Error) -> String {
+        switch error {
+        case let error as StoreError: error.message
+        case let error as EvaluationError: error.message
+        case let error as ParseError: error.description
+        default: "\(error)"
+        }
+    }
+}
