@@ -89,7 +89,7 @@ public enum StoreImporter {
                     }
                     if entity?.name != entityName { entity = try requireEntity(entityName, in: model) }
                     guard let entity else { continue }
-                    try rows.add(try row(fields, entity: entity, index: nil, model: model))
+                    try rows.add(try row(fields, entity: entity, index: nil, model: model), line: line)
                 }
             } catch {
                 throw error.prefixed(line > 0 ? "line \(line): " : "")
@@ -139,10 +139,11 @@ public enum StoreImporter {
         let progress: Progress?
         var summary = ImportSummary()
         var rows = 0
-        /// Rows with relationships, in file order: the object and its relationships.
-        var links: [(id: ObjectID, relationships: [String: [ObjectID]])] = []
+        /// Rows with relationships, in file order: the object, its relationships, and the line it
+        /// came from (JSON Lines), for errors.
+        var links: [(id: ObjectID, relationships: [String: [ObjectID]], line: Int?)] = []
 
-        mutating func add(_ row: ImportRow) throws(StoreError) {
+        mutating func add(_ row: ImportRow, line: Int? = nil) throws(StoreError) {
             let id: ObjectID
             if let fast = slotStore {
                 id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
@@ -151,14 +152,20 @@ public enum StoreImporter {
                 for (slot, value) in row.values { attributes[store.model.entities[row.entityPosition].attributes[slot].name] = value }
                 id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: [:])
             }
-            if !row.relationships.isEmpty { links.append((id, row.relationships)) }
+            if !row.relationships.isEmpty { links.append((id, row.relationships, line)) }
             summary.add(row.entity)
             rows += 1
             if rows % StoreImporter.progressInterval == 0 { progress?(rows) }
         }
 
         mutating func linkAll() throws(StoreError) {
-            for link in links { try store.update(link.id, attributes: [:], relationships: link.relationships) }
+            for link in links {
+                do throws(StoreError) {
+                    try store.update(link.id, attributes: [:], relationships: link.relationships)
+                } catch {
+                    throw error.prefixed(link.line.map { "line \($0): " } ?? "")
+                }
+            }
             links = []
         }
     }
