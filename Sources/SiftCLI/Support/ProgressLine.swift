@@ -15,6 +15,7 @@ final class ProgressLine {
     private let label: String
     private let enabled: Bool
     private var shown = false
+    private var lastWrite: ContinuousClock.Instant?
 
     init(label: String) {
         self.label = label
@@ -24,8 +25,12 @@ final class ProgressLine {
     /// `  250,000 rows  (125,000 rows/s)` once a second has passed.
     func update(rows: Int) {
         guard enabled else { return }
-        let elapsed = ContinuousClock.now - start
+        let now = ContinuousClock.now
+        let elapsed = now - start
         guard elapsed > .seconds(1) else { return }
+        // At most ten times a second.
+        if let lastWrite, now - lastWrite < .milliseconds(100) { return }
+        lastWrite = now
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = Int((Double(rows) / max(seconds, 0.001)).rounded())
         write("\r\u{1B}[K\(label): \(rows.formatted()) rows  (\(rate.formatted()) rows/s)")
