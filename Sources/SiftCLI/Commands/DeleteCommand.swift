@@ -36,20 +36,13 @@ struct DeleteCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
-    var store: String
+    @OptionGroup var options: BatchChange.Options
 
     @Argument(help: "The delete statement: [DELETE [FROM]] Entity [WHERE predicate].")
     var statement: String
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
-    var variables: [String] = []
-
     func run() throws {
-        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        let values = try ArgumentValues(arguments: options.arguments, variables: options.variables)
         var delete = try BatchChange.parse { () throws(ParseError) in
             try DeleteStatement(parsing: statement, arguments: values.arguments)
         }
@@ -58,7 +51,7 @@ struct DeleteCommand: ParsableCommand {
                 try delete.predicate?.substituting(variables: values.variables)
             }
         }
-        let store = try StoreFile.open(self.store)
+        let store = try StoreFile.open(options.store)
         let count = try BatchChange.apply(to: store) {
             try store.batchDelete(entity: delete.entityName, predicate: delete.predicate)
         }

@@ -37,20 +37,13 @@ struct UpdateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
-    var store: String
+    @OptionGroup var options: BatchChange.Options
 
     @Argument(help: "The update statement: [UPDATE] Entity SET key = expression, ... [WHERE predicate].")
     var statement: String
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
-    var variables: [String] = []
-
     func run() throws {
-        let values = try ArgumentValues(arguments: arguments, variables: variables)
+        let values = try ArgumentValues(arguments: options.arguments, variables: options.variables)
         var update = try BatchChange.parse { () throws(ParseError) in
             try UpdateStatement(parsing: statement, arguments: values.arguments)
         }
@@ -65,7 +58,7 @@ struct UpdateCommand: ParsableCommand {
                 return bound
             }
         }
-        let store = try StoreFile.open(self.store)
+        let store = try StoreFile.open(options.store)
         let count = try BatchChange.apply(to: store) {
             try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values)
         }

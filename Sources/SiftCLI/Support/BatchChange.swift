@@ -6,6 +6,18 @@ import Sift
 /// with the statement and a caret under the column), binding `--var` values, and running the
 /// batch change on a store and saving it, all or nothing.
 enum BatchChange {
+    /// The options both commands take: the store, and values for the statement's `%@` and `$NAME`.
+    struct Options: ParsableArguments {
+        @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
+        var store: String
+
+        @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
+        var arguments: [String] = []
+
+        @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+        var variables: [String] = []
+    }
+
     /// The statement `parse` reads, or its parse error printed and exit status 1.
     static func parse<T>(_ parse: () throws(ParseError) -> T) throws -> T {
         do {
