@@ -74,7 +74,7 @@ public struct SQLSchema: Sendable {
     static func storage(of relationship: RelationshipDescription, in entity: EntityDescription, model: DataModel) -> RelationshipStorage {
         guard let destination = model.entity(named: relationship.destination),
               let destinationRoot = model.entity(named: destination.rootEntity) else {
-            return .joinTable(name: joinTableName(entity: entity, relationship: relationship), destinationTable: relationship.destination)
+            return .joinTable(name: joinTableName(entity: entity, relationship: relationship, model: model), destinationTable: relationship.destination)
         }
         if !relationship.isToMany {
             return .foreignKey(column: relationship.name, destinationTable: destinationRoot.name, destinationKey: primaryKeyColumn)
@@ -83,18 +83,23 @@ public struct SQLSchema: Sendable {
            let inverse = destination.relationship(named: inverseName), !inverse.isToMany {
             return .inverseForeignKey(column: inverse.name, destinationTable: destinationRoot.name, sourceKey: primaryKeyColumn)
         }
-        return .joinTable(name: joinTableName(entity: entity, relationship: relationship), destinationTable: destinationRoot.name)
+        return .joinTable(name: joinTableName(entity: entity, relationship: relationship, model: model), destinationTable: destinationRoot.name)
     }
 
-    /// `"<Entity that declares it>.<relationship>"`, so sub-entities share their parent's join tables.
-    static func joinTableName(entity: EntityDescription, relationship: RelationshipDescription) -> String {
-        "\(declaringEntity(of: relationship.name, from: entity)).\(relationship.name)"
+    /// `"<Entity that declares it>.<relationship>"`, so sub-entities (at any depth) share the
+    /// join tables of the entity that declares the relationship.
+    static func joinTableName(entity: EntityDescription, relationship: RelationshipDescription, model: DataModel) -> String {
+        "\(declaringEntity(of: relationship.name, from: entity, model: model)).\(relationship.name)"
     }
 
-    /// The entity (this one or an ancestor) that declares a property.
-    static func declaringEntity(of property: String, from entity: EntityDescription) -> String {
-        entity.ownRelationships.contains { $0.name == property } || entity.ownAttributes.contains { $0.name == property }
-            ? entity.name : (entity.parent ?? entity.name)
+    /// The entity (this one or an ancestor, however far up) that declares a property.
+    static func declaringEntity(of property: String, from entity: EntityDescription, model: DataModel) -> String {
+        var current = entity
+        while !current.ownRelationships.contains(where: { $0.name == property }) && !current.ownAttributes.contains(where: { $0.name == property }),
+              let parent = current.parent.flatMap(model.entity(named:)) {
+            current = parent
+        }
+        return current.name
     }
 }
 

@@ -41,7 +41,7 @@ extension SQLiteStore {
         }
     }
 
-    package func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+    package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
             (rows: inout SQLRowObjects) throws(StoreError) in
             try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
@@ -78,6 +78,7 @@ extension SQLiteStore {
         }
         hasChanges = false
         journal = []
+        restartUnits()
     }
 
     /// Discards the changes since the last save (rolls the transaction back).
@@ -87,6 +88,13 @@ extension SQLiteStore {
         generation &+= 1
         hasChanges = false
         journal = []
+        restartUnits()
+    }
+
+    /// A save or rollback inside units ended the transaction and their savepoints: each open
+    /// unit now starts from there (undoing one rolls back what came after).
+    private func restartUnits() {
+        for index in units.indices { units[index] = ChangeUnit(savepoint: false, hadChanges: false, journalMark: 0) }
     }
 
     /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
@@ -96,33 +104,36 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         // With nothing pending, undoing the unit is rolling the transaction back.
-        let savepoint = hasChanges || unitDepth > 0
+        let savepoint = hasChanges || !units.isEmpty
         let mark = journal?.count ?? 0
         if savepoint {
             try execute("SAVEPOINT sift_unit")
             journal?.append(.unitBegan)
         }
-        unitDepth += 1
-        defer { unitDepth -= 1 }
+        units.append(ChangeUnit(savepoint: savepoint, hadChanges: hasChanges, journalMark: mark))
         let result: T
         do {
             result = try body()
         } catch {
-            if savepoint {
+            let unit = units.removeLast()
+            if unit.savepoint {
                 if database.isInTransaction { try? database.execute("ROLLBACK TO sift_unit; RELEASE sift_unit") }
-                if let count = journal?.count, count > mark { journal?.removeSubrange(mark...) }
+                if let count = journal?.count, count > unit.journalMark { journal?.removeSubrange(unit.journalMark...) }
+                hasChanges = unit.hadChanges
+                if !hasChanges && units.isEmpty { rollback() }
             } else {
                 rollback()
             }
             generation &+= 1
             throw error
         }
-        if savepoint {
+        let unit = units.removeLast()
+        if unit.savepoint {
             try execute("RELEASE sift_unit")
             // Released, the unit's changes are the enclosing transaction's.
-            if let count = journal?.count, count > mark { journal?.remove(at: mark) }
+            if let count = journal?.count, count > unit.journalMark { journal?.remove(at: unit.journalMark) }
         }
-        if !hasChanges && !savepoint { rollback() }
+        if !hasChanges && units.isEmpty && database.isInTransaction { rollback() }
         return result
     }
 
@@ -135,7 +146,7 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         generation &+= 1
-        let savepoint = !writesOnce && unitDepth == 0
+        let savepoint = !writesOnce && units.isEmpty
         if savepoint { try execute("SAVEPOINT sift_change") }
         var rows = self.rows
         do throws(StoreError) {
@@ -152,7 +163,7 @@ extension SQLiteStore {
                 try? database.execute("ROLLBACK TO sift_change; RELEASE sift_change")
             }
             // A first change that failed leaves no transaction holding the write lock.
-            if !hasChanges && unitDepth == 0 && database.isInTransaction && !rows.hasChangedObjects {
+            if !hasChanges && units.isEmpty && database.isInTransaction && !rows.hasChangedObjects {
                 try? database.execute("ROLLBACK")
             }
             throw failedChange(error)
@@ -230,10 +241,19 @@ extension SQLiteStore {
     }
 }
 
+/// An open unit of changes (``SQLiteStore/performChanges(_:)``): whether it began with a
+/// savepoint (changes were pending, or it is nested), whether changes were pending then, and
+/// where the journal stood.
+struct ChangeUnit {
+    var savepoint: Bool
+    var hadChanges: Bool
+    var journalMark: Int
+}
+
 /// A change as the store received it (with the ID an insert was given), for making it again.
 enum JournaledChange {
     case insert(entity: String, id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
-    case insertValues(entityPosition: Int, id: ObjectID, values: [(slot: Int, value: Value)])
+    case insertValues(entityPosition: Int, id: ObjectID, values: [SlotValue])
     case update(ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
     case delete([ObjectID])
     /// A unit of changes (``SQLiteStore/performChanges(_:)``) began with a savepoint, still open.

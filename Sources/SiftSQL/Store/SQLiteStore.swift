@@ -36,8 +36,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The rows as the store rules see them, and what the open transaction changed.
     private(set) lazy var rows = SQLRowObjects(schema: schema, database: database)
-    /// Nested ``performChanges(_:)`` calls.
-    var unitDepth = 0
+    /// The open ``performChanges(_:)`` units, innermost last.
+    var units: [ChangeUnit] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
     /// (nil: too many to keep).
     var journal: [JournaledChange]? = []

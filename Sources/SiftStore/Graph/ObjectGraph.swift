@@ -129,8 +129,8 @@ extension ObjectGraph: StoreObjects {
         return position
     }
 
-    package mutating func setAttributes(_ values: [(slot: Int, value: Value)], of object: Int) {
-        for (slot, value) in values { objects[object]?.attributes[slot] = value }
+    package mutating func setAttributes(_ values: [SlotValue], of object: Int) {
+        for value in values { objects[object]?.attributes[value.slot] = value.value }
     }
 
     package mutating func addDestination(_ destination: Int, to position: Int, slot: Int) {

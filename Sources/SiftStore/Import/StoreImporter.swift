@@ -54,7 +54,7 @@ public enum StoreImporter {
         }
         return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
-                let entity = try requireEntity(entityName, in: store.model)
+                let position = try requireEntityPosition(entityName, in: store.model)
                 guard case .array(let items) = value else {
                     throw StoreError(.invalidValue, "\(entityName): expected an array of rows, not \(value.kindName)", entity: entityName)
                 }
@@ -62,7 +62,7 @@ public enum StoreImporter {
                     guard case .dictionary(let fields) = item else {
                         throw StoreError(.invalidValue, "\(entityName) row \(index + 1): expected an object, not \(item.kindName)", entity: entityName)
                     }
-                    try rows.add(try row(fields, entity: entity, index: index, model: store.model))
+                    try rows.add(try row(fields, entity: position, index: index, model: store.model))
                 }
             }
         }
@@ -76,8 +76,8 @@ public enum StoreImporter {
         try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             var line = 0
             let model = store.model
-            // Lines of one entity usually come together: its description is looked up once a run.
-            var entity: EntityDescription?
+            // Lines of one entity usually come together: its position is looked up once a run.
+            var entity = -1
             do throws(StoreError) {
                 while let record = try nextRecord(reader) {
                     line = record.line
@@ -87,8 +87,9 @@ public enum StoreImporter {
                     guard case .string(let entityName)? = fields["@entity"] else {
                         throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
                     }
-                    if entity?.name != entityName { entity = try requireEntity(entityName, in: model) }
-                    guard let entity else { continue }
+                    if entity < 0 || model.entities[entity].name != entityName {
+                        entity = try requireEntityPosition(entityName, in: model)
+                    }
                     try rows.add(try row(fields, entity: entity, index: nil, model: model), line: line)
                 }
             } catch {
@@ -106,7 +107,8 @@ public enum StoreImporter {
     /// Imports CSV rows of one entity (a header row of property names; `@id` optional) and saves.
     @discardableResult
     public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        let entity = try requireEntity(entityName, in: store.model)
+        let position = try requireEntityPosition(entityName, in: store.model)
+        let entity = store.model.entities[position]
         let table: [[String]]
         do throws(CSVParser.Failure) {
             table = try CSVParser.parse(data)
@@ -123,7 +125,7 @@ public enum StoreImporter {
                 for (name, cell) in zip(header, cells) where !cell.isEmpty {
                     fields[name] = try csvValue(cell, key: name, entity: entity, line: index + 2)
                 }
-                try rows.add(try row(fields, entity: entity, index: index, model: store.model))
+                try rows.add(try row(fields, entity: position, index: index, model: store.model))
             }
         }
     }
@@ -149,7 +151,7 @@ public enum StoreImporter {
                 id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
             } else {
                 var attributes: [String: Value] = [:]
-                for (slot, value) in row.values { attributes[store.model.entities[row.entityPosition].attributes[slot].name] = value }
+                for value in row.values { attributes[store.model.entities[row.entityPosition].attributes[value.slot].name] = value.value }
                 id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: [:])
             }
             if !row.relationships.isEmpty { links.append((id, row.relationships, line)) }
@@ -208,34 +210,42 @@ public enum StoreImporter {
         let entityPosition: Int
         let id: ObjectID?
         /// Attribute values by slot, in file order.
-        let values: [(slot: Int, value: Value)]
+        let values: [SlotValue]
         let relationships: [String: [ObjectID]]
     }
 
-    /// A row's fields checked against its entity. Errors name the row by its `@id`, or else by
-    /// its position in its entity's array (`index`; JSON Lines errors name the line instead).
-    private static func row(_ fields: ValueDictionary, entity: EntityDescription, index: Int?, model: DataModel) throws(StoreError) -> ImportRow {
-        var rowLabel: String { index.map { "\(entity.name) row \($0 + 1)" } ?? entity.name }
-        var target = entity
+    /// A row's fields checked against its entity (by position in the model). Errors name the row
+    /// by its `@id`, or else by its position in its entity's array (`index`; JSON Lines errors
+    /// name the line instead).
+    private static func row(_ fields: ValueDictionary, entity position: Int, index: Int?, model: DataModel) throws(StoreError) -> ImportRow {
+        let entityName = model.entities[position].name
+        var rowLabel: String { index.map { "\(entityName) row \($0 + 1)" } ?? entityName }
+        // "@id" and "@entity" first (they may come after the keys they decide on).
+        var idValue: Value?, subentityValue: Value?
+        for (key, value) in fields.pairs where key.utf8.first == UInt8(ascii: "@") {
+            if key == "@id" { idValue = value } else if key == "@entity" { subentityValue = value }
+        }
         var id: ObjectID?
-        if case .string(let s)? = fields["@id"] { id = ObjectID(s) } else if let other = fields["@id"], !other.isNull {
-            throw StoreError(.invalidValue, "\(rowLabel): @id must be a string, not \(other.kindName)", entity: entity.name)
+        if case .string(let s)? = idValue { id = ObjectID(s) } else if let other = idValue, !other.isNull {
+            throw StoreError(.invalidValue, "\(rowLabel): @id must be a string, not \(other.kindName)", entity: entityName)
         }
-        var label: String { id.map { "\(entity.name) '\($0)'" } ?? rowLabel }
-        if let sub = fields["@entity"], !sub.isString(entity.name) {
-            guard case .string(let name) = sub, let subentity = model.entity(named: name), model.isKind(name, of: entity.name) else {
-                throw StoreError(.invalidValue, "\(label): @entity must name \(entity.name) or one of its sub-entities (\(entity.entityAndSubentities.joined(separator: ", ")))",
-                                 entity: entity.name, objectID: id, key: "@entity")
+        var label: String { id.map { "\(entityName) '\($0)'" } ?? rowLabel }
+        var targetPosition = position
+        if let sub = subentityValue, !sub.isString(entityName) {
+            guard case .string(let name) = sub, let subentity = model.entityPosition(named: name), model.isKind(name, of: entityName) else {
+                throw StoreError(.invalidValue, "\(label): @entity must name \(entityName) or one of its sub-entities (\(model.entities[position].entityAndSubentities.joined(separator: ", ")))",
+                                 entity: entityName, objectID: id, key: "@entity")
             }
-            target = subentity
+            targetPosition = subentity
         }
-        var attributes: [(slot: Int, value: Value)] = []
+        let target = model.entities[targetPosition]
+        var attributes: [SlotValue] = []
         attributes.reserveCapacity(fields.count)
         var relationships: [String: [ObjectID]] = [:]
         for (key, value) in fields.pairs where key != "@id" && key != "@entity" {
             switch target.slot(of: key) {
             case .attribute(let slot):
-                attributes.append((slot, value))
+                attributes.append(SlotValue(slot: slot, value: value))
             case .relationship(let slot):
                 let relationship = target.relationships[slot]
                 switch value {
@@ -260,16 +270,17 @@ public enum StoreImporter {
                 throw StoreError(.unknownKey, message, entity: target.name, objectID: id, key: key)
             }
         }
-        return ImportRow(entity: target.name, entityPosition: model.entityPosition(named: target.name) ?? 0, id: id,
-                         values: attributes, relationships: relationships)
+        return ImportRow(entity: target.name, entityPosition: targetPosition, id: id, values: attributes, relationships: relationships)
     }
 
-    private static func requireEntity(_ name: String, in model: DataModel) throws(StoreError) -> EntityDescription {
+    private static func requireEntityPosition(_ name: String, in model: DataModel) throws(StoreError) -> Int {
+        if let position = model.entityPosition(named: name) { return position }
         do throws(ModelError) {
-            return try model.requireEntity(name)
+            _ = try model.requireEntity(name)
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: name)
         }
+        return 0
     }
 
     /// A CSV cell as the value its attribute's type reads (relationships: `@id`s separated by spaces).

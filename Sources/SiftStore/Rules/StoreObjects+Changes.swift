@@ -21,7 +21,7 @@ extension StoreObjects {
         guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
         try Self.checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: objectID)
         var values = entity.attributes.map { $0.defaultValue ?? .null }
-        for (key, value) in attributes {
+        for (key, value) in Self.ordered(attributes, in: entity) {
             guard case .attribute(let slot) = entity.slot(of: key) else { continue }
             values[slot] = try Self.converted(value, entity.attributes[slot], entity: entity, id: objectID)
         }
@@ -37,7 +37,7 @@ extension StoreObjects {
     /// found already, as an import does), without relationships: the same rules and errors as
     /// ``insertObject(entity:id:attributes:relationships:)``, without looking names up again.
     @discardableResult
-    package mutating func insertObject(entityPosition: Int, id: ObjectID?, values given: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+    package mutating func insertObject(entityPosition: Int, id: ObjectID?, values given: [SlotValue]) throws(StoreError) -> ObjectID {
         let entity = model.entities[entityPosition]
         guard !entity.isAbstract else {
             throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(entity.name)", entity: entity.name, objectID: id)
@@ -48,9 +48,9 @@ extension StoreObjects {
         // first, so it looks before reporting one.
         guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entity.name) }
         var values = entity.attributes.map { $0.defaultValue ?? .null }
-        for (slot, value) in given {
+        for given in given {
             do throws(StoreError) {
-                values[slot] = try Self.converted(value, entity.attributes[slot], entity: entity, id: objectID)
+                values[given.slot] = try Self.converted(given.value, entity.attributes[given.slot], entity: entity, id: objectID)
             } catch {
                 guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
                 throw error
@@ -65,10 +65,10 @@ extension StoreObjects {
         guard let object = try reference(to: id) else { throw unknownObject(id) }
         let entity = entity(of: object)
         try Self.checkKeys(attributes: attributes, relationships: relationships, entity: entity, id: id)
-        var newValues: [(slot: Int, value: Value)] = []
-        for (key, value) in attributes {
+        var newValues: [SlotValue] = []
+        for (key, value) in Self.ordered(attributes, in: entity) {
             guard case .attribute(let slot) = entity.slot(of: key) else { continue }
-            newValues.append((slot, try Self.converted(value, entity.attributes[slot], entity: entity, id: id)))
+            newValues.append(SlotValue(slot: slot, value: try Self.converted(value, entity.attributes[slot], entity: entity, id: id)))
         }
         let resolved = try resolveDestinations(relationships, entity: entity, id: id)
         if !newValues.isEmpty { try setAttributes(newValues, of: object) }
@@ -79,7 +79,7 @@ extension StoreObjects {
 
     package static func checkKeys(attributes: [String: Value], relationships: [String: [ObjectID]], entity: EntityDescription,
                                   id: ObjectID) throws(StoreError) {
-        for key in attributes.keys {
+        for (key, _) in ordered(attributes, in: entity) {
             switch entity.slot(of: key) {
             case .attribute: continue
             case .relationship:
@@ -88,7 +88,7 @@ extension StoreObjects {
             case nil: throw unknownKey(key, entity: entity, id: id)
             }
         }
-        for key in relationships.keys {
+        for (key, _) in ordered(relationships, in: entity) {
             switch entity.slot(of: key) {
             case .relationship: continue
             case .attribute:
@@ -97,6 +97,23 @@ extension StoreObjects {
             case nil: throw unknownKey(key, entity: entity, id: id)
             }
         }
+    }
+
+    /// A change's keys in the entity's order — attributes, then relationships, each by position;
+    /// unknown keys last, by name — so a change with several faults always reports the same one,
+    /// in every store (a dictionary's own order differs from one instance to the next).
+    package static func ordered<V>(_ values: [String: V], in entity: EntityDescription) -> [(key: String, value: V)] {
+        func rank(_ key: String) -> Int {
+            switch entity.slot(of: key) {
+            case .attribute(let slot): slot
+            case .relationship(let slot): entity.attributes.count + slot
+            case nil: Int.max
+            }
+        }
+        guard values.count > 1 else { return values.map { ($0.key, $0.value) } }
+        return values.map { (key: $0.key, value: $0.value, rank: rank($0.key)) }
+            .sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key < $1.key }
+            .map { ($0.key, $0.value) }
     }
 
     /// A value converted to its attribute's stored form, or an error naming the object and key.
@@ -119,7 +136,7 @@ extension StoreObjects {
     private func resolveDestinations(_ relationships: [String: [ObjectID]], entity: EntityDescription,
                                      id: ObjectID) throws(StoreError) -> [(Int, [Reference])] {
         var resolved: [(Int, [Reference])] = []
-        for (key, ids) in relationships {
+        for (key, ids) in Self.ordered(relationships, in: entity) {
             guard case .relationship(let slot) = entity.slot(of: key) else { continue }
             let relationship = entity.relationships[slot]
             if !relationship.isToMany && ids.count > 1 {

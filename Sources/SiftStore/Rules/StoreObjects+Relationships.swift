@@ -23,9 +23,14 @@ extension StoreObjects {
         if !isToMany(object, slot), let previous = try destinations(of: object, slot: slot).first, previous != destination {
             try unlink(object, slot, previous)
         }
+        let inverse = inverseSlot(of: slot, from: object, to: destination)
+        // The destination's owner through a to-one inverse, read before anything is written (a
+        // store may keep both sides in one place, which the next write changes).
+        var previousOwner: Reference?
+        if let inverse, !isToMany(destination, inverse) { previousOwner = try destinations(of: destination, slot: inverse).first }
         try addDestination(destination, to: object, slot: slot)
-        guard let inverse = inverseSlot(of: slot, from: object, to: destination) else { return }
-        if !isToMany(destination, inverse), let previous = try destinations(of: destination, slot: inverse).first, previous != object {
+        guard let inverse else { return }
+        if let previous = previousOwner, previous != object {
             // A to-one inverse moves: the destination leaves its previous owner's relationship.
             try removeDestination(destination, from: previous, slot: slot)
         }

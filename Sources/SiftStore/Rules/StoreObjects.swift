@@ -48,7 +48,7 @@ package protocol StoreObjects {
     mutating func addObject(entity: Int, id: ObjectID, attributes: [Value]) throws(StoreError) -> Reference
 
     /// Sets attribute values (already converted) of an object.
-    mutating func setAttributes(_ values: [(slot: Int, value: Value)], of object: Reference) throws(StoreError)
+    mutating func setAttributes(_ values: [SlotValue], of object: Reference) throws(StoreError)
 
     // Relationship storage, one side at a time (the rules keep the inverse in sync).
 
@@ -106,5 +106,16 @@ extension StoreObjects {
 
     package func unknownObject(_ id: ObjectID) -> StoreError {
         StoreError(.unknownObject, "no object with ID '\(id)'", objectID: id)
+    }
+}
+
+/// An attribute's value by its slot in ``EntityDescription/attributes``.
+package struct SlotValue: Sendable {
+    package var slot: Int
+    package var value: Value
+
+    package init(slot: Int, value: Value) {
+        self.slot = slot
+        self.value = value
     }
 }

@@ -46,6 +46,8 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     private var snapshotCache: GraphSnapshot?
     private let liveObjects = LiveObjectCounter()
     public private(set) var hasChanges = false
+    /// The state each open ``performChanges(_:)`` unit returns to if it fails, innermost last.
+    private var unitBaselines: [(graph: ObjectGraph, hadChanges: Bool)] = []
 
     private init(kind: Kind, url: URL?, graph: ObjectGraph) {
         self.kind = kind
@@ -111,7 +113,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         return objectID
     }
 
-    package func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID {
+    package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         lock.lock(); defer { lock.unlock() }
         let objectID = try graph.insertObject(entityPosition: entityPosition, id: id, values: values)
         changed()
@@ -142,6 +144,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         if kind != .inMemory { try write(graph) }
         savedGraph = graph
         hasChanges = false
+        restartUnits()
     }
 
     public func rollback() {
@@ -149,6 +152,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         graph = savedGraph
         snapshotCache = nil
         hasChanges = false
+        restartUnits()
     }
 
     private func changed() {
@@ -157,16 +161,30 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Runs `body` as one unit: if it throws, every change it made is rolled back (changes
-    /// made before it stay pending).
+    /// made before it stay pending). A save or rollback inside the unit is where undoing it
+    /// returns to from then on (what was saved stays saved).
     public func performChanges<T>(_ body: () throws -> T) throws -> T {
-        let before: ObjectGraph = { lock.lock(); defer { lock.unlock() }; return graph }()
-        let hadChanges = hasChanges
+        lock.lock()
+        unitBaselines.append((graph, hasChanges))
+        lock.unlock()
         do {
-            return try body()
+            let result = try body()
+            lock.lock(); unitBaselines.removeLast(); lock.unlock()
+            return result
         } catch {
-            lock.lock(); graph = before; snapshotCache = nil; hasChanges = hadChanges; lock.unlock()
+            lock.lock()
+            let baseline = unitBaselines.removeLast()
+            graph = baseline.graph
+            hasChanges = baseline.hadChanges
+            snapshotCache = nil
+            lock.unlock()
             throw error
         }
+    }
+
+    /// A save or rollback: every open unit now begins here.
+    private func restartUnits() {
+        for index in unitBaselines.indices { unitBaselines[index] = (graph, false) }
     }
 
     // MARK: Fetching

@@ -86,5 +86,5 @@ extension PersistentStore {
 /// (the atomic stores and the SQLite store); the importer uses it when a store offers it.
 package protocol SlotInsertingStore: PersistentStore {
     /// ``StoreObjects/insertObject(entityPosition:id:values:)`` on the store's objects.
-    func insert(entityPosition: Int, id: ObjectID?, values: [(slot: Int, value: Value)]) throws(StoreError) -> ObjectID
+    func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID
 }

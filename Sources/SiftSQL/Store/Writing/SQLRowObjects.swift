@@ -168,7 +168,7 @@ final class SQLRowObjects: StoreObjects {
         return RowReference(key: key, entity: entity)
     }
 
-    func setAttributes(_ values: [(slot: Int, value: Value)], of object: RowReference) throws(StoreError) {
+    func setAttributes(_ values: [SlotValue], of object: RowReference) throws(StoreError) {
         guard let sql = entities[object.entity] else { return }
         let written = values.compactMap { value in sql.columns[value.slot].map { (column: $0, value: value.value) } }
         guard !written.isEmpty else { return }
@@ -210,8 +210,8 @@ final class SQLRowObjects: StoreObjects {
         var byTable: [String: [Int64]] = [:]
         for object in doomed {
             guard let table = entities[object.entity]?.table else { continue }
+            // The key stays among the changed ones: a savepoint rolled back may bring the row back.
             byTable[table, default: []].append(object.key)
-            updatedKeys[table]?.remove(object.key)
         }
         for table in tables {
             guard let keys = byTable[table] else { continue }
