@@ -73,29 +73,74 @@ public enum StoreImporter {
     /// Errors name the line.
     @discardableResult
     public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
-            var line = 0
-            let model = store.model
-            // Lines of one entity usually come together: its position is looked up once a run.
-            var entity = -1
-            do throws(StoreError) {
-                while let record = try nextRecord(reader) {
-                    line = record.line
-                    guard case .dictionary(let fields) = record.value else {
-                        throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")
+        let model = store.model
+        let source = UncheckedSendable(reader)
+        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            // Lines are read and checked on a thread of their own while the rows before them go
+            // into the store.
+            let pipeline = ImportPipeline<LineRow>()
+            try pipeline.run(read: { send in
+                readLines(source.value, model: model, send: send)
+            }, consume: { (pipeline: ImportPipeline<LineRow>) throws(StoreError) in
+                while true {
+                    switch pipeline.take() {
+                    case .rows(let batch):
+                        for item in batch {
+                            do throws(StoreError) {
+                                try rows.add(item.row, line: item.line)
+                            } catch {
+                                throw error.prefixed("line \(item.line): ")
+                            }
+                        }
+                    case .failed(let error):
+                        throw error
+                    case .end:
+                        return
                     }
-                    guard case .string(let entityName)? = fields["@entity"] else {
-                        throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
-                    }
-                    if entity < 0 || model.entities[entity].name != entityName {
-                        entity = try requireEntityPosition(entityName, in: model)
-                    }
-                    try rows.add(try row(fields, entity: entity, index: nil, model: model), line: line)
                 }
-            } catch {
-                throw error.prefixed(line > 0 ? "line \(line): " : "")
-            }
+            })
         }
+    }
+
+    /// A checked row of JSON Lines and the line it is on.
+    struct LineRow: Sendable {
+        let row: ImportRow
+        let line: Int
+    }
+
+    /// Reads and checks JSON Lines, a batch of rows at a time, until the input ends, a line is
+    /// wrong (its error, naming the line, ends the stream), or `send` says to stop.
+    private static func readLines(_ reader: JSONRecordReader, model: DataModel, send: (ImportPipeline<LineRow>.Item) -> Bool) {
+        var batch: [LineRow] = []
+        batch.reserveCapacity(ImportPipeline<LineRow>.batchSize)
+        var line = 0
+        // Lines of one entity usually come together: its position is looked up once a run.
+        var entity = -1
+        do throws(StoreError) {
+            while let record = try nextRecord(reader) {
+                line = record.line
+                guard case .dictionary(let fields) = record.value else {
+                    throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")
+                }
+                guard case .string(let entityName)? = fields["@entity"] else {
+                    throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
+                }
+                if entity < 0 || model.entities[entity].name != entityName {
+                    entity = try requireEntityPosition(entityName, in: model)
+                }
+                batch.append(LineRow(row: try row(fields, entity: entity, index: nil, model: model), line: line))
+                if batch.count == ImportPipeline<LineRow>.batchSize {
+                    guard send(.rows(batch)) else { return }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            if !batch.isEmpty { guard send(.rows(batch)) else { return } }
+            _ = send(.failed(error.prefixed(line > 0 ? "line \(line): " : "")))
+            return
+        }
+        if !batch.isEmpty { guard send(.rows(batch)) else { return } }
+        _ = send(.end)
     }
 
     /// Imports JSON Lines held in memory.
@@ -205,7 +250,7 @@ public enum StoreImporter {
 
     // MARK: Rows
 
-    struct ImportRow {
+    struct ImportRow: Sendable {
         let entity: String
         let entityPosition: Int
         let id: ObjectID?
@@ -222,7 +267,7 @@ public enum StoreImporter {
         var rowLabel: String { index.map { "\(entityName) row \($0 + 1)" } ?? entityName }
         // "@id" and "@entity" first (they may come after the keys they decide on).
         var idValue: Value?, subentityValue: Value?
-        for (key, value) in fields.pairs where key.utf8.first == UInt8(ascii: "@") {
+        for (key, value) in zip(fields.keys, fields.values) where key.utf8.first == UInt8(ascii: "@") {
             if key == "@id" { idValue = value } else if key == "@entity" { subentityValue = value }
         }
         var id: ObjectID?
@@ -242,7 +287,7 @@ public enum StoreImporter {
         var attributes: [SlotValue] = []
         attributes.reserveCapacity(fields.count)
         var relationships: [String: [ObjectID]] = [:]
-        for (key, value) in fields.pairs where key != "@id" && key != "@entity" {
+        for (key, value) in zip(fields.keys, fields.values) where key != "@id" && key != "@entity" {
             switch target.slot(of: key) {
             case .attribute(let slot):
                 attributes.append(SlotValue(slot: slot, value: value))
@@ -321,4 +366,10 @@ extension Value {
         if case .string(let s) = self { return s == text }
         return false
     }
+}
+
+/// A value handed to another thread that only that thread uses from then on.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
