@@ -1,3 +1,3 @@
 import SiftCLI
 
-SiftCommand.main()
+SiftCommand.mainWithShortcuts()

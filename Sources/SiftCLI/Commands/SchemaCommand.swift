@@ -47,10 +47,10 @@ struct SchemaCommand: ParsableCommand {
 ///       contents   String
 ///       category   → Category  to-one, inverse notes, nullify
 enum SchemaText {
-    static func describe(_ model: DataModel) -> String {
+    static func describe(_ model: DataModel, only name: String? = nil) -> String {
         var out = ""
-        for (i, entity) in model.entities.enumerated() {
-            if i > 0 { out += "\n" }
+        for entity in model.entities where name == nil || entity.name == name {
+            if !out.isEmpty { out += "\n" }
             var heading = entity.name
             if let parent = entity.parent { heading += " : \(parent)" }
             if entity.isAbstract { heading += " (abstract)" }

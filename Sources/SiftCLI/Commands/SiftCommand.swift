@@ -20,9 +20,23 @@ public struct SiftCommand: ParsableCommand {
               sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
               sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
             """,
-        subcommands: [ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, UpdateCommand.self,
+        subcommands: [REPLCommand.self, RunCommand.self, ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, UpdateCommand.self,
                       DeleteCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self]
     )
 
     public init() {}
+
+    /// Runs `sift` with the process's arguments: `sift` alone and `sift STORE [STATEMENT]` are
+    /// `sift repl`, the rest goes to the subcommands.
+    public static func mainWithShortcuts() {
+        main(shortcutArguments(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `sift` → `sift repl`; `sift STORE …` → `sift repl --store STORE …`.
+    static func shortcutArguments(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return ["repl"] }
+        let names = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        if first.hasPrefix("-") || names.contains(first) { return arguments }
+        return ["repl", "--store", first] + arguments.dropFirst()
+    }
 }

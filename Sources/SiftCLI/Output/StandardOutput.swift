@@ -6,18 +6,33 @@ import Musl
 import Darwin
 #endif
 
-/// Buffered bytes to standard output: results are written in large blocks (or line by line
-/// when standard output is a terminal, so results show as they are found).
+/// Buffered bytes to standard output (or another file descriptor, or a collector: the REPL's
+/// `.output FILE`, the tests' transcripts): results are written in large blocks, or line by
+/// line when a terminal shows them, so results show as they are found.
 final class StandardOutput {
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
-    private let interactive: Bool
+    /// Whether a terminal shows the output.
+    let interactive: Bool
+    private let descriptor: Int32
+    /// Receives the bytes instead of a file descriptor.
+    private let collector: ((String) -> Void)?
     /// Whether anything was written and the last byte was not a newline.
     private var lineIsOpen = false
 
-    init() {
+    init(descriptor: Int32 = STDOUT_FILENO) {
         buffer.reserveCapacity(capacity)
-        interactive = isatty(STDOUT_FILENO) != 0
+        self.descriptor = descriptor
+        self.collector = nil
+        interactive = isatty(descriptor) != 0
+    }
+
+    /// Output handed to `collector` (as text) at every flush; `interactive` says whether to
+    /// flush at the end of every result, as for a terminal.
+    init(collector: @escaping (String) -> Void, interactive: Bool = false) {
+        self.descriptor = -1
+        self.collector = collector
+        self.interactive = interactive
     }
 
     deinit { flush() }
@@ -52,10 +67,16 @@ final class StandardOutput {
     }
 
     func flush() {
+        if let collector {
+            if !buffer.isEmpty { collector(String(decoding: buffer, as: UTF8.self)) }
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         var written = 0
         buffer.withUnsafeBytes { bytes in
             while written < bytes.count {
-                let n = writeToStandardOutput(bytes.baseAddress! + written, bytes.count - written)
+                guard let base = bytes.baseAddress else { return }
+                let n = writeToDescriptor(descriptor, base + written, bytes.count - written)
                 if n > 0 {
                     written += n
                 } else if n < 0 && errno == EINTR {
@@ -69,7 +90,7 @@ final class StandardOutput {
     }
 }
 
-/// `write(2)` on standard output (outside the class, whose `write` methods would shadow it).
-private func writeToStandardOutput(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(STDOUT_FILENO, bytes, count)
+/// `write(2)` (outside the class, whose `write` methods would shadow it).
+private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

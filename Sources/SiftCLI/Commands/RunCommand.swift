@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift run SCRIPT`: a file of statements and dot commands, run as the REPL runs what is typed.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a script of statements and dot commands.",
+        discussion: """
+            A script holds statements (as sift query takes them, or bare predicates after .use),
+            dot commands (.open, .use, .set, .mode, …) and # comments. A statement may go on over
+            several lines; a line ending in ; or a blank line ends it. A first line
+            #!/usr/bin/env -S sift run makes the script a program. Errors are printed as
+            FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or
+            .bail on stops at the first).
+
+            Examples:
+              $ sift run Examples/notes-report.sift
+              $ sift run report.sift --store notes.sqlite --var 'since={"$date": "2017-07-06T00:00:00Z"}' --output csv
+            """
+    )
+
+    @Argument(help: "The script file.")
+    var script: String
+
+    @Option(help: ArgumentHelp("The store to open before the script runs.", valueName: "STORE"))
+    var store: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
+    var variables: [String] = []
+
+    @Flag(help: "Stop at the first error.")
+    var bail = false
+
+    @Option(help: ArgumentHelp("The mode results start in: table, box, line, json, jsonl, csv or markdown.", valueName: "FORMAT"))
+    var output: String?
+
+    func run() throws {
+        let session = Session(output: .process(), source: .script(name: script))
+        session.settings.bail = bail
+        if let output {
+            guard let mode = SessionSettings.Mode(rawValue: output.lowercased()) else {
+                throw ValidationError("--output must be one of \(SessionSettings.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            session.settings.mode = mode
+        }
+        for text in variables {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--var '\(text)': expected NAME=JSON")
+            }
+            var name = String(text[..<equals])
+            if name.hasPrefix("$") { name.removeFirst() }
+            let json = String(text[text.index(after: equals)...])
+            do {
+                session.variables[name] = (json, try ArgumentValues.value(of: json))
+            } catch {
+                throw ValidationError("--var \(name): \(error)")
+            }
+        }
+        if let store { session.open(store: try ShellStores.open(store, create: false, model: nil), label: store) }
+        do {
+            try session.read(file: script)
+        } catch {
+            Output.error("error: \(Session.message(of: error))")
+            throw ExitCode(1)
+        }
+        throw ShellRunner.exitStatus(session)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Sift
+
+/// How results look: `.mode`, `.headers`, `.nullvalue`.
+extension DotCommands {
+    static let outputCommands: [DotCommand] = [
+        DotCommand(
+            name: "mode", usage: ".mode table|box|line|json|jsonl|csv|markdown", summary: "Choose how results are printed",
+            details: "table: aligned columns; box: the same with box-drawing lines; line: one 'key = value' line each; json: an array; jsonl: one record a line; csv: RFC 4180 with a header row; markdown: a Markdown table.",
+            example: ".mode box"
+        ) { session, words in
+            guard words.count == 1, let mode = SessionSettings.Mode(rawValue: words[0].lowercased()) else {
+                if let word = words.first, let suggestion = Suggestions.closest(to: word.lowercased(), in: SessionSettings.Mode.allCases.map(\.rawValue)) {
+                    throw SessionError("unknown mode '\(word)'; did you mean '\(suggestion)'?")
+                }
+                throw usage("mode")
+            }
+            session.settings.mode = mode
+        },
+        DotCommand(
+            name: "headers", usage: ".headers on|off", summary: "Show column headings in table, box, csv and markdown modes",
+            example: ".headers off"
+        ) { session, words in
+            session.settings.headers = try flag(words, "headers")
+        },
+        DotCommand(
+            name: "nullvalue", usage: ".nullvalue TEXT", summary: "Show nil values as TEXT (empty at first)",
+            example: ".nullvalue NULL"
+        ) { session, words in
+            guard words.count <= 1 else { throw usage("nullvalue") }
+            session.settings.nullValue = words.first ?? ""
+        },
+    ]
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Sift
+
+/// `$NAME` variables and `%@` arguments: `.set`, `.unset`, `.vars`, `.args`.
+extension DotCommands {
+    static let variableCommands: [DotCommand] = [
+        DotCommand(
+            name: "set", usage: ".set NAME JSON", summary: "Bind $NAME to a JSON value for the statements that follow",
+            details: #"Typed values: {"$date": "2017-07-06T07:22:18Z"}, {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}, and {"$ref": "<object ID>"} for a stored object."#,
+            example: #".set since {"$date": "2017-07-06T00:00:00Z"}"#
+        ) { session, words in
+            guard words.count >= 2 else { throw usage("set") }
+            var name = words[0]
+            if name.hasPrefix("$") { name.removeFirst() }
+            guard !name.isEmpty else { throw usage("set") }
+            let json = words.dropFirst().joined(separator: " ")
+            session.variables[name] = (json, try argumentValue(json))
+        },
+        DotCommand(
+            name: "unset", usage: ".unset NAME", summary: "Forget $NAME",
+            example: ".unset since"
+        ) { session, words in
+            guard words.count == 1 else { throw usage("unset") }
+            var name = words[0]
+            if name.hasPrefix("$") { name.removeFirst() }
+            guard session.variables.removeValue(forKey: name) != nil else { throw SessionError("$\(name) is not set") }
+        },
+        DotCommand(
+            name: "vars", usage: ".vars", summary: "List the $variables and their values",
+            example: ".vars"
+        ) { session, words in
+            guard words.isEmpty else { throw usage("vars") }
+            for name in session.variables.keys.sorted() {
+                session.output.write("$\(name) = \(session.variables[name]?.json ?? "")\n")
+            }
+        },
+        DotCommand(
+            name: "args", usage: ".args [JSON ...]", summary: "Set the values %@, %K, %d … take, in order (.args alone clears them)",
+            example: #".args "title" "star""#
+        ) { session, words in
+            session.arguments = try words.map { ($0, try argumentValue($0)) }
+        },
+    ]
+
+    /// A JSON text as an argument value (as `--arg` reads it).
+    static func argumentValue(_ json: String) throws -> Any? {
+        do {
+            return try ArgumentValues.value(of: json)
+        } catch {
+            throw SessionError("'\(json)' is not a JSON value: \(error)")
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Sift
+
+/// A REPL's or a script's engine: it takes lines and produces output, knowing nothing of the
+/// terminal. It holds the open store, the settings dot commands change, `$variables` and `%@`
+/// arguments, and runs statements (fetch, count, select, update, delete, and a bare predicate
+/// after `.use ENTITY`) and dot commands. The interactive REPL, `sift run`, piped input and the
+/// tests all drive it the same way:
+///
+///     let session = Session(output: .process(), source: .script(name: "report.sift"))
+///     session.open(store: try SiftStoreFile.open("notes.sqlite"), label: "notes.sqlite")
+///     for (n, line) in lines.enumerated() { session.feed(line, lineNumber: n + 1) }
+///     session.endOfInput()
+///
+/// **Where a statement ends.** Interactively, at the end of a line, unless the language's lexer
+/// says it is unfinished (an open parenthesis, brace or quote, a trailing operator, `AND`, `OR`,
+/// `WHERE`…): then the REPL shows the continuation prompt. In a script (or piped input), also
+/// not before a line that goes on with a clause (`WHERE`, `SORT BY`, `AND`, `LIMIT`…), so a
+/// statement may be written over several lines; a line ending in `;`, a blank line, a dot command
+/// or the end of the input ends it in any case.
+final class Session {
+    /// Where the input comes from: a person at a terminal, or a script (a file or piped input,
+    /// named in error messages).
+    enum Source: Equatable {
+        case interactive
+        case script(name: String)
+        /// A statement given on the command line (`sift STORE 'STATEMENT'`): read as a script,
+        /// errors shown as interactively.
+        case commandLine
+    }
+
+    let output: SessionOutput
+    /// Where the lines come from now (`.read FILE` reads a file as a script, then returns).
+    private(set) var source: Source
+    var settings = SessionSettings()
+    /// The open store and how it is named.
+    private(set) var store: (any PersistentStore)?
+    private(set) var storeLabel = ""
+    /// The entity bare predicates fetch (`.use`).
+    var entity: String?
+    /// `$NAME` values (`.set`), with the JSON they were given as.
+    var variables: [String: (json: String, value: Any?)] = [:]
+    /// `%@`, `%K`… values (`.args`), with the JSON they were given as.
+    var arguments: [(json: String, value: Any?)] = []
+    /// The last predicate a statement ran (`.ast`).
+    var lastPredicate: PredicateNode?
+    /// Statements and dot commands that failed.
+    private(set) var failures = 0
+    /// `.quit` was asked for, or `.bail on` met an error.
+    private(set) var finished = false
+    /// The statement being written (lines so far, with their line numbers).
+    private var pending: [(text: String, line: Int)] = []
+    /// Files `.read` is reading, to refuse reading one within itself.
+    private(set) var reading: [String] = []
+
+    init(output: SessionOutput, source: Source) {
+        self.output = output
+        self.source = source
+    }
+
+    var isInteractive: Bool { source == .interactive }
+
+    /// The name errors carry: the script's, or nothing interactively.
+    var sourceName: String? {
+        if case .script(let name) = source { return name }
+        return nil
+    }
+
+    /// Feeds every line of a file as a script (`.read FILE`); errors name the file and line.
+    func read(file path: String) throws {
+        guard !reading.contains(path) else { throw SessionError("\(path) is already being read (.read within itself)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw SessionError("cannot read \(path)") }
+        let saved = (source, pending)
+        source = .script(name: path)
+        pending = []
+        reading.append(path)
+        defer {
+            reading.removeLast()
+            (source, pending) = saved
+        }
+        feedLines(String(decoding: data, as: UTF8.self))
+        endOfInput()
+    }
+
+    /// Feeds text line by line (a `#!` first line is a comment).
+    func feedLines(_ text: String) {
+        var number = 1
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        for line in lines {
+            if finished { return }
+            feed(String(line.hasSuffix("\r") ? line.dropLast() : line), lineNumber: number)
+            number += 1
+        }
+    }
+
+    // MARK: The store
+
+    func open(store: any PersistentStore, label: String) {
+        self.store = store
+        storeLabel = label
+        if let entity, store.model.entity(named: entity) == nil { self.entity = nil }
+    }
+
+    /// The open store, or an error saying to open one.
+    func requireStore() throws -> any PersistentStore {
+        guard let store else { throw SessionError("no store is open; open one with .open FILE") }
+        return store
+    }
+
+    // MARK: Input
+
+    /// The prompt for the next line: `sift> `, `sift(Note)> ` after `.use Note`, and `   ...> `
+    /// while a statement goes on.
+    var prompt: String {
+        let head = entity.map { "sift(\($0))" } ?? "sift"
+        return pending.isEmpty ? head + "> " : String(repeating: " ", count: max(0, head.count - 3)) + "...> "
+    }
+
+    /// Whether a statement is being written over several lines.
+    var isContinuing: Bool { !pending.isEmpty }
+
+    /// Takes one line of input, running what it completes.
+    func feed(_ line: String, lineNumber: Int = 0) {
+        guard !finished else { return }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if pending.isEmpty {
+            if trimmed.isEmpty || Self.isComment(trimmed) { return }
+            if trimmed.hasPrefix(".") {
+                runDotCommand(trimmed, line: lineNumber)
+                return
+            }
+        } else if !isInteractive {
+            // A script: a blank line or a dot command ends the statement before it; a line that
+            // starts another statement does too, unless the statement is unfinished.
+            if trimmed.isEmpty || trimmed.hasPrefix(".") || (!Self.continuesStatement(trimmed) && !InputCompleteness.isUnfinished(pendingText)) {
+                runPending()
+                feed(line, lineNumber: lineNumber)
+                return
+            }
+            if Self.isComment(trimmed) { return }
+        }
+        pending.append((line, lineNumber))
+        if trimmed.hasSuffix(";") && !InputCompleteness.isUnfinished(pendingText) {
+            runPending()
+        } else if isInteractive && !InputCompleteness.isUnfinished(pendingText) {
+            runPending()
+        }
+    }
+
+    /// The input ended: runs the statement being written, if any.
+    func endOfInput() {
+        if !pending.isEmpty { runPending() }
+        output.flush()
+    }
+
+    /// Forgets the statement being written (Ctrl-C at a continuation prompt).
+    func discardPending() {
+        pending = []
+    }
+
+    private var pendingText: String { pending.map(\.text).joined(separator: "\n") }
+
+    /// `#` starts a comment line when a space, `!` or nothing follows it (`#size` is a key).
+    static func isComment(_ trimmed: String) -> Bool {
+        guard trimmed.hasPrefix("#") else { return trimmed.hasPrefix("--") }
+        let rest = trimmed.dropFirst()
+        return rest.isEmpty || rest.first == " " || rest.first == "!" || rest.first == "\t"
+    }
+
+    /// Words that carry a statement on from the line before (in scripts).
+    private static let continuationWords: Set<String> = [
+        "WHERE", "SORT", "ORDER", "SECTION", "LIMIT", "OFFSET", "GROUP", "HAVING", "AND", "OR", "FROM", "SET", "USING",
+        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN", "ASC", "ASCENDING", "DESC", "DESCENDING",
+        "&&", "||",
+    ]
+
+    private static func continuesStatement(_ trimmed: String) -> Bool {
+        let word = trimmed.prefix { !$0.isWhitespace && $0 != "(" }.uppercased()
+        if continuationWords.contains(word) { return true }
+        // A line starting with an operator or closing bracket goes on too.
+        guard let first = trimmed.first else { return false }
+        return ")]},+-*/=<>!&|".contains(first)
+    }
+
+    /// Runs the statement written so far.
+    private func runPending() {
+        let lines = pending
+        pending = []
+        var text = lines.map(\.text).joined(separator: "\n")
+        while text.last?.isWhitespace == true { text.removeLast() }
+        if text.hasSuffix(";") { text.removeLast() }
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+        run(statement: text, location: StatementLocation(lines: lines.map(\.line), texts: lines.map(\.text)))
+    }
+
+    // MARK: Running
+
+    /// Runs one statement (not a dot command), reporting any error.
+    func run(statement text: String, location: StatementLocation? = nil) {
+        if settings.echo { output.write(text + "\n") }
+        do {
+            try execute(statement: text)
+        } catch {
+            report(error, statement: text, location: location)
+        }
+        output.endOfResult()
+    }
+
+    /// Runs one dot command line, reporting any error.
+    func runDotCommand(_ line: String, line lineNumber: Int = 0) {
+        if settings.echo { output.write(line + "\n") }
+        do {
+            try DotCommands.run(line, in: self)
+        } catch {
+            report(error, statement: line, location: StatementLocation(lines: [lineNumber], texts: [line]))
+        }
+        output.endOfResult()
+    }
+
+    /// Ends the session (`.quit`).
+    func quit() {
+        finished = true
+    }
+
+    var isFinished: Bool { finished }
+
+    /// Counts a failure; with `.bail on`, ends the session.
+    func failed() {
+        failures += 1
+        if settings.bail { finished = true }
+    }
+}
+
+/// Where a statement was written: the input line of each of its lines (for `FILE:LINE:COLUMN`).
+struct StatementLocation {
+    let lines: [Int]
+    let texts: [String]
+
+    /// The line and column (1-based) of a 1-based column in the statement's text, as the lines
+    /// were joined with newlines.
+    func position(ofColumn column: Int) -> (line: Int, column: Int) {
+        var remaining = max(1, column)
+        for (index, text) in texts.enumerated() {
+            let length = text.count + 1
+            if remaining <= length || index == texts.count - 1 {
+                return (lines.indices.contains(index) ? lines[index] : 0, remaining)
+            }
+            remaining -= length
+        }
+        return (lines.first ?? 0, column)
+    }
+}

@@ -1,0 +1,40 @@
+/// What a session's dot commands set (`.show` lists them).
+struct SessionSettings {
+    /// How results are printed (`.mode`).
+    enum Mode: String, CaseIterable {
+        case table, box, line, json, jsonl, csv, markdown
+    }
+
+    /// Which engine runs fetches (`.engine`): the store's own (SQL on SQLite), the in-memory
+    /// evaluator over the same objects, or both, comparing their answers.
+    enum Engine: String, CaseIterable {
+        case sql, memory, both
+    }
+
+    /// Records printed vertically, one `key = value` line each (`.x`).
+    enum Expanded: String, CaseIterable {
+        case off, on, auto
+    }
+
+    var mode: Mode = .table
+    /// Column headings in table, box, csv and markdown modes (`.headers`).
+    var headers = true
+    /// How a nil value is shown in table, box, line and markdown modes (`.nullvalue`).
+    var nullValue = ""
+    /// Column widths set by `.width` (0: as wide as the values).
+    var widths: [Int] = []
+    var expanded: Expanded = .off
+    /// The page a bare predicate fetches (`.limit`; nil: all).
+    var limit: Int?
+    /// Parse, compile and execute times after each statement (`.timer`).
+    var timer = false
+    /// The generated SQL and its bindings before results (`.sql`).
+    var showSQL = false
+    /// SQLite's query plan before results (`.eqp`).
+    var showPlan = false
+    var engine: Engine = .sql
+    /// Stop at the first error (`.bail`).
+    var bail = false
+    /// Print each statement before running it (`.echo`).
+    var echo = false
+}
