@@ -16,7 +16,8 @@ struct DotCommand: Sendable {
 /// The dot commands and how a line becomes one: `.name word "quoted words" 'or these'`.
 enum DotCommands {
     /// Every dot command, as `.help` lists them.
-    static let all: [DotCommand] = storeCommands + outputCommands + runCommands + variableCommands + sessionCommands
+    static let all: [DotCommand] = storeCommands + outputCommands + displayCommands + runCommands + inspectCommands
+        + fileCommands + variableCommands + sessionCommands
 
     static func named(_ name: String) -> DotCommand? {
         let lowered = name.lowercased()
