@@ -30,9 +30,13 @@ protocol ResultRenderer {
 /// `# section "Name": 3 objects`.
 enum SectionHeading {
     static func line(_ section: MatchSection) -> String {
-        var name: [UInt8] = []
-        JSONWriter.writeString(section.name, to: &name)
-        let count = section.matches.count
-        return "# section \(String(decoding: name, as: UTF8.self)): \(count) object\(count == 1 ? "" : "s")"
+        line(name: section.name, count: section.matches.count)
+    }
+
+    /// The line for a section of `count` results named `name`.
+    static func line(name: String, count: Int) -> String {
+        var quoted: [UInt8] = []
+        JSONWriter.writeString(name, to: &quoted)
+        return "# section \(String(decoding: quoted, as: UTF8.self)): \(count) object\(count == 1 ? "" : "s")"
     }
 }

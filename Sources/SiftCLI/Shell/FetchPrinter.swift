@@ -2,24 +2,30 @@ import Foundation
 import Sift
 
 /// A fetch's results in the session's mode: objects, sections, a count or dictionaries, as
-/// records `{"@entity", "@id", attributes…, relationships as IDs}`.
+/// records `{"@entity", "@id", attributes…, relationships as IDs}`, handed to the mode's
+/// ``RecordRenderer`` one at a time as the store reads them, so the first rows of a long fetch
+/// show before the rest is read.
 struct FetchPrinter {
     let session: Session
     let store: any PersistentStore
 
+    /// How many objects the store reads at a time when the request does not say
+    /// (`fetchBatchSize` 0 would read them all before the first is printed).
+    static let batchSize = 100
+
     func run(_ request: FetchRequest, paged limit: Int?) throws {
-        let output = session.output.results
-        var renderer = session.renderer(for: output)
-        if request.sectionNameKeyPath != nil && request.resultType == .objects {
-            let sectioned = try store.fetchSections(request)
-            if let warning = sectioned.warning { session.output.message("warning: \(warning)") }
-            var position = 0
-            renderer.writeSections(sectioned.sections.map { section in
-                MatchSection(name: section.name, indexTitle: section.indexTitle, matches: section.objects.map { object in
-                    defer { position += 1 }
-                    return StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: position)
-                })
-            })
+        var request = request
+        if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
+        let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
+        var renderer = session.renderContext(sectioned: sectioned).makeRenderer()
+        if sectioned {
+            let results = try store.fetchSections(request)
+            if let warning = results.warning { session.output.message("warning: \(warning)") }
+            for section in results.sections {
+                renderer.beginSection(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.numberOfObjects))
+                for object in section.objects { renderer.write(StoredObjectJSON.value(of: object)) }
+            }
+            renderer.finish()
             return
         }
         switch try store.execute(request) {
@@ -31,44 +37,36 @@ struct FetchPrinter {
                     try printMore(request, shown: shown)
                     return
                 }
-                renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: shown))
+                renderer.write(StoredObjectJSON.value(of: object))
                 shown += 1
             }
         case .dictionaries(let rows):
-            for (i, row) in rows.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: row), position: i)) }
+            for row in rows { renderer.write(StoredObjectJSON.value(of: row)) }
         case .objectIDs(let ids):
-            for (i, id) in ids.enumerated() {
-                renderer.write(StoredObjectJSON.match(.dictionary(ValueDictionary([("@id", .string(id.rawValue))])), position: i))
-            }
+            for id in ids { renderer.write(.dictionary(ValueDictionary([("@id", .string(id.rawValue))]))) }
         case .count(let n):
             if session.settings.mode == .json {
                 session.output.write("{\"count\": \(n)}\n")
                 return
             }
-            renderer.write(StoredObjectJSON.match(.dictionary(ValueDictionary([("count", .int(Int64(n)))])), position: 0))
+            renderer.write(.dictionary(ValueDictionary([("count", .int(Int64(n)))])))
         }
         renderer.finish()
     }
 
-    /// `… 120 more rows (.limit 0 shows all)` after a page of a bare predicate's results.
+    /// `… 120 more rows (.limit 0 shows all)` after a page of a bare predicate's results: with
+    /// the results in table, box, line and markdown modes; a message (standard error) in json,
+    /// jsonl and csv modes, so their output stays JSON or CSV.
     private func printMore(_ request: FetchRequest, shown: Int) throws {
         var all = request
         all.fetchLimit = 0
         let total = try store.count(all)
         let more = total - shown
         guard more > 0 else { return }
-        session.output.write("… \(more) more row\(more == 1 ? "" : "s") (.limit 0 shows all)\n")
-    }
-}
-
-extension Session {
-    /// The renderer for the session's mode.
-    func renderer(for output: StandardOutput) -> any ResultRenderer {
-        switch settings.mode {
-        case .json: JSONRenderer(output: output)
-        case .jsonl: JSONLinesRenderer(output: output)
-        case .csv: CSVRenderer(output: output)
-        case .table, .box, .line, .markdown: TableRenderer(output: output)
+        let line = "… \(more) more row\(more == 1 ? "" : "s") (.limit 0 shows all)"
+        switch session.settings.mode {
+        case .json, .jsonl, .csv: session.output.message(line)
+        case .table, .box, .line, .markdown: session.output.write(line + "\n")
         }
     }
 }

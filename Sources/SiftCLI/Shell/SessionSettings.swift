@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a session's dot commands set (`.show` lists them).
 struct SessionSettings {
     /// How results are printed (`.mode`).
@@ -37,4 +39,6 @@ struct SessionSettings {
     var bail = false
     /// Print each statement before running it (`.echo`).
     var echo = false
+    /// The environment output depends on (`NO_COLOR` turns colour off); tests set their own.
+    var environment = ProcessInfo.processInfo.environment
 }

@@ -1,0 +1,76 @@
+import Sift
+
+/// The columns of a table (table, box and markdown modes) and their widths in cells: measured
+/// on the headings and a first batch of records, set by `.width`, and cut to fit a terminal.
+struct GridLayout {
+    let columns: [String]
+    /// Each column's width in cells.
+    private(set) var widths: [Int]
+    /// Columns whose measured values are all numbers (or nil): their headings are right-aligned.
+    let numeric: [Bool]
+    /// The headings' cells; nil with `.headers off`.
+    let headings: [RenderCell]?
+    /// Columns whose width `.width` set.
+    private let fixed: [Bool]
+
+    /// Columns are never cut narrower than this to fit a terminal (unless their values are).
+    static let narrowest = 4
+
+    /// Measures `records` (the first batch) under `columns`: each column as wide as its heading
+    /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut).
+    init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
+        self.columns = columns
+        let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
+        self.headings = context.headers ? headings : nil
+        var widths = context.headers ? headings.map(\.width) : Array(repeating: 0, count: columns.count)
+        var numbers = Array(repeating: 0, count: columns.count)
+        var others = Array(repeating: 0, count: columns.count)
+        for record in records {
+            for (c, column) in columns.enumerated() {
+                let value = ColumnSet.cell(record, column)
+                let cell = RenderCell(value, nullValue: context.nullValue, markdown: markdown)
+                widths[c] = max(widths[c], cell.width)
+                if cell.isNumber { numbers[c] += 1 } else if !cell.isNull { others[c] += 1 }
+            }
+        }
+        var fixed = Array(repeating: false, count: columns.count)
+        for (c, width) in context.widths.prefix(columns.count).enumerated() where width > 0 {
+            widths[c] = width
+            fixed[c] = true
+        }
+        self.fixed = fixed
+        self.widths = widths.map { max($0, 1) }
+        numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
+    }
+
+    /// Makes every column at least as wide as in `earlier` (a batch printed before), unless
+    /// `.width` fixed it.
+    mutating func widen(toAtLeast earlier: [Int]) {
+        for (c, width) in earlier.enumerated() where c < widths.count && !fixed[c] { widths[c] = max(widths[c], width) }
+    }
+
+    /// Cuts the widest columns until the sum of the widths is at most `available` cells: every
+    /// column wider than some limit is cut to it (the largest limit that fits, never below
+    /// ``narrowest``), and cells left over widen the cut columns one each, left to right.
+    mutating func fit(into available: Int) {
+        guard widths.reduce(0, +) > available else { return }
+        func total(_ limit: Int) -> Int { widths.reduce(0) { $0 + min($1, limit) } }
+        var low = Self.narrowest
+        var high = widths.max() ?? Self.narrowest
+        guard total(low) <= available else {
+            widths = widths.map { min($0, low) }
+            return
+        }
+        while low < high {  // the largest limit whose total fits
+            let middle = (low + high + 1) / 2
+            if total(middle) <= available { low = middle } else { high = middle - 1 }
+        }
+        var spare = available - total(low)
+        widths = widths.map { width in
+            guard width > low else { return width }
+            guard spare > 0 else { return low }
+            spare -= 1
+            return low + 1
+        }
+    }
+}
