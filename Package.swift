@@ -12,7 +12,8 @@
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
-// CSQLite and CPCRE2 wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev);
+// CSQLite, CPCRE2 and CEditLine wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev,
+// libedit-dev; CEditLine's shim spells out libedit's variadic calls for Swift);
 // CSiftSupport is a few lines of C (the thread's stack bounds, for the parser's depth guard).
 import PackageDescription
 
@@ -36,6 +37,12 @@ let package = Package(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
+        ),
+        // The REPL's line editing and history.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
         ),
 
         // A few lines of C the language layer needs: the current thread's remaining stack.
@@ -64,6 +71,7 @@ let package = Package(
             name: "SiftCLI",
             dependencies: [
                 "Sift",
+                "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +83,8 @@ let package = Package(
         .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"],
+                    exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,12 @@
 //
 //     swift build -c release --product StoreWrites && .build/release/StoreWrites [rows] [rounds]
 //
+// REPLLatency: `sift STORE` under a pseudo-terminal, from starting until the prompt (< 100 ms)
+// and from Enter on `FETCH Item` in a million-row store until its first row (< 50 ms):
+//
+//     swift build -c release --product sift        (in the main package)
+//     swift build -c release --product REPLLatency && .build/release/REPLLatency [SIFT] [rounds]
+//
 // EvaluationLoop is the same evaluations as a plain loop, for perf and callgrind:
 //
 //     swift build -c release --product EvaluationLoop
@@ -84,6 +90,13 @@ let package = Package(
             name: "StoreWrites",
             dependencies: [.product(name: "Sift", package: "main")],
             path: "Benchmarks/StoreWrites"
+        ),
+        // The REPL under a pseudo-terminal: starting until the prompt, Enter on a million-row
+        // fetch until its first row.
+        .executableTarget(
+            name: "REPLLatency",
+            dependencies: ["SQLiteFetchFixture"],
+            path: "Benchmarks/REPLLatency"
         ),
         // A plain loop over the same evaluations, for perf and callgrind.
         .executableTarget(

@@ -148,6 +148,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         if let error = error as? StoreError { return error }
         if let error = error as? SQLiteError {
             if let underlying = error.underlying as? StoreError { return underlying }
+            if error.isInterrupted { return .interrupted }
             if error.isBusy {
                 return StoreError(.locked, "\(file?.lastPathComponent ?? "the store") is locked by another connection writing to it; try again once it has saved (SQLite: \(error.message))")
             }
@@ -160,20 +161,22 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     // MARK: Fetching
 
     public func execute(_ request: FetchRequest) throws -> FetchResult {
-        switch request.resultType {
-        case .objects: return .objects(try fetch(request))
-        case .objectIDs: return .objectIDs(try fetch(request).objectIDs)
-        case .count: return .count(try SQLFetchExecutor(store: self).count(request))
-        case .dictionaries: return .dictionaries(try SQLFetchExecutor(store: self).dictionaries(request))
+        try interruptible {
+            switch request.resultType {
+            case .objects: .objects(try fetch(request))
+            case .objectIDs: .objectIDs(try fetch(request).objectIDs)
+            case .count: .count(try SQLFetchExecutor(store: self).count(request))
+            case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self).dictionaries(request))
+            }
         }
     }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try SQLFetchExecutor(store: self).objects(request)
+        try interruptible { try SQLFetchExecutor(store: self).objects(request) }
     }
 
     public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try SQLFetchExecutor(store: self).sections(request)
+        try interruptible { try SQLFetchExecutor(store: self).sections(request) }
     }
 
     public func object(with id: ObjectID) -> ManagedObject? {

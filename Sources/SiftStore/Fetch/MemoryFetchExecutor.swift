@@ -8,25 +8,46 @@ import SiftLanguage
 /// order → predicate → sort (ties keep insertion order) → offset and limit → the result type.
 /// Dictionary results with grouping group first, then apply HAVING, sort, offset and limit to
 /// the groups.
+///
+/// With an `interruption`, its `interrupt()` stops a fetch between objects (see
+/// ``FetchInterruption``).
 struct MemoryFetchExecutor {
     let snapshot: GraphSnapshot
+    let interruption: FetchInterruption?
     var model: DataModel { snapshot.graph.model }
 
+    init(snapshot: GraphSnapshot, interruption: FetchInterruption? = nil) {
+        self.snapshot = snapshot
+        self.interruption = interruption
+    }
+
     func execute(_ request: FetchRequest) throws -> FetchResult {
-        switch request.resultType {
-        case .objects: return .objects(try objects(request))
-        case .objectIDs: return .objectIDs(try objects(request).objectIDs)
-        case .count: return .count(try matchingPositions(request).count)
-        case .dictionaries: return .dictionaries(try dictionaries(request))
+        try interruptible {
+            switch request.resultType {
+            case .objects: .objects(try objects(request))
+            case .objectIDs: .objectIDs(try objects(request).objectIDs)
+            case .count: .count(try matchingPositions(request).count)
+            case .dictionaries: .dictionaries(try dictionaries(request))
+            }
         }
     }
 
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
-        let positions = try matchingPositions(request)
+        let positions = try interruptible { try matchingPositions(request) }
         return FetchedObjects(source: SnapshotObjectSource(snapshot: snapshot, positions: positions), batchSize: request.fetchBatchSize)
     }
 
+    /// Runs a fetch that `interruption` can stop.
+    private func interruptible<T>(_ fetch: () throws -> T) throws -> T {
+        guard let interruption else { return try fetch() }
+        return try interruption.whileRunning(fetch)
+    }
+
     func sections(_ request: FetchRequest) throws -> SectionedFetchResults {
+        try interruptible { try sectionsWhileRunning(request) }
+    }
+
+    private func sectionsWhileRunning(_ request: FetchRequest) throws -> SectionedFetchResults {
         guard let keyPath = request.sectionNameKeyPath else {
             throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
         }
@@ -68,7 +89,9 @@ struct MemoryFetchExecutor {
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         var matched = try filter(request, entity: entity)
         if !request.sortDescriptors.isEmpty {
+            try interruption?.check()
             let order = try Sorting.sortedIndices(matched.map(snapshot.view), by: request.sortDescriptors)
+            try interruption?.check()
             matched = order.map { matched[$0] }
         }
         return page(matched, request)
@@ -79,6 +102,7 @@ struct MemoryFetchExecutor {
         let predicate = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
         var matched: [Int] = []
         for (position, object) in snapshot.graph.objects.enumerated() {
+            if position % FetchInterruption.checkInterval == 0 { try interruption?.check() }
             guard let object, members.contains(object.entity) else { continue }
             if let predicate, !(try predicate.evaluate(snapshot.view(position))) { continue }
             matched.append(position)

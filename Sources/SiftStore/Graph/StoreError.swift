@@ -10,7 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
-            case unsupportedModel, readOnly, database, locked
+            case unsupportedModel, readOnly, database, locked, interrupted
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -47,6 +47,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let database = Code(.database)
         /// Another connection or process holds the store's lock (and waiting for it timed out).
         public static let locked = Code(.locked)
+        /// The store's `interrupt()` stopped the fetch or change (Ctrl-C in the REPL).
+        public static let interrupted = Code(.interrupted)
 
         public var description: String { kind.rawValue }
     }

@@ -45,6 +45,8 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     private var savedGraph: ObjectGraph
     private var snapshotCache: GraphSnapshot?
     private let liveObjects = LiveObjectCounter()
+    /// Stops the fetches under way (`interrupt()`).
+    let interruption = FetchInterruption()
     public private(set) var hasChanges = false
     /// The state each open ``performChanges(_:)`` unit returns to if it fails, innermost last.
     private var unitBaselines: [(graph: ObjectGraph, hadChanges: Bool)] = []
@@ -198,7 +200,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try MemoryFetchExecutor(snapshot: snapshot()).execute(request)
+        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).execute(request)
     }
 
     /// How many objects this store's fetches have made that exist right now: lets a program
@@ -206,11 +208,11 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public var liveObjectCount: Int { liveObjects.value }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try MemoryFetchExecutor(snapshot: snapshot()).objects(request)
+        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).objects(request)
     }
 
     public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try MemoryFetchExecutor(snapshot: snapshot()).sections(request)
+        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).sections(request)
     }
 
     public func object(with id: ObjectID) -> ManagedObject? {

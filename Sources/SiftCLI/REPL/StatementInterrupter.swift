@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+import Sift
+import Synchronization
+
+/// Ctrl-C in an interactive session: while a statement runs, SIGINT stops it (the open store's
+/// `interrupt()`: `sqlite3_interrupt` on SQLite, a flag the evaluator's loops check on the
+/// atomic stores) and the session goes on; between statements, what `whenIdle` says.
+///
+/// The signal is not handled in a signal handler: SIGINT is ignored by the process and a
+/// dispatch source delivers it on a queue of its own, where stopping the store (thread-safe in
+/// both stores) is ordinary code.
+final class StatementInterrupter {
+    /// What a SIGINT between statements does.
+    enum IdleAction: Sendable {
+        /// Nothing (a line editor reads Ctrl-C as a key, so a SIGINT then comes from elsewhere).
+        case ignore
+        /// What SIGINT does by default: the process ends (plain input at a terminal).
+        case terminate
+    }
+
+    private let signals: Signals
+    private let source: any DispatchSourceSignal
+
+    /// Starts handling SIGINT (until `stop()`).
+    init(whenIdle: IdleAction) {
+        let signals = Signals(whenIdle: whenIdle)
+        self.signals = signals
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "sift.interrupts"))
+        source.setEventHandler { signals.received() }
+        // Dispatch installs its own SIGINT action when the source is registered, on a thread of
+        // its own: wait for it, so that libedit (which saves the action before it reads a line
+        // and restores it after) restores that one, not the one before it.
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
+        source.resume()
+        _ = registered.wait(timeout: .now() + .seconds(1))
+    }
+
+    /// SIGINT's default action again.
+    func stop() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// Runs one statement (or dot command) of `session`, which a SIGINT stops; returns whether
+    /// one came while it ran.
+    func run(_ session: Session, _ body: () -> Void) -> Bool {
+        signals.started(stop: Self.stopAction(for: session.store))
+        body()
+        return signals.ended()
+    }
+
+    /// How a store's running fetches are stopped.
+    static func stopAction(for store: (any PersistentStore)?) -> (@Sendable () -> Void)? {
+        switch store {
+        case let store as SQLiteStore: { store.interrupt() }
+        case let store as AtomicStore: { store.interrupt() }
+        default: nil
+        }
+    }
+
+    /// What the signal queue and the session's thread share: the statement running, and
+    /// whether a SIGINT came while it ran.
+    private final class Signals: Sendable {
+        private struct Running {
+            /// Stops the statement (nil: nothing to stop, as with no store open).
+            var stop: (@Sendable () -> Void)?
+            var interrupted = false
+        }
+
+        private let running = Mutex<Running?>(nil)
+        private let whenIdle: IdleAction
+
+        init(whenIdle: IdleAction) { self.whenIdle = whenIdle }
+
+        func started(stop: (@Sendable () -> Void)?) {
+            running.withLock { $0 = Running(stop: stop) }
+        }
+
+        /// Whether a SIGINT came since `started`.
+        func ended() -> Bool {
+            running.withLock { running in
+                defer { running = nil }
+                return running?.interrupted ?? false
+            }
+        }
+
+        /// A SIGINT (on the signal queue).
+        func received() {
+            // The store is stopped under the lock, so the statement stopped cannot be the next one.
+            let wasRunning = running.withLock { running in
+                guard running != nil else { return false }
+                running?.interrupted = true
+                running?.stop?()
+                return true
+            }
+            if !wasRunning, whenIdle == .terminate {
+                // As a shell reports a process SIGINT ended (the results were flushed as they
+                // were printed).
+                _exit(128 + SIGINT)
+            }
+        }
+    }
+}

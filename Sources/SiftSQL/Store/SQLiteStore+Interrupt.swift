@@ -1,0 +1,24 @@
+import SiftSQLite
+import SiftStore
+
+extension SQLiteStore {
+    /// Stops the statements this store's connection is running (`sqlite3_interrupt`; from any
+    /// thread): the fetch under way throws ``StoreError/interrupted``. A fetch that starts after
+    /// the last statement under way has ended runs normally.
+    ///
+    /// A fetch whose objects are being read a batch at a time ends early instead (iteration
+    /// cannot throw): the objects read so far are all there is.
+    public func interrupt() {
+        database.interrupt()
+    }
+
+    /// Runs a fetch, reporting SQLite's `SQLITE_INTERRUPT` as ``StoreError/interrupted``
+    /// (other errors pass through unchanged).
+    func interruptible<T>(_ fetch: () throws -> T) throws -> T {
+        do {
+            return try fetch()
+        } catch let error as SQLiteError where error.isInterrupted {
+            throw StoreError.interrupted
+        }
+    }
+}

@@ -1,0 +1,9 @@
+extension AtomicStore {
+    /// Stops the fetches this store is running (from any thread): each throws
+    /// ``StoreError/interrupted`` at its next check, between objects. A fetch that starts after
+    /// the last one under way has ended runs normally. A batch update or delete stopped while it
+    /// looks for its objects changes nothing.
+    public func interrupt() {
+        interruption.interrupt()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SiftSQL
+import SiftStore
+import Synchronization
+import Testing
+
+/// `interrupt()` on both kinds of store: a fetch under way throws `StoreError.interrupted`
+/// (SQLite's `sqlite3_interrupt`; the atomic stores' check between objects), the store goes on
+/// working, and an interrupt with nothing running has no effect on the next fetch.
+@Suite struct StoreInterruptTests {
+    enum Kind: String, CaseIterable, Sendable {
+        case sqlite, atomic
+    }
+
+    static let rows = 20_000
+    /// About 80 µs a row: a second and a half for the whole store, unless interrupted.
+    static let slowFetch = "Item WHERE name MATCHES '(.*[aeiou]){5}(X|Y)'"
+
+    static func store(_ kind: Kind) throws -> any PersistentStore {
+        let model = try JSONModelFormat.read(Data(#"{"entities": [{"name": "Item", "attributes": [{"name": "name", "type": "String"}]}]}"#.utf8))
+        let store: any PersistentStore = switch kind {
+        case .sqlite: try SQLiteStore.inMemory(model: model)
+        case .atomic: AtomicStore.inMemory(model: model)
+        }
+        for n in 0..<rows { try store.insert("Item", ["name": .string("item number \(n) lorem ipsum dolor sit amet consectetur")]) }
+        try store.save()
+        return store
+    }
+
+    static func interrupt(_ store: any PersistentStore) {
+        switch store {
+        case let store as SQLiteStore: store.interrupt()
+        case let store as AtomicStore: store.interrupt()
+        default: Issue.record("no interrupt for \(type(of: store))")
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func interruptStopsTheFetchUnderWay(_ kind: Kind) throws {
+        let store = try Self.store(kind)
+        nonisolated(unsafe) let interrupted = store
+        let finished = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        // Interrupts until the fetches have ended (one may not have started at the first).
+        let interrupter = Thread {
+            while !finished.load(ordering: .relaxed) {
+                usleep(20_000)
+                Self.interrupt(interrupted)
+            }
+            stopped.signal()
+        }
+        interrupter.start()
+        let started = ContinuousClock.now
+        #expect(throws: StoreError.interrupted) {
+            try store.count(FetchRequest(statement: Self.slowFetch))
+        }
+        let sorted = try FetchRequest(statement: Self.slowFetch + " SORT BY name")
+        switch kind {
+        case .atomic:
+            #expect(throws: StoreError.interrupted) { try store.fetch(sorted) }
+        case .sqlite:
+            // SQLite runs the query as the objects are read, and iteration cannot throw: it ends
+            // early, with the objects read so far (none here).
+            #expect(try store.fetch(sorted).map(\.objectID).isEmpty)
+        }
+        finished.store(true, ordering: .relaxed)
+        stopped.wait()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        // The store goes on working.
+        #expect(try store.count(FetchRequest(statement: "Item WHERE name ENDSWITH 'consectetur'")) == Self.rows)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func anInterruptWithNothingRunningIsForgotten(_ kind: Kind) throws {
+        let store = try Self.store(kind)
+        Self.interrupt(store)
+        #expect(try store.count(FetchRequest(statement: "Item WHERE name BEGINSWITH 'item number 1'")) == 11_111)
+        #expect(try store.fetch(FetchRequest(statement: "Item WHERE name MATCHES 'item number 9999 .*'")).count == 1)
+    }
+
+    @Test func anInterruptedErrorIsAStoreError() {
+        #expect(StoreError.interrupted.code == .interrupted)
+        #expect(StoreError.interrupted.message == "interrupted")
+    }
+}
