@@ -13,6 +13,9 @@ import Testing
 /// seed apps' stores: `notes.sqlite` and `notes.json` (Notes), `movies.sqlite` (Movies),
 /// `albums.json` (Albums), made anew for each transcript.
 ///
+/// `$EXAMPLES` stands for the package's Examples folder. `.timer` lines show `#` for each
+/// figure (times vary).
+///
 /// `SIFT_UPDATE_TRANSCRIPTS=1 swift test --filter TranscriptTests` writes the `.out` files
 /// from what the sessions print (read the diff before committing it).
 @Suite struct TranscriptTests {
@@ -53,7 +56,18 @@ import Testing
         }
         session.endOfInput()
         if session.failures > 0 { collected.withLock { $0 += "[\(session.failures) failed]\n" } }
-        return collected.withLock { $0 }.replacingOccurrences(of: directory.path, with: "$DIR")
+        return normalizingTimes(collected.withLock { $0 }.replacingOccurrences(of: directory.path, with: "$DIR")
+            .replacingOccurrences(of: examples.path, with: "$EXAMPLES"))
+    }
+
+    static let examples = QueryCommandTests.examples
+
+    /// `Run time: parse # ms, compile # ms, execute # ms`: the `.timer` figures vary.
+    static func normalizingTimes(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.hasPrefix("Run time: ") else { return String(line) }
+            return String(line).replacing(/[0-9]+(\.[0-9]+)? ms/, with: "# ms")
+        }.joined(separator: "\n")
     }
 
     @Test(arguments: names)
@@ -62,6 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = try String(contentsOf: Self.folder.appendingPathComponent("\(name).sift"), encoding: .utf8)
             .replacingOccurrences(of: "$DIR", with: directory.path)
+            .replacingOccurrences(of: "$EXAMPLES", with: Self.examples.path)
         let actual = Self.transcript(of: input, name: name, directory: directory)
         let expectedURL = Self.folder.appendingPathComponent("\(name).out")
         if ProcessInfo.processInfo.environment["SIFT_UPDATE_TRANSCRIPTS"] == "1" {

@@ -62,7 +62,7 @@ struct ImportCommand: ParsableCommand {
             defer { progress.finish() }
             let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
                 do throws(StoreError) {
-                    return try importFile(path, into: store, progress: progress.update(rows:))
+                    return try Self.importFile(path, entity: entity, into: store, progress: progress.update(rows:))
                 } catch {
                     throw error.prefixed("\(path == "-" ? "<stdin>" : path): ")
                 }
@@ -73,8 +73,9 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Imports one file by its kind: JSON Lines streams; JSON and CSV are read whole.
-    private func importFile(_ path: String, into store: any PersistentStore, progress: @escaping (Int) -> Void) throws(StoreError) -> ImportSummary {
+    /// Imports one file by its kind: JSON Lines streams; JSON and CSV (rows of `entity`) are read
+    /// whole. Also the REPL's `.import`.
+    static func importFile(_ path: String, entity: String?, into store: any PersistentStore, progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
         let lowered = path.lowercased()
         if path == "-" || lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") {
             let handle: FileHandle

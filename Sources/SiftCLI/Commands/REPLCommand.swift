@@ -9,24 +9,31 @@ struct REPLCommand: ParsableCommand {
         commandName: "repl",
         abstract: "Ask a store questions: statements, bare predicates and dot commands, interactively or from standard input.",
         discussion: """
-            sift STORE is the short spelling (sift notes.sqlite, as sqlite3 notes.sqlite), and
-            sift STORE 'STATEMENT' runs one statement and exits. When standard input is not a
-            terminal, statements are read from it: no prompt, no line editing.
+            sift STORE is the short spelling (sift notes.sqlite, as sqlite3 notes.sqlite),
+            and sift STORE 'STATEMENT' runs one statement and exits. Without a store, sift
+            opens the bundled example store: the seed apps (Examples/) built in, example
+            for the default and example:NAME for one app (sift example:MustC; .open
+            example: lists them). A missing store file is an error unless --create --model
+            MODEL is given. When standard input is not a terminal, statements are read
+            from it: no prompt, no line editing.
 
-            Type a statement as sift query takes it, or, after .use ENTITY, a bare predicate;
-            .help lists the dot commands.
+            Type a statement as sift query takes it, or, after .use ENTITY, a bare
+            predicate; .help lists the dot commands.
 
             Examples:
+              $ sift
+              Sift: the bundled example store is open (seed apps Notes, Movies, …). …
               $ sift notes.sqlite
               sift> .use Note
               sift(Note)> title BEGINSWITH[cd] "my"
               $ sift notes.sqlite 'COUNT Note WHERE category.name == "Work"'
               $ echo 'COUNT Note' | sift notes.sqlite
+              $ sift example:Movies 'COUNT Movie'
               $ sift repl --store new.sqlite --create --model Examples/Notes/model.json
             """
     )
 
-    @Option(help: ArgumentHelp("The store to open (.sqlite, .db, .json or .plist).", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store to open (.sqlite, .db, .json or .plist; example or example:NAME for a bundled one; the default example store when not given).", valueName: "STORE"))
     var store: String?
 
     @Flag(help: "Create the store (from --model) when it does not exist.")
@@ -41,26 +48,24 @@ struct REPLCommand: ParsableCommand {
     @Argument(help: "A statement to run instead of reading statements.")
     var statement: String?
 
+    func validate() throws {
+        if create && store == nil { throw ValidationError("--create needs --store STORE (and --model MODEL)") }
+    }
+
     func run() throws {
         let interactive = statement == nil && ShellRunner.inputIsTerminal
         let session = Session(output: .process(), source: interactive ? .interactive : statement == nil ? .script(name: "<stdin>") : .commandLine)
         session.settings.bail = bail
-        if let store {
-            let opened = try ShellStores.open(store, create: create, model: model)
-            session.open(store: opened, label: store)
-        }
+        let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
+        session.open(store: try ShellStores.open(label, create: create, model: model), label: label)
         if let statement {
             session.feedLines(statement)
             session.endOfInput()
             throw ShellRunner.exitStatus(session)
         }
         if interactive {
-            if let store {
-                session.output.message("Sift: \(store) (\(session.store?.model.entities.count ?? 0) entities). .help lists the commands, .open FILE opens another store.")
-            } else {
-                session.output.message("Sift: no store open. .open FILE opens one; .help lists the commands.")
-            }
-            ShellRunner.run(session, reader: PlainLineReader(showsPrompt: true))
+            session.output.message(ShellStores.banner(label, session.store))
+            ShellRunner.runInteractive(session)
             return
         }
         ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false))
@@ -68,15 +73,31 @@ struct REPLCommand: ParsableCommand {
     }
 }
 
-/// Opening the store a session starts with: an existing store, or with --create a new one from
-/// a model.
+/// Opening the store a session starts with: an existing store, a bundled example store
+/// (`example`, the default, or `example:NAME`), or with --create a new one from a model.
 enum ShellStores {
     static func open(_ path: String, create: Bool, model: String?) throws -> any PersistentStore {
+        if ExampleStores.isExampleName(path) {
+            do {
+                return try ExampleStores.open(path)
+            } catch {
+                Output.error("error: \(Session.message(of: error))")
+                throw ExitCode(1)
+            }
+        }
         if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path) }
         guard create, let model else {
-            Output.error("error: no store at \(path)\(create ? "; --create needs --model MODEL" : " (give --create --model MODEL to create one)")")
+            Output.error("error: no store at \(path)\(SessionStores.suggestion(for: path))\(create ? "; --create needs --model MODEL" : " (give --create --model MODEL to create one)")")
             throw ExitCode(1)
         }
         return try StoreFile.create(path, model: try StoreFile.loadModel(model))
+    }
+
+    /// The line an interactive session starts with: which store is open, and that `.help` and
+    /// `.open FILE` exist.
+    static func banner(_ label: String, _ store: (any PersistentStore)?) -> String {
+        if ExampleStores.isExampleName(label) { return ExampleStores.banner(label) }
+        let entities = store?.model.entities.count ?? 0
+        return "Sift: \(label) is open (\(entities) entit\(entities == 1 ? "y" : "ies")). .help lists the commands; .open FILE opens another store."
     }
 }

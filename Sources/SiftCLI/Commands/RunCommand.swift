@@ -8,23 +8,27 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a script of statements and dot commands.",
         discussion: """
-            A script holds statements (as sift query takes them, or bare predicates after .use),
-            dot commands (.open, .use, .set, .mode, …) and # comments. A statement may go on over
-            several lines; a line ending in ; or a blank line ends it. A first line
-            #!/usr/bin/env -S sift run makes the script a program. Errors are printed as
-            FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or
-            .bail on stops at the first).
+            A script holds statements (as sift query takes them, or bare predicates after
+            .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and #
+            comments. A statement may go on over several lines; a line ending in ; or a
+            blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a
+            program (chmod +x, then ./script.sift). The script starts on --store, or on
+            the bundled example store (the seed apps) when none is given. Errors are
+            printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement
+            failed (--bail or .bail on stops at the first).
 
             Examples:
-              $ sift run Examples/notes-report.sift
-              $ sift run report.sift --store notes.sqlite --var 'since={"$date": "2017-07-06T00:00:00Z"}' --output csv
+              $ sift run Examples/movies-report.sift
+              $ sift run Examples/notes-by-category.sift --store notes.sqlite --output csv
+              $ sift run report.sift --store notes.sqlite --bail \\
+                  --var 'since={"$date": "2017-07-06T00:00:00Z"}'
             """
     )
 
     @Argument(help: "The script file.")
     var script: String
 
-    @Option(help: ArgumentHelp("The store to open before the script runs.", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store to open before the script runs (the bundled example store when not given).", valueName: "STORE"))
     var store: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
@@ -58,7 +62,8 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("--var \(name): \(error)")
             }
         }
-        if let store { session.open(store: try ShellStores.open(store, create: false, model: nil), label: store) }
+        let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
+        session.open(store: try ShellStores.open(label, create: false, model: nil), label: label)
         do {
             try session.read(file: script)
         } catch {

@@ -5,13 +5,20 @@ import Sift
 extension DotCommands {
     static let storeCommands: [DotCommand] = [
         DotCommand(
-            name: "open", usage: ".open FILE", summary: "Open a store (.sqlite, .db, .json, .plist) and close the one open",
-            details: "The kind follows the extension. Any SQLite database opens; one Sift did not create is read into a model from its tables and can be queried, not changed.",
-            example: ".open Examples/notes.sqlite"
+            name: "open", usage: ".open FILE", summary: "Open a store (.sqlite, .db, .json, .plist, or an example) and close the one open",
+            details: "The kind follows the extension. Any SQLite database opens; one Sift did not create is read into a model from its tables and can be queried, not changed. The seed apps are built in (changes to them last until the session ends): example is the default one sift opens (the apps whose names do not collide), example:NAME one app; .open example: lists them: " + ExampleApp.embedded.map { "example:" + $0.name }.joined(separator: ", ") + ".",
+            example: ".open example:Movies"
         ) { session, words in
             guard words.count == 1 else { throw usage("open") }
-            session.open(store: try SessionStores.open(words[0]), label: words[0])
-            session.output.message("opened \(words[0]): \(session.store?.model.entities.count ?? 0) entities (.entities lists them)")
+            if words[0] == ExampleStores.prefix + ":" {
+                session.output.write(ExampleStores.listing())
+                return
+            }
+            let label = ExampleStores.canonicalName(words[0])
+            session.open(store: try SessionStores.open(words[0]), label: label)
+            session.commandState.engineCopy.invalidate()
+            let count = session.store?.model.entities.count ?? 0
+            session.output.message("opened \(label): \(count) entit\(count == 1 ? "y" : "ies") (.entities lists them)")
         },
         DotCommand(
             name: "entities", usage: ".entities", summary: "List the entities of the open store's model, with their object counts",
@@ -19,16 +26,20 @@ extension DotCommands {
         ) { session, words in
             guard words.isEmpty else { throw usage("entities") }
             let store = try session.requireStore()
+            var rows: [(String, String)] = []
             for entity in store.model.entities {
-                var line = entity.name
-                if let parent = entity.parent { line += " : \(parent)" }
+                var name = entity.name
+                if let parent = entity.parent { name += " : \(parent)" }
                 if entity.isAbstract {
-                    line += " (abstract)"
+                    rows.append((name, "(abstract)"))
                 } else {
                     let count = try store.count(FetchRequest(entityName: entity.name))
-                    line += "  \(count) object\(count == 1 ? "" : "s")"
+                    rows.append((name, "\(count) object\(count == 1 ? "" : "s")"))
                 }
-                session.output.write(line + "\n")
+            }
+            let width = rows.map(\.0.count).max() ?? 0
+            for (name, count) in rows {
+                session.output.write(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + count + "\n")
             }
         },
         DotCommand(
@@ -60,14 +71,28 @@ extension DotCommands {
     ]
 }
 
-/// Opening stores by file name, as `.open` and `sift STORE` do.
+/// Opening stores by name, as `.open` and `sift STORE` do: a file (the kind follows the
+/// extension) or a bundled example store (`example`, `example:NAME`).
 enum SessionStores {
     static func open(_ path: String) throws -> any PersistentStore {
-        guard FileManager.default.fileExists(atPath: path) else { throw SessionError("no store at \(path)") }
+        if ExampleStores.isExampleName(path) { return try ExampleStores.open(path) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SessionError("no store at \(path)" + suggestion(for: path))
+        }
         let url = URL(fileURLWithPath: path)
         switch StoreFile.Kind(path: path) {
         case .sqlite: return try SQLiteStore.open(at: url)
         case .atomic: return try AtomicStore.open(at: url)
         }
+    }
+
+    /// `; did you mean 'notes.sqlite'?` for a file name one letter off one in its directory.
+    static func suggestion(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path),
+              let closest = Suggestions.closest(to: url.lastPathComponent, in: names) else { return "" }
+        let shown = path.contains("/") ? (path as NSString).deletingLastPathComponent + "/" + closest : closest
+        return "; did you mean '\(shown)'?"
     }
 }

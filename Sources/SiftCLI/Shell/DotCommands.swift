@@ -10,6 +10,9 @@ struct DotCommand: Sendable {
     let summary: String
     var details: String = ""
     let example: String
+    /// The command takes the rest of its line as typed, as one word (none when empty): JSON
+    /// values keep their quotes, text its spacing and apostrophes.
+    var takesRawText = false
     let run: @Sendable (Session, [String]) throws -> Void
 }
 
@@ -26,9 +29,10 @@ enum DotCommands {
 
     /// Runs a dot command line; an unknown command suggests the one meant.
     static func run(_ line: String, in session: Session) throws {
-        let words = try split(line)
-        guard let first = words.first else { return }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard let first = trimmed.split(maxSplits: 1, whereSeparator: { $0.isWhitespace }).first else { return }
         let name = String(first.dropFirst())
+        let rest = trimmed.dropFirst(first.count).trimmingCharacters(in: .whitespaces)
         guard let command = named(name) else {
             var message = "unknown command '.\(name)'"
             if let suggestion = Suggestions.closest(to: name.lowercased(), in: all.flatMap { [$0.name] + $0.aliases }) {
@@ -38,7 +42,7 @@ enum DotCommands {
             }
             throw SessionError(message)
         }
-        try command.run(session, Array(words.dropFirst()))
+        try command.run(session, command.takesRawText ? (rest.isEmpty ? [] : [rest]) : try split(rest))
     }
 
     /// A command line's words: separated by spaces, with `"…"` and `'…'` quoting (a backslash

@@ -66,27 +66,160 @@ extension Session {
         return bound
     }
 
-    /// Parses and runs a statement, printing its results.
+    /// Parses and runs a statement, printing its results: its SQL and query plan first when
+    /// `.sql` and `.eqp` ask, on the engine `.engine` chooses (under `.engine both`, compared with
+    /// the other), and its times after them with `.timer on`. A `.once FILE` before it sends its
+    /// results to FILE.
     func execute(statement text: String) throws {
-        let (statement, bare) = try parse(statement: text)
-        let store = try requireStore()
-        switch statement {
-        case .fetch(let request):
-            lastPredicate = request.predicate
-            try FetchPrinter(session: self, store: store).run(request, paged: bare ? settings.limit : nil)
-        case .update(let update):
-            lastPredicate = update.predicate
-            let count = try changeAndSave(store) { try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values) }
-            output.write("updated \(count) object\(count == 1 ? "" : "s")\n")
-        case .delete(let delete):
-            lastPredicate = delete.predicate
-            let count = try changeAndSave(store) { try store.batchDelete(entity: delete.entityName, predicate: delete.predicate) }
-            output.write("deleted \(count) object\(count == 1 ? "" : "s")\n")
+        try startOnceRedirection()
+        try withSessionHints { try executeParsing(text) }
+    }
+
+    /// Runs a fetch request (a statement's, or `.request FILE.json`'s) and prints its results.
+    func run(request: FetchRequest) throws {
+        try startOnceRedirection()
+        var timings = StatementTimings()
+        try withSessionHints { try runFetch(request, paged: nil, timings: &timings) }
+        if settings.timer { output.message(timings.line) }
+    }
+
+    /// Errors that tell how to bind a variable say how a session does it (`.set`).
+    private func withSessionHints(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as EvaluationError where error.code == .unboundVariable {
+            let name = (error.keyPath ?? "$").dropFirst()
+            throw SessionError("the variable $\(name) has no value; set one with .set \(name) JSON (.vars lists them)")
         }
     }
 
-    /// A batch change, saved; any error rolls it back.
+    private func executeParsing(_ text: String) throws {
+        var timings = StatementTimings()
+        let (statement, bare) = try timings.measure(.parse) { try parse(statement: text) }
+        let store = try requireStore()
+        switch statement {
+        case .fetch(let request):
+            try runFetch(request, paged: bare ? settings.limit : nil, timings: &timings)
+        case .update(let update):
+            lastPredicate = update.predicate
+            try timings.measure(.compile) { try prepareChange(entity: update.entityName, predicate: update.predicate, on: store) }
+            let count = try timings.measure(.execute) {
+                try changeAndSave(store) { try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values) }
+            }
+            output.write("updated \(count) object\(count == 1 ? "" : "s")\n")
+        case .delete(let delete):
+            lastPredicate = delete.predicate
+            try timings.measure(.compile) { try prepareChange(entity: delete.entityName, predicate: delete.predicate, on: store) }
+            let count = try timings.measure(.execute) {
+                try changeAndSave(store) { try store.batchDelete(entity: delete.entityName, predicate: delete.predicate) }
+            }
+            output.write("deleted \(count) object\(count == 1 ? "" : "s")\n")
+        }
+        if settings.timer { output.message(timings.line) }
+    }
+
+    /// Sends results to the file `.once` named, for this statement only (the end of its result
+    /// ends the redirection).
+    private func startOnceRedirection() throws {
+        guard let path = commandState.onceFile else { return }
+        commandState.onceFile = nil
+        try output.redirect(to: path, once: true)
+    }
+
+    /// Runs a fetch on the engine `.engine` chooses and prints its results; under `.engine both`,
+    /// runs it on the other engine too and fails when the two differ.
+    private func runFetch(_ request: FetchRequest, paged limit: Int?, timings: inout StatementTimings) throws {
+        let store = try requireStore()
+        lastPredicate = request.predicate
+        let (main, other) = try engines(for: store)
+        try timings.measure(.compile) { try prepare(request, on: main) }
+        try showPlan(request, on: main)
+        do {
+            try timings.measure(.execute) { try FetchPrinter(session: self, store: main.store).run(request, paged: limit) }
+        } catch {
+            guard let other else { throw error }
+            let verdict = EngineComparison.compare((main.name, .failed(Self.message(of: error))),
+                                                   (other.name, EngineComparison.outcome(of: request, on: other.store)))
+            if verdict.agree { throw error }
+            throw SessionError(verdict.message)
+        }
+        guard let other else { return }
+        let verdict = EngineComparison.compare((main.name, EngineComparison.outcome(of: request, on: main.store)),
+                                               (other.name, EngineComparison.outcome(of: request, on: other.store)))
+        guard verdict.agree else { throw SessionError(verdict.message) }
+        output.message(verdict.message)
+    }
+
+    /// The engine that runs a fetch and prints its results, and under `.engine both` the one it
+    /// is compared with. A SQLite store's own engine is SQL, and its objects are copied into an
+    /// in-memory store for the evaluator; a JSON or binary store runs fetches in memory (it has
+    /// no SQL: `.engine sql` is the store's own engine there), and `.engine both` compares it
+    /// with a copy of its objects in an in-memory SQLite store.
+    func engines(for store: any PersistentStore) throws -> (main: Engine, other: Engine?) {
+        let isSQLite = store is SQLiteStore
+        let own = Engine(name: isSQLite ? "sql" : "memory", store: store)
+        switch settings.engine {
+        case .sql:
+            return (own, nil)
+        case .memory:
+            return isSQLite ? (Engine(name: "memory", store: try commandState.engineCopy.copy(of: store)), nil) : (own, nil)
+        case .both:
+            return (own, Engine(name: isSQLite ? "memory" : "sql", store: try commandState.engineCopy.copy(of: store)))
+        }
+    }
+
+    /// Compiles a fetch as its engine will (SQL on SQLite, the predicate for the evaluator), to
+    /// time it and, with `.sql on`, to print the SQL and its bindings.
+    private func prepare(_ request: FetchRequest, on engine: Engine) throws {
+        guard settings.showSQL || settings.showPlan || settings.timer else { return }
+        if engine.name == "sql", let sqlite = engine.store as? SQLiteStore {
+            let generated: GeneratedSQL
+            do {
+                generated = try sqlite.generatedSQL(for: request)
+            } catch where !settings.showSQL {
+                return  // only timing: the fetch reports the error
+            }
+            if settings.showSQL { output.write(generated.description + "\n") }
+            return
+        }
+        if settings.showSQL || settings.showPlan { output.write("-- no SQL: \(noSQLReason(engine))\n") }
+        if settings.timer, let predicate = request.predicate { _ = try? CompiledPredicate(predicate) }
+    }
+
+    /// SQLite's query plan for a fetch (`.eqp on`), as `sift explain` prints it.
+    private func showPlan(_ request: FetchRequest, on engine: Engine) throws {
+        guard settings.showPlan, engine.name == "sql", let sqlite = engine.store as? SQLiteStore else { return }
+        output.write("QUERY PLAN\n" + GeneratedSQLOutput.tree(try sqlite.queryPlan(for: request)))
+    }
+
+    /// Why a fetch runs without SQL, for `.sql on` and `.eqp on`.
+    private func noSQLReason(_ engine: Engine) -> String {
+        guard let atomic = engine.store as? AtomicStore, atomic === store else {
+            return ".engine memory runs the fetch in memory, on a copy of the store's objects"
+        }
+        let kind = switch atomic.kind {
+        case .json: "a JSON store"
+        case .binaryPropertyList: "a binary store"
+        case .inMemory: "an in-memory store"
+        }
+        return "\(storeLabel) is \(kind); its fetches run in memory"
+    }
+
+    /// For a change statement on a SQLite store, the fetch that finds the objects it changes:
+    /// its SQL with `.sql on`, its plan with `.eqp on`.
+    private func prepareChange(entity: String, predicate: PredicateNode?, on store: any PersistentStore) throws {
+        guard settings.showSQL || settings.showPlan || settings.timer else { return }
+        let finder = FetchRequest(entityName: entity, predicate: predicate)
+        let engine = Engine(name: store is SQLiteStore ? "sql" : "memory", store: store)
+        if settings.showSQL || settings.showPlan { output.write("-- the objects to change:\n") }
+        try prepare(finder, on: engine)
+        try showPlan(finder, on: engine)
+    }
+
+    /// A batch change, saved; any error rolls it back. The store's copy for `.engine` is stale
+    /// after it.
     private func changeAndSave(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
+        defer { commandState.engineCopy.invalidate() }
         do {
             let count = try change()
             try store.save()
@@ -97,4 +230,3 @@ extension Session {
         }
     }
 }
-

@@ -44,6 +44,8 @@ final class Session {
     var arguments: [(json: String, value: Any?)] = []
     /// The last predicate a statement ran (`.ast`).
     var lastPredicate: PredicateNode?
+    /// What the inspecting and file commands keep between lines (`.once`, `.engine`).
+    let commandState = DotCommandState()
     /// Statements and dot commands that failed.
     private(set) var failures = 0
     /// `.quit` was asked for, or `.bail on` met an error.
@@ -159,7 +161,8 @@ final class Session {
         pending = []
     }
 
-    private var pendingText: String { pending.map(\.text).joined(separator: "\n") }
+    /// The statement being written, its lines so far (Tab completion reads it).
+    var pendingText: String { pending.map(\.text).joined(separator: "\n") }
 
     /// `#` starts a comment line when a space, `!` or nothing follows it (`#size` is a key).
     static func isComment(_ trimmed: String) -> Bool {
