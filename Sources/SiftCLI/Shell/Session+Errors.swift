@@ -10,7 +10,15 @@ extension Session {
         failed()
         let parseError = error as? ParseError
         guard let name = sourceName else {
-            if let parseError {
+            if let parseError, let location, location.texts.count > 1 {
+                // A statement typed over several lines: the line the error is on, and where.
+                let (line, column) = location.position(ofColumn: parseError.column)
+                let index = location.lines.firstIndex(of: line) ?? 0
+                var message = parseError.message
+                if let suggestion = parseError.suggestion { message += "; did you mean '\(suggestion)'?" }
+                output.message(location.texts[index] + "\n" + String(repeating: " ", count: max(0, column - 1)) + "^\n"
+                               + "error: line \(index + 1), column \(column): \(message)")
+            } else if let parseError {
                 output.message(parseError.rendered())
             } else {
                 output.message("error: \(Self.message(of: error))")

@@ -84,13 +84,6 @@ extension Parser {
         return statement
     }
 
-    /// The predicate of a WHERE clause. An expression followed by a word is a misspelt
-    /// operator (`title BEGINSWTH "a"`), reported as `sift parse` reports it.
-    private mutating func parseWherePredicate() throws(ParseError) -> PredicateNode {
-        let node = try parse(.or)
-        if case .expression = node, current.kind != .end { try unexpected(after: node, closer: nil) }
-        return try requirePredicate(node)
-    }
 
     /// The key of an assignment: an attribute name (`title`, `#size`, `caf\u00E9`).
     private mutating func parseAssignmentKey() throws(ParseError) -> (String, SourceRange) {

@@ -32,7 +32,7 @@ extension Parser {
         // Clauses, in the grammar's order; each at most once.
         if isWord("WHERE") {
             try advance()
-            statement.predicate = try requirePredicate(try parse(.or))
+            statement.predicate = try parseWherePredicate()
         }
         if statement.kind == .select {
             if isWord("GROUP") {
@@ -42,7 +42,7 @@ extension Parser {
             }
             if isWord("HAVING") {
                 try advance()
-                statement.having = try requirePredicate(try parse(.or))
+                statement.having = try parseWherePredicate()
             }
         }
         if statement.kind != .count {
@@ -168,6 +168,18 @@ extension Parser {
                         at: expression.range ?? start.range)
         }
         return Int(n)
+    }
+
+    /// The predicate of a WHERE or HAVING clause. An expression followed by a word that is not
+    /// a clause word is a misspelt operator (`title BEGINSWTH "a"`), reported as `sift parse`
+    /// reports it.
+    mutating func parseWherePredicate() throws(ParseError) -> PredicateNode {
+        let node = try parse(.or)
+        if case .expression = node, current.kind != .end,
+           !(current.kind == .identifier && Parser.clauseWords.contains(text(current).uppercased())) {
+            try unexpected(after: node, closer: nil)
+        }
+        return try requirePredicate(node)
     }
 
     /// A word that cannot come here: say which clauses can, and suggest the one meant.
