@@ -70,35 +70,9 @@ struct TableRenderer: ResultRenderer {
         return text + "\n"
     }
 
-    /// Control characters shown as escapes, so a cell stays on its line.
-    static func printable(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Control characters shown as escapes, so a cell stays on its line (as the REPL shows them).
+    static func printable(_ text: String) -> String { TerminalText.printable(text) }
 
-    /// Columns a terminal uses for `text`: one per character, two for East Asian wide ones.
-    static func displayWidth(_ text: String) -> Int {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        var width = 0
-        for character in text {
-            let v = character.unicodeScalars.first!.value
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-                || (0x20000...0x3FFFD).contains(v)
-            width += wide ? 2 : 1
-        }
-        return width
-    }
+    /// Columns a terminal uses for `text` (wide characters two, combining marks none).
+    static func displayWidth(_ text: String) -> Int { TerminalWidth.of(text) }
 }

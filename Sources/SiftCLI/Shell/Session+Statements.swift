@@ -220,13 +220,6 @@ extension Session {
     /// after it.
     private func changeAndSave(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
         defer { commandState.engineCopy.invalidate() }
-        do {
-            let count = try change()
-            try store.save()
-            return count
-        } catch {
-            store.rollback()
-            throw error
-        }
+        return try BatchChange.saved(store, change)
     }
 }

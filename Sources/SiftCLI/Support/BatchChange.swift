@@ -44,13 +44,23 @@ enum BatchChange {
     /// error is printed as `error: ...` and the exit status is 1. Returns `change`'s count.
     static func apply(to store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
         do {
+            return try saved(store, change)
+        } catch {
+            Output.error("error: \(message(of: error))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs `change` (a batch update or delete) and saves; any error rolls the change back and
+    /// is rethrown. The REPL's change statements run this too.
+    static func saved(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
+        do {
             let count = try change()
             try store.save()
             return count
         } catch {
             store.rollback()
-            Output.error("error: \(message(of: error))")
-            throw ExitCode(1)
+            throw error
         }
     }
 
