@@ -48,10 +48,11 @@ extension Parser {
         let entityName = try parseEntityName()
         try expectWord("SET", context: "after the entity name")
         var assignments: [(key: String, value: ExpressionNode)] = []
+        var keys: Set<String> = []
         repeat {
             if !assignments.isEmpty { try advance() }  // the comma
             let (key, range) = try parseAssignmentKey()
-            guard !assignments.contains(where: { $0.key == key }) else {
+            guard keys.insert(key).inserted else {
                 throw error(.invalidKey, "'\(key)' is set twice", at: range)
             }
             guard current.kind == .equal else {

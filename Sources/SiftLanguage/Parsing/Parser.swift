@@ -3,9 +3,14 @@ import Foundation
 
 /// How the parser behaves.
 public struct ParserOptions: Sendable, Hashable {
-    /// The deepest nesting accepted (parentheses, operators, function arguments, key-path
-    /// postfixes, chained arithmetic). Deeper input is a ``ParseError`` with code
-    /// `.nestingTooDeep`, never a stack overflow. At least 1; the default is 256.
+    /// The deepest nesting accepted. It bounds two things: the height of the parsed tree (a
+    /// leaf — a constant, a key path, a variable — is one level; each operator, comparison,
+    /// compound, function call, subscript, aggregate, CAST, SUBQUERY or TERNARY adds one above
+    /// its deepest operand), and how deeply parentheses nest. Parentheses themselves add no
+    /// level to the tree, so the canonical form of a predicate (whose parentheses never nest
+    /// deeper than its tree) always parses back under the same limit. Deeper input is a
+    /// ``ParseError`` with code `.nestingTooDeep`, never a stack overflow. At least 1; the
+    /// default is 256.
     public var maximumNestingLevel: Int
 
     public static let defaultMaximumNestingLevel = 256
@@ -45,7 +50,9 @@ extension ExpressionNode {
 ///
 /// Predicates and expressions are parsed by the same loop (a parenthesis may hold either);
 /// each operator checks that its operands are the right sort. Every recursion goes through
-/// ``enter()``, which enforces the nesting limit, and every loop consumes a token per turn.
+/// ``enter(parenthesized:)``, which bounds it, every node made checks the tree's height
+/// (``built(_:at:)``), and every loop consumes a token per turn, so the work is linear in the
+/// input.
 struct Parser {
     private var lexer: Lexer
     var current: Token
@@ -53,7 +60,13 @@ struct Parser {
     let arguments: [Any?]
     var argumentIndex = 0
     private let options: ParserOptions
+    /// Calls of ``parse(_:parenthesized:)`` under way, not counting those for parentheses.
     private var depth = 0
+    /// Parentheses open around the current token.
+    private var parenthesisDepth = 0
+    /// The height of the tree the last parsing function returned (a leaf is 1). Each function
+    /// that returns a node sets it; a caller reads it right after parsing an operand.
+    private(set) var height = 0
 
     /// A parsed piece: an expression or a predicate.
     enum Node {
@@ -163,24 +176,46 @@ struct Parser {
     func range(from start: Int) -> SourceRange { SourceRange(start: start, end: previousEnd) }
 
     // MARK: - Nesting
+    //
+    // Two measures keep nesting bounded, both at `options.maximumNestingLevel`: the height of
+    // the tree being built (checked by ``built(_:at:)`` as each node is made) and the nesting
+    // of parentheses (checked in ``parseParenthesized()``). The recursion itself is bounded
+    // too, before any node is built: every call of `parse` other than a parenthesis's parses
+    // an operand one level below the node it will join, so more than one call per level (plus
+    // one, for a folded CAST's value) cannot lead to a tree within the limit. And each call
+    // checks that the thread has the stack for it.
 
     /// Stack kept free below the parser: what one nesting level and an error need, with room
     /// to spare for the caller.
     static let stackReserve = 96 * 1024
 
-    /// One level deeper: checks the nesting limit, and that the thread has the stack for it
-    /// (a thread with a small stack gets the same clean error, earlier).
-    private mutating func enter() throws(ParseError) {
-        depth += 1
-        if depth > options.maximumNestingLevel {
-            throw error(.nestingTooDeep, "nesting is deeper than the limit of \(options.maximumNestingLevel) levels", at: current)
+    /// One call of `parse` deeper: checks the bound on the recursion, and that the thread has
+    /// the stack for it (a thread with a small stack gets the same clean error, earlier).
+    private mutating func enter(parenthesized: Bool) throws(ParseError) {
+        if !parenthesized {
+            depth += 1
+            if depth > options.maximumNestingLevel + 1 { throw nestingError(at: current) }
         }
         if sift_stack_remaining() < Parser.stackReserve {
-            throw error(.nestingTooDeep, "nesting is too deep for this thread's stack (\(depth) levels)", at: current)
+            throw error(.nestingTooDeep, "nesting is too deep for this thread's stack (\(depth + parenthesisDepth) levels)", at: current)
         }
     }
 
-    private mutating func leave(_ levels: Int = 1) { depth -= levels }
+    private mutating func leave(parenthesized: Bool) {
+        if !parenthesized { depth -= 1 }
+    }
+
+    private func nestingError(at token: Token) -> ParseError {
+        error(.nestingTooDeep, "nesting is deeper than the limit of \(options.maximumNestingLevel) levels", at: token)
+    }
+
+    /// Records the height of a node just made (one more than its highest operand's, passed
+    /// in) as ``height``; a node higher than the limit is an error at `token`, where the
+    /// node's last part was read.
+    private mutating func built(_ nodeHeight: Int, at token: Token) throws(ParseError) {
+        if nodeHeight > options.maximumNestingLevel { throw nestingError(at: token) }
+        height = nodeHeight
+    }
 
     // MARK: - Sorts
 
@@ -253,12 +288,13 @@ struct Parser {
     // build gives every local of a function a stack slot, so one fat switch would multiply
     // the stack used per nesting level.
 
-    /// Parses everything that binds at least as tightly as `minimum`.
-    mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
-        try enter()
+    /// Parses everything that binds at least as tightly as `minimum`; ``height`` is then the
+    /// height of the result. `parenthesized` is set for the inside of parentheses, which
+    /// count toward their own limit.
+    mutating func parse(_ minimum: Precedence, parenthesized: Bool = false) throws(ParseError) -> Node {
+        try enter(parenthesized: parenthesized)
+        defer { leave(parenthesized: parenthesized) }
         var lhs = try parsePrefix()
-        var extraDepth = 0
-        defer { leave(1 + extraDepth) }
         while true {
             switch current.kind {
             case .keyword(.or), .pipePipe:
@@ -272,9 +308,6 @@ struct Parser {
                 lhs = try parseComparison(after: lhs)
             default:
                 guard let op = current.kind.binaryOperator, Precedence.of(op) >= minimum else { return lhs }
-                // Each turn nests the tree one level deeper on the left; count it.
-                try enter()
-                extraDepth += 1
                 lhs = try parseBinary(lhs, op)
             }
         }
@@ -286,10 +319,15 @@ struct Parser {
         let start = lhs.range?.start ?? current.start
         let level: Precedence = isOr ? .or : .and
         var operands = [try requirePredicate(lhs)]
+        var highest = height
+        var last = current
         while isOr ? (current.kind == .keyword(.or) || current.kind == .pipePipe) : (current.kind == .keyword(.and) || current.kind == .ampAmp) {
+            last = current
             try advance()
             operands.append(try requirePredicate(try parse(level.tighter)))
+            highest = max(highest, height)
         }
+        try built(highest + 1, at: last)
         return .predicate(PredicateNode(isOr ? .or(operands) : .and(operands), range: range(from: start)))
     }
 
@@ -304,12 +342,15 @@ struct Parser {
     private mutating func parseBinary(_ lhs: Node, _ op: BinaryOperator) throws(ParseError) -> Node {
         let start = lhs.range?.start ?? current.start
         let left = try requireExpression(lhs)
+        let leftHeight = height
+        let operatorToken = current
         try advance()
         let level = Precedence.of(op)
         let rightNode = try parse(Precedence.isRightAssociative(op) ? level : level.tighter)
         guard case .expression(let right) = rightNode else {
             throw error(.notAnExpression, "the right side of '\(op.symbol)' must be an expression, not a predicate", at: rightNode.range)
         }
+        try built(max(leftHeight, height) + 1, at: operatorToken)
         return .expression(ExpressionNode(.binary(op, left, right), range: range(from: start)))
     }
 
@@ -322,6 +363,7 @@ struct Parser {
         case .keyword(.truePredicate), .keyword(.falsePredicate):
             let token = current
             try advance()
+            height = 1
             return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
         case .minus, .tilde:
             return try parseUnary()
@@ -336,10 +378,11 @@ struct Parser {
 
     @inline(never)
     private mutating func parseNot() throws(ParseError) -> Node {
-        let start = current.start
+        let token = current
         try advance()
         let operand = try requirePredicate(try parse(.not))
-        return .predicate(PredicateNode(.not(operand), range: range(from: start)))
+        try built(height + 1, at: token)
+        return .predicate(PredicateNode(.not(operand), range: range(from: token.start)))
     }
 
     /// `ANY x op y`, `SOME`, `ALL`, `NONE`.
@@ -377,18 +420,32 @@ struct Parser {
             let number = current
             try advance()
             let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
+            height = 1
             return .expression(ExpressionNode(.constant(value), range: range(from: token.start)))
         }
         let operand = try requireExpression(try parse(.unary))
+        try built(height + 1, at: token)
         return .expression(ExpressionNode(.unary(token.kind == .minus ? .negate : .bitwiseNot, operand), range: range(from: token.start)))
     }
 
-    /// `( predicate )` or `( expression )`, followed by postfixes if an expression.
+    /// `( predicate )` or `( expression )`, followed by postfixes if an expression. The
+    /// parentheses add nothing to the tree's height; they count toward their own limit.
     @inline(never)
     private mutating func parseParenthesized() throws(ParseError) -> Node {
         let start = current.start
+        if parenthesisDepth >= options.maximumNestingLevel {
+            throw error(.nestingTooDeep, "parentheses are nested deeper than the limit of \(options.maximumNestingLevel) levels", at: current)
+        }
+        parenthesisDepth += 1
         try advance()
-        let inner = try parse(.or)
+        let inner: Node
+        do throws(ParseError) {
+            inner = try parse(.or, parenthesized: true)
+        } catch {
+            parenthesisDepth -= 1
+            throw error
+        }
+        parenthesisDepth -= 1
         guard current.kind == .rightParen else { try unexpected(after: inner, closer: ")") }
         try advance()
         switch inner {
@@ -414,7 +471,9 @@ struct Parser {
         if current.kind == .leftBracket {
             options = try parseOptions()
         }
+        let leftHeight = height
         let right = try requireExpression(try parse(Precedence.comparison.tighter))
+        try built(max(leftHeight, height) + 1, at: operatorToken)
         if op == .between, case .aggregate(let bounds) = right.kind, bounds.count != 2 {
             throw error(.unexpectedToken, "BETWEEN needs two bounds, {low, high}; found \(bounds.count)", at: right.range)
         }
@@ -454,35 +513,62 @@ struct Parser {
 
     // MARK: - Postfix: key paths and subscripts
 
+    /// Keys after dots and subscripts after `base` (whose height ``height`` is). The keys of a
+    /// key path gather in one array, built into the node when the path ends: appending to the
+    /// node's own array would copy it at every key, and make a long path quadratic.
     private mutating func parsePostfix(_ base: ExpressionNode, start: Int) throws(ParseError) -> ExpressionNode {
         var node = base
-        var levels = 0
-        defer { leave(levels) }
+        var nodeHeight = height
+        // A key path being read: its base (nil for the evaluated object) and keys so far.
+        var inPath = false
+        var pathBase: ExpressionNode?
+        var pathKeys: [String] = []
         while true {
             switch current.kind {
             case .dot:
+                let dot = current
                 try advance()
                 let key = try parseKeyAfterDot()
-                if case .keyPath(let keyBase, var keys) = node.kind {
-                    keys.append(key)
-                    node = ExpressionNode(.keyPath(base: keyBase, keys: keys), range: range(from: start))
-                } else {
-                    try enter(); levels += 1
-                    node = ExpressionNode(.keyPath(base: node, keys: [key]), range: range(from: start))
+                if !inPath {
+                    inPath = true
+                    if case .keyPath(let keyBase, let keys) = node.kind {
+                        // Keys after a key path join it: `$v.a` then `.b` is `$v.a.b`.
+                        pathBase = keyBase
+                        pathKeys = keys
+                        node = .evaluatedObject  // (the keys array now has one owner)
+                    } else {
+                        pathBase = node
+                        nodeHeight += 1
+                        if nodeHeight > options.maximumNestingLevel { throw nestingError(at: dot) }
+                    }
                 }
+                pathKeys.append(key)
             case .leftBracket:
+                if inPath {
+                    node = ExpressionNode(.keyPath(base: pathBase, keys: pathKeys), range: range(from: start))
+                    inPath = false
+                    pathBase = nil
+                    pathKeys = []
+                }
+                let bracket = current
                 try advance()
-                try enter(); levels += 1
                 let sub: IndexSubscript
+                var subscriptHeight = 0
                 switch current.kind {
                 case .keyword(.first): sub = .first; try advance()
                 case .keyword(.last): sub = .last; try advance()
                 case .keyword(.size): sub = .size; try advance()
-                default: sub = .expression(try requireExpression(try parse(.or)))
+                default:
+                    sub = .expression(try requireExpression(try parse(.or)))
+                    subscriptHeight = height
                 }
                 try expect(.rightBracket, "]", context: "to close the subscript")
+                nodeHeight = max(nodeHeight, subscriptHeight) + 1
+                if nodeHeight > options.maximumNestingLevel { throw nestingError(at: bracket) }
                 node = ExpressionNode(.index(base: node, subscript: sub), range: range(from: start))
             default:
+                if inPath { node = ExpressionNode(.keyPath(base: pathBase, keys: pathKeys), range: range(from: start)) }
+                height = nodeHeight
                 return node
             }
         }
@@ -549,10 +635,12 @@ struct Parser {
         case .keyword(.false), .keyword(.no): value = .bool(false)
         case .keyword(.self):
             try advance()
+            height = 1
             return ExpressionNode(.evaluatedObject, range: token.range)
         default: value = .null
         }
         try advance()
+        height = 1
         return ExpressionNode(.constant(value), range: token.range)
     }
 
@@ -563,6 +651,7 @@ struct Parser {
         try advance()
         let skip = token.kind == .escapedKey ? 1 : 0
         let key = try lexer.identifierText(token.start + skip, token.end, escapes: token.hasEscapes)
+        height = 1
         return ExpressionNode(.keyPath(base: nil, keys: [key]), range: token.range)
     }
 
@@ -572,31 +661,41 @@ struct Parser {
         let token = current
         let name = try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
         try advance()
-        guard current.kind == .assign else { return ExpressionNode(.variable(name), range: token.range) }
+        guard current.kind == .assign else {
+            height = 1
+            return ExpressionNode(.variable(name), range: token.range)
+        }
+        let assign = current
         try advance()
         let value = try requireExpression(try parse(Precedence.assignment.tighter))
+        try built(height + 1, at: assign)
         return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
     }
 
     /// `{a, b, ...}`.
     @inline(never)
     private mutating func parseAggregate() throws(ParseError) -> ExpressionNode {
-        let start = current.start
+        let open = current
         try advance()
         let elements = try parseExpressionList(closer: .rightBrace, "}", context: "in the aggregate")
-        return ExpressionNode(.aggregate(elements), range: range(from: start))
+        try built(height + 1, at: open)
+        return ExpressionNode(.aggregate(elements), range: range(from: open.start))
     }
 
-    /// Comma-separated expressions up to `closer`, which it consumes (the opener already was).
+    /// Comma-separated expressions up to `closer`, which it consumes (the opener already was);
+    /// ``height`` is then the highest element's (0 for none).
     private mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> [ExpressionNode] {
         var elements: [ExpressionNode] = []
+        var highest = 0
         if current.kind != closer {
             while true {
                 elements.append(try requireExpression(try parse(.or)))
+                highest = max(highest, height)
                 guard current.kind == .comma else { break }
                 try advance()
             }
         }
+        height = highest
         guard current.kind == closer else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
                         "expected ',' or '\(spelling)' \(context), found \(describe(current))", at: current, expected: [",", spelling])
@@ -658,6 +757,7 @@ struct Parser {
             let arities = candidates.map { "\($0.selector) takes \($0.arity) argument\($0.arity == 1 ? "" : "s")" }.joined(separator: "; ")
             throw error(.wrongArgumentCount, "\(arities), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
         }
+        try built(height + 1, at: nameToken)
         return ExpressionNode(.function(name: function.selector, arguments: arguments), range: range(from: nameToken.start))
     }
 
@@ -667,6 +767,7 @@ struct Parser {
         try advance()
         try expect(.leftParen, "(", context: "after SUBQUERY")
         let collection = try requireExpression(try parse(.or))
+        let collectionHeight = height
         try expect(.comma, ",", context: "after SUBQUERY's collection")
         guard current.kind == .variable else {
             throw error(.unexpectedToken, "expected a $variable as SUBQUERY's second argument, found \(describe(current))", at: current, expected: ["$variable"])
@@ -675,6 +776,7 @@ struct Parser {
         try advance()
         try expect(.comma, ",", context: "after SUBQUERY's variable")
         let predicate = try requirePredicate(try parse(.or))
+        try built(max(collectionHeight, height) + 1, at: current)
         try expect(.rightParen, ")", context: "to close SUBQUERY")
         return ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start))
     }
@@ -685,10 +787,13 @@ struct Parser {
         try advance()
         try expect(.leftParen, "(", context: "after TERNARY")
         let condition = try requirePredicate(try parse(.or))
+        var highest = height
         try expect(.comma, ",", context: "after TERNARY's condition")
         let then = try requireExpression(try parse(.or))
+        highest = max(highest, height)
         try expect(.comma, ",", context: "after TERNARY's second argument")
         let otherwise = try requireExpression(try parse(.or))
+        try built(max(highest, height) + 1, at: current)
         try expect(.rightParen, ")", context: "to close TERNARY")
         return ExpressionNode(.ternary(condition: condition, then: then, else: otherwise), range: range(from: start))
     }
@@ -709,6 +814,7 @@ struct Parser {
         try advance()
         try expect(.leftParen, "(", context: "after CAST")
         let value = try requireExpression(try parse(.or))
+        let valueHeight = height
         try expect(.comma, ",", context: "after the value to CAST")
         let (typeName, typeRange) = try parseStringConstant(what: "CAST's type")
         try expect(.rightParen, ")", context: "to close CAST")
@@ -716,8 +822,10 @@ struct Parser {
             throw error(.unknownCastType, "unknown CAST type '\(typeName)' (known types: \(CastType.all.joined(separator: ", ")))",
                         at: typeRange, suggestion: Suggestions.closest(to: typeName, in: CastType.all))
         }
-        let node = ExpressionNode(.cast(value: value, type: type), range: range(from: start))
-        return CastFolding.fold(node)
+        let node = CastFolding.fold(ExpressionNode(.cast(value: value, type: type), range: range(from: start)))
+        // A folded CAST is a constant, a leaf.
+        if case .constant = node.kind { height = 1 } else { try built(valueHeight + 1, at: current) }
+        return node
     }
 
     @inline(never)
@@ -726,15 +834,18 @@ struct Parser {
         try advance()
         try expect(.leftParen, "(", context: "after FUNCTION")
         let receiver = try requireExpression(try parse(.or))
+        var highest = height
         try expect(.comma, ",", context: "after FUNCTION's receiver")
         let (selector, _) = try parseStringConstant(what: "FUNCTION's selector")
         var arguments: [ExpressionNode] = []
         if current.kind == .comma {
             try advance()
             arguments = try parseExpressionList(closer: .rightParen, ")", context: "after FUNCTION's arguments")
+            highest = max(highest, height)
         } else {
             try expect(.rightParen, ")", context: "to close FUNCTION")
         }
+        try built(highest + 1, at: current)
         return ExpressionNode(.functionExpression(receiver: receiver, selector: selector, arguments: arguments), range: range(from: start))
     }
 
@@ -753,25 +864,22 @@ struct Parser {
         func invalid(_ message: String) -> ParseError {
             error(.invalidArgument, "argument \(argumentIndex) for \(text(token)): \(message)", at: token)
         }
+        // Every form below but %@'s is a leaf.
+        height = 1
         if conversion == UInt8(ascii: "@") {
+            var expression: ExpressionNode
             do throws(ArgumentConversion.Failure) {
-                var expression = try ArgumentConversion.expression(from: raw)
-                expression.range = token.range
-                return expression
+                expression = try ArgumentConversion.expression(from: raw)
             } catch {
                 throw invalid(error.description)
             }
+            // An array argument is an aggregate, as high as its nesting.
+            try built(expression.nestingHeight, at: token)
+            expression.range = token.range
+            return expression
         }
         let value = Parser.keyPathString(raw) != nil ? raw : ArgumentConversion.unwrap(raw)
         switch conversion {
-        case UInt8(ascii: "@"):
-            do throws(ArgumentConversion.Failure) {
-                var expression = try ArgumentConversion.expression(from: value)
-                expression.range = token.range
-                return expression
-            } catch {
-                throw invalid(error.description)
-            }
         case UInt8(ascii: "K"):
             guard let path = Parser.keyPathString(value) else {
                 throw invalid("%K needs a key path string, got \(value.map { "\(type(of: $0))" } ?? "nil")")
