@@ -3,7 +3,8 @@ import Testing
 
 /// `sift import` writing to a SQLite store: JSON Lines from a file or standard input, and
 /// several processes importing into one store at once (each waits for the others' write lock;
-/// no import is lost).
+/// no import is lost), into every store kind, the store created by the first of them; and
+/// several `sift update`s of one object at once, each from the value the last one saved.
 @Suite struct ImportWritesTests {
     /// `count` tags as JSON Lines, with IDs unique to `prefix`.
     static func tags(_ prefix: String, count: Int) -> String {
@@ -61,5 +62,112 @@ import Testing
         // The store is whole: every relationship of the notes is as imported.
         let notes = try SiftBinary.run("query", "--store", store, "COUNT Note WHERE ANY tags.name == 'Family'")
         #expect(notes.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count": 2}"#)
+    }
+
+    // MARK: Many processes, one store
+
+    static let storeKinds = ["json", "plist", "sqlite"]
+    static let tagModel = #"{"name": "Tags", "entities": [{"name": "Tag", "attributes": [{"name": "name", "type": "String"}]}]}"#
+
+    /// A `sift` process (not started) with its standard output and error collected in files.
+    struct Running {
+        let process = Process()
+        let label: String
+        let output: URL
+
+        init(_ arguments: [String], label: String, in directory: URL) throws {
+            self.label = label
+            output = directory.appendingPathComponent("out-\(UUID().uuidString).txt")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.executableURL = SiftBinary.url
+            process.arguments = arguments
+            let handle = try FileHandle(forWritingTo: output)
+            process.standardOutput = handle
+            process.standardError = handle
+        }
+
+        /// Waits for the process; its output, removed.
+        func finish() throws -> (status: Int32, output: String) {
+            process.waitUntilExit()
+            defer { try? FileManager.default.removeItem(at: output) }
+            return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+        }
+    }
+
+    /// Runs every command at once; each must exit 0 printing `expected(label)`.
+    static func runAtOnce(_ commands: [Running], expected: (String) -> String) throws {
+        for command in commands { try command.process.run() }
+        for command in commands {
+            let (status, output) = try command.finish()
+            #expect(status == 0 && output == expected(command.label), "\(command.label): status \(status): \(output)")
+        }
+    }
+
+    @Test func fourImportersAtOnceIntoEveryStoreKindLoseNothing() throws {
+        // 20 rounds of 4 `sift import`s at once into each kind of store (12 processes a round),
+        // the first round creating the stores. Without the atomic stores' lock the last rename
+        // wins and a round keeps one importer's tags.
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("tags-model.json")
+        try Self.tagModel.write(to: model, atomically: false, encoding: .utf8)
+        let rounds = 20, writers = 4, perWriter = 3
+        var expected: Set<String> = []
+        for round in 1...rounds {
+            var commands: [Running] = []
+            for writer in 1...writers {
+                let prefix = "R\(round)W\(writer)"
+                let file = directory.appendingPathComponent("\(prefix).jsonl")
+                try Self.tags(prefix, count: perWriter).write(to: file, atomically: false, encoding: .utf8)
+                expected.formUnion((1...perWriter).map { "\(prefix)-\($0)" })
+                for kind in Self.storeKinds {
+                    let store = directory.appendingPathComponent("tags.\(kind)").path
+                    commands.append(try Running(["import", "--store", store, "--model", model.path, file.path],
+                                                label: "\(kind) \(file.path)", in: directory))
+                }
+            }
+            try Self.runAtOnce(commands) { label in "\(label.split(separator: " ")[1]): imported \(perWriter) objects (Tag \(perWriter))\n" }
+        }
+        for kind in Self.storeKinds {
+            let result = try SiftBinary.run("query", "--store", directory.appendingPathComponent("tags.\(kind)").path, "Tag", "--output", "csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let ids = result.stdout.split(whereSeparator: \.isNewline).dropFirst().map { String($0.split(separator: ",")[1]) }
+            #expect(ids.count == rounds * writers * perWriter, "\(kind)")
+            #expect(Set(ids) == expected, "\(kind): missing \(expected.subtracting(ids).sorted().prefix(10))")
+        }
+        // No temporary file is left; each atomic store has its lock file beside it.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.filter { $0.hasSuffix(".tmp") } == [])
+        #expect(files.contains("tags.json.lock") && files.contains("tags.plist.lock"))
+    }
+
+    @Test func concurrentUpdatesOfOneObjectEachSeeTheLastSave() throws {
+        // `n = n + 1` by 4 processes at once, 5 times: each reads n under the write lock, so
+        // the count ends at 20 in every store kind.
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("counter-model.json")
+        try #"{"name": "Counter", "entities": [{"name": "Counter", "attributes": [{"name": "n", "type": "Integer 64"}]}]}"#
+            .write(to: model, atomically: false, encoding: .utf8)
+        let data = directory.appendingPathComponent("counter-data.json")
+        try #"{"Counter": [{"@id": "C", "n": 0}]}"#.write(to: data, atomically: false, encoding: .utf8)
+        for kind in Self.storeKinds {
+            let imported = try SiftBinary.run("import", "--store", directory.appendingPathComponent("counter.\(kind)").path, "--model", model.path, data.path)
+            try #require(imported.status == 0, "\(imported.stderr)")
+        }
+        let rounds = 5, writers = 4
+        for _ in 1...rounds {
+            var commands: [Running] = []
+            for kind in Self.storeKinds {
+                for _ in 1...writers {
+                    commands.append(try Running(["update", "--store", directory.appendingPathComponent("counter.\(kind)").path, "Counter SET n = n + 1"],
+                                                label: kind, in: directory))
+                }
+            }
+            try Self.runAtOnce(commands) { _ in "updated 1 object\n" }
+        }
+        for kind in Self.storeKinds {
+            #expect(try Self.count(directory.appendingPathComponent("counter.\(kind)").path, "Counter WHERE n == \(rounds * writers)") == #"{"count": 1}"#, "\(kind)")
+        }
     }
 }

@@ -47,16 +47,16 @@ struct ImportCommand: ParsableCommand {
     var data: [String] = []
 
     func run() throws {
-        let store: any PersistentStore
-        if FileManager.default.fileExists(atPath: self.store) {
-            store = try StoreFile.open(self.store)
-        } else {
+        var newModel: DataModel?
+        if !FileManager.default.fileExists(atPath: self.store) {
             guard let model else {
                 Output.error("error: \(self.store) does not exist; give --model MODEL to create it")
                 throw ExitCode(1)
             }
-            store = try StoreFile.create(self.store, model: try StoreFile.loadModel(model))
+            newModel = try StoreFile.loadModel(model)
         }
+        // Held under the store's write lock from reading it to the last save (atomic stores).
+        let store = try StoreFile.openForWriting(self.store, creatingWith: newModel)
         for path in data {
             let progress = ProgressLine(label: path == "-" ? "<stdin>" : path)
             defer { progress.finish() }
@@ -76,6 +76,10 @@ struct ImportCommand: ParsableCommand {
     /// Imports one file by its kind: JSON Lines streams; JSON and CSV (rows of `entity`) are read
     /// whole. Also the REPL's `.import`.
     static func importFile(_ path: String, entity: String?, into store: any PersistentStore, progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
+        // A JSON or binary store is read again under its write lock if another process saved it.
+        let atomic = store as? AtomicStore
+        try atomic?.lockForWriting()
+        defer { atomic?.unlockForWriting() }
         let lowered = path.lowercased()
         if path == "-" || lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") {
             let handle: FileHandle

@@ -52,8 +52,12 @@ enum BatchChange {
     }
 
     /// Runs `change` (a batch update or delete) and saves; any error rolls the change back and
-    /// is rethrown. The REPL's change statements run this too.
+    /// is rethrown. The REPL's change statements run this too. A JSON or binary store is
+    /// changed under its write lock, read again first if another process saved it.
     static func saved(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
+        let atomic = store as? AtomicStore
+        try atomic?.lockForWriting()
+        defer { atomic?.unlockForWriting() }
         do {
             let count = try change()
             try store.save()

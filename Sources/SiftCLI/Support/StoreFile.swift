@@ -20,14 +20,43 @@ enum StoreFile {
     }
 
     static func open(_ path: String) throws -> any PersistentStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            Output.error("error: no store at \(path) (create one with 'sift import --store \(path) --model MODEL DATA')")
-            throw ExitCode(1)
-        }
+        try requireExisting(path)
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
         case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
+        }
+    }
+
+    /// Opens the store a command changes (`sift import`): a JSON or binary store under its
+    /// write lock, held until the process ends, so commands changing one store at once wait for
+    /// each other (``AtomicStore/openForWriting(at:kind:creatingWith:lockTimeout:)``); a SQLite
+    /// store takes its own lock at the first change. With `model`, a missing store is created.
+    static func openForWriting(_ path: String, creatingWith model: DataModel?) throws -> any PersistentStore {
+        let url = URL(fileURLWithPath: path)
+        switch Kind(path: path) {
+        case .sqlite:
+            if let model, !FileManager.default.fileExists(atPath: path) {
+                do {
+                    return try SQLiteStore.create(at: url, model: model)
+                } catch where FileManager.default.fileExists(atPath: path) {
+                    // Another process created it first: change the store it made.
+                } catch {
+                    return try report { () throws(StoreError) in throw error }
+                }
+            }
+            return try open(path)
+        case .atomic:
+            if model == nil { try requireExisting(path) }
+            return try report { () throws(StoreError) in try AtomicStore.openForWriting(at: url, creatingWith: model) }
+        }
+    }
+
+    /// Prints `error: no store at PATH` and exits with status 1 when there is no file at `path`.
+    private static func requireExisting(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            Output.error("error: no store at \(path) (create one with 'sift import --store \(path) --model MODEL DATA')")
+            throw ExitCode(1)
         }
     }
 

@@ -68,23 +68,42 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Creates a store file holding the model and no objects; an existing file is an error.
+    ///
+    /// The database is built whole in a temporary file beside `url` and then linked into place
+    /// (`link(2)`, which fails if `url` exists): another process never sees a half-made store,
+    /// and of two processes creating one store at once, one creates it and the other gets the
+    /// "already exists" error (and can open the store the first made).
     public static func create(at url: URL, model: DataModel) throws(StoreError) -> SQLiteStore {
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw StoreError(.fileSystem, "\(url.path) already exists")
+        let exists = StoreError(.fileSystem, "\(url.path) already exists")
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        let schema: SQLSchema
+        do {
+            // Built in the rollback-journal mode, so every byte is in the file when the
+            // connection closes; switched to WAL last (recorded in the file's header).
+            let database: SQLiteDatabase
+            do {
+                database = try SQLiteDatabase(path: temporary, options: [.create])
+            } catch {
+                throw storeError(error)
+            }
+            schema = try create(database, url: url, model: model).schema
+            do { try database.execute("PRAGMA journal_mode=WAL") } catch { throw storeError(error) }
+        }
+        guard link(temporary, url.path) == 0 else {
+            if errno == EEXIST { throw exists }
+            throw StoreError(.fileSystem, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         let database: SQLiteDatabase
         do {
-            database = try SQLiteDatabase(path: url.path, options: [.create])
-            try database.execute("PRAGMA journal_mode=WAL")
+            database = try SQLiteDatabase(path: url.path, options: [])
         } catch {
-            throw storeError(error)
+            throw storeError(error, file: url)
         }
-        do {
-            return try create(database, url: url, model: model)
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
-        }
+        return try SQLiteStore(url: url, database: database, schema: schema)
     }
 
     private static func create(_ database: SQLiteDatabase, url: URL?, model: DataModel) throws(StoreError) -> SQLiteStore {

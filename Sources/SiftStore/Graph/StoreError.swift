@@ -10,7 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
-            case unsupportedModel, readOnly, database, locked, interrupted
+            case unsupportedModel, readOnly, database, locked, interrupted, conflict
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -49,6 +49,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let locked = Code(.locked)
         /// The store's `interrupt()` stopped the fetch or change (Ctrl-C in the REPL).
         public static let interrupted = Code(.interrupted)
+        /// Another process saved the store file since this store read it: the save is refused
+        /// rather than write over that process's objects (open the file again and redo the changes).
+        public static let conflict = Code(.conflict)
 
         public var description: String { kind.rawValue }
     }

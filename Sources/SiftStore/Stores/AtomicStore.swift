@@ -11,6 +11,18 @@ import SiftLanguage
 /// that is not a Sift store of the expected kind is an error when opening, and is never
 /// written over.
 ///
+/// Many processes, one file (docs/STORES.md): writers take an advisory lock on a lock file
+/// beside the store (`notes.json.lock`), from reading the store to renaming the new file, so
+/// no save is built on contents another writer has replaced. ``openForWriting(at:kind:creatingWith:lockTimeout:)``
+/// holds the lock from reading the file until ``unlockForWriting()`` (a command that opens,
+/// changes and saves); ``withWriteLock(_:)`` holds it around a change of a long-lived store,
+/// first reading the file again if another process saved it. A store opened with
+/// ``open(at:kind:)`` reads without the lock and remembers which version of the file it read
+/// (its generation); its `save()` takes the lock and refuses with a ``StoreError/Code/conflict``
+/// error when another process saved the file since, instead of writing over that process's
+/// objects. Waiting for the lock ends after ``lockTimeout`` with a ``StoreError/Code/locked``
+/// error.
+///
 ///     let store = try AtomicStore.create(at: URL(fileURLWithPath: "notes.json"), model: model)
 ///     let c1 = try store.insert("Category", id: "C1", ["name": .string("Work")])
 ///     try store.insert("Note", ["title": .string("Hello")], relationships: ["category": [c1]])
@@ -51,11 +63,30 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The state each open ``performChanges(_:)`` unit returns to if it fails, innermost last.
     private var unitBaselines: [(graph: ObjectGraph, hadChanges: Bool)] = []
 
-    private init(kind: Kind, url: URL?, graph: ObjectGraph) {
+    /// The store file's write lock (nil in memory).
+    private let fileLock: StoreFileLock?
+    /// The version of the file this store read or last wrote (nil in memory).
+    private var generation: StoreFileGeneration?
+    private var waitLimit: Duration = AtomicStore.defaultLockTimeout
+
+    /// How long opening for writing, a save and ``withWriteLock(_:)`` wait for another writer
+    /// to release the store file's lock before failing with a ``StoreError/Code/locked`` error:
+    /// 5 seconds unless set (as the SQLite store's `busyTimeout`).
+    public var lockTimeout: Duration {
+        get { lock.lock(); defer { lock.unlock() }; return waitLimit }
+        set { lock.lock(); defer { lock.unlock() }; waitLimit = newValue }
+    }
+
+    /// 5 seconds.
+    public static let defaultLockTimeout: Duration = .seconds(5)
+
+    private init(kind: Kind, url: URL?, graph: ObjectGraph, generation: StoreFileGeneration? = nil, fileLock: StoreFileLock? = nil) {
         self.kind = kind
         self.url = url
         self.graph = graph
         self.savedGraph = graph
+        self.generation = generation
+        self.fileLock = fileLock ?? url.map { StoreFileLock(storeURL: $0) }
     }
 
     /// A new, empty in-memory store.
@@ -64,33 +95,78 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Creates a new store file (of the kind its extension names, unless `kind` is given). The
-    /// file is written at once, holding the model and no objects; an existing file is an error.
+    /// file is written at once, holding the model and no objects, under the store's write lock;
+    /// an existing file is an error.
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil) throws(StoreError) -> AtomicStore {
         let kind = try Self.resolveKind(kind, url)
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw StoreError(.fileSystem, "\(url.path) already exists")
+        let exists = StoreError(.fileSystem, "\(url.path) already exists")
+        // Checked before locking too, so refusing leaves no lock file beside a file that is not a store.
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
+        let fileLock = StoreFileLock(storeURL: url)
+        return try fileLock.holding(timeout: defaultLockTimeout) { (acquired) throws(StoreError) -> AtomicStore in
+            guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
+            AtomicFileWriter.removeStaleTemporaryFiles(of: url)
+            let graph = ObjectGraph(model: model)
+            let generation = try write(graph, kind: kind, to: url)
+            return AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
         }
-        let store = AtomicStore(kind: kind, url: url, graph: ObjectGraph(model: model))
-        try store.write(store.graph)
-        return store
     }
 
-    /// Opens a store file; its model comes from the file.
+    /// Opens a store file to read it; its model comes from the file. No lock is taken and
+    /// nothing is written: the store remembers which version of the file it read, and a
+    /// `save()` after another process saved the file is refused (a `conflict` error). To change
+    /// the file, prefer ``openForWriting(at:kind:creatingWith:lockTimeout:)`` (a short-lived
+    /// command) or ``withWriteLock(_:)`` around each change (a long-lived store).
     public static func open(at url: URL, kind: Kind? = nil) throws(StoreError) -> AtomicStore {
         let kind = try Self.resolveKind(kind, url)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
+        let (graph, generation) = try read(url, kind: kind)
+        return AtomicStore(kind: kind, url: url, graph: graph, generation: generation)
+    }
+
+    /// Opens a store file to change it: takes the store's write lock (waiting up to
+    /// `lockTimeout` for another writer, then a `locked` error), removes temporary files left by
+    /// saves that were killed, then reads the file — or, when there is none and `model` is given,
+    /// creates it. The lock is held until ``unlockForWriting()`` or the store is released (or the
+    /// process ends), so every save of the store is built on the file as it is: other writers,
+    /// in this process or another, wait. `sift import` opens its store this way.
+    ///
+    ///     let store = try AtomicStore.openForWriting(at: url, creatingWith: model)
+    ///     try store.insert("Tag", ["name": .string("new")])
+    ///     try store.save()
+    ///     store.unlockForWriting()
+    public static func openForWriting(at url: URL, kind: Kind? = nil, creatingWith model: DataModel? = nil,
+                                      lockTimeout: Duration = defaultLockTimeout) throws(StoreError) -> AtomicStore {
+        let kind = try Self.resolveKind(kind, url)
+        guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
+        let fileLock = StoreFileLock(storeURL: url)
+        try fileLock.acquire(timeout: lockTimeout)
+        do throws(StoreError) {
+            AtomicFileWriter.removeStaleTemporaryFiles(of: url)
+            let graph: ObjectGraph, generation: StoreFileGeneration
+            if let model, !FileManager.default.fileExists(atPath: url.path) {
+                graph = ObjectGraph(model: model)
+                generation = try write(graph, kind: kind, to: url)
+            } else {
+                (graph, generation) = try read(url, kind: kind)
+            }
+            let store = AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
+            store.waitLimit = lockTimeout
+            return store
         } catch {
-            throw StoreError(.fileSystem, "cannot read \(url.path): \(error.localizedDescription)")
+            fileLock.release()
+            throw error
         }
-        let graph: ObjectGraph
+    }
+
+    /// The objects of a store file and the version of it read.
+    private static func read(_ url: URL, kind: Kind) throws(StoreError) -> (ObjectGraph, StoreFileGeneration) {
+        let (data, generation) = try StoreFileGeneration.read(url)
         switch kind {
-        case .json: graph = try StoreFileFormat.readJSON(data, path: url.path)
-        case .binaryPropertyList: graph = try StoreFileFormat.readPropertyList(data, path: url.path)
+        case .json: return (try StoreFileFormat.readJSON(data, path: url.path), generation)
+        case .binaryPropertyList: return (try StoreFileFormat.readPropertyList(data, path: url.path), generation)
         case .inMemory: throw StoreError(.fileSystem, "an in-memory store has no file")
         }
-        return AtomicStore(kind: kind, url: url, graph: graph)
     }
 
     private static func resolveKind(_ kind: Kind?, _ url: URL) throws(StoreError) -> Kind {
@@ -140,13 +216,28 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         changed()
     }
 
+    /// Validates the pending changes and writes the whole store (nothing, when nothing is
+    /// pending). A store file is written under its write lock (waiting up to ``lockTimeout``),
+    /// and only over the version this store read or last wrote: when another process saved the
+    /// file since, the save is refused with a ``StoreError/Code/conflict`` error, and nothing is
+    /// written (the changes stay pending; open the file again and make them there).
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         try graph.validate()
-        if kind != .inMemory { try write(graph) }
+        if let url, let fileLock, hasChanges {
+            generation = try fileLock.holding(timeout: waitLimit) { (acquired) throws(StoreError) -> StoreFileGeneration in
+                if acquired { AtomicFileWriter.removeStaleTemporaryFiles(of: url) }
+                guard let generation, generation.isCurrent(at: url.path) else { throw conflict(url) }
+                return try Self.write(graph, kind: kind, to: url)
+            }
+        }
         savedGraph = graph
         hasChanges = false
         restartUnits()
+    }
+
+    private func conflict(_ url: URL) -> StoreError {
+        StoreError(.conflict, "\(url.path) changed since it was opened (another process saved it); open it again and redo the changes")
     }
 
     public func rollback() {
@@ -223,14 +314,72 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     // MARK: Writing
 
-    private func write(_ graph: ObjectGraph) throws(StoreError) {
-        guard let url else { return }
+    private static func write(_ graph: ObjectGraph, kind: Kind, to url: URL) throws(StoreError) -> StoreFileGeneration {
         let data: Data
         switch kind {
         case .json: data = StoreFileFormat.jsonData(graph)
         case .binaryPropertyList: data = try StoreFileFormat.propertyListData(graph)
-        case .inMemory: return
+        case .inMemory: throw StoreError(.fileSystem, "an in-memory store has no file")
         }
-        try AtomicFileWriter.write(data, to: url)
+        return try AtomicFileWriter.write(data, to: url)
+    }
+
+    // MARK: The write lock
+
+    /// Takes the store file's write lock (waiting up to ``lockTimeout``; holds nest) for a
+    /// change and its save: no other writer, in this process or another, saves the file until
+    /// the matching ``unlockForWriting()``. If another process saved the file since this store
+    /// read it, the store first reads it again — when no changes are pending; with changes
+    /// pending that is a ``StoreError/Code/conflict`` error and the lock is not kept. Does
+    /// nothing on an in-memory store.
+    public func lockForWriting() throws(StoreError) {
+        guard let url, let fileLock else { return }
+        let acquired = try fileLock.acquire(timeout: lockTimeout)
+        guard acquired else { return }
+        do throws(StoreError) {
+            AtomicFileWriter.removeStaleTemporaryFiles(of: url)
+            try reloadIfReplaced(url)
+        } catch {
+            fileLock.release()
+            throw error
+        }
+    }
+
+    /// Ends a hold of ``lockForWriting()`` or ``openForWriting(at:kind:creatingWith:lockTimeout:)``;
+    /// the last one releases the lock. The store stays open: later saves take the lock for
+    /// their own time, as a store opened to read does.
+    public func unlockForWriting() {
+        fileLock?.release()
+    }
+
+    /// Runs `body` (changes and their `save()`) holding the store file's write lock: see
+    /// ``lockForWriting()``. The way a long-lived store (the REPL's) changes its file without
+    /// holding the lock in between:
+    ///
+    ///     try store.withWriteLock {
+    ///         try store.batchDelete(entity: "Note", predicate: PredicateNode(format: "title == ''"))
+    ///         try store.save()
+    ///     }
+    public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try lockForWriting()
+        defer { unlockForWriting() }
+        return try body()
+    }
+
+    /// Whether this store holds its file's write lock.
+    public var holdsWriteLock: Bool { fileLock?.isHeld ?? false }
+
+    /// Reads the file again if it is not the version this store read or last wrote (the caller
+    /// holds the write lock).
+    private func reloadIfReplaced(_ url: URL) throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        if let generation, generation.isCurrent(at: url.path) { return }
+        guard !hasChanges else { throw conflict(url) }
+        let (graph, generation) = try Self.read(url, kind: kind)
+        self.graph = graph
+        self.savedGraph = graph
+        self.generation = generation
+        snapshotCache = nil
+        restartUnits()
     }
 }
