@@ -8,7 +8,8 @@ import Testing
 /// Opening SQLite databases Sift did not create (FETCH.md §1): tables become entities, columns
 /// attributes, foreign keys relationships; fetches run; writes are refused.
 @Suite struct IntrospectionTests {
-    /// A database made with plain SQL, in a fresh directory; returns its URL.
+    /// A database made with plain SQL, in a fresh directory; returns its URL. The test removes
+    /// the directory with ``removeDatabase(_:)``.
     static func makeDatabase() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-introspection-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,6 +29,11 @@ import Testing
         return url
     }
 
+    /// Removes the directory ``makeDatabase()`` made.
+    static func removeDatabase(_ url: URL) {
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+
     func names(_ store: SQLiteStore, _ statement: String, key: String = "name") throws -> [String] {
         try store.fetch(FetchRequest(statement: statement)).map { object in
             if case .string(let s)? = object[attribute: key] { return s }
@@ -36,7 +42,9 @@ import Testing
     }
 
     @Test func tablesBecomeEntitiesWithTypedAttributes() throws {
-        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
+        let store = try SQLiteStore.open(at: url)
         let model = store.model
         #expect(model.entities.map(\.name) == ["Artist", "Album", "tracks", "order"])
         let artist = try #require(model.entity(named: "Artist"))
@@ -54,7 +62,9 @@ import Testing
     }
 
     @Test func foreignKeysBecomeRelationshipsWithInverses() throws {
-        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
+        let store = try SQLiteStore.open(at: url)
         let album = try #require(store.model.entity(named: "Album"))
         let toArtist = try #require(album.relationship(named: "artist"))
         #expect(!toArtist.isToMany && toArtist.destination == "Artist" && toArtist.inverse == "albums")
@@ -68,7 +78,9 @@ import Testing
     }
 
     @Test func fetchesRunInSQL() throws {
-        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
+        let store = try SQLiteStore.open(at: url)
         #expect(try names(store, "Album WHERE artist.name == 'Nina' SORT BY title", key: "title") == ["Blue", "Wild"])
         #expect(try names(store, "Artist WHERE albums.@count > 1") == ["Nina"])
         #expect(try names(store, "Artist WHERE albums.@count == 0") == ["Quiet"])
@@ -85,7 +97,9 @@ import Testing
     }
 
     @Test func oddNamesAndTablesWithoutIntegerKeys() throws {
-        let store = try SQLiteStore.open(at: Self.makeDatabase())
+        let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
+        let store = try SQLiteStore.open(at: url)
         let request = try FetchRequest(entityName: "order", predicate: "%K == %@", arguments: ["say \"hi\"", "bye"])
         let rows = try store.fetch(request)
         #expect(rows.count == 1)
@@ -96,6 +110,7 @@ import Testing
 
     @Test func writesAreRefusedAndTheFileIsUnchanged() throws {
         let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
         let before = try Data(contentsOf: url)
         let store = try SQLiteStore.open(at: url)
         do {
@@ -111,6 +126,7 @@ import Testing
 
     @Test func namingClashesAndSelfReferences() throws {
         let url = try Self.makeDatabase()
+        defer { Self.removeDatabase(url) }
         let database = try SQLiteDatabase(path: url.path, options: [])
         try database.execute("""
             CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss INTEGER REFERENCES users(id));
