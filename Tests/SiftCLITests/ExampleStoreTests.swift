@@ -85,21 +85,6 @@ import Testing
         }
     }
 
-    /// The REPL must reach its prompt in well under 100 ms; building the default store is most
-    /// of that (a few milliseconds in a release build; the bound leaves room for debug builds
-    /// and a busy machine).
-    @Test func theDefaultStoreOpensQuickly() throws {
-        _ = try ExampleStores.open("example")
-        let clock = ContinuousClock()
-        var fastest = Duration.seconds(1000)
-        for _ in 0..<3 {
-            let start = clock.now
-            _ = try ExampleStores.open("example")
-            fastest = min(fastest, clock.now - start)
-        }
-        #expect(fastest < .milliseconds(60), "opening the example store took \(fastest)")
-    }
-
     // MARK: .engine both on every example fetch
 
     struct Fetch: Sendable, CustomTestStringConvertible {

@@ -128,11 +128,12 @@ struct LikePatternTests {
         }
     }
 
-    /// Many stars on a long subject: linear-ish, never exponential.
-    @Test func manyStarsOnLongInputFinishFast() {
+    /// Many stars on a long subject: linear-ish, never exponential (a backtracking matcher
+    /// would not finish within the time limit; the speed itself is Benchmarks/' business).
+    @Test(.timeLimit(.minutes(1))) func manyStarsOnLongInputFinish() {
         let long = String(repeating: "a", count: 100_000)
         let accented = String(repeating: "é", count: 20_000)
-        let time = elapsedSeconds {
+        do {
             #expect(!LikePattern("*a*a*a*a*a*a*a*a*a*a*b", options: []).matches(long))
             #expect(LikePattern("*a*a*a*a*a*a*a*a*a*a*", options: []).matches(long))
             #expect(!LikePattern("*a*a*a*a*b*a", options: .caseInsensitive).matches(long))
@@ -141,7 +142,6 @@ struct LikePatternTests {
             #expect(LikePattern("*E*E*E*E*", options: [.caseInsensitive, .diacriticInsensitive]).matches(accented))
             #expect(!LikePattern("*aaaaaaaaaaaaaaaaaaaaaaab*", options: []).matches(long))
         }
-        #expect(time < 2)
     }
 
     @Test func compiledOnce() {

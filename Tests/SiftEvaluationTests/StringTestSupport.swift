@@ -49,10 +49,3 @@ func expandOptionRows<Input>(_ rows: [StringOptionRow<Input>], name: (Input) -> 
         }
     }
 }
-
-/// Runs `body` and returns how long it took, in seconds.
-func elapsedSeconds(_ body: () throws -> Void) rethrows -> Double {
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure(body)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
