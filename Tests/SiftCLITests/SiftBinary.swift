@@ -9,6 +9,10 @@ struct SiftBinary {
         let stderr: String
     }
 
+    /// How many times longer than usual the binary may take: `SIFT_TEST_TIME_SCALE`, which
+    /// `scripts/sanitize` sets for its instrumented (several times slower) builds; else 1.
+    static let timeScale: Double = ProcessInfo.processInfo.environment["SIFT_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
+
     static let url: URL = {
         let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         return testBundle.deletingLastPathComponent().appendingPathComponent("sift")
@@ -27,8 +31,22 @@ struct SiftBinary {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        // Standard input is written on a thread of its own that blocks SIGPIPE: a child that
+        // stops reading early (an error on line 2 of a long input) makes the write fail with
+        // EPIPE instead of killing the test process.
+        let writer = input.fileHandleForWriting
+        let bytes = Data((stdin ?? "").utf8)
+        let written = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &set, nil)
+            try? writer.write(contentsOf: bytes)
+            try? writer.close()
+            written.signal()
+        }
+        thread.start()
         // Read both pipes before waiting so a large output cannot block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
@@ -39,6 +57,7 @@ struct SiftBinary {
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        written.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))

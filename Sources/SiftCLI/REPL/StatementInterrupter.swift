@@ -8,7 +8,7 @@ import Darwin
 import Dispatch
 import Foundation
 import Sift
-import Synchronization
+import SiftEvaluation
 
 /// Ctrl-C in an interactive session: while a statement runs, SIGINT stops it (the open store's
 /// `interrupt()`: `sqlite3_interrupt` on SQLite, a flag the evaluator's loops check on the
@@ -77,7 +77,7 @@ final class StatementInterrupter {
             var interrupted = false
         }
 
-        private let running = Mutex<Running?>(nil)
+        private let running = Locked<Running?>(nil)
         private let whenIdle: IdleAction
 
         init(whenIdle: IdleAction) { self.whenIdle = whenIdle }
