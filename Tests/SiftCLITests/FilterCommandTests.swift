@@ -346,6 +346,25 @@ struct FilterCommandTests {
         #expect(r.stderr.hasPrefix("warning: "))
     }
 
+    /// `-0`, `-0.0` and `0.0` are equal under `==`: one section, named as the first is written
+    /// (they made three sections, "0", "-0.0" and "0.0"); `1` and `1.0` likewise.
+    @Test func equalNumbersShareASection() throws {
+        let input = "{\"a\": -0.0}\n{\"a\": 0.0}\n{\"a\": -0}\n{\"a\": 1}\n{\"a\": 1.0}\n{\"a\": 0}\n"
+        let r = try Self.filter("TRUEPREDICATE", "--section-by", "a", "--output", "indices", stdin: input)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == """
+            {
+              "sections": [
+                {"name": "-0.0", "indexTitle": "-", "numberOfObjects": 4, "objects": [0, 1, 2, 5]},
+                {"name": "1", "indexTitle": "1", "numberOfObjects": 2, "objects": [3, 4]}
+              ]
+            }
+
+            """)
+        let sorted = try Self.filter("TRUEPREDICATE", "--section-by", "a", "--sort", "a", "--output", "jsonl", stdin: input)
+        #expect(sorted.stdout.components(separatedBy: "# section").count == 3, "\(sorted.stdout)")
+    }
+
     // MARK: Errors
 
     @Test func parseErrorsShowTheColumnWithACaret() throws {

@@ -169,9 +169,31 @@ struct JSONParserTests {
         #expect(deep.message == "JSON nested too deeply")
     }
 
-    @Test func invalidUTF8IsReplaced() throws {
-        let bytes: [UInt8] = [0x22, 0x61, 0xFF, 0x62, 0x22]
-        #expect(T.same(try Value(json: bytes), .string("a\u{FFFD}b")))
+    /// JSON text is UTF-8: a string holding anything else is an error at the bad byte (it
+    /// used to read as U+FFFD, while tools echoing the record's text printed the raw bytes).
+    @Test(arguments: [
+        ([0x22, 0x61, 0xFF, 0x62, 0x22], 3),                   // a byte that is never UTF-8
+        ([0x22, 0x61, 0x80, 0x22], 3),                         // a stray continuation byte
+        ([0x22, 0xC3, 0x22], 2),                               // a sequence cut short
+        ([0x22, 0xC0, 0xAF, 0x22], 2),                         // an overlong encoding of '/'
+        ([0x22, 0xED, 0xA0, 0x80, 0x22], 2),                   // an encoded surrogate
+        ([0x22, 0x5C, 0x6E, 0xF5, 0x80, 0x80, 0x80, 0x22], 4), // past U+10FFFF, after an escape
+        ([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], 3),       // in a key
+    ] as [([UInt8], Int)])
+    func invalidUTF8IsAnError(_ bytes: [UInt8], _ column: Int) throws {
+        let error = #expect(throws: JSONSyntaxError.self) { try Value(json: bytes) }
+        #expect(error?.message.hasPrefix("invalid UTF-8 in a string") == true, "\(error?.message ?? "")")
+        #expect(error?.column == column)
+        // Skipped (projected away) values are checked the same way.
+        let reader = JSONRecordReader(bytes: [0x7B, 0x22, 0x6B, 0x22, 0x3A, 0x31, 0x2C, 0x22, 0x78, 0x22, 0x3A] + bytes + [0x7D],
+                                      projection: JSONProjection(keys: ["k"]))
+        #expect(throws: JSONSyntaxError.self) { try reader.next() }
+    }
+
+    @Test func validUTF8AndALoneSurrogateEscapeRead() throws {
+        #expect(T.same(try T.parse(#""é 🎉 \u00e9""#), .string("é 🎉 é")))
+        #expect(T.same(try Value(json: [0x22, 0xF4, 0x8F, 0xBF, 0xBF, 0x22]), .string("\u{10FFFF}")))
+        #expect(T.same(try T.parse(#""\ud800""#), .string("\u{FFFD}")))
     }
 
     @Test func bytesDataAndStringsParseAlike() throws {

@@ -167,6 +167,37 @@ struct JSONRecordReaderTests {
         }
     }
 
+    /// An unexpected character that a chunk of the file cuts in two is quoted whole, as a read
+    /// of the whole text quotes it (found by fuzz-json-records: the chunked reader quoted only
+    /// the bytes of it that it had read).
+    @Test func anUnexpectedCharacterAtAChunkBoundaryIsQuotedWhole() throws {
+        for padding in 0...24 {
+            let text = "[1," + String(repeating: " ", count: padding) + "\u{7C9E}]"
+            let reference = try #require(try Self.error(in: text))
+            #expect(reference.message == "unexpected character '\u{7C9E}'")
+            for chunkSize in 16...24 {
+                let error = try #require(try Self.error(in: text, chunkSize: chunkSize))
+                #expect(error.message == reference.message && error.column == reference.column,
+                        "padding \(padding), chunk \(chunkSize): \(error) vs \(reference)")
+            }
+        }
+    }
+
+    /// The column of an error after a chunk was dropped counts characters as a read of the
+    /// whole text does, a decomposed `é` (two scalars) as one (found by fuzz-json-records: the
+    /// dropped part was counted in scalars).
+    @Test func columnsCountCharactersAcrossDroppedChunks() throws {
+        for text in ["[\"e\u{301}\", x]", "[\"e\u{301}e\u{301}\", \"\u{1F44D}\u{1F3FD}\", 1, x]",
+                     "[\"" + String(repeating: "e\u{301}", count: 20) + "\", " + String(repeating: "1, ", count: 10) + "x]"] {
+            let reference = try #require(try Self.error(in: text))
+            for chunkSize in 16...40 {
+                let error = try #require(try Self.error(in: text, chunkSize: chunkSize))
+                #expect(error.column == reference.column && error.line == reference.line,
+                        "chunk \(chunkSize): \(error) vs \(reference)")
+            }
+        }
+    }
+
     @Test func recordsLargerThanAChunk() throws {
         let big = String(repeating: "é日x", count: 50_000)
         let text = "[{\"s\": \"\(big)\"}, 1]\n"

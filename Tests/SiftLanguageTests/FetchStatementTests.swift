@@ -38,7 +38,21 @@ import Testing
         #expect(s.sort == [FetchStatement.SortItem(keyPath: "popularity", ascending: false)])
     }
 
+    /// LIMIT and OFFSET take any non-negative 64-bit integer (issue 13: 2147483648 was refused).
+    @Test(arguments: [("Note LIMIT 2147483648", 2147483648, nil), ("Note LIMIT 9223372036854775807 OFFSET 9223372036854775807", Int.max, Int.max),
+                      ("Note OFFSET 4294967296", nil, 4294967296), ("SELECT title FROM Note LIMIT 2147483648", 2147483648, nil)]
+          as [(String, Int?, Int?)])
+    func limitsTakeAnyNonNegative64BitInteger(_ input: String, _ limit: Int?, _ offset: Int?) throws {
+        let statement = try FetchStatement(parsing: input)
+        #expect(statement.limit == limit && statement.offset == offset)
+        #expect(try FetchStatement(parsing: statement.description) == statement)
+        let bound = try FetchStatement(parsing: "Note LIMIT %d OFFSET %d", arguments: [Int64.max, 3_000_000_000])
+        #expect(bound.limit == Int.max && bound.offset == 3_000_000_000)
+    }
+
     static let errors: [(String, String, Int, String?)] = [
+        ("Note LIMIT 9223372036854775808", "LIMIT takes a non-negative integer", 12, nil),
+        ("Note OFFSET -9223372036854775808", "OFFSET takes a non-negative integer", 13, nil),
         ("", "expected FETCH, COUNT, SELECT or an entity name", 1, nil),
         ("Note WHERE", "ends where an expression was expected", 11, nil),
         ("Note SORTT BY title", "expected WHERE, SORT BY", 6, "SORT"),

@@ -73,6 +73,49 @@ struct RobustnessTests {
         #expect(error?.column == 6)
     }
 
+    /// A 100 MB literal is past the 16 MB the parser reads: an error at once, without reading
+    /// (or copying) the text; the limit can be raised or lowered.
+    @Test func textPastTheLengthLimitIsRefusedAtOnce() throws {
+        // (Made from bytes: String(repeating:count:) builds 100 MB a character at a time.)
+        let format = String(decoding: Array("a == \"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 100 << 20) + [UInt8(ascii: "\"")],
+                            as: UTF8.self)
+        let started = ContinuousClock.now
+        // Only small parts of the error go into expectations (Swift Testing describes the
+        // values it compares, and the error holds the whole text).
+        let error = parseError(format)
+        let code = error?.code, message = error?.message ?? "", column = error?.column
+        let rendered = error?.rendered().utf8.count ?? .max
+        let elapsed = ContinuousClock.now - started
+        #expect(code == .tooLong)
+        #expect(message.hasPrefix("the text is 100 MB long, more than the 16 MB the parser reads"), "\(message)")
+        #expect(column == 1)
+        // The caret line shows a window of the text, not all of it.
+        #expect(rendered < 600)
+        #expect(elapsed < .seconds(2))
+        var options = ParserOptions()
+        options.maximumLength = 10
+        #expect(throws: Never.self) { try PredicateNode(format: "a == 1", arguments: [], options: options) }
+        #expect(parseError("a == 123456", options: options)?.code == .tooLong)
+        var statementCode: ParseError.Code?
+        do { _ = try FetchStatement(parsing: format) } catch { statementCode = error.code }
+        #expect(statementCode == .tooLong)
+    }
+
+    /// The caret window of a long format string reads only the characters up to the window.
+    @Test(arguments: [1, 2, 50, 51, 99, 100, 101, 150, 5_000, 9_950, 9_999, 10_000, 10_001])
+    func theCaretWindowMatchesTheWholeText(_ column: Int) {
+        let text = (0..<10_000).map { String(UnicodeScalar(UInt8(97 + $0 % 26))) }.joined()
+        let (line, caret) = DiagnosticWindow.excerpt(text, column: column)
+        let characters = Array(text)
+        // The window as it was computed from the whole text.
+        let start = max(0, min(column - 1 - DiagnosticWindow.width / 2, characters.count - DiagnosticWindow.width))
+        let end = min(characters.count, start + DiagnosticWindow.width)
+        let expected = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+        #expect(line == expected)
+        #expect(caret == column - start + (start > 0 ? 1 : 0))
+        #expect(DiagnosticWindow.excerpt("short\ttext", column: 3) == ("short text", 3))
+    }
+
     static let longPredicate = #"""
         (title BEGINSWITH[cd] "star" OR name LIKE[c] 'a*b?') AND ANY tags.name IN {"sci-fi", 'drama', nil} \#
         AND NOT (price * 2 + 1 > 3.5e2 || SUBQUERY(items, $x, $x.qty >= 0x10 AND $x.sku MATCHES "[A-Z]+").@count == 0) \#

@@ -151,4 +151,22 @@ struct RoundTripTests {
         #expect(try parse("a == YES").hashValue == parse("a == 1").hashValue)
         #expect(try parse("a == 1") != parse("a == 1.0"))
     }
+
+    /// Entity names and SELECT aliases written with `#` (a reserved word, a name starting with a
+    /// digit) print with it, so the canonical form parses back (found by fuzz-statements:
+    /// `FETCH #No` printed as `FETCH No`).
+    @Test(arguments: ["FETCH #No", "COUNT #SELF WHERE a == 1", "FETCH #1st SORT BY a", "SELECT a AS #IN, b AS #2x FROM #ANY",
+                      "UPDATE #NO SET a = 1", "DELETE FROM #TRUE", "FETCH _x", "SELECT a AS WHERE FROM Note"])
+    func statementsWithEscapedNamesPrintBack(_ text: String) throws {
+        if text.hasPrefix("UPDATE") {
+            let statement = try UpdateStatement(parsing: text)
+            #expect(try UpdateStatement(parsing: statement.description) == statement, "\(statement)")
+        } else if text.hasPrefix("DELETE") {
+            let statement = try DeleteStatement(parsing: text)
+            #expect(try DeleteStatement(parsing: statement.description) == statement, "\(statement)")
+        } else {
+            let statement = try FetchStatement(parsing: text)
+            #expect(try FetchStatement(parsing: statement.description) == statement, "\(statement)")
+        }
+    }
 }

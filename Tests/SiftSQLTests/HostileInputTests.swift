@@ -59,6 +59,29 @@ import Testing
         }
     }
 
+    /// A decimal of up to 15 significant digits reads back from its REAL column as it was
+    /// written (found by fuzz-csv: 12.552 was stored as the double 12.552000000000001, which
+    /// NSDecimalNumber's doubleValue gave, and read back so).
+    @Test func decimalsReadBackAsWritten() throws {
+        let model = try JSONModelFormat.read(Data(#"""
+            {"name": "Ledger", "entities": [{"name": "Entry", "attributes": [{"name": "amount", "type": "Decimal"}]}]}
+            """#.utf8))
+        let texts = ["12.552", "0.1", "-7.3", "123456789.123456", "1e-10", "0.000123", "99999999999999.9"]
+        let store = try SQLiteStore.inMemory(model: model)
+        for (index, text) in texts.enumerated() {
+            try store.insert("Entry", id: ObjectID("e\(index)"), ["amount": .decimal(try #require(Decimal(string: text)))])
+        }
+        try store.save()
+        for (index, text) in texts.enumerated() {
+            let entry = try #require(store.object(with: ObjectID("e\(index)")))
+            guard case .decimal(let amount)? = entry[attribute: "amount"] else {
+                Issue.record("\(text): not a decimal")
+                continue
+            }
+            #expect(amount == Decimal(string: text), "\(text) read back as \(amount)")
+        }
+    }
+
     /// A Sift store file edited by other means: an infinity in a Decimal column reads as NaN
     /// (a decimal has no infinity), and fetches and sums over it run, never trap.
     @Test func anInfinityInADecimalColumnReadsAsNaN() throws {

@@ -12,14 +12,19 @@ struct FilterCommand: ParsableCommand {
             JSON Lines (one value per line; blank lines are skipped), and prints the records the
             predicate holds for. Records are read and printed one at a time, so files of any size
             stream; --sort, --section-by, and the table and csv formats keep the matching records
-            until the end. Missing keys read as nil. Dates in the data are {"$date": "<ISO 8601>"};
-            also {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}.
+            until the end, in at most --memory bytes (default: half of what the process may use,
+            from ulimit -v/-d and the machine's memory; also SIFT_MEMORY): past that, sift stops
+            with an error rather than run out of memory. Missing keys read as nil. Dates in the
+            data are {"$date": "<ISO 8601>"}; also {"$uuid": ...}, {"$data": "<base64>"},
+            {"$decimal": "1.5"}. The input must be UTF-8.
 
             --arg binds %@, %K and %d, %f, %s, ... in order; --var binds $NAME (both as in 'sift
             parse'). --sort takes "key [ASC|DESC] [USING comparator], ..." with comparators compare,
             caseInsensitiveCompare, localizedCompare, localizedCaseInsensitiveCompare and
             localizedStandardCompare; ties keep input order. --offset and --limit apply after
-            sorting (a --limit of 0 means no limit); sections are formed from what remains.
+            sorting (a --limit of 0 means no limit; both take any non-negative 64-bit integer);
+            sections are formed from what remains. Values equal under == share a section (0, -0
+            and 0.0 are one section, named as the first of them is written).
 
             Output formats: json (an array of the matching records as written in the input), jsonl
             (one record per line), table (aligned columns), csv (RFC 4180), indices (a JSON array of
@@ -36,7 +41,9 @@ struct FilterCommand: ParsableCommand {
               $ sift filter 'status == "failed"' jobs.jsonl --output indices
 
             On a predicate error, sift prints the predicate with a caret under the column; on
-            malformed input, the line and column. Either way it exits with status 1.
+            malformed input (including text that is not UTF-8), the line and column. Either way
+            it exits with status 1; results printed before an error in the input stay, and a
+            json or indices array is closed, so standard output is still valid JSON.
             """
     )
 
@@ -67,12 +74,22 @@ struct FilterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("json, jsonl, table, csv or indices.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
+    @Option(help: ArgumentHelp("The most memory kept records may take (--sort, --section-by, table, csv): bytes, or 512M, 2G.", valueName: "SIZE"))
+    var memory: String?
+
     func validate() throws {
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
     }
 
     func run() throws {
+        let budget: MemoryBudget
+        do {
+            budget = try MemoryBudget.resolve(option: memory)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode(1)
+        }
         let values = try ArgumentValues(arguments: arguments, variables: variables)
         let compiled = try compile(values)
         let sortKeys = try parsedSortKeys()
@@ -88,13 +105,16 @@ struct FilterCommand: ParsableCommand {
         var renderer = output.makeRenderer(standardOutput)
         let matcher = Matcher(reader: reader, predicate: compiled, inputName: input.name, reparse: reparse,
                               keepsText: output.printsRecordText)
+        var kept = KeptMatches(budget: budget, reason: keepingReason(sortKeys), printsValues: output.printsWholeValues)
         do throws(FilterFailure) {
             if sortKeys == nil && sectionBy == nil {
-                try stream(matcher, &renderer)
+                try stream(matcher, &renderer, &kept)
             } else {
-                try sortAndSection(matcher, sortKeys, &renderer)
+                try sortAndSection(matcher, sortKeys, &renderer, &kept)
             }
         } catch {
+            // Results printed before the error stay, closed so they are still valid JSON.
+            renderer.abandon()
             standardOutput.endLine()
             standardOutput.flush()
             Output.error(error.message)
@@ -151,16 +171,24 @@ struct FilterCommand: ParsableCommand {
         return JSONProjection(keys: keys)
     }
 
+    /// Why matches are kept until the end, for the error when they pass the budget.
+    private func keepingReason(_ sortKeys: [SortKey]?) -> String {
+        if sortKeys != nil { return "--sort" }
+        if sectionBy != nil { return "--section-by" }
+        return "--output \(output.rawValue)"
+    }
+
     /// No sorting or sections: each match is printed as it is found, and reading stops once
-    /// the limit is reached.
-    private func stream(_ matcher: Matcher, _ renderer: inout any ResultRenderer) throws(FilterFailure) {
+    /// the limit is reached. (The table and csv formats keep the matches until the end.)
+    private func stream(_ matcher: Matcher, _ renderer: inout any ResultRenderer, _ kept: inout KeptMatches) throws(FilterFailure) {
         var skipped = 0
         var printed = 0
-        try matcher.forEachMatch { match in
+        try matcher.forEachMatch { (match) throws(FilterFailure) in
             if skipped < offset {
                 skipped += 1
                 return true
             }
+            if output.printsWholeValues { try kept.hold(match) }
             renderer.write(match)
             printed += 1
             return limit == 0 || printed < limit
@@ -170,11 +198,15 @@ struct FilterCommand: ParsableCommand {
 
     /// Sorting or sections: the matches are kept (value, position and, for json/jsonl, text),
     /// sorted, cut by offset and limit, and grouped.
-    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ renderer: inout any ResultRenderer) throws(FilterFailure) {
+    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ renderer: inout any ResultRenderer,
+                                _ kept: inout KeptMatches) throws(FilterFailure) {
         var matches: [Match] = []
-        // Without sorting, results are in input order: only the first offset + limit matter.
-        let enough = sortKeys == nil && limit > 0 ? offset + limit : Int.max
-        try matcher.forEachMatch { match in
+        // Without sorting, results are in input order: only the first offset + limit matter
+        // (both may be as large as Int.max: the sum saturates).
+        let (sum, overflow) = offset.addingReportingOverflow(limit)
+        let enough = sortKeys == nil && limit > 0 && !overflow ? sum : Int.max
+        try matcher.forEachMatch { (match) throws(FilterFailure) in
+            try kept.hold(match)
             matches.append(match)
             return matches.count < enough
         }
@@ -221,7 +253,7 @@ struct Matcher {
     let keepsText: Bool
 
     /// Calls `body` with each record the predicate holds for, until `body` returns false.
-    func forEachMatch(_ body: (Match) -> Bool) throws(FilterFailure) {
+    func forEachMatch(_ body: (Match) throws(FilterFailure) -> Bool) throws(FilterFailure) {
         while true {
             let record: JSONRecordReader.Record
             do {
@@ -245,7 +277,27 @@ struct Matcher {
                     throw FilterFailure("error: \(inputName): \(error)")
                 }
             }
-            if !body(Match(value: value, position: record.position, text: keepsText ? record.text : [])) { return }
+            if !(try body(Match(value: value, position: record.position, text: keepsText ? record.text : []))) { return }
+        }
+    }
+}
+
+/// The matches `sift filter` keeps until the end, counted against its memory budget.
+struct KeptMatches {
+    var budget: MemoryBudget
+    /// The option that makes the matches be kept (`--sort`), for the error.
+    let reason: String
+    /// Whether the output format makes a text of every value at the end (table, csv): that
+    /// costs about as much again.
+    let printsValues: Bool
+
+    /// Counts `match` as kept; past the budget, the error that stops `sift filter`.
+    mutating func hold(_ match: Match) throws(FilterFailure) {
+        let size = MemoryBudget.size(of: match)
+        guard budget.hold(printsValues ? 2 * size : size) else {
+            throw FilterFailure("error: \(reason) needs to hold every matching record in memory; the input passed the \(budget.limitText) it may use "
+                                + "(at record \(match.position + 1)); narrow the input with the predicate, stream it without \(reason), "
+                                + "or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
         }
     }
 }

@@ -23,6 +23,10 @@ struct ImportCommand: ParsableCommand {
             reference or a broken constraint is reported with the entity, the @id and the key, and the
             store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist.
             On a terminal, an import that takes more than a second shows its progress on standard error.
+            A .json or .csv file is read whole, in at most --memory bytes (default: half of what the
+            process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it
+            as JSON Lines instead). In a .csv file an empty cell leaves its attribute out (nil, or the
+            model's default) and a quoted empty cell ("") is the empty string; errors name the line.
 
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
@@ -46,7 +50,17 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "JSON, JSON Lines (.jsonl, .ndjson, or - for standard input) or CSV data files, imported in order.")
     var data: [String] = []
 
+    @Option(help: ArgumentHelp("The most memory a .json or .csv file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
+    var memory: String?
+
     func run() throws {
+        let budget: MemoryBudget
+        do {
+            budget = try MemoryBudget.resolve(option: memory)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode(1)
+        }
         var newModel: DataModel?
         if !FileManager.default.fileExists(atPath: self.store) {
             guard let model else {
@@ -62,7 +76,7 @@ struct ImportCommand: ParsableCommand {
             defer { progress.finish() }
             let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
                 do throws(StoreError) {
-                    return try Self.importFile(path, entity: entity, into: store, progress: progress.update(rows:))
+                    return try Self.importFile(path, entity: entity, into: store, budget: budget, progress: progress.update(rows:))
                 } catch {
                     throw error.prefixed("\(path == "-" ? "<stdin>" : path): ")
                 }
@@ -73,9 +87,14 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// How many times its size a JSON or CSV file takes in memory once read (its text and the
+    /// values made of it), roughly.
+    static let wholeFileFactor = 8
+
     /// Imports one file by its kind: JSON Lines streams; JSON and CSV (rows of `entity`) are read
-    /// whole. Also the REPL's `.import`.
-    static func importFile(_ path: String, entity: String?, into store: any PersistentStore, progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
+    /// whole, if `budget` has room for them. Also the REPL's `.import`.
+    static func importFile(_ path: String, entity: String?, into store: any PersistentStore, budget: MemoryBudget? = nil,
+                           progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
         // A JSON or binary store is read again under its write lock if another process saved it.
         let atomic = store as? AtomicStore
         try atomic?.lockForWriting()
@@ -91,6 +110,13 @@ struct ImportCommand: ParsableCommand {
             }
             defer { if path != "-" { try? handle.close() } }
             return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, progress: progress)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        var budget = budget ?? (try? MemoryBudget.resolve(option: nil)) ?? MemoryBudget(limit: MemoryBudget.systemDefault())
+        if let size, !budget.hold(size.multipliedReportingOverflow(by: wholeFileFactor).overflow ? Int.max : size * wholeFileFactor) {
+            throw StoreError(.invalidRequest, "a .json or .csv file is read whole, and this one (\(MemoryBudget.text(size))) would take more than the "
+                             + "\(budget.limitText) sift may use; write its rows as JSON Lines (.jsonl, one object a line), which is read a line "
+                             + "at a time, or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
         }
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw StoreError(.fileSystem, "cannot read \(path)")

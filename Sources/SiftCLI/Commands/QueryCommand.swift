@@ -48,7 +48,10 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let fetch = try self.fetch.makeRequest()
+        var fetch = try self.fetch.makeRequest()
+        // Objects are read a batch at a time as they are printed (memory stays flat, and an
+        // error midway comes after the objects before it).
+        if fetch.fetchBatchSize == 0 { fetch.fetchBatchSize = FetchPrinter.batchSize }
         let store = try StoreFile.open(self.store)
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
@@ -57,16 +60,26 @@ struct QueryCommand: ParsableCommand {
                 let sectioned = try store.fetchSections(fetch)
                 if let warning = sectioned.warning { Output.error("warning: \(warning)") }
                 var position = 0
-                renderer.writeSections(sectioned.sections.map { section in
-                    MatchSection(name: section.name, indexTitle: section.indexTitle, matches: section.objects.map { object in
-                        defer { position += 1 }
-                        return StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: position)
-                    })
-                })
+                var sections: [MatchSection] = []
+                for section in sectioned.sections {
+                    var matches: [Match] = []
+                    try section.objects.forEachObject { object in
+                        matches.append(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: position))
+                        position += 1
+                    }
+                    sections.append(MatchSection(name: section.name, indexTitle: section.indexTitle, matches: matches))
+                }
+                renderer.writeSections(sections)
             } else {
                 switch try store.execute(fetch) {
                 case .objects(let objects):
-                    for (i, object) in objects.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: i)) }
+                    // Objects stream from the store as they are printed; a store that fails
+                    // midway (a damaged file) throws here, after the objects before it.
+                    var i = 0
+                    try objects.forEachObject { object in
+                        renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: i))
+                        i += 1
+                    }
                 case .dictionaries(let rows):
                     for (i, row) in rows.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: row), position: i)) }
                 case .objectIDs(let ids):
@@ -84,13 +97,12 @@ struct QueryCommand: ParsableCommand {
                 }
                 renderer.finish()
             }
-        } catch let error as StoreError {
+        } catch {
+            // What was printed stays, closed so that it is still valid JSON.
+            renderer.abandon()
+            standardOutput.endLine()
             standardOutput.flush()
-            Output.error("error: \(error.message)")
-            throw ExitCode(1)
-        } catch let error as EvaluationError {
-            standardOutput.flush()
-            Output.error("error: \(error.message)")
+            Output.error("error: \(ErrorText.message(of: error))")
             throw ExitCode(1)
         }
         standardOutput.flush()

@@ -29,7 +29,27 @@ public struct SiftCommand: ParsableCommand {
     /// Runs `sift` with the process's arguments: `sift` alone and `sift STORE [STATEMENT]` are
     /// `sift repl`, the rest goes to the subcommands.
     public static func mainWithShortcuts() {
-        main(shortcutArguments(Array(CommandLine.arguments.dropFirst())))
+        let arguments = shortcutArguments(Array(CommandLine.arguments.dropFirst()))
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch let error as CleanExit {
+            exit(withError: error)
+        } catch where ErrorText.isKnown(error) {
+            // Commands report their own errors; one that escapes is still said in words.
+            Output.error("error: \(ErrorText.message(of: error))")
+            exit(withError: ExitCode(1))
+        } catch {
+            // The argument parser's (help, usage) and validation errors.
+            exit(withError: error)
+        }
     }
 
     /// `sift` → `sift repl`; `sift STORE …` → `sift repl --store STORE …`.

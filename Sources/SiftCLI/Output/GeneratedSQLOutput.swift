@@ -17,9 +17,7 @@ enum GeneratedSQLOutput {
 
     /// An error's message as the CLI prints it.
     static func message(_ error: any Error) -> String {
-        if let error = error as? StoreError { return error.message }
-        if let error = error as? EvaluationError { return error.message }
-        return "\(error)"
+        ErrorText.message(of: error)
     }
 
     /// Plan lines indented two spaces per level, drawn as sqlite3's `.eqp` tree:

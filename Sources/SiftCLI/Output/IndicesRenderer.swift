@@ -17,6 +17,10 @@ struct IndicesRenderer: ResultRenderer {
         output.write(count == 0 ? "[]\n" : "]\n")
     }
 
+    mutating func abandon() {
+        if count > 0 { finish() }
+    }
+
     mutating func writeSections(_ sections: [MatchSection]) {
         guard !sections.isEmpty else { return output.write("{\"sections\": []}\n") }
         output.write("{\n  \"sections\": [")

@@ -19,11 +19,21 @@ struct MatchSection {
 ///
 /// Unsectioned results arrive one at a time in result order (``write(_:)``), then ``finish()``;
 /// formats that need every result first (table, csv) keep them until then. Sectioned results
-/// arrive all at once (``writeSections(_:)``).
+/// arrive all at once (``writeSections(_:)``). When an error stops the results midway,
+/// ``abandon()`` ends what was printed so that it stays well-formed.
 protocol ResultRenderer {
     mutating func write(_ match: Match)
     mutating func finish()
     mutating func writeSections(_ sections: [MatchSection])
+    /// An error stopped the results: close what is open (a JSON array whose first results were
+    /// printed), so standard output is valid JSON; print nothing more otherwise.
+    mutating func abandon()
+}
+
+extension ResultRenderer {
+    /// Formats whose every printed line is whole (jsonl), or that print nothing until the end
+    /// (table, csv), have nothing to close.
+    mutating func abandon() {}
 }
 
 /// The line before each section's rows in the line-oriented formats (jsonl, table, csv):

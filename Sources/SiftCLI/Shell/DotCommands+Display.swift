@@ -12,6 +12,9 @@ extension DotCommands {
             var widths: [Int] = []
             for word in words {
                 guard let width = Int(word), width >= 0 else { throw usage("width") }
+                guard width <= GridLayout.widest else {
+                    throw SessionError(".width: \(width) cells is wider than a column can be (at most \(GridLayout.widest))")
+                }
                 widths.append(width)
             }
             while widths.last == 0 { widths.removeLast() }

@@ -18,12 +18,24 @@ struct FetchPrinter {
         if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
         var renderer = session.renderContext(sectioned: sectioned).makeRenderer()
+        // A store that fails while its objects are read (a damaged file) stops the results:
+        // what was printed is ended as the mode ends results, then the error is reported.
+        func reading(_ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch {
+                renderer.finish()
+                throw error
+            }
+        }
         if sectioned {
             let results = try store.fetchSections(request)
             if let warning = results.warning { session.output.message("warning: \(warning)") }
-            for section in results.sections {
-                renderer.beginSection(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.numberOfObjects))
-                for object in section.objects { renderer.write(StoredObjectJSON.value(of: object)) }
+            try reading {
+                for section in results.sections {
+                    renderer.beginSection(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.numberOfObjects))
+                    try section.objects.forEachObject { renderer.write(StoredObjectJSON.value(of: $0)) }
+                }
             }
             renderer.finish()
             return
@@ -31,14 +43,22 @@ struct FetchPrinter {
         switch try store.execute(request) {
         case .objects(let objects):
             var shown = 0
-            for object in objects {
-                if let limit, shown == limit {
-                    renderer.finish()
-                    try printMore(request, shown: shown)
-                    return
+            var more = false
+            try reading {
+                do {
+                    try objects.forEachObject { object in
+                        if let limit, shown == limit { throw PageFull() }
+                        renderer.write(StoredObjectJSON.value(of: object))
+                        shown += 1
+                    }
+                } catch is PageFull {
+                    more = true
                 }
-                renderer.write(StoredObjectJSON.value(of: object))
-                shown += 1
+            }
+            if more {
+                renderer.finish()
+                try printMore(request, shown: shown)
+                return
             }
         case .dictionaries(let rows):
             for row in rows { renderer.write(StoredObjectJSON.value(of: row)) }
@@ -70,3 +90,6 @@ struct FetchPrinter {
         }
     }
 }
+
+/// Ends reading a page of results once it is full.
+private struct PageFull: Error {}

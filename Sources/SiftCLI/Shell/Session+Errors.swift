@@ -42,13 +42,6 @@ extension Session {
 
     /// An error's message, without a `column N:` prefix.
     static func message(of error: any Error) -> String {
-        switch error {
-        case let error as StoreError: error.message
-        case let error as EvaluationError: error.message
-        case let error as ParseError: error.description
-        case let error as SessionError: error.description
-        case let error as ModelError: error.message
-        default: "\(error)"
-        }
+        ErrorText.message(of: error)
     }
 }

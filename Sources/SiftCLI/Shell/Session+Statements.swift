@@ -36,7 +36,8 @@ extension Session {
             var predicate = try PredicateNode(format: text, arguments: arguments)
             predicate = try predicate.substituting(variables: variableValues)
             var request = FetchRequest(entityName: entity, predicate: predicate)
-            if let limit = settings.limit { request.fetchLimit = limit + 1 }
+            // One more than the page, to know whether there are more (0, no limit, past Int.max).
+            if let limit = settings.limit { request.fetchLimit = limit < Int.max ? limit + 1 : 0 }
             return (.fetch(request), true)
         }
         if words.count > 1, words[1] == "SET" {

@@ -15,7 +15,7 @@ struct ArgumentValues {
             do {
                 self.arguments.append(try Self.value(of: text))
             } catch {
-                Output.error("error: --arg \(index + 1) ('\(text)'): \(error)")
+                Output.error("error: --arg \(index + 1) (\(Self.excerpt(text))): \(ErrorText.message(of: error))")
                 throw ExitCode(1)
             }
         }
@@ -29,10 +29,15 @@ struct ArgumentValues {
             do {
                 self.variables[name] = try Self.value(of: String(text[text.index(after: equals)...]))
             } catch {
-                Output.error("error: --var \(name): \(error)")
+                Output.error("error: --var \(name): \(ErrorText.message(of: error))")
                 throw ExitCode(1)
             }
         }
+    }
+
+    /// An argument's text for a message: quoted, a long one cut to its start.
+    static func excerpt(_ text: String) -> String {
+        text.count > 60 ? "'\(text.prefix(60))…', \(text.utf8.count) bytes" : "'\(text)'"
     }
 
     /// The Swift value of one JSON text: `nil`, Bool, Int64, Double, String, Date, UUID, Data,

@@ -74,11 +74,6 @@ enum BatchChange {
     }
 
     private static func message(of error: any Error) -> String {
-        switch error {
-        case let error as StoreError: error.message
-        case let error as EvaluationError: error.message
-        case let error as ParseError: error.description
-        default: "\(error)"
-        }
+        ErrorText.message(of: error)
     }
 }

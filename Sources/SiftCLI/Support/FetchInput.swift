@@ -35,7 +35,7 @@ struct FetchInput: ParsableArguments {
                 Output.error("error: \(request): predicate: " + error.rendered())
                 throw ExitCode(1)
             } catch {
-                Output.error("error: \(request): \(error)")
+                Output.error("error: \(request): \(ErrorText.message(of: error))")
                 throw ExitCode(1)
             }
         }
@@ -46,7 +46,7 @@ struct FetchInput: ParsableArguments {
             Output.error(error.rendered())
             throw ExitCode(1)
         } catch {
-            Output.error("error: \(error)")
+            Output.error("error: \(ErrorText.message(of: error))")
             throw ExitCode(1)
         }
     }

@@ -8,7 +8,8 @@ import Foundation
 /// bits `.int`, other numbers `.double`, and the typed forms of ``JSONTypedForm`` (`$date`,
 /// `$uuid`, `$data`, `$decimal`) their values. Nesting deeper than ``maximumDepth`` is an error
 /// (the parser does not recurse, so no input can overflow the stack). Errors name the 1-based
-/// line and column. Invalid UTF-8 in strings is replaced by U+FFFD.
+/// line and column. Invalid UTF-8 in a string is an error (JSON text is UTF-8); a lone
+/// surrogate escape (`"\ud800"`) reads as U+FFFD.
 ///
 /// For many records from a file or a pipe, use ``JSONRecordReader``.
 public enum JSONParser {

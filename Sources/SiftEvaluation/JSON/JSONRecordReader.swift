@@ -75,11 +75,11 @@ public final class JSONRecordReader {
 
     // Lines: newlines are counted up to `trackedOffset` (absolute); the line there is `line`,
     // starting at absolute offset `lineStart`. When the line started before the buffer,
-    // `scalarsBeforeBuffer` holds the characters of it that were discarded.
+    // `charactersBeforeBuffer` holds the characters of it that were discarded.
     private var trackedOffset = 0
     private var line = 1
     private var lineStart = 0
-    private var scalarsBeforeBuffer = 0
+    private var charactersBeforeBuffer = 0
     /// JSON Lines: characters of the first record's line dropped before it was read.
     private var columnBias = 0
 
@@ -294,9 +294,11 @@ public final class JSONRecordReader {
                 start = scanner.index + 1
                 state = delimiter == UInt8(ascii: ",") ? .arrayElement : .arrayEnd
                 return record
-            } catch where error.ranOut && !endOfInput {
+            } catch where !endOfInput && (error.ranOut || end - error.offset < 4) {
                 // The element goes on past the bytes read so far: read at least as many again
                 // (so a huge element is scanned a logarithmic number of times) and rescan it.
+                // So does an error within a character's length of the end: its message quotes
+                // the character there, which must not be cut off by where a chunk ends.
                 try fill(atLeast: 2 * (end - start))
             } catch {
                 throw syntaxError(error.message, at: absolute(error.offset))
@@ -341,12 +343,16 @@ public final class JSONRecordReader {
         let newBase = absolute(start)
         track(to: newBase)
         // Keep the characters of the current line that are about to be dropped, for columns.
+        // Characters, as a read of the whole line counts them (grapheme clusters, so `e` and a
+        // combining accent are one): a character that the cut splits counts once, on the kept side.
         if lineStart < newBase {
             let from = max(lineStart - bufferBase, 0)
+            var dropped = JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage + from, count: start - from))
+            if JSONTextPosition.joins(UnsafeBufferPointer(start: storage, count: end), from: from, at: start) { dropped -= 1 }
             if lineStart < bufferBase {
-                scalarsBeforeBuffer += JSONTextPosition.scalarCount(UnsafeBufferPointer(start: storage, count: start))
+                charactersBeforeBuffer += dropped
             } else {
-                scalarsBeforeBuffer = JSONTextPosition.scalarCount(UnsafeBufferPointer(start: storage + from, count: start - from))
+                charactersBeforeBuffer = dropped
             }
         }
         let remaining = end - start
@@ -390,7 +396,7 @@ public final class JSONRecordReader {
             let from = lineStart - bufferBase
             column = JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage + from, count: here - from)) + 1
         } else {
-            column = scalarsBeforeBuffer + JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage, count: here)) + 1
+            column = charactersBeforeBuffer + JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage, count: here)) + 1
         }
         return JSONSyntaxError(message: message, line: line, column: column, offset: offset)
     }

@@ -231,17 +231,64 @@ struct JSONScanner {
     }
 
     /// The end (the closing quote) of a string without escapes starting at `from` (just after
-    /// the opening quote); nil if it has an escape or a control character, or does not end.
+    /// the opening quote); nil if it has an escape, a control character or invalid UTF-8, or
+    /// does not end (the full scan then says what is wrong).
     @inline(__always)
     func simpleStringEnd(from start: Int) -> Int? {
         var i = start
+        var high: UInt8 = 0
         while i < count {
             let b = base[i]
-            if b == JSONScanner.quote { return i }
+            if b == JSONScanner.quote {
+                if high >= 0x80, firstInvalidUTF8(from: start, to: i) != nil { return nil }
+                return i
+            }
             if b == JSONScanner.backslash || b < 0x20 { return nil }
+            high |= b
             i += 1
         }
         return nil
+    }
+
+    /// The offset of the first byte in `[start, end)` that does not belong to well-formed UTF-8
+    /// (a stray continuation byte, a truncated or overlong sequence, a surrogate, a value past
+    /// U+10FFFF), or nil when the bytes are UTF-8.
+    func firstInvalidUTF8(from start: Int, to end: Int) -> Int? {
+        var i = start
+        while i < end {
+            let b = base[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var scalar: UInt32
+            let minimum: UInt32
+            switch b {
+            case 0xC2...0xDF: (length, scalar, minimum) = (2, UInt32(b & 0x1F), 0x80)
+            case 0xE0...0xEF: (length, scalar, minimum) = (3, UInt32(b & 0x0F), 0x800)
+            case 0xF0...0xF4: (length, scalar, minimum) = (4, UInt32(b & 0x07), 0x10000)
+            default: return i
+            }
+            guard end - i >= length else { return i }
+            for k in 1..<length {
+                let c = base[i + k]
+                guard c & 0xC0 == 0x80 else { return i }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
+            i += length
+        }
+        return nil
+    }
+
+    /// Fails when the string bytes `[start, end)` are not UTF-8 (JSON text must be).
+    @inline(__always)
+    func checkUTF8(from start: Int, to end: Int) throws(JSONScanFailure) {
+        if let bad = firstInvalidUTF8(from: start, to: end) {
+            throw failure("invalid UTF-8 in a string (byte 0x\(String(base[bad], radix: 16, uppercase: true)); JSON text must be UTF-8)",
+                          at: bad, ranOut: false)
+        }
     }
 
     /// Checks one value as ``scanValue`` does — the same errors at the same offsets — without
@@ -341,9 +388,11 @@ struct JSONScanner {
             return
         }
         index += 1
+        let start = index
         while index < count {
             let b = base[index]
             if b == JSONScanner.quote {
+                try checkUTF8(from: start, to: index)
                 index += 1
                 return
             }
@@ -502,15 +551,18 @@ struct JSONScanner {
     mutating func scanString() throws(JSONScanFailure) -> String {
         index += 1
         let start = index
+        var high: UInt8 = 0
         while index < count {
             let b = base[index]
             if b == JSONScanner.quote {
+                if high >= 0x80 { try checkUTF8(from: start, to: index) }
                 let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
                 index += 1
                 return text
             }
             if b == JSONScanner.backslash { return try scanEscapedString(from: start) }
             if b < 0x20 { throw failure("control character in a string") }
+            high |= b
             index += 1
         }
         throw failure("unterminated string")
@@ -524,6 +576,8 @@ struct JSONScanner {
         while index < count {
             let b = base[index]
             if b == JSONScanner.quote {
+                // Escapes are ASCII: the raw bytes are UTF-8 exactly when the string is.
+                try checkUTF8(from: start, to: index)
                 index += 1
                 return String(decoding: out, as: UTF8.self)
             }

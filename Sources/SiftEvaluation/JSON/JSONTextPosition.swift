@@ -24,10 +24,21 @@ enum JSONTextPosition {
         return String(decoding: bytes, as: UTF8.self).count
     }
 
-    /// Unicode scalars in UTF-8 bytes (bytes that are not continuation bytes).
-    static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for b in bytes where b & 0xC0 != 0x80 { count += 1 }
-        return count
+    /// Whether the character ending just before `cut` and the one starting at it are one
+    /// character (`e` and a combining accent, CR and LF, an emoji and a modifier), judged from
+    /// a few scalars on each side; `from` is where the bytes before the cut start. Both sides
+    /// are ASCII in almost every input, and then they never join (but for CR LF).
+    static func joins(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, at cut: Int) -> Bool {
+        guard from < cut, cut < bytes.count else { return false }
+        if bytes[cut - 1] < 0x80 && bytes[cut] < 0x80 { return bytes[cut - 1] == 0x0D && bytes[cut] == 0x0A }
+        let window = 32
+        var tailStart = max(from, cut - window)
+        while tailStart < cut, bytes[tailStart] & 0xC0 == 0x80 { tailStart += 1 }
+        var headEnd = min(bytes.count, cut + window)
+        while headEnd > cut, headEnd < bytes.count, bytes[headEnd] & 0xC0 == 0x80 { headEnd -= 1 }
+        guard tailStart < cut, headEnd > cut else { return false }
+        let tail = characterCount(UnsafeBufferPointer(rebasing: bytes[tailStart..<cut]))
+        let head = characterCount(UnsafeBufferPointer(rebasing: bytes[cut..<headEnd]))
+        return characterCount(UnsafeBufferPointer(rebasing: bytes[tailStart..<headEnd])) < tail + head
     }
 }

@@ -38,22 +38,38 @@ public enum JSONTypedForm {
     static func typedValue(key: String, text: String) throws(Invalid) -> Value? {
         switch key {
         case "$date":
-            guard let date = ISO8601.date(from: text) else { throw Invalid(message: "invalid ISO 8601 date '\(text)'") }
+            guard text.utf8.count <= maximumLength, let date = ISO8601.date(from: text) else {
+                throw Invalid(message: "invalid ISO 8601 date \(quoted(text))")
+            }
             return .date(date)
         case "$uuid":
-            guard let uuid = UUID(uuidString: text) else { throw Invalid(message: "invalid UUID '\(text)'") }
+            guard text.utf8.count <= maximumLength, let uuid = UUID(uuidString: text) else { throw Invalid(message: "invalid UUID \(quoted(text))") }
             return .uuid(uuid)
         case "$data":
             guard let data = Data(base64Encoded: text) else { throw Invalid(message: "invalid base64 in $data") }
             return .data(data)
         case "$decimal":
-            guard isDecimalText(text), let decimal = Decimal(string: text, locale: nil), !decimal.isNaN else {
-                throw Invalid(message: "invalid decimal '\(text)'")
+            // A decimal holds 38 digits: a longer text is refused before Foundation reads it
+            // (whose reading slows with the length).
+            guard text.utf8.count <= maximumLength, isDecimalText(text), let decimal = Decimal(string: text, locale: nil), !decimal.isNaN else {
+                throw Invalid(message: "invalid decimal \(quoted(text))")
             }
             return .decimal(decimal)
         default:
             return nil
         }
+    }
+
+    /// The longest text a date, UUID or decimal is read from (each needs far less).
+    static let maximumLength = 256
+
+    /// A text for a message, quoted; a long one cut, with its length.
+    static func quoted(_ text: String) -> String {
+        let limit = 40
+        guard text.utf8.count > limit else { return "'\(text)'" }
+        let count = text.count
+        guard count > limit else { return "'\(text)'" }
+        return "'\(text.prefix(limit))…' (\(count) characters)"
     }
 
     /// `-?digits(.digits)?([eE][+-]?digits)?`, also `.5` and `5.` (Foundation's Decimal reads a

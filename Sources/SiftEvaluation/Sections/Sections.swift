@@ -1,6 +1,7 @@
 /// One section of sectioned results (NSFetchedResultsSectionInfo).
 public struct Section: Sendable, Hashable {
-    /// The section key's text form (FETCH.md §4); nil is `""`, sharing a section with `""`.
+    /// The section key's text form (FETCH.md §4), of the section's first object; nil is `""`,
+    /// sharing a section with `""`.
     public let name: String
     /// The name's first character upper-cased; empty for an empty name.
     public let indexTitle: String
@@ -21,7 +22,8 @@ public struct Section: Sendable, Hashable {
 }
 
 /// Results grouped by a section key path (FETCH.md §4): sections in the order of their first
-/// object in the results, objects in result order inside a section.
+/// object in the results, objects in result order inside a section. Values equal under `==`
+/// (`0`, `-0.0`, `0.0`) share a section, named as its first value prints (``SectionIdentity``).
 public struct SectionedResults: Sendable {
     public let sections: [Section]
     /// The index titles of the sections, in order.
@@ -40,22 +42,29 @@ public struct SectionedResults: Sendable {
         } catch {
             throw EvaluationError(.invalidArgument, "invalid section key path '\(keyPath)': \(error)", keyPath: keyPath)
         }
-        var names: [String] = []
+        // Sections by identity (equal values share one), named by their first value's text.
+        var keys: [String] = []
+        var names: [String: String] = [:]
         var members: [String: [Int]] = [:]
-        var lastName: String?
+        var lastKey: String?
         var contiguous = true
         for index in order {
-            let name = ValueText.text(try expression.evaluate(values[index]))
-            if members[name] == nil {
-                names.append(name)
-                members[name] = [index]
+            let value = try expression.evaluate(values[index])
+            let key = SectionIdentity.key(of: value)
+            if members[key] == nil {
+                keys.append(key)
+                names[key] = ValueText.text(value)
+                members[key] = [index]
             } else {
-                if lastName != name { contiguous = false }
-                members[name]?.append(index)
+                if lastKey != key { contiguous = false }
+                members[key]?.append(index)
             }
-            lastName = name
+            lastKey = key
         }
-        sections = names.map { Section(name: $0, indexTitle: Section.indexTitle(for: $0), objectIndices: members[$0] ?? []) }
+        sections = keys.map { key in
+            let name = names[key] ?? key
+            return Section(name: name, indexTitle: Section.indexTitle(for: name), objectIndices: members[key] ?? [])
+        }
         warning = contiguous ? nil : Self.notContiguousWarning(keyPath)
     }
 

@@ -1,6 +1,5 @@
 import CPCRE2
 import SiftLanguage
-import Synchronization
 
 /// A compiled `MATCHES` pattern (LANGUAGE.md §4): a whole-string PCRE2 match in UTF mode with
 /// Unicode properties (`\d`, `\w`, `[[:alpha:]]` are Unicode-aware).
@@ -30,7 +29,7 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
     private let matchContext: OpaquePointer
     /// Whether PCRE2 compiled this expression to machine code.
     let usesJIT: Bool
-    private let pool = Mutex<[MatchData]>([])
+    private let pool = Locked<[MatchData]>([])
 
     /// At most this many backtracking steps per match.
     public static let matchLimit: UInt32 = 10_000_000
@@ -75,7 +74,8 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
             let offset = UTF8Bytes.with(source) { String(decoding: $0.prefix(errorOffset), as: UTF8.self).count }
             throw EvaluationError(
                 .invalidRegularExpression,
-                "invalid regular expression \"\(pattern)\": \(Self.errorMessage(errorCode)) at offset \(offset)")
+                "invalid regular expression \"\(pattern)\": \(Self.errorMessage(errorCode)) at offset \(offset); "
+                    + "fix the pattern (MATCHES takes a PCRE2 regular expression that must match the whole string)")
         }
         code = compiled
         usesJIT = pcre2_jit_compile_8(compiled, sift_pcre2_jit_complete()) == 0
@@ -117,16 +117,18 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
         let rc = subjectPreparation.withUTF8(subject) { run($0) }
         if rc >= 0 { return true }
         if rc == sift_pcre2_error_nomatch() { return false }
-        let what: String
+        let what: String, advice: String
         switch rc {
         case sift_pcre2_error_matchlimit(), sift_pcre2_error_depthlimit(), sift_pcre2_error_heaplimit():
             what = "exceeded its backtracking limit"
+            advice = "simplify the pattern so it backtracks less (nested repetition such as (a+)+ is the usual cause)"
         default:
             what = "failed"
+            advice = "simplify the pattern, or match a shorter subject"
         }
         throw EvaluationError(
             .regularExpressionLimit,
-            "MATCHES \"\(pattern)\" \(what) on a \(subject.count)-character subject (\(Self.errorMessage(rc)))")
+            "MATCHES \"\(pattern)\" \(what) on a \(subject.count)-character subject (PCRE2: \(Self.errorMessage(rc))); \(advice)")
     }
 
     private func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
@@ -178,7 +180,7 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
     }
 
     /// Compiled expressions (and compile errors) by pattern and options, at most `cacheCapacity`.
-    private static let cache = Mutex<[CacheKey: Result<RegularExpression, EvaluationError>]>([:])
+    private static let cache = Locked<[CacheKey: Result<RegularExpression, EvaluationError>]>([:])
     static let cacheCapacity = 256
 
     /// The compiled expression for `pattern` and `options`, from the shared cache.

@@ -11,7 +11,7 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
             case unexpectedToken, unexpectedEnd, notAPredicate, notAnExpression
             case unknownOption, unknownFunction, wrongArgumentCount, unknownCastType
             case missingArgument, unusedArguments, invalidArgument, invalidFormatSpecifier
-            case nestingTooDeep, chainedComparison, unsupported, invalidKey
+            case nestingTooDeep, chainedComparison, unsupported, invalidKey, tooLong
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -56,6 +56,8 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupported = Code(.unsupported)
         /// A key that cannot be used (empty component in a `%K` key path, a bare reserved word).
         public static let invalidKey = Code(.invalidKey)
+        /// A format string longer than ``ParserOptions/maximumLength``.
+        public static let tooLong = Code(.tooLong)
 
         public var description: String { value.rawValue }
     }
@@ -143,23 +145,58 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Cuts a long format string to a window around a column, on one line, for display.
+/// Cuts a long format string to a window around a column, on one line, for display. Only the
+/// characters up to the window's end are read, and only the window's are kept, so a format
+/// string of any length costs one pass and a hundred characters.
 enum DiagnosticWindow {
     static let width = 100
 
     static func excerpt(_ source: String, column: Int) -> (line: String, column: Int) {
         // One line: control characters (newlines, tabs) show as spaces so the caret lines up.
-        let characters = source.map { ch -> Character in
+        func shown(_ ch: Character) -> Character {
             ch.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7F }) ? " " : ch
         }
-        guard characters.count > width else { return (String(characters), column) }
         let half = width / 2
-        let startIndex = max(0, min(column - 1 - half, characters.count - width))
-        let endIndex = min(characters.count, startIndex + width)
-        var line = String(characters[startIndex..<endIndex])
+        let wantedStart = max(0, column - 1 - half)
+        // The `width` characters before `wantedStart` (a ring), and up to `width + 1` from it.
+        var before: [Character] = []
+        before.reserveCapacity(min(width, wantedStart))
+        var ringStart = 0
+        var after: [Character] = []
+        var index = 0
+        for ch in source {
+            if index < wantedStart {
+                if before.count < width {
+                    before.append(shown(ch))
+                } else {
+                    before[ringStart] = shown(ch)
+                    ringStart = (ringStart + 1) % width
+                }
+            } else {
+                after.append(shown(ch))
+                if after.count > width { break }
+            }
+            index += 1
+        }
+        let earlier = Array(before[ringStart...] + before[..<ringStart])
+        if wantedStart == 0 && after.count <= width { return (String(after), column) }
+        let startIndex: Int
+        var characters: [Character]
+        var cutAtEnd = false
+        if after.count > width {
+            startIndex = wantedStart
+            characters = Array(after.prefix(width))
+            cutAtEnd = true
+        } else {
+            // Near the end: the window ends with the text, and starts earlier.
+            let fill = min(width - after.count, earlier.count)
+            startIndex = wantedStart - fill
+            characters = Array(earlier.suffix(fill)) + after
+        }
+        var line = String(characters)
         var caretColumn = column - startIndex
         if startIndex > 0 { line = "…" + line; caretColumn += 1 }
-        if endIndex < characters.count { line += "…" }
+        if cutAtEnd { line += "…" }
         return (line, caretColumn)
     }
 }

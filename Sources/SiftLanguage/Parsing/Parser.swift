@@ -15,6 +15,13 @@ public struct ParserOptions: Sendable, Hashable {
 
     public static let defaultMaximumNestingLevel = 256
 
+    /// The longest format string or statement accepted, in UTF-8 bytes; a longer one is a
+    /// ``ParseError`` with code `.tooLong` before any of it is read (values that long belong in
+    /// arguments: `%@`). The default is 16 MiB.
+    public var maximumLength = ParserOptions.defaultMaximumLength
+
+    public static let defaultMaximumLength = 16 << 20
+
     public init(maximumNestingLevel: Int = ParserOptions.defaultMaximumNestingLevel) {
         self.maximumNestingLevel = max(1, maximumNestingLevel)
     }
@@ -88,6 +95,7 @@ struct Parser {
         var source = source
         // Native strings are contiguous UTF-8; bridged ones are made so once.
         source.makeContiguousUTF8()
+        guard source.utf8.count <= options.maximumLength else { throw tooLong(source, limit: options.maximumLength) }
         let result: Result<T, ParseError> = source.utf8.withContiguousStorageIfAvailable { bytes in
             do throws(ParseError) {
                 var parser = try Parser(lexer: Lexer(bytes: bytes, source: source), arguments: arguments, options: options)
@@ -97,6 +105,16 @@ struct Parser {
             }
         } ?? .failure(ParseError(.unexpectedCharacter, "the format string could not be read as UTF-8", source: source, offset: 0, length: 0))
         return try result.get()
+    }
+
+    /// The error for a text longer than `limit` bytes (placed at its start: counting its
+    /// characters to the limit would read what is refused).
+    private static func tooLong(_ source: String, limit: Int) -> ParseError {
+        func size(_ bytes: Int) -> String {
+            bytes >= 1 << 20 ? "\(bytes >> 20) MB" : bytes >= 1 << 10 ? "\(bytes >> 10) KB" : "\(bytes) bytes"
+        }
+        return ParseError(.tooLong, "the text is \(size(source.utf8.count)) long, more than the \(size(limit)) the parser reads; "
+                          + "pass long values as arguments (%@) instead of writing them in it", source: source, offset: 0, length: 0)
     }
 
     private init(lexer: Lexer, arguments: [Any?], options: ParserOptions) throws(ParseError) {

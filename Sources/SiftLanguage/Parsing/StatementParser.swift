@@ -163,7 +163,8 @@ extension Parser {
     private mutating func parseCount(clause: String) throws(ParseError) -> Int {
         let start = current
         let expression = try requireExpression(try parse(.or))
-        guard case .constant(.int(let n)) = expression.kind, n >= 0, n <= Int64(Int32.max) else {
+        // Any non-negative 64-bit integer (a limit or offset past the results is no error).
+        guard case .constant(.int(let n)) = expression.kind, n >= 0 else {
             throw error(.invalidArgument, "\(clause) takes a non-negative integer, not '\(CanonicalPrinter.format(expression))'",
                         at: expression.range ?? start.range)
         }

@@ -94,15 +94,15 @@ extension FetchStatement: CustomStringConvertible {
     public var description: String {
         var out: String
         switch kind {
-        case .fetch: out = "FETCH \(entityName)"
-        case .count: out = "COUNT \(entityName)"
+        case .fetch: out = "FETCH \(ChangeStatementText.entity(entityName))"
+        case .count: out = "COUNT \(ChangeStatementText.entity(entityName))"
         case .select:
             out = "SELECT " + (distinct ? "DISTINCT " : "")
             out += properties.map { item in
                 let text = CanonicalPrinter.format(item.expression)
-                return item.alias.map { "\(text) AS \($0)" } ?? text
+                return item.alias.map { "\(text) AS \(ChangeStatementText.entity($0))" } ?? text
             }.joined(separator: ", ")
-            out += " FROM \(entityName)"
+            out += " FROM \(ChangeStatementText.entity(entityName))"
         }
         if let predicate { out += " WHERE \(predicate)" }
         if !groupBy.isEmpty { out += " GROUP BY " + groupBy.map(CanonicalPrinter.format).joined(separator: ", ") }

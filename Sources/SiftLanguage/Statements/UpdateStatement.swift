@@ -64,10 +64,13 @@ extension UpdateStatement: CustomStringConvertible {
     }
 }
 
-/// Printing the parts of change statements.
+/// Printing the parts of statements.
 enum ChangeStatementText {
-    /// An entity name as the statement parser reads it back: a reserved word with `#`.
+    /// An entity name (or a SELECT alias) as the statement parser reads it back: with `#` when
+    /// it is a reserved word or does not start like an identifier (`#NO`, `#1st`, written so).
     static func entity(_ name: String) -> String {
-        Keyword.isReserved(name) ? "#" + name : name
+        guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic,
+              !Keyword.isReserved(name) else { return "#" + name }
+        return name
     }
 }

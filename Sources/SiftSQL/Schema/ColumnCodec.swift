@@ -37,7 +37,9 @@ enum ColumnCodec {
         case .bool(let b): return .integer(b ? 1 : 0)
         case .int(let i): return .integer(i)
         case .double(let d): return .real(d)
-        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        // The double nearest the decimal's text (NSDecimalNumber's doubleValue can miss it:
+        // 12.552 became 12.552000000000001), so it reads back through its shortest text.
+        case .decimal(let d): return .real(Double(d.description) ?? NSDecimalNumber(decimal: d).doubleValue)
         case .string(let s): return .text(StringFolding.nfc(s))
         case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
         case .data(let d): return .blob([UInt8](d))

@@ -17,13 +17,14 @@ extension SQLFetchExecutor {
         // The objects in order (their keys only), then the sections over them.
         let objects = try self.objects(request)
         let views = objects.map { Value.object($0) }
+        if let error = objects.readError { throw error }
         let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath)
         store.lock.lock(); defer { store.lock.unlock() }
         // The sections' objects are read by key, with the layout the fetch used.
         let keyList: [(key: Int64, id: ObjectID)]
         let layout: RowLayout
         if let source = objects.source as? SQLQuerySource {
-            (keyList, layout) = (source.keys(), source.layout)
+            (keyList, layout) = (try source.checkedKeys(), source.layout)
         } else if let source = objects.source as? SQLKeyListSource {
             (keyList, layout) = (source.keys, source.layout)
         } else {
@@ -38,8 +39,9 @@ extension SQLFetchExecutor {
     }
 
     /// Sections from one GROUP BY query, when the whole fetch runs in SQL (nil otherwise):
-    /// names from the stored values (values with equal names make one section, as `nil` and
-    /// `""` do), sizes and places from SQL, each section's objects queried when it is read.
+    /// names from the stored values (values of one ``SectionIdentity`` make one section, as `nil`
+    /// and `""` do, and `0` and `0.0`), sizes and places from SQL, each section's objects queried
+    /// when it is read.
     private func sectionsInSQL(_ request: FetchRequest, keys: [String], attribute: AttributeDescription) throws -> SectionedFetchResults? {
         store.lock.lock(); defer { store.lock.unlock() }
         let plan = try self.plan(request)
@@ -52,22 +54,24 @@ extension SQLFetchExecutor {
         // Values decode as the fetched objects' attributes do (RowLayout).
         let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
         var merged: [SectionSpan] = []
-        var indexByName: [String: Int] = [:]
+        var indexByKey: [String: Int] = [:]
         let (sql, bindings) = sectionSQL.summaryQuery()
         let statement = try database.prepare(sql)
         try statement.bind(bindings)
+        // Rows come in order of their first place: the first value of a section names it.
         while try statement.step() {
             let stored = statement.value(0)
-            let name = ValueText.text(ColumnCodec.decode(stored, as: type))
+            let value = ColumnCodec.decode(stored, as: type)
+            let key = SectionIdentity.key(of: value)
             let count = statement.int64(1), first = statement.int64(2), last = statement.int64(3)
-            if let index = indexByName[name] {
+            if let index = indexByKey[key] {
                 merged[index].values.append(stored)
                 merged[index].count += count
                 merged[index].first = min(merged[index].first, first)
                 merged[index].last = max(merged[index].last, last)
             } else {
-                indexByName[name] = merged.count
-                merged.append(SectionSpan(name: name, values: [stored], count: count, first: first, last: last))
+                indexByKey[key] = merged.count
+                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: first, last: last))
             }
         }
         merged.sort { $0.first < $1.first }

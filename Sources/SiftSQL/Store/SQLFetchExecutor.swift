@@ -74,9 +74,7 @@ struct SQLFetchExecutor {
             let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: request.sortDescriptors)
             rows = order.map { rows[$0] }
         }
-        let start = min(request.fetchOffset, rows.count)
-        let end = request.fetchLimit > 0 ? min(rows.count, start + request.fetchLimit) : rows.count
-        return Array(rows[start..<end])
+        return Array(rows[request.page(of: rows.count)])
     }
 
     // MARK: Count

@@ -19,6 +19,8 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     private var window = SQLObjectWindow()
     /// How many rows the query returns, when that is known without running it.
     private let knownCount: Int?
+    /// The error that ended reading early (iteration, the keys, random access).
+    let failure: ReadFailure? = ReadFailure()
 
     init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil,
          prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [])) {
@@ -30,15 +32,27 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
         self.prefetch = prefetch
     }
 
-    /// The rows' keys and IDs, in order (read once, on first need).
+    /// The rows' keys and IDs, in order (read once, on first need). When the query fails,
+    /// the keys before the failure, and the error in ``failure``.
     func keys() -> [(key: Int64, id: ObjectID)] {
         store.lock.lock(); defer { store.lock.unlock() }
         if let cachedKeys { return cachedKeys }
         var keys: [(key: Int64, id: ObjectID)] = []
-        if let statement = try? store.database.prepare(sql), (try? statement.bind(bindings)) != nil {
-            while (try? statement.step()) == true { keys.append(layout.keyAndID(statement)) }
+        do {
+            let statement = try store.database.prepare(sql)
+            try statement.bind(bindings)
+            while try statement.step() { keys.append(layout.keyAndID(statement)) }
+        } catch {
+            failure?.record(store.translated(error))
         }
         cachedKeys = keys
+        return keys
+    }
+
+    /// The rows' keys and IDs, or the error that stopped reading them.
+    func checkedKeys() throws -> [(key: Int64, id: ObjectID)] {
+        let keys = keys()
+        if let error = failure?.error { throw error }
         return keys
     }
 
@@ -47,7 +61,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     func object(at index: Int) -> ManagedObject {
         let keys = keys()
         store.lock.lock(); defer { store.lock.unlock() }
-        return window.object(at: index, keys: keys, store: store, layout: layout)
+        return window.object(at: index, keys: keys, store: store, layout: layout, failure: failure)
     }
 
     func makeCursor() -> any FetchedObjectCursor {
@@ -62,22 +76,47 @@ struct SQLStatementCursor: FetchedObjectCursor {
     let layout: RowLayout
     let prefetch: RelationshipPrefetch
     private var statement: SQLiteStatement?
+    /// An error met after some objects of a batch (or in preparing the statement): the next
+    /// `next` throws it.
+    private var pending: (any Error)?
 
     init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
         self.store = store
         self.layout = layout
         self.prefetch = prefetch
         store.lock.lock(); defer { store.lock.unlock() }
-        if let statement = try? store.database.prepare(sql), (try? statement.bind(bindings)) != nil { self.statement = statement }
+        do {
+            let statement = try store.database.prepare(sql)
+            try statement.bind(bindings)
+            self.statement = statement
+        } catch {
+            pending = store.translated(error)
+        }
     }
 
-    mutating func next(_ count: Int) -> [ManagedObject] {
+    mutating func next(_ count: Int) throws -> [ManagedObject] {
+        if let pending {
+            self.pending = nil
+            throw pending
+        }
         guard let statement else { return [] }
         store.lock.lock(); defer { store.lock.unlock() }
         var objects: [ManagedObject] = []
         var owners: [RelationshipPrefetch.Owner] = []
         while objects.count < count {
-            guard (try? statement.step()) == true else {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                self.statement = nil
+                // The objects read before the failure first; the error at the next call.
+                guard objects.isEmpty else {
+                    pending = store.translated(error)
+                    break
+                }
+                throw store.translated(error)
+            }
+            guard hasRow else {
                 self.statement = nil
                 break
             }
@@ -102,6 +141,7 @@ final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let keys: [(key: Int64, id: ObjectID)]
     let layout: RowLayout
     private var window = SQLObjectWindow()
+    let failure: ReadFailure? = ReadFailure()
 
     init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout) {
         self.store = store
@@ -114,7 +154,7 @@ final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
 
     func object(at index: Int) -> ManagedObject {
         store.lock.lock(); defer { store.lock.unlock() }
-        return window.object(at: index, keys: keys, store: store, layout: layout)
+        return window.object(at: index, keys: keys, store: store, layout: layout, failure: failure)
     }
 
     func makeCursor() -> any FetchedObjectCursor { KeyListCursor(source: self) }
@@ -124,12 +164,12 @@ final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         let source: SQLKeyListSource
         var position = 0
 
-        mutating func next(_ count: Int) -> [ManagedObject] {
+        mutating func next(_ count: Int) throws -> [ManagedObject] {
             let end = min(source.keys.count, position + min(count, source.keys.count))
             guard position < end else { return [] }
             defer { position = end }
             source.store.lock.lock(); defer { source.store.lock.unlock() }
-            return SQLObjectWindow.objects(source.keys[position..<end], store: source.store, layout: source.layout)
+            return try SQLObjectWindow.objects(source.keys[position..<end], store: source.store, layout: source.layout)
         }
     }
 }
@@ -142,10 +182,19 @@ struct SQLObjectWindow {
     private var start = 0
     private var objects: [ManagedObject] = []
 
-    mutating func object(at index: Int, keys: [(key: Int64, id: ObjectID)], store: SQLiteStore, layout: RowLayout) -> ManagedObject {
+    /// The object at `index`; when the store cannot read it, an object without attributes
+    /// (random access cannot throw) and the error in `failure`.
+    mutating func object(at index: Int, keys: [(key: Int64, id: ObjectID)], store: SQLiteStore, layout: RowLayout,
+                         failure: ReadFailure?) -> ManagedObject {
         if index < start || index >= start + objects.count {
             start = index
-            objects = Self.objects(keys[index..<min(keys.count, index + Self.size)], store: store, layout: layout)
+            let window = keys[index..<min(keys.count, index + Self.size)]
+            do {
+                objects = try Self.objects(window, store: store, layout: layout)
+            } catch {
+                failure?.record(error)
+                objects = window.map { Self.empty($0, store: store, layout: layout) }
+            }
         }
         return objects[index - start]
     }
@@ -154,21 +203,30 @@ struct SQLObjectWindow {
     ///
     ///     SELECT <columns> FROM "Note" AS "t0" WHERE "t0"."_pk" IN (?1, ?2, …)
     ///
-    /// A key whose row is gone reads as an object without attributes.
-    static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) -> [ManagedObject] {
+    /// A key whose row is gone reads as an object without attributes. Throws when the store
+    /// cannot read them (translated: ``SQLiteStore/translated(_:)``).
+    static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) throws -> [ManagedObject] {
         var found: [Int64: ManagedObject] = [:]
-        for chunk in RowKeyLists.chunks(keys.map(\.key)) {
-            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
-                + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
-            guard let statement = try? store.database.prepare(sql), (try? statement.bind(chunk.bindings)) != nil else { continue }
-            while (try? statement.step()) == true {
-                let row = layout.decode(statement)
-                found[row.key] = store.managedObject(row)
+        do {
+            for chunk in RowKeyLists.chunks(keys.map(\.key)) {
+                let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
+                    + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
+                let statement = try store.database.prepare(sql)
+                try statement.bind(chunk.bindings)
+                while try statement.step() {
+                    let row = layout.decode(statement)
+                    found[row.key] = store.managedObject(row)
+                }
             }
+        } catch {
+            throw store.translated(error)
         }
-        return keys.map { entry in
-            found[entry.key] ?? ManagedObject(objectID: entry.id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
-                                              storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: entry.key)
-        }
+        return keys.map { entry in found[entry.key] ?? empty(entry, store: store, layout: layout) }
+    }
+
+    /// The object of a key whose row cannot be read: its ID, no attributes.
+    static func empty(_ entry: (key: Int64, id: ObjectID), store: SQLiteStore, layout: RowLayout) -> ManagedObject {
+        ManagedObject(objectID: entry.id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
+                      storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: entry.key)
     }
 }

@@ -85,7 +85,11 @@ extension SQLiteStore {
     public func queryPlan(for request: FetchRequest) throws -> [String] {
         let generated = try generatedSQL(for: request)
         lock.lock(); defer { lock.unlock() }
-        return try database.explainQueryPlan(generated.sql, generated.bindings)
+        do {
+            return try database.explainQueryPlan(generated.sql, generated.bindings)
+        } catch {
+            throw translated(error)
+        }
     }
 
     /// Runs SQL directly (for tests and tools): the rows, as stored values.

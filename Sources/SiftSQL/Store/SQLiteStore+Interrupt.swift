@@ -12,13 +12,13 @@ extension SQLiteStore {
         database.interrupt()
     }
 
-    /// Runs a fetch, reporting SQLite's `SQLITE_INTERRUPT` as ``StoreError/interrupted``
-    /// (other errors pass through unchanged).
+    /// Runs a fetch, reporting SQLite's `SQLITE_INTERRUPT` as ``StoreError/interrupted``, and
+    /// every other SQLite error as what it means to the user (``translated(_:)``).
     func interruptible<T>(_ fetch: () throws -> T) throws -> T {
         do {
             return try fetch()
-        } catch let error as SQLiteError where error.isInterrupted {
-            throw StoreError.interrupted
+        } catch {
+            throw translated(error)
         }
     }
 }

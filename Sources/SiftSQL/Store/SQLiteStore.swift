@@ -132,10 +132,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             database = try SQLiteDatabase(path: url.path, options: [])
             database.busyTimeout = defaultBusyTimeout
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
-        } catch where error.isBusy {
-            throw storeError(error, file: url)
         } catch {
-            throw StoreError(.corruptStore, "\(url.path) is not a SQLite database: \(error)")
+            throw storeError(error, file: url)
         }
         let schema: SQLSchema
         do {
@@ -158,23 +156,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         } catch let error as StoreError {
             throw error
         } catch {
-            throw storeError(error)
+            throw storeError(error, file: url)
         }
         return try SQLiteStore(url: url, database: database, schema: schema)
-    }
-
-    static func storeError(_ error: any Error, file: URL? = nil) -> StoreError {
-        if let error = error as? StoreError { return error }
-        if let error = error as? SQLiteError {
-            if let underlying = error.underlying as? StoreError { return underlying }
-            if error.isInterrupted { return .interrupted }
-            if error.isBusy {
-                return StoreError(.locked, "\(file?.lastPathComponent ?? "the store") is locked by another connection writing to it; try again once it has saved (SQLite: \(error.message))")
-            }
-            if error.isConstraintViolation { return StoreError(.constraintViolation, "SQLite: \(error.message)") }
-            return StoreError(.database, "SQLite: \(error.message)")
-        }
-        return StoreError(.database, "\(error)")
     }
 
     // MARK: Fetching
@@ -183,7 +167,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         try interruptible {
             switch request.resultType {
             case .objects: .objects(try fetch(request))
-            case .objectIDs: .objectIDs(try fetch(request).objectIDs)
+            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
             case .count: .count(try SQLFetchExecutor(store: self).count(request))
             case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self).dictionaries(request))
             }

@@ -103,9 +103,7 @@ package enum DictionaryResults {
     }
 
     private static func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
-        let start = min(request.fetchOffset, items.count)
-        let end = request.fetchLimit > 0 ? min(items.count, start + request.fetchLimit) : items.count
-        return Array(items[start..<end])
+        Array(items[request.page(of: items.count)])
     }
 
     /// A sort key naming a result property, written so any name reads as one key.

@@ -117,3 +117,15 @@ public struct FetchRequest: Sendable, Hashable {
         self.init(statement)
     }
 }
+
+extension FetchRequest {
+    /// The positions of `count` results that offset and limit keep: from `fetchOffset` (or the
+    /// end), at most `fetchLimit` of them (0: all the rest). Any non-negative offset and limit,
+    /// up to `Int.max` each, give a range (they are never added).
+    package func page(of count: Int) -> Range<Int> {
+        let start = min(max(fetchOffset, 0), count)
+        let remaining = count - start
+        let end = fetchLimit > 0 ? start + min(remaining, fetchLimit) : count
+        return start..<end
+    }
+}

@@ -45,7 +45,7 @@ extension FetchRequest {
         func int(_ key: String) throws -> Int {
             switch fields[key] {
             case nil, .null?: return 0
-            case .int(let i)? where i >= 0 && i <= Int64(Int32.max): return Int(i)
+            case .int(let i)? where i >= 0: return Int(i)
             case let other?: throw fail("\"\(key)\" must be a non-negative integer, not \(ValueText.text(other))")
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 
@@ -9,16 +10,42 @@ package protocol FetchedObjectSource: Sendable {
     func object(at index: Int) -> ManagedObject
     /// Reads the results in order from the start (a store may stream them from one query).
     func makeCursor() -> any FetchedObjectCursor
+    /// Where a source that reads as it goes (a SQLite query) keeps the error that ended its
+    /// reading early; nil for a source that cannot fail (its objects are in memory).
+    var failure: ReadFailure? { get }
 }
 
 /// Reads a fetch's objects in order.
 package protocol FetchedObjectCursor {
-    /// Up to `count` more objects; fewer (or none) at the end.
-    mutating func next(_ count: Int) -> [ManagedObject]
+    /// Up to `count` more objects; fewer (or none) at the end. Throws when the store cannot read
+    /// them (a damaged file, a MATCHES past its backtracking limit on a later row).
+    mutating func next(_ count: Int) throws -> [ManagedObject]
 }
 
 extension FetchedObjectSource {
     package func makeCursor() -> any FetchedObjectCursor { PositionCursor(source: self) }
+    package var failure: ReadFailure? { nil }
+}
+
+/// The first error that ended reading a fetch's objects early. Iteration and random access
+/// cannot throw, so they stop (or give an empty object) and leave the error here, for
+/// ``FetchedObjects/readError``.
+package final class ReadFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+
+    package init() {}
+
+    /// Keeps `error` unless an earlier one is kept.
+    package func record(_ error: any Error) {
+        lock.lock(); defer { lock.unlock() }
+        if first == nil { first = error }
+    }
+
+    package var error: (any Error)? {
+        lock.lock(); defer { lock.unlock() }
+        return first
+    }
 }
 
 /// Reads a source by position.
@@ -26,7 +53,7 @@ struct PositionCursor: FetchedObjectCursor {
     let source: any FetchedObjectSource
     var position = 0
 
-    mutating func next(_ count: Int) -> [ManagedObject] {
+    mutating func next(_ count: Int) throws -> [ManagedObject] {
         let end = Swift.min(source.count, position &+ Swift.min(count, source.count))
         guard position < end else { return [] }
         defer { position = end }
@@ -37,6 +64,10 @@ struct PositionCursor: FetchedObjectCursor {
 /// The objects a fetch returned, in order. Objects are materialised when they are read —
 /// while iterating, `batchSize` at a time (the fetch request's `fetchBatchSize`; 0 = all at
 /// once) — so memory stays flat however many results there are.
+///
+/// A store that reads as it goes (SQLite) can fail midway: a damaged page of its file, a
+/// MATCHES that passes its backtracking limit on a later row. ``forEachObject(_:)`` throws that
+/// error; iteration (which cannot throw) ends early and leaves it in ``readError``.
 public struct FetchedObjects: RandomAccessCollection, Sendable {
     package let source: any FetchedObjectSource
     /// How many objects iteration materialises at a time.
@@ -55,7 +86,37 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
     /// The results' IDs, without materialising the objects.
     public var objectIDs: [ObjectID] { (0..<source.count).map(source.objectID(at:)) }
 
+    /// The results' IDs, or the error that stopped the store reading them (``readError``).
+    public func checkedObjectIDs() throws -> [ObjectID] {
+        let ids = objectIDs
+        if let error = readError { throw error }
+        return ids
+    }
+
     public func makeIterator() -> Iterator { Iterator(source: source, batchSize: batchSize) }
+
+    /// The error that ended reading the objects early (``StoreError`` or ``EvaluationError``),
+    /// if any: iteration stopped there, and the objects before it are all it gave.
+    public var readError: (any Error)? { source.failure?.error }
+
+    /// Calls `body` with each object in order, reading them as iteration does (a batch at a
+    /// time); throws the error that stops the store reading them, or the first `body` throws.
+    public func forEachObject(_ body: (ManagedObject) throws -> Void) throws {
+        var cursor = source.makeCursor()
+        let size = batchSize > 0 ? batchSize : Int.max
+        while true {
+            let batch: [ManagedObject]
+            do {
+                batch = try cursor.next(size)
+            } catch {
+                source.failure?.record(error)
+                throw error
+            }
+            if batch.isEmpty { break }
+            for object in batch { try body(object) }
+        }
+        if let error = readError { throw error }
+    }
 
     /// The objects transformed in order, read as iteration reads them (a batch at a time,
     /// streamed from one query where the store can, relationships prefetched) rather than one
@@ -74,8 +135,11 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
         private var index = 0
         private var finished = false
 
+        private let failure: ReadFailure?
+
         init(source: any FetchedObjectSource, batchSize: Int) {
             self.cursor = source.makeCursor()
+            self.failure = source.failure
             self.batchSize = batchSize > 0 ? batchSize : Int.max  // 0: everything in one batch
         }
 
@@ -83,10 +147,21 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
             if index >= batch.count {
                 guard !finished else { return nil }
                 batch = []  // release the previous batch before making the next
-                batch = cursor.next(batchSize)
+                do {
+                    batch = try cursor.next(batchSize)
+                } catch {
+                    // Iteration cannot throw: it ends here, and readError says why.
+                    failure?.record(error)
+                    finished = true
+                    return nil
+                }
                 index = 0
-                if batch.count < batchSize { finished = true }
-                guard !batch.isEmpty else { return nil }
+                // A short batch is not the end: a store that failed midway gives the objects
+                // before the failure, and the error at the next call.
+                guard !batch.isEmpty else {
+                    finished = true
+                    return nil
+                }
             }
             defer { index += 1 }
             return batch[index]

@@ -111,9 +111,7 @@ struct MemoryFetchExecutor {
     }
 
     private func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
-        let start = min(request.fetchOffset, items.count)
-        let end = request.fetchLimit > 0 ? min(items.count, start + request.fetchLimit) : items.count
-        return Array(items[start..<end])
+        Array(items[request.page(of: items.count)])
     }
 
     // MARK: Dictionaries

@@ -150,27 +150,47 @@ public enum StoreImporter {
     }
 
     /// Imports CSV rows of one entity (a header row of property names; `@id` optional) and saves.
+    /// An unquoted empty cell leaves its attribute out (nil, or the model's default); a quoted
+    /// empty cell (`""`) is the empty string. Errors name the line of the file.
     @discardableResult
     public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let position = try requireEntityPosition(entityName, in: store.model)
         let entity = store.model.entities[position]
-        let table: [[String]]
+        let table: [CSVParser.Record]
         do throws(CSVParser.Failure) {
             table = try CSVParser.parse(data)
         } catch {
-            throw StoreError(.invalidValue, "CSV line \(error.line): \(error.message)", entity: entityName)
+            throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
         }
-        guard let header = table.first else { return ImportSummary() }
+        guard let headerRecord = table.first else { return ImportSummary() }
+        var header: [String] = []
+        var columns: [String: Int] = [:]
+        for (column, name) in headerRecord.fields.enumerated() {
+            guard let name, !name.isEmpty else {
+                throw StoreError(.invalidValue, "\(entityName) CSV line \(headerRecord.line): column \(column + 1) of the header has no name", entity: entityName)
+            }
+            if let earlier = columns[name] {
+                throw StoreError(.invalidValue, "\(entityName) CSV line \(headerRecord.line): the header names '\(name)' twice (columns \(earlier + 1) and \(column + 1))",
+                                 entity: entityName, key: name)
+            }
+            columns[name] = column
+            header.append(name)
+        }
         return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
-            for (index, cells) in table.dropFirst().enumerated() {
-                guard cells.count == header.count else {
-                    throw StoreError(.invalidValue, "\(entityName) CSV line \(index + 2): \(cells.count) fields, but the header has \(header.count)", entity: entityName)
+            for record in table.dropFirst() {
+                guard record.fields.count == header.count else {
+                    throw StoreError(.invalidValue, "\(entityName) CSV line \(record.line): \(record.fields.count) fields, but the header has \(header.count)", entity: entityName)
                 }
                 var fields = ValueDictionary()
-                for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                    fields[name] = try csvValue(cell, key: name, entity: entity, line: index + 2)
+                for (name, cell) in zip(header, record.fields) {
+                    guard let cell else { continue }  // unquoted and empty: left out
+                    fields[name] = try csvValue(cell, key: name, entity: entity, line: record.line)
                 }
-                try rows.add(try row(fields, entity: position, index: index, model: store.model))
+                do throws(StoreError) {
+                    try rows.add(try row(fields, entity: position, index: nil, model: store.model), line: record.line)
+                } catch {
+                    throw error.prefixed("CSV line \(record.line): ")
+                }
             }
         }
     }

@@ -193,9 +193,7 @@ public enum XcodeModelFormat {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? ModelError { return error.message }
-        let ns = error as NSError
-        return ns.localizedDescription.isEmpty ? String(describing: error) : ns.localizedDescription
+        FoundationErrorText.describe(error)
     }
 }
 

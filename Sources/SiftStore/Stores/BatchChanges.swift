@@ -44,7 +44,8 @@ extension PersistentStore {
                 computed.append((key, try CompiledExpression(expression)))
             }
         }
-        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).objectIDs
+        // Every matching ID, or the error that stopped the store reading them (never a part).
+        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
         guard !ids.isEmpty, !keys.isEmpty else { return ids.count }
         try performChanges {
             for id in ids {
@@ -67,7 +68,8 @@ extension PersistentStore {
     @discardableResult
     public func batchDelete(entity: String, predicate: PredicateNode?) throws -> Int {
         _ = try BatchChanges.requireEntity(entity, in: model)
-        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).objectIDs
+        // Every matching ID, or the error that stopped the store reading them (never a part).
+        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
         guard !ids.isEmpty else { return 0 }
         try performChanges {
             if let store = self as? any BatchDeletingStore {

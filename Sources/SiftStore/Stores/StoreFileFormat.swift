@@ -37,7 +37,7 @@ enum StoreFileFormat {
         do {
             return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
         } catch {
-            throw StoreError(.fileSystem, "cannot encode the store as a property list: \(error)")
+            throw StoreError(.fileSystem, "cannot encode the store as a property list: \(FoundationErrorText.describe(error))")
         }
     }
 
@@ -129,7 +129,8 @@ enum StoreFileFormat {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw corrupt(path, "unreadable property list: \(error)")
+            throw corrupt(path, "it is a damaged binary property list (\(FoundationErrorText.describe(error))); "
+                          + "restore a copy, or make the store again with 'sift import'")
         }
         guard var top = root as? [String: Any] else { throw corrupt(path, "the property list is not a dictionary") }
         // The model is JSON text inside the property list.

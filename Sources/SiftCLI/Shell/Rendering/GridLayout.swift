@@ -16,6 +16,9 @@ struct GridLayout {
     /// Columns are never cut narrower than this to fit a terminal (unless their values are).
     static let narrowest = 4
 
+    /// The widest `.width` may set a column (its padding is made of this many spaces).
+    static let widest = 10_000
+
     /// Measures `records` (the first batch) under `columns`: each column as wide as its heading
     /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut).
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {

@@ -1,3 +1,4 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQLite
@@ -162,7 +163,7 @@ final class SQLRowObjects: StoreObjects {
         } catch let error where error.isConstraintViolation && error.message.hasSuffix(".\(SQLSchema.idColumn)") {
             throw Self.duplicateID(id, entity: model.entities[entity].name)
         } catch {
-            throw SQLiteStore.storeError(error)
+            throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
         }
         nextKey += 1
         return RowReference(key: key, entity: entity)
@@ -285,25 +286,25 @@ final class SQLRowObjects: StoreObjects {
             statements[sql] = statement
             return statement
         } catch {
-            throw SQLiteStore.storeError(error)
+            throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
         }
     }
 
     /// A statement whose text varies (through the database's statement cache).
     func cached(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        do { return try database.cachedStatement(sql) } catch { throw SQLiteStore.storeError(error) }
+        do { return try database.cachedStatement(sql) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
     }
 
     func bind(_ statement: SQLiteStatement, _ value: SQLiteValue, at index: Int32) throws(StoreError) {
-        do { try statement.bind(value, at: index) } catch { throw SQLiteStore.storeError(error) }
+        do { try statement.bind(value, at: index) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
     }
 
     func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
-        do { try statement.bind(values) } catch { throw SQLiteStore.storeError(error) }
+        do { try statement.bind(values) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
     }
 
     func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
-        do { return try statement.step() } catch { throw SQLiteStore.storeError(error) }
+        do { return try statement.step() } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
     }
 
     /// Runs a bound statement to its end.
@@ -327,7 +328,7 @@ final class SQLRowObjects: StoreObjects {
     }
 
     func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws(StoreError) -> SQLiteValue {
-        do { return try database.scalar(sql, bindings) } catch { throw SQLiteStore.storeError(error) }
+        do { return try database.scalar(sql, bindings) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
     }
 
     /// The object whose key and entity name are in columns `key` and `entity` of the row.

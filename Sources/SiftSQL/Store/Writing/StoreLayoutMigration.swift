@@ -1,3 +1,4 @@
+import Foundation
 import SiftSQLite
 import SiftStore
 
@@ -55,7 +56,7 @@ enum StoreLayoutMigration {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw SQLiteStore.storeError(error)
+            throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
         }
     }
 }
