@@ -181,14 +181,19 @@ struct RobustnessTests {
 
 @Suite("Robustness on small stacks")
 struct SmallStackTests {
-    /// Runs `body` on a thread with a 256 KiB stack (smaller than Swift concurrency's threads).
+    /// Whether this is an AddressSanitizer build (`scripts/sanitize address`), whose stack
+    /// frames are several times larger (each local gets red zones around it).
+    static let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
+    /// Runs `body` on a thread with a 256 KiB stack (smaller than Swift concurrency's threads;
+    /// four times that in an AddressSanitizer build, for the same room).
     func onSmallStack(_ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             body()
             done.signal()
         }
-        thread.stackSize = 256 * 1024
+        thread.stackSize = 256 * 1024 * (Self.addressSanitized ? 4 : 1)
         thread.start()
         done.wait()
     }
