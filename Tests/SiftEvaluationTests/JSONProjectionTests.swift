@@ -66,6 +66,8 @@ struct JSONProjectionTests {
             (#"{"a": 1, "b": [1, 2,]}"#, "unexpected character ']'", 21),
             (#"{"a": 1, "b": {"$date": "soon"}}"#, "invalid ISO 8601 date 'soon'", 25),
             (#"{"a": 1, "b": "x\qy"}"#, "invalid escape in a string", 18),
+            // An invalid escape after a high surrogate, at the escape (found by fuzz-evaluate).
+            (#"{"a": 1, "b": "x\ud83d\ud-;"}"#, "invalid \\u escape", 24),
             (#"{"a": 1, "b": tru}"#, "invalid literal", 15),
             (#"{"a": 1 "b": 2}"#, "expected ',' or '}'", 9),
             (#"{"b": {"c" 1}, "a": 1}"#, "expected ':'", 12),

@@ -188,12 +188,41 @@ struct JSONRecordReaderTests {
     /// dropped part was counted in scalars).
     @Test func columnsCountCharactersAcrossDroppedChunks() throws {
         for text in ["[\"e\u{301}\", x]", "[\"e\u{301}e\u{301}\", \"\u{1F44D}\u{1F3FD}\", 1, x]",
-                     "[\"" + String(repeating: "e\u{301}", count: 20) + "\", " + String(repeating: "1, ", count: 10) + "x]"] {
+                     "[\"" + String(repeating: "e\u{301}", count: 20) + "\", " + String(repeating: "1, ", count: 10) + "x]",
+                     // A combining accent where a record should start: the cut falls between it and
+                     // the comma it joins (found by fuzz-json-records).
+                     "[\"e\u{301}\",\"eJJJJJJJJJJJJJ*J\u{301}\",\u{301}\",\"e\u{301}\", x  x x]"] {
             let reference = try #require(try Self.error(in: text))
             for chunkSize in 16...40 {
                 let error = try #require(try Self.error(in: text, chunkSize: chunkSize))
                 #expect(error.column == reference.column && error.line == reference.line,
                         "chunk \(chunkSize): \(error) vs \(reference)")
+            }
+        }
+    }
+
+    /// A high surrogate followed by an invalid `\u` escape is reported at that escape, whether
+    /// the bytes after the surrogate were read with it or not (found by fuzz-json-records: a
+    /// whole-text read reported the surrogate's last digit, a chunked one the next escape).
+    @Test func anInvalidEscapeAfterAHighSurrogateIsReportedAtItself() throws {
+        let reference = try #require(try Self.error(in: #"["\ud83c\ud-;"]"#))
+        #expect(reference.message == "invalid \\u escape" && reference.column == 10, "\(reference)")
+        for padding in 0...24 {
+            let text = "[1," + String(repeating: " ", count: padding) + #""\ud83c\ud-;x"]"#
+            let whole = try #require(try Self.error(in: text))
+            #expect(whole.column == 4 + padding + 8, "padding \(padding): \(whole)")
+            for chunkSize in 16...40 {
+                let error = try #require(try Self.error(in: text, chunkSize: chunkSize))
+                #expect(error.column == whole.column && error.message == whole.message,
+                        "padding \(padding), chunk \(chunkSize): \(error) vs \(whole)")
+            }
+        }
+        // A valid pair still decodes, wherever a chunk ends.
+        for padding in 0...24 {
+            let text = "[1," + String(repeating: " ", count: padding) + #""\ud83d\ude00"]"#
+            for chunkSize in 16...40 {
+                let records = try T.recordsFromFile(Array(text.utf8), chunkSize: chunkSize)
+                #expect(records.count == 2 && T.same(records[1].value, .string("\u{1F600}")), "padding \(padding), chunk \(chunkSize)")
             }
         }
     }

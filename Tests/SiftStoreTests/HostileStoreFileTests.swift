@@ -75,6 +75,34 @@ import Testing
         Self.expectCorrupt(cut, "restore a copy")
     }
 
+    /// A binary property list holding a set crashed the process inside Foundation (fuzz-atomic-store
+    /// found it); a set is refused before Foundation reads the file, nested or at the top.
+    @Test func propertyListsHoldingASetAreRefusedBeforeFoundationReadsThem() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Objects: 0 an array holding 1; 1 a set holding 2; 2 the string "a".
+        var out = Data("bplist00".utf8)
+        let objects: [[UInt8]] = [[0xA1, 1], [0xC1, 2], [0x51, 0x61]]
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(out.count))
+            out.append(contentsOf: object)
+        }
+        let table = out.count
+        out.append(contentsOf: offsets)
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0, 1, 1])
+        for field in [UInt64(objects.count), 0, UInt64(table)] { withUnsafeBytes(of: field.bigEndian) { out.append(contentsOf: $0) } }
+        #expect(BinaryPropertyListScreen.refusal(out) == "it holds a set (object 1), which no Sift store or model holds")
+        let url = directory.appendingPathComponent("set.plist")
+        try out.write(to: url)
+        Self.expectCorrupt(url, "it holds a set")
+        // Without the set (the array holds the string), the screen lets it through.
+        var plain = out
+        plain[8 + 1] = 2
+        plain[10] = 0xA0
+        #expect(BinaryPropertyListScreen.refusal(plain) == nil)
+    }
+
     @Test func jsonStoresNestedTooDeepOrNotUTF8() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

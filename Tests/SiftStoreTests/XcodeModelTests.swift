@@ -454,6 +454,23 @@ func currentVersionPlist(_ name: String) -> String {
         }
     }
 
+    /// A processing instruction other than the XML declaration is an error with its line, never
+    /// a crash (found by fuzz-models: FoundationXML passes a null pointer to strlen for `<?x?>`).
+    @Test func processingInstructionsAreErrors() {
+        for text in ["<?x?><model/>", "<?xml version=\"1.0\"?>\n<?x?>\n<model/>", "<?xml version=\"1.0\"?>\n<model>\n<?xml-stylesheet href=\"a\"?></model>",
+                     "<?xml version=\"1.0\"?><model><entity name=\"A\"><?pi?></entity></model>"] {
+            do {
+                _ = try XcodeModelFormat.read(contents: Data(text.utf8), name: "M", file: "f")
+                Issue.record("loaded \(text.debugDescription)")
+            } catch {
+                #expect(error.message.contains("malformed XML: processing instructions"), "\(text.debugDescription) gave: \(error.message)")
+            }
+        }
+        let line = XcodeModelFormat.lineOfProcessingInstruction(Data("<?xml version=\"1.0\"?>\n<model>\n<?x?></model>".utf8))
+        #expect(line == 3)
+        #expect(XcodeModelFormat.lineOfProcessingInstruction(Data(xcodeContents("").utf8)) == nil)
+    }
+
     @Test func textThatIsNotUTF8IsAnError() {
         let bytes = Array("<model>\n<entity name=\"A".utf8) + [0xFF] + Array("\"/></model>".utf8)
         do {

@@ -80,6 +80,9 @@ public final class JSONRecordReader {
     private var line = 1
     private var lineStart = 0
     private var charactersBeforeBuffer = 0
+    /// Whether the character that ends the dropped part of the line and the one that starts the
+    /// buffer are one character (cut in two): it is counted once, when both parts are counted.
+    private var joinsAtBufferStart = false
     /// JSON Lines: characters of the first record's line dropped before it was read.
     private var columnBias = 0
 
@@ -344,16 +347,17 @@ public final class JSONRecordReader {
         track(to: newBase)
         // Keep the characters of the current line that are about to be dropped, for columns.
         // Characters, as a read of the whole line counts them (grapheme clusters, so `e` and a
-        // combining accent are one): a character that the cut splits counts once, on the kept side.
+        // combining accent are one): a character cut in two counts once.
         if lineStart < newBase {
             let from = max(lineStart - bufferBase, 0)
             var dropped = JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage + from, count: start - from))
-            if JSONTextPosition.joins(UnsafeBufferPointer(start: storage, count: end), from: from, at: start) { dropped -= 1 }
             if lineStart < bufferBase {
+                if joinsAtBufferStart && start > 0 { dropped -= 1 }
                 charactersBeforeBuffer += dropped
             } else {
                 charactersBeforeBuffer = dropped
             }
+            joinsAtBufferStart = JSONTextPosition.joins(UnsafeBufferPointer(start: storage, count: end), from: from, at: start)
         }
         let remaining = end - start
         if remaining > 0 { memmove(storage, storage + start, remaining) }
@@ -397,6 +401,7 @@ public final class JSONRecordReader {
             column = JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage + from, count: here - from)) + 1
         } else {
             column = charactersBeforeBuffer + JSONTextPosition.characterCount(UnsafeBufferPointer(start: storage, count: here)) + 1
+                - (joinsAtBufferStart && here > 0 ? 1 : 0)
         }
         return JSONSyntaxError(message: message, line: line, column: column, offset: offset)
     }

@@ -410,10 +410,11 @@ struct JSONScanner {
             case UInt8(ascii: "u"):
                 let value = try hex4(at: index + 1)
                 index += 4
+                // As scanEscapedString: an invalid escape after a high surrogate is the next escape's error.
                 if (0xD800...0xDBFF).contains(value), index + 6 < count,
-                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u") {
-                    let low = try hex4(at: index + 3)
-                    if (0xDC00...0xDFFF).contains(low) { index += 6 }
+                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u"),
+                   let low = try? hex4(at: index + 3), (0xDC00...0xDFFF).contains(low) {
+                    index += 6
                 }
             default:
                 throw failure("invalid escape in a string")
@@ -601,13 +602,14 @@ struct JSONScanner {
             case UInt8(ascii: "u"):
                 var value = try hex4(at: index + 1)
                 index += 4
+                // A high surrogate and a low one make a pair. A `\u` after it that is not a valid
+                // escape is read (and reported, at its own place) as the next escape, as it is
+                // when the bytes after the high surrogate are not read yet.
                 if (0xD800...0xDBFF).contains(value), index + 6 < count,
-                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u") {
-                    let low = try hex4(at: index + 3)
-                    if (0xDC00...0xDFFF).contains(low) {
-                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-                        index += 6
-                    }
+                   base[index + 1] == JSONScanner.backslash, base[index + 2] == UInt8(ascii: "u"),
+                   let low = try? hex4(at: index + 3), (0xDC00...0xDFFF).contains(low) {
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
                 }
                 // A lone surrogate becomes U+FFFD.
                 let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"

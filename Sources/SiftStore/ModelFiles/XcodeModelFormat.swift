@@ -96,6 +96,9 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(marker.path): cannot read: \(describe(error))")
         }
+        if let refusal = BinaryPropertyListScreen.refusal(data) {
+            throw ModelError("\(marker.path): not a version marker: \(refusal)")
+        }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -141,6 +144,11 @@ public enum XcodeModelFormat {
         }
         if let line = lineOfEntityDeclaration(data) {
             throw ModelError("\(file):\(line): malformed XML: entity declarations (<!ENTITY) are not allowed in a model file")
+        }
+        // FoundationXML crashes on a processing instruction without data (`<?x?>`: it passes
+        // libxml2's null pointer to strlen); a model file has none but the XML declaration.
+        if let line = lineOfProcessingInstruction(data) {
+            throw ModelError("\(file):\(line): malformed XML: processing instructions (<?...?>) other than the XML declaration are not allowed in a model file")
         }
         let reader = ContentsReader(file: file)
         let parser = XMLParser(data: data)
@@ -188,6 +196,27 @@ public enum XcodeModelFormat {
         for i in 0...(bytes.count - needle.count) {
             if bytes[i] == UInt8(ascii: "\n") { line += 1 }
             if bytes[i] == needle[0], Array(bytes[i..<(i + needle.count)]) == needle { return line }
+        }
+        return nil
+    }
+
+    /// The 1-based line of the first `<?` that does not open the XML declaration (`<?xml`),
+    /// if any.
+    static func lineOfProcessingInstruction(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var line = 1
+        var i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "\n") { line += 1 }
+            if bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") {
+                var end = i + 2
+                while end < bytes.count, !(bytes[end] == UInt8(ascii: "?") || bytes[end] <= 0x20) { end += 1 }
+                let target = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
+                if target.lowercased() != "xml" { return line }
+                i = end
+                continue
+            }
+            i += 1
         }
         return nil
     }

@@ -125,6 +125,7 @@ enum StoreFileFormat {
 
     static func readPropertyList(_ data: Data, path: String) throws(StoreError) -> ObjectGraph {
         guard data.starts(with: Array("bplist".utf8)) else { throw corrupt(path, "not a binary property list") }
+        if let refusal = BinaryPropertyListScreen.refusal(data) { throw corrupt(path, refusal) }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
