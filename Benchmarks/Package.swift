@@ -39,14 +39,14 @@ let package = Package(
     name: "SiftBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "Sift", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "Parsing",
             dependencies: [
-                .product(name: "Sift", package: "main"),
+                .product(name: "Sift", package: "Sift"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Parsing",
@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "Evaluation",
             dependencies: [
-                .product(name: "Sift", package: "main"),
+                .product(name: "Sift", package: "Sift"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Evaluation",
@@ -65,14 +65,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite3Raw", path: "Benchmarks/CSQLite3Raw", pkgConfig: "sqlite3"),
         .target(
             name: "SQLiteFetchFixture",
-            dependencies: [.product(name: "Sift", package: "main"), "CSQLite3Raw"],
+            dependencies: [.product(name: "Sift", package: "Sift"), "CSQLite3Raw"],
             path: "Benchmarks/SQLiteFetchFixture"
         ),
         .executableTarget(
             name: "SQLiteFetch",
             dependencies: [
                 "SQLiteFetchFixture",
-                .product(name: "Sift", package: "main"),
+                .product(name: "Sift", package: "Sift"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/SQLiteFetch",
@@ -81,14 +81,14 @@ let package = Package(
         // The same fetch as a plain loop printing the ratio, for perf and callgrind.
         .executableTarget(
             name: "SQLiteFetchLoop",
-            dependencies: ["SQLiteFetchFixture", .product(name: "Sift", package: "main")],
+            dependencies: ["SQLiteFetchFixture", .product(name: "Sift", package: "Sift")],
             path: "Benchmarks/SQLiteFetchLoop"
         ),
         // Imports, single inserts and batch updates on a million-row SQLite store, against the
         // sqlite3 shell; prints the ratios.
         .executableTarget(
             name: "StoreWrites",
-            dependencies: [.product(name: "Sift", package: "main")],
+            dependencies: [.product(name: "Sift", package: "Sift")],
             path: "Benchmarks/StoreWrites"
         ),
         // The REPL under a pseudo-terminal: starting until the prompt, Enter on a million-row
@@ -101,7 +101,7 @@ let package = Package(
         // A plain loop over the same evaluations, for perf and callgrind.
         .executableTarget(
             name: "EvaluationLoop",
-            dependencies: [.product(name: "Sift", package: "main")],
+            dependencies: [.product(name: "Sift", package: "Sift")],
             path: "Benchmarks/EvaluationLoop"
         ),
     ],
