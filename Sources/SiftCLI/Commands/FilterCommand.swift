@@ -83,13 +83,7 @@ struct FilterCommand: ParsableCommand {
     }
 
     func run() throws {
-        let budget: MemoryBudget
-        do {
-            budget = try MemoryBudget.resolve(option: memory)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode(1)
-        }
+        let budget = try MemoryBudget.forCommand(option: memory)
         let values = try ArgumentValues(arguments: arguments, variables: variables)
         let compiled = try compile(values)
         let sortKeys = try parsedSortKeys()

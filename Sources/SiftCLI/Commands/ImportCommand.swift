@@ -54,13 +54,7 @@ struct ImportCommand: ParsableCommand {
     var memory: String?
 
     func run() throws {
-        let budget: MemoryBudget
-        do {
-            budget = try MemoryBudget.resolve(option: memory)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode(1)
-        }
+        let budget = try MemoryBudget.forCommand(option: memory)
         var newModel: DataModel?
         if !FileManager.default.fileExists(atPath: self.store) {
             guard let model else {

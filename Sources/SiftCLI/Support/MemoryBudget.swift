@@ -1,3 +1,4 @@
+import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -39,6 +40,17 @@ struct MemoryBudget {
             return MemoryBudget(limit: bytes)
         }
         return MemoryBudget(limit: systemDefault())
+    }
+
+    /// ``resolve(option:environment:)`` for a command's `run()`: a size that does not read is
+    /// printed as an error, and the command exits with status 1.
+    static func forCommand(option: String?) throws -> MemoryBudget {
+        do {
+            return try resolve(option: option)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode(1)
+        }
     }
 
     /// Adds `bytes` held; false once the total passes the limit.
