@@ -46,18 +46,10 @@ public func fuzzCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclos
 
 /// Text for messages: the input with control characters escaped, cut to a readable length.
 public func quoted(_ text: String, limit: Int = 400) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars.prefix(limit) {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    if text.unicodeScalars.count > limit { out += "…" }
-    return out + "\""
+    // The language's own string literal (CanonicalPrinter), cut after `limit` scalars.
+    let scalars = text.unicodeScalars
+    guard scalars.count > limit else { return CanonicalPrinter.formatString(text) }
+    var cut = String.UnicodeScalarView()
+    cut.append(contentsOf: scalars.prefix(limit))
+    return String(CanonicalPrinter.formatString(String(cut)).dropLast()) + "…\""
 }
