@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// libFuzzer's entry points, shared by every harness.
 ///
