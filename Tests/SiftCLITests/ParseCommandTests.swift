@@ -33,6 +33,34 @@ struct ParseCommandTests {
         #expect(r.stdout == #"released > CAST(86400.0, "NSDate") AND genre IN {"sci-fi"} AND x == $unbound"# + "\n")
     }
 
+    @Test func bindsJSONObjectsAsDictionaries() throws {
+        let r = try SiftBinary.run("parse", "SELF IN %@ AND name == %@['k'] AND x IN $d AND y == %@",
+                                   "--arg", #"{"b": 1, "a": {"$date": "2001-01-01T00:01:00Z"}}"#, "--arg", #"{"k": "Ann"}"#,
+                                   "--arg", #"{"$date": 1, "x": 2}"#, "--var", "d={}")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == #"SELF IN {"b": 1, "a": CAST(60.0, "NSDate")} AND name == {"k": "Ann"}["k"] AND x IN {:} AND y == {"$date": 1, "x": 2}"# + "\n")
+    }
+
+    @Test func bindsKeyPathArgumentsAfterADot() throws {
+        let r = try SiftBinary.run("parse", "%K.%K BEGINSWITH 'a' AND $x.%K == 1 AND %K[FIRST].%K > 2",
+                                   "--arg", #""objectCol""#, "--arg", #""stringCol""#, "--arg", #""author.name""#,
+                                   "--arg", #""items""#, "--arg", #""size""#)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == #"objectCol.stringCol BEGINSWITH "a" AND $x.author.name == 1 AND items[FIRST].size > 2"# + "\n")
+        let missing = try SiftBinary.run("parse", "a.%K == 1")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "a.%K == 1\n  ^\nerror: column 3: no argument for %K (argument 1; 0 given)\n")
+    }
+
+    @Test func reservedWordKeysSayHowToWriteThem() throws {
+        let r = try SiftBinary.run("parse", "cast.name == 1")
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "cast.name == 1\n^\nerror: column 1: 'cast' is a reserved word; write #cast to use it as a key\n")
+        let fixed = try SiftBinary.run("parse", "#cast.name == 1 AND #size > 3")
+        #expect(fixed.stdout == "#cast.name == 1 AND #size > 3\n")
+    }
+
     @Test func printsTheASTAsJSON() throws {
         let r = try SiftBinary.run("parse", "ANY tags.name BEGINSWITH[cd] %@", "--arg", #""sci""#, "--json")
         #expect(r.status == 0, "\(r.stderr)")

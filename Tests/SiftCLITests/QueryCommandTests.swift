@@ -111,6 +111,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 
+    /// A JSON object bound with --arg or --var is a dictionary, on a JSON store and on SQLite alike.
+    @Test(arguments: ["json", "sqlite"])
+    func dictionaryArguments(_ storeExtension: String) throws {
+        let folder = Self.examples.appendingPathComponent("Notes")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-query-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("Notes.\(storeExtension)").path
+        let imported = try SiftBinary.run("import", "--store", store, "--model", folder.appendingPathComponent("model.json").path,
+                                          folder.appendingPathComponent("data.json").path)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let queries: [([String], String)] = [
+            (["COUNT Note WHERE title IN %@", "--arg", #"{"a": "Groceries", "b": "meeting notes"}"#], #"{"count": 2}"#),
+            (["COUNT Note WHERE category IN $c", "--var", #"c={"work": {"$ref": "C1"}}"#], #"{"count": 2}"#),
+            (["COUNT Note WHERE title == %@['t']", "--arg", #"{"t": "Groceries"}"#], #"{"count": 1}"#),
+            (["COUNT Note WHERE title IN %@", "--arg", "{}"], #"{"count": 0}"#),
+        ]
+        for (arguments, expected) in queries {
+            let r = try SiftBinary.run(arguments: ["query", "--store", store] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(r.stdout == expected + "\n", "\(arguments)")
+        }
+    }
+
     @Test func schemaAndErrors() throws {
         let model = Self.examples.appendingPathComponent("VideoItems/model.json").path
         let schema = try SiftBinary.run("schema", "--model", model)

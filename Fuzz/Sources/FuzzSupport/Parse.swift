@@ -71,6 +71,7 @@ public enum ASTWalk {
                 case .constant, .evaluatedObject, .variable: break
                 case .keyPath(let base, _): if let base { stack.append(.expression(base)) }
                 case .aggregate(let elements), .function(_, let elements): stack += elements.map(Node.expression)
+                case .dictionary(let entries): stack += entries.map { Node.expression($0.value) }
                 case .index(let base, let position):
                     stack.append(.expression(base))
                     if case .expression(let index) = position { stack.append(.expression(index)) }

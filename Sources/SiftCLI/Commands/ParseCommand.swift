@@ -11,6 +11,7 @@ struct ParseCommand: ParsableCommand {
             --arg binds %@, %K and printf-style specifiers (%d, %f, %s, ...) in order; each is a JSON
             value (a JSON string for %K is the key path). --var binds $NAME. Dates are written
             {"$date": "<ISO 8601>"}; also {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}.
+            Any other JSON object is a dictionary: SELF IN %@ tests its values, %@['key'] reads a key.
 
             Examples:
               $ sift parse 'name = "Ann" or age >= 30 and age =< 40'

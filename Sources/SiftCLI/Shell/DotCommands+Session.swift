@@ -128,6 +128,7 @@ extension DotCommands {
               {"$data": "<base64>"}               binary data
               {"$decimal": "1.5"}                 a decimal number
               {"$ref": "N1"}                      the stored object with that ID
+            Any other object is a dictionary: x IN $d tests its values, $d['key'] reads a key.
             Example: .set since {"$date": "2017-07-06T00:00:00Z"}
 
             """ }),

@@ -6,7 +6,7 @@ extension DotCommands {
     static let variableCommands: [DotCommand] = [
         DotCommand(
             name: "set", usage: ".set NAME JSON", summary: "Bind $NAME to a JSON value for the statements that follow",
-            details: #"Typed values: {"$date": "2017-07-06T07:22:18Z"}, {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}, and {"$ref": "<object ID>"} for a stored object."#,
+            details: #"Typed values: {"$date": "2017-07-06T07:22:18Z"}, {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}, and {"$ref": "<object ID>"} for a stored object; any other object is a dictionary."#,
             example: #".set since {"$date": "2017-07-06T00:00:00Z"}"#, takesRawText: true
         ) { session, words in
             let parts = words.first?.split(maxSplits: 1, whereSeparator: { $0.isWhitespace }) ?? []

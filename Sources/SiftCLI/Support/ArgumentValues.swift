@@ -5,7 +5,8 @@ import Sift
 /// `--arg JSON` and `--var NAME=JSON` options, read into Swift values with the library's JSON
 /// parser (so `2` is an integer, `2.0` a double, and the typed forms `{"$date": ...}`,
 /// `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` are dates, UUIDs, data and decimals;
-/// `{"$ref": "<object ID>"}` is a stored object, for `sift query`).
+/// `{"$ref": "<object ID>"}` is a stored object, for `sift query`; any other object is a
+/// dictionary).
 struct ArgumentValues {
     var arguments: [Any?] = []
     var variables: [String: Any?] = [:]
@@ -41,7 +42,7 @@ struct ArgumentValues {
     }
 
     /// The Swift value of one JSON text: `nil`, Bool, Int64, Double, String, Date, UUID, Data,
-    /// Decimal, or an array of these. An object that is not a typed value is an error.
+    /// Decimal, an array of these, or a dictionary (as the expression it binds to).
     static func value(of text: String) throws -> Any? {
         try argumentValue(try JSONParser.parse(text))
     }

@@ -79,6 +79,15 @@ struct PredicateCompiler {
                 for closure in closures { values.append(try closure(root, &frame)) }
                 return .array(values)
             }
+        case .dictionary(let entries):
+            let keys = entries.map(\.key)
+            let closures = try entries.map { (entry) throws(EvaluationError) in try compile(entry.value) }
+            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+                var values: [Value] = []
+                values.reserveCapacity(closures.count)
+                for closure in closures { values.append(try closure(root, &frame)) }
+                return .dictionary(ValueDictionary(Array(zip(keys, values))))
+            }
         case .index(let base, let position):
             return try compileIndex(base: base, position: position, description: expression.description)
         case .function(let name, let arguments):
@@ -216,6 +225,7 @@ extension ExpressionNode {
         case .constant: return true
         case .evaluatedObject, .keyPath, .variable, .subquery, .assignment, .functionExpression: return false
         case .aggregate(let elements): return elements.allSatisfy(\.isConstantExpression)
+        case .dictionary(let entries): return entries.allSatisfy(\.value.isConstantExpression)
         case .index(let base, let position):
             if case .expression(let e) = position, !e.isConstantExpression { return false }
             return base.isConstantExpression

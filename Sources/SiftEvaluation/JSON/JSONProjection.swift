@@ -115,6 +115,8 @@ public struct JSONProjection: Sendable {
             return collect(base, into: &keys)
         case .aggregate(let elements), .function(_, let elements):
             return elements.allSatisfy { collect($0, into: &keys) }
+        case .dictionary(let entries):
+            return entries.allSatisfy { collect($0.value, into: &keys) }
         case .functionExpression(let receiver, _, let arguments):
             return collect(receiver, into: &keys) && arguments.allSatisfy { collect($0, into: &keys) }
         case .subquery(let collection, _, let predicate):

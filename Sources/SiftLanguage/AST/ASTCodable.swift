@@ -83,6 +83,10 @@ extension ExpressionNode: Codable {
         case .aggregate(let elements):
             try c.encode("aggregate", forKey: .type)
             try c.encode(elements, forKey: .elements)
+        case .dictionary(let entries):
+            try c.encode("dictionary", forKey: .type)
+            try c.encode(entries.map(\.key), forKey: .keys)
+            try c.encode(entries.map(\.value), forKey: .elements)
         case .index(let base, let sub):
             try c.encode("index", forKey: .type)
             try c.encode(base, forKey: .base)
@@ -146,6 +150,12 @@ extension ExpressionNode: Codable {
             kind = .keyPath(base: try c.decodeIfPresent(ExpressionNode.self, forKey: .base), keys: keys)
         case "variable": kind = .variable(try c.decode(String.self, forKey: .name))
         case "aggregate": kind = .aggregate(try c.decode([ExpressionNode].self, forKey: .elements))
+        case "dictionary":
+            let keys = try c.decode([String].self, forKey: .keys)
+            let values = try c.decode([ExpressionNode].self, forKey: .elements)
+            guard keys.count == values.count else { throw decodingError(c, "a dictionary needs as many keys as elements (\(keys.count) keys, \(values.count) elements)") }
+            guard Set(keys).count == keys.count else { throw decodingError(c, "a dictionary's keys must be distinct") }
+            kind = .dictionary(zip(keys, values).map { DictionaryEntry($0, $1) })
         case "index":
             let base = try c.decode(ExpressionNode.self, forKey: .base)
             if let position = try c.decodeIfPresent(String.self, forKey: .position) {

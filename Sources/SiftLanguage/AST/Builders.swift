@@ -81,6 +81,9 @@ extension ExpressionNode {
     /// `{a, b, ...}`
     public static func aggregate(_ elements: [ExpressionNode]) -> ExpressionNode { ExpressionNode(.aggregate(elements)) }
 
+    /// `{"key": value, ...}`
+    public static func dictionary(_ entries: [DictionaryEntry]) -> ExpressionNode { ExpressionNode(.dictionary(entries)) }
+
     /// A function of ``FunctionCatalog`` by selector, e.g. `.function("sum:", [.keyPath("prices")])`.
     public static func function(_ selector: String, _ arguments: [ExpressionNode]) -> ExpressionNode {
         ExpressionNode(.function(name: FunctionCatalog.lookup(selector, arity: arguments.count)?.selector ?? selector, arguments: arguments))

@@ -17,6 +17,10 @@ public struct ExpressionNode: Sendable {
         case variable(String)
         /// `{a, b, c}`.
         case aggregate([ExpressionNode])
+        /// `{"key": value, ...}`, `{:}` when empty: a dictionary, as a JSON object or a Swift
+        /// dictionary bound to `%@` makes one. Entries keep their order; keys are distinct (the
+        /// parser and the JSON form refuse a key twice).
+        case dictionary([DictionaryEntry])
         /// `base[FIRST]`, `base[LAST]`, `base[SIZE]`, `base[n]`, `base['key']`.
         indirect case index(base: ExpressionNode, subscript: IndexSubscript)
         /// `sum:(x)`, `add:to:(1, 2)`, `now()`: `name` is the full selector from ``FunctionCatalog``.

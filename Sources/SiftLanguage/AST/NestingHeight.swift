@@ -48,6 +48,8 @@ private enum NestingHeight {
                     if let base { stack.append((.expression(base), below)) }
                 case .aggregate(let elements), .function(_, let elements):
                     for element in elements { stack.append((.expression(element), below)) }
+                case .dictionary(let entries):
+                    for entry in entries { stack.append((.expression(entry.value), below)) }
                 case .index(let base, let position):
                     stack.append((.expression(base), below))
                     if case .expression(let index) = position { stack.append((.expression(index), below)) }

@@ -77,6 +77,7 @@ extension ExpressionNode {
                 copy.kind = .keyPath(base: newBase, keys: keys)
             }
         case .aggregate(let elements): copy.kind = .aggregate(elements.map(sub))
+        case .dictionary(let entries): copy.kind = .dictionary(entries.map { DictionaryEntry($0.key, sub($0.value)) })
         case .index(let base, let subscriptKind):
             if case .expression(let e) = subscriptKind {
                 copy.kind = .index(base: sub(base), subscript: .expression(sub(e)))
@@ -108,6 +109,7 @@ extension ExpressionNode {
         case .variable(let name): if !bound.contains(name), !names.contains(name) { names.append(name) }
         case .keyPath(let base, _): if let base { visit(base) }
         case .aggregate(let elements): elements.forEach(visit)
+        case .dictionary(let entries): for entry in entries { visit(entry.value) }
         case .index(let base, let s):
             visit(base)
             if case .expression(let e) = s { visit(e) }

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Accepted: `nil`/`NSNull`, `Bool`, every integer type, `Double`, `Float`, `Decimal`, `String`,
 /// `Substring`, `Character`, `Date`, `Data`, `UUID`, arrays and sets of these (which become
-/// aggregates), ``ConstantValue`` and ``ExpressionNode`` (used as is).
+/// aggregates), dictionaries with string keys (which become dictionary expressions, keys in
+/// sorted order), ``ConstantValue`` and ``ExpressionNode`` (used as is).
 public enum ArgumentConversion {
     /// Why a value cannot be an argument.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -13,7 +14,7 @@ public enum ArgumentConversion {
 
     /// The expression for a `%@` argument or a variable's value.
     public static func expression(from value: Any?, depth: Int = 0) throws(Failure) -> ExpressionNode {
-        guard depth < 64 else { throw Failure(description: "arrays nested more than 64 deep") }
+        guard depth < 64 else { throw Failure(description: "arrays or dictionaries nested more than 64 deep") }
         guard let value else { return ExpressionNode(.constant(.null)) }
         if let constant = try constant(from: value) { return ExpressionNode(.constant(constant)) }
         // An Optional inside the Any: look through it.
@@ -30,6 +31,19 @@ public enum ArgumentConversion {
         }
         if let set = value as? Set<AnyHashable> {
             return try expression(from: set.map { Optional($0.base) }, depth: depth)
+        }
+        if let dictionary = value as? [AnyHashable: Any] {
+            var entries: [DictionaryEntry] = []
+            entries.reserveCapacity(dictionary.count)
+            for (key, element) in dictionary {
+                guard let name = key.base as? String else {
+                    throw Failure(description: "a dictionary's keys must be strings, not \(type(of: key.base))")
+                }
+                entries.append(DictionaryEntry(name, try expression(from: element, depth: depth + 1)))
+            }
+            // A Swift dictionary has no order of its own: sorted keys print the same every time.
+            entries.sort { $0.key < $1.key }
+            return ExpressionNode(.dictionary(entries))
         }
         throw Failure(description: "a value of type \(type(of: value)) cannot be used in a predicate")
     }

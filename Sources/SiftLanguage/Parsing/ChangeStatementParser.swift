@@ -93,9 +93,7 @@ extension Parser {
         case .identifier, .escapedKey:
             break
         case .keyword:
-            let word = text(token)
-            throw error(.invalidKey, "'\(word)' is a reserved word; write the attribute name as #\(word)",
-                        at: token, expected: ["an attribute name"], suggestion: "#" + word)
+            throw reservedWordAsKey(token)
         case .formatSpecifier:
             throw error(.unexpectedToken, "expected an attribute name, found \(describe(token)) (the keys of SET are written out, not bound)",
                         at: token, expected: ["an attribute name"])

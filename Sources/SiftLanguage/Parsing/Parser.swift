@@ -379,10 +379,7 @@ struct Parser {
         case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
             return try parseQualified()
         case .keyword(.truePredicate), .keyword(.falsePredicate):
-            let token = current
-            try advance()
-            height = 1
-            return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
+            return try parsePredicateConstant()
         case .minus, .tilde:
             return try parseUnary()
         case .leftParen:
@@ -397,16 +394,28 @@ struct Parser {
     @inline(never)
     private mutating func parseNot() throws(ParseError) -> Node {
         let token = current
+        if token.kind == .keyword(.not), try reservedWordStandsAsKey(takesOperand: true) { throw reservedWordAsKey(token) }
         try advance()
         let operand = try requirePredicate(try parse(.not))
         try built(height + 1, at: token)
         return .predicate(PredicateNode(.not(operand), range: range(from: token.start)))
     }
 
+    /// `TRUEPREDICATE`, `FALSEPREDICATE`.
+    @inline(never)
+    private mutating func parsePredicateConstant() throws(ParseError) -> Node {
+        let token = current
+        if try reservedWordStandsAsKey(takesOperand: false) { throw reservedWordAsKey(token) }
+        try advance()
+        height = 1
+        return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
+    }
+
     /// `ANY x op y`, `SOME`, `ALL`, `NONE`.
     @inline(never)
     private mutating func parseQualified() throws(ParseError) -> Node {
         let token = current
+        if try reservedWordStandsAsKey(takesOperand: true) { throw reservedWordAsKey(token) }
         try advance()
         let modifier: ComparisonModifier = switch token.kind {
         case .keyword(.all): .all
@@ -546,7 +555,7 @@ struct Parser {
             case .dot:
                 let dot = current
                 try advance()
-                let key = try parseKeyAfterDot()
+                let keysAfterDot = try parseKeysAfterDot()
                 if !inPath {
                     inPath = true
                     if case .keyPath(let keyBase, let keys) = node.kind {
@@ -560,7 +569,7 @@ struct Parser {
                         if nodeHeight > options.maximumNestingLevel { throw nestingError(at: dot) }
                     }
                 }
-                pathKeys.append(key)
+                pathKeys.append(contentsOf: keysAfterDot)
             case .leftBracket:
                 if inPath {
                     node = ExpressionNode(.keyPath(base: pathBase, keys: pathKeys), range: range(from: start))
@@ -592,19 +601,25 @@ struct Parser {
         }
     }
 
-    /// A key after `.`: a name (reserved words are keys here too), `#name` or `@name`.
-    private mutating func parseKeyAfterDot() throws(ParseError) -> String {
+    /// The keys after `.`: a name (reserved words are keys here too), `#name`, `@name`, or
+    /// `%K`, whose argument may name several keys (`"author.name"`).
+    private mutating func parseKeysAfterDot() throws(ParseError) -> [String] {
         let token = current
         switch token.kind {
         case .identifier, .keyword:
             try advance()
-            return try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)
+            return [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]
         case .escapedKey:
             try advance()
-            return try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
+            return [try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)]
         case .atKey:
             try advance()
-            return try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)
+            return [try lexer.identifierText(token.start, token.end, escapes: token.hasEscapes)]
+        case .formatSpecifier where lexer.bytes[token.end - 1] == UInt8(ascii: "K"):
+            try advance()
+            return try keyPathArgument(for: token)
+        case .formatSpecifier:
+            throw error(.unexpectedToken, "expected a key after '.', found \(describe(token)) (a key is bound with %K)", at: token, expected: ["a key"])
         default:
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected a key after '.', found \(describe(token))", at: token, expected: ["a key"])
         }
@@ -637,7 +652,7 @@ struct Parser {
         case .keyword(.function):
             return try parseFunctionExpression()
         default:
-            throw primaryError()
+            throw try primaryError()
         }
     }
 
@@ -690,14 +705,54 @@ struct Parser {
         return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
     }
 
-    /// `{a, b, ...}`.
+    /// `{a, b, ...}`, or a dictionary: `{"key": value, ...}`, `{:}`.
     @inline(never)
     private mutating func parseAggregate() throws(ParseError) -> ExpressionNode {
         let open = current
         try advance()
+        // `{:`, `{"key":`: a dictionary.
+        if current.kind == .colon { return try parseDictionary(open: open) }
+        if current.kind == .string, try peek().kind == .colon { return try parseDictionary(open: open) }
         let elements = try parseExpressionList(closer: .rightBrace, "}", context: "in the aggregate")
         try built(height + 1, at: open)
         return ExpressionNode(.aggregate(elements), range: range(from: open.start))
+    }
+
+    /// The rest of a dictionary after its `{` (`open`): `"key": value, ...}`, or `:}` for the
+    /// empty one. Keys are string literals, each at most once.
+    private mutating func parseDictionary(open: Token) throws(ParseError) -> ExpressionNode {
+        var entries: [DictionaryEntry] = []
+        var highest = 0
+        if current.kind == .colon {
+            try advance()
+            try expect(.rightBrace, "}", context: "after '{:' (the empty dictionary)")
+        } else {
+            var keys: Set<String> = []
+            while true {
+                let keyToken = current
+                guard keyToken.kind == .string else {
+                    throw error(keyToken.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                                "expected a string key in the dictionary, found \(describe(keyToken))", at: keyToken, expected: ["a string"])
+                }
+                let key = try lexer.stringValue(keyToken)
+                guard keys.insert(key).inserted else {
+                    throw error(.invalidKey, "the key \(CanonicalPrinter.formatString(key)) is in the dictionary twice", at: keyToken)
+                }
+                try advance()
+                try expect(.colon, ":", context: "after the dictionary's key \(CanonicalPrinter.formatString(key))")
+                entries.append(DictionaryEntry(key, try requireExpression(try parse(.or))))
+                highest = max(highest, height)
+                guard current.kind == .comma else { break }
+                try advance()
+            }
+            guard current.kind == .rightBrace else {
+                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
+                            "expected ',' or '}' in the dictionary, found \(describe(current))", at: current, expected: [",", "}"])
+            }
+            try advance()
+        }
+        try built(highest + 1, at: open)
+        return ExpressionNode(.dictionary(entries), range: range(from: open.start))
     }
 
     /// Comma-separated expressions up to `closer`, which it consumes (the opener already was);
@@ -724,18 +779,23 @@ struct Parser {
 
     /// The error for a token that cannot start an expression.
     @inline(never)
-    private func primaryError() -> ParseError {
+    private func primaryError() throws(ParseError) -> ParseError {
         let token = current
         switch token.kind {
         case .keyword(.fetch):
+            let next = try peek().kind
+            if next != .leftParen && next != .end { return reservedWordAsKey(token) }
             return error(.unsupported, "FETCH(...) expressions are not supported (use SUBQUERY over a relationship)", at: token)
         case .keyword(.anyKey):
+            if try peek().kind == .dot { return reservedWordAsKey(token) }
             return error(.unsupported, "ANYKEY is not supported", at: token)
         case .keyword(let keyword):
             if keyword.comparisonOperator != nil || keyword == .and || keyword == .or || keyword == .not {
+                if try reservedWordStandsAsKey(takesOperand: false) { return reservedWordAsKey(token) }
                 return error(.unexpectedToken, "expected an expression, found the keyword '\(text(token))'", at: token, expected: ["an expression"])
             }
-            return error(.invalidKey, "'\(text(token))' is a reserved word and cannot be a key as it stands", at: token, suggestion: "#\(text(token))")
+            // FIRST, LAST, SIZE, CASEINSENSITIVE, CI: no expression starts with them.
+            return reservedWordAsKey(token)
         case .percentPercent:
             return error(.invalidFormatSpecifier, "'%%' is a literal percent sign; it can only appear inside a string", at: token)
         case .end:
@@ -781,6 +841,7 @@ struct Parser {
 
     @inline(never)
     private mutating func parseSubquery() throws(ParseError) -> ExpressionNode {
+        try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after SUBQUERY")
@@ -801,6 +862,7 @@ struct Parser {
 
     @inline(never)
     private mutating func parseTernary() throws(ParseError) -> ExpressionNode {
+        try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after TERNARY")
@@ -816,6 +878,14 @@ struct Parser {
         return ExpressionNode(.ternary(condition: condition, then: then, else: otherwise), range: range(from: start))
     }
 
+    /// Before CAST, SUBQUERY, TERNARY or FUNCTION (the current token): followed by anything
+    /// but its parenthesis (or the end), the word is a key meant (`cast.name`, `subquery > 1`).
+    @inline(never)
+    private func checkParenthesisFollows() throws(ParseError) {
+        let next = try peek().kind
+        if next != .leftParen && next != .end { throw reservedWordAsKey(current) }
+    }
+
     /// A string constant argument (a literal, or `%@` bound to a string): CAST's type, FUNCTION's selector.
     private mutating func parseStringConstant(what: String) throws(ParseError) -> (String, SourceRange) {
         let token = current
@@ -828,6 +898,7 @@ struct Parser {
 
     @inline(never)
     private mutating func parseCast() throws(ParseError) -> ExpressionNode {
+        try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after CAST")
@@ -848,6 +919,7 @@ struct Parser {
 
     @inline(never)
     private mutating func parseFunctionExpression() throws(ParseError) -> ExpressionNode {
+        try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after FUNCTION")
@@ -869,21 +941,44 @@ struct Parser {
 
     // MARK: - Format arguments
 
+    /// The next argument, for the specifier `token` (already read).
+    private mutating func nextArgument(for token: Token) throws(ParseError) -> Any? {
+        guard argumentIndex < arguments.count else {
+            throw error(.missingArgument, "no argument for \(text(token)) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
+        }
+        argumentIndex += 1
+        return arguments[argumentIndex - 1]
+    }
+
+    /// The keys the next argument names, for the `%K` `token` (already read): a string key
+    /// path, split at its dots (`"author.name"` is two keys).
+    private mutating func keyPathArgument(for token: Token) throws(ParseError) -> [String] {
+        let raw = try nextArgument(for: token)
+        let value = Parser.keyPathString(raw) != nil ? raw : ArgumentConversion.unwrap(raw)
+        guard let path = Parser.keyPathString(value) else {
+            throw error(.invalidArgument, "argument \(argumentIndex) for %K: %K needs a key path string, got \(Parser.kindOfArgument(value))", at: token)
+        }
+        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !keys.contains(where: \.isEmpty) else {
+            throw error(.invalidKey, "argument \(argumentIndex) for %K: '\(path)' is not a key path (empty key)", at: token)
+        }
+        return keys
+    }
+
     @inline(never)
     private mutating func bindArgument() throws(ParseError) -> ExpressionNode {
         let token = current
         try advance()
-        guard argumentIndex < arguments.count else {
-            throw error(.missingArgument, "no argument for \(text(token)) (argument \(argumentIndex + 1); \(arguments.count) given)", at: token)
-        }
-        let raw = arguments[argumentIndex]
-        argumentIndex += 1
         let conversion = lexer.bytes[token.end - 1]
+        // Every form below but %@'s is a leaf.
+        height = 1
+        if conversion == UInt8(ascii: "K") {
+            return ExpressionNode(.keyPath(base: nil, keys: try keyPathArgument(for: token)), range: token.range)
+        }
+        let raw = try nextArgument(for: token)
         func invalid(_ message: String) -> ParseError {
             error(.invalidArgument, "argument \(argumentIndex) for \(text(token)): \(message)", at: token)
         }
-        // Every form below but %@'s is a leaf.
-        height = 1
         if conversion == UInt8(ascii: "@") {
             var expression: ExpressionNode
             do throws(ArgumentConversion.Failure) {
@@ -896,49 +991,48 @@ struct Parser {
             expression.range = token.range
             return expression
         }
-        let value = Parser.keyPathString(raw) != nil ? raw : ArgumentConversion.unwrap(raw)
-        switch conversion {
-        case UInt8(ascii: "K"):
-            guard let path = Parser.keyPathString(value) else {
-                throw invalid("%K needs a key path string, got \(value.map { "\(type(of: $0))" } ?? "nil")")
-            }
-            let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !keys.contains(where: \.isEmpty) else {
-                throw error(.invalidKey, "argument \(argumentIndex) for %K: '\(path)' is not a key path (empty key)", at: token)
-            }
-            return ExpressionNode(.keyPath(base: nil, keys: keys), range: token.range)
-        default:
-            let constant: ConstantValue?
-            do throws(ArgumentConversion.Failure) {
-                constant = try value.flatMap { v throws(ArgumentConversion.Failure) in try ArgumentConversion.constant(from: v) }
-            } catch {
-                throw invalid(error.description)
-            }
-            let got = value.map { "\(type(of: $0))" } ?? "nil"
-            if FormatSpecifier.integerConversions.contains(conversion) {
-                switch constant {
-                case .int?, .bool?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
-                case .string(let s)? where conversion == UInt8(ascii: "c") && s.count == 1:
-                    return ExpressionNode(.constant(.string(s)), range: token.range)
-                default: throw invalid("needs an integer, got \(got)")
-                }
-            }
-            if FormatSpecifier.doubleConversions.contains(conversion) {
-                switch constant {
-                case .int(let i)?: return ExpressionNode(.constant(.double(Double(i))), range: token.range)
-                case .bool(let b)?: return ExpressionNode(.constant(.double(b ? 1 : 0)), range: token.range)
-                case .double?, .decimal?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
-                default: throw invalid("needs a number, got \(got)")
-                }
-            }
-            // %s
-            guard case .string? = constant else { throw invalid("needs a string, got \(got)") }
-            return ExpressionNode(.constant(constant ?? .null), range: token.range)
+        let value = ArgumentConversion.unwrap(raw)
+        let constant: ConstantValue?
+        do throws(ArgumentConversion.Failure) {
+            constant = try value.flatMap { v throws(ArgumentConversion.Failure) in try ArgumentConversion.constant(from: v) }
+        } catch {
+            throw invalid(error.description)
         }
+        let got = Parser.kindOfArgument(value)
+        if FormatSpecifier.integerConversions.contains(conversion) {
+            switch constant {
+            case .int?, .bool?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
+            case .string(let s)? where conversion == UInt8(ascii: "c") && s.count == 1:
+                return ExpressionNode(.constant(.string(s)), range: token.range)
+            default: throw invalid("needs an integer, got \(got)")
+            }
+        }
+        if FormatSpecifier.doubleConversions.contains(conversion) {
+            switch constant {
+            case .int(let i)?: return ExpressionNode(.constant(.double(Double(i))), range: token.range)
+            case .bool(let b)?: return ExpressionNode(.constant(.double(b ? 1 : 0)), range: token.range)
+            case .double?, .decimal?: return ExpressionNode(.constant(constant ?? .null), range: token.range)
+            default: throw invalid("needs a number, got \(got)")
+            }
+        }
+        // %s
+        guard case .string? = constant else { throw invalid("needs a string, got \(got)") }
+        return ExpressionNode(.constant(constant ?? .null), range: token.range)
     }
 }
 
 extension Parser {
+    /// What an argument is, for a message: its Swift type, or what an expression given as an
+    /// argument is (a dictionary from a JSON object).
+    static func kindOfArgument(_ value: Any?) -> String {
+        guard let value else { return "nil" }
+        if let expression = value as? ExpressionNode {
+            if case .dictionary = expression.kind { return "a dictionary" }
+            return "an expression"
+        }
+        return "\(type(of: value))"
+    }
+
     /// The key path a `%K` argument names: a `String`, `Substring` or string ``ConstantValue``.
     static func keyPathString(_ value: Any?) -> String? {
         switch value {

@@ -91,6 +91,17 @@ public enum CanonicalPrinter {
             out += "{"
             writeList(elements, to: &out)
             out += "}"
+        case .dictionary(let entries):
+            // `{:}` is the empty dictionary (`{}` is the empty aggregate).
+            guard !entries.isEmpty else { out += "{:}"; return }
+            out += "{"
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { out += ", " }
+                out += formatString(entry.key)
+                out += ": "
+                write(entry.value, minimum: .assignment, to: &out)
+            }
+            out += "}"
         case .index(let base, let sub):
             write(base, minimum: .postfix, to: &out)
             switch sub {

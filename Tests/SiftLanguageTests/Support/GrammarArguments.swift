@@ -94,7 +94,7 @@ enum GrammarArguments {
     }
 
     static func anyValue(_ rng: inout GrammarRNG, depth: Int) -> Any? {
-        switch rng.below(depth == 0 ? 12 : 10) {
+        switch rng.below(depth == 0 ? 13 : 10) {
         case 0: return integer(&rng)
         case 1: return double(&rng)
         case 2: return string(&rng)
@@ -105,6 +105,12 @@ enum GrammarArguments {
         case 7: return Data((0..<rng.below(6)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         case 8: return UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, UInt8(rng.below(256))))
         case 9: return Float(rng.below(100)) / 4
+        case 10:
+            // A dictionary: becomes a dictionary expression (keys sorted).
+            let keys = ["a", "", "it's", "é", "$date", "k\"q"]
+            var dictionary: [String: Any?] = [:]
+            for _ in 0..<rng.below(4) { dictionary[keys[rng.below(keys.count)]] = anyValue(&rng, depth: depth + 1) }
+            return dictionary
         default:
             // An array: becomes an aggregate.
             return (0..<rng.below(4)).map { _ in anyValue(&rng, depth: depth + 1) } as [Any?]
@@ -117,6 +123,9 @@ enum GrammarArguments {
             guard let argument else { return "nil" }
             if let s = argument as? String { return String(reflecting: s) }
             if let array = argument as? [Any?] { return describe(array) }
+            if let dictionary = argument as? [String: Any?] {
+                return "[" + dictionary.keys.sorted().map { "\(String(reflecting: $0)): \(describe([dictionary[$0] ?? nil]).dropFirst().dropLast())" }.joined(separator: ", ") + "]"
+            }
             return "\(argument) (\(type(of: argument)))"
         }.joined(separator: ", ") + "]"
     }
