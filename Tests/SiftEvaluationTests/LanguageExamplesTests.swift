@@ -199,8 +199,12 @@ struct LanguageExamplesTests {
             Row("'e\\u0301' ==[n] 'é'", false), Row("'A' ==[cn] 'a'", false), Row("'A' ==[nc] 'a'", false),
             Row("title BEGINSWITH[c] 'STAR'", true), Row("title ENDSWITH 'Wars'", true), Row("title CONTAINS 'r W'", true),
             Row("title < 'Star Wars!'", true), Row("title <=[c] 'STAR WARS'", true), Row("title !=[c] 'STAR WARS'", false),
-            // An empty needle matches.
-            Row("name BEGINSWITH ''", true), Row("name ENDSWITH ''", true), Row("name CONTAINS ''", true), Row("'' CONTAINS ''", true),
+            // An empty needle never matches, "" included, with any options; membership and LIKE are no substring search.
+            Row("name BEGINSWITH ''", false), Row("name ENDSWITH ''", false), Row("name CONTAINS ''", false), Row("'' CONTAINS ''", false),
+            Row("'' BEGINSWITH ''", false), Row("'' ENDSWITH[cd] ''", false), Row("'' IN name", false), Row("'' IN ''", false),
+            Row("name CONTAINS[n] ''", false), Row("NOT name CONTAINS ''", true), Row("'x\\u0301' CONTAINS[d] '\\u0301'", false),
+            Row("'x\\u0301' CONTAINS '\\u0301'", true), Row("{'', 'a'} CONTAINS ''", true), Row("'' IN {'', 'a'}", true),
+            Row("'' LIKE ''", true), Row("name LIKE ''", false), Row("'' ==[c] ''", true),
             // LIKE: whole string; * any run, ? one character; \* \? \\ literal; nothing else special.
             Row("name LIKE 'A*'", true), Row("name LIKE 'A'", false), Row("name LIKE '*n'", true), Row("name LIKE '?nn'", true),
             Row("name LIKE '??'", false), Row("name LIKE '*'", true), Row("'a*b' LIKE 'a\\\\*b'", true), Row("'axb' LIKE 'a\\\\*b'", false),

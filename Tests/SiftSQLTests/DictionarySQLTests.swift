@@ -32,6 +32,16 @@ import Testing
         Case(statement: "SELECT author, count:(author.name) AS n FROM Book WHERE title != 'x' GROUP BY author LIMIT 2 OFFSET 1",
              sql: #"SELECT (SELECT "_id" FROM "Author" WHERE "_pk" = "t0"."author"), count("t0"."author") FROM "Book" AS "t0" WHERE "t0"."title" IS NOT ?1 GROUP BY "t0"."author" ORDER BY min("t0"."_pk") LIMIT ?2 OFFSET ?3"#,
              bindings: ["'x'", "2", "1"]),
+        // Aggregates without grouping: one row for the whole result, nothing to order.
+        Case(statement: "SELECT count:(title) AS n, sum:(price) AS total, average:(year) AS mean, min:(published) AS earliest, max:(author.name) AS latest FROM Book WHERE year > 1970",
+             sql: #"SELECT count("t0"."title"), sift_group_sum("t0"."price", "t0"."_pk"), sift_group_average("t0"."year", "t0"."_pk"), sift_group_min("t0"."published", "t0"."_pk"), sift_group_max("t1"."name", "t0"."_pk") FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1"#,
+             bindings: ["1970"]),
+        Case(statement: "SELECT sum:(year) AS total, count:(author) AS n FROM Book WHERE year > 3000 SORT BY title DESC LIMIT 1",
+             sql: #"SELECT sift_group_sum("t0"."year", "t0"."_pk"), count("t0"."author") FROM "Book" AS "t0" WHERE "t0"."year" > ?1 LIMIT ?2"#,
+             bindings: ["3000", "1"]),
+        Case(statement: "SELECT max:(title) AS latest FROM Ebook",
+             sql: #"SELECT sift_group_max("t0"."title", "t0"."_pk") FROM "Book" AS "t0" WHERE "t0"."_entity" = ?1"#,
+             bindings: ["'Ebook'"]),
         Case(statement: "SELECT year, max:(title) AS latest FROM Ebook GROUP BY year HAVING latest != nil SORT BY year LIMIT 1",
              sql: #"SELECT "t0"."year", sift_group_max("t0"."title", "t0"."_pk") FROM "Book" AS "t0" WHERE "t0"."_entity" = ?1 GROUP BY "t0"."year" ORDER BY min("t0"."_pk")"#,
              bindings: ["'Ebook'"]),
@@ -72,6 +82,9 @@ import Testing
         "SELECT year, sum:(tags.@count) AS n FROM Book GROUP BY year",    // an aggregate of a to-many
         "SELECT year, title FROM Book GROUP BY year",                     // neither grouped nor an aggregate (an error)
         "SELECT tags FROM Book",                                          // a to-many value
+        "SELECT 'all' AS label, sum:(price) AS total FROM Book SORT BY year",  // a constant with an aggregate
+        "SELECT sum:(price) / count:(price) AS mean FROM Book",           // arithmetic on aggregates
+        "SELECT count:(tags) AS n FROM Book",                             // an aggregate of a to-many, whole
     ])
     func fallsBackToTheEvaluator(_ statement: String) throws {
         let store = try SQLTestModel.store()

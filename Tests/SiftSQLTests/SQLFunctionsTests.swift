@@ -71,11 +71,18 @@ func evaluatorResults(_ op: String, _ a: String, _ b: String, _ options: Compari
         StringCase(.text("a🎉b"), .text("🎉"), [.caseInsensitive]),
         StringCase(.text("👍🏽"), .text("👍")),
         StringCase(.text("🎉"), .text("🎉"), [.caseInsensitive, .diacriticInsensitive]),
-        // Empty needle and empty strings.
+        // Empty needle and empty strings (an empty needle never matches), and needles that
+        // [d] folds to empty (a lone mark).
         StringCase(.text("abc"), .text("")),
         StringCase(.text(""), .text("")),
         StringCase(.text(""), .text("a")),
         StringCase(.text(""), .text(""), [.caseInsensitive]),
+        StringCase(.text("abc"), .text(""), [.caseInsensitive, .diacriticInsensitive]),
+        StringCase(.text(""), .text(""), [.normalized]),
+        StringCase(.text("x\u{301}"), .text("\u{301}")),
+        StringCase(.text("x\u{301}"), .text("\u{301}"), [.diacriticInsensitive]),
+        StringCase(.text("x\u{301}"), .text("\u{301}"), [.caseInsensitive, .diacriticInsensitive]),
+        StringCase(.text("\u{301}"), .text("\u{301}"), [.diacriticInsensitive, .normalized]),
         // [n] wins over [c]/[d]; [l] changes nothing.
         StringCase(.text("ABC"), .text("abc"), [.caseInsensitive, .normalized]),
         StringCase(.text("\u{E9}"), .text("e"), [.diacriticInsensitive, .normalized]),

@@ -7,8 +7,8 @@ import Testing
 @testable import SiftSQL
 
 /// A store written by an earlier Sift (layout version 1: unordered join tables numbered 0, 1,
-/// 2…, uniqueness constraints as UNIQUE indexes) reads as it did, is left alone by reads, and
-/// is brought to version 2 by its first change.
+/// 2…, uniqueness constraints as UNIQUE indexes; version 2: decimals as REAL) reads as it did,
+/// is left alone by reads, and is brought to the current version by its first change.
 @Suite struct StoreLayoutMigrationTests {
     static let model = #"""
     {"name": "Library", "entities": [
@@ -68,7 +68,7 @@ import Testing
         #expect(throws: StoreError.self) { try store.save() }
         try store.update("t4", ["name": .string("delta")])
         try store.save()
-        #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(2)]])
+        #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(StoreLayoutMigration.currentVersion)]])
         #expect(try store.rawRows(#"SELECT count(*) FROM "Book.tags" WHERE "_position" <> "_target""#) == [[.integer(0)]])
         #expect(try store.rawRows(#"SELECT "unique" FROM pragma_index_list('Tag') WHERE "name" = 'Tag.unique1.name'"#) == [[.integer(0)]])
         let reopened = try SQLiteStore.open(at: url)
@@ -84,7 +84,7 @@ import Testing
         let url = directory.appendingPathComponent("new.sqlite")
         do {
             let store = try SQLiteStore.create(at: url, model: try JSONModelFormat.read(Data(Self.model.utf8)))
-            try store.database.execute(#"UPDATE "sift.metadata" SET "value" = 3 WHERE "key" = 'version'"#)
+            try store.database.execute(#"UPDATE "sift.metadata" SET "value" = \#(StoreLayoutMigration.currentVersion + 1) WHERE "key" = 'version'"#)
         }
         let store = try SQLiteStore.open(at: url)
         let error = #expect(throws: StoreError.self) { try store.insert("Tag", id: "t1", ["name": .string("x")]) }

@@ -111,9 +111,8 @@ public struct FuzzObservation: CustomStringConvertible {
         case .bool(let b): "bool \(b)"
         case .int(let i): "int \(i)"
         case .double(let d): "double \(d.description)"
-        // Decimals as the double nearest them: the SQLite store keeps decimals as REAL
-        // (docs/STORES.md), so digits past a double's precision are not compared.
-        case .decimal(let d): "decimal \(Double(d.description).map(\.description) ?? d.description)"
+        // Exactly: the SQLite store keeps a decimal as its text (docs/STORES.md).
+        case .decimal(let d): "decimal \(d)"
         case .string(let s): "string \(scalarText(s))"
         case .date(let d): "date \(d.timeIntervalSinceReferenceDate.description)"
         case .data(let d): "data \(d.base64EncodedString())"

@@ -31,12 +31,19 @@ struct SchemaCommand: ParsableCommand {
 
     func run() throws {
         let model: DataModel
-        if let store { model = try StoreFile.open(store).model } else { model = try StoreFile.loadModel(self.model ?? "") }
+        var reasons: [String: [String: String]] = [:]
+        if let store {
+            let opened = try StoreFile.open(store)
+            model = opened.model
+            reasons = SchemaText.typeReasons(of: opened)
+        } else {
+            model = try StoreFile.loadModel(self.model ?? "")
+        }
         if json {
             print(JSONModelFormat.write(model), terminator: "")
             return
         }
-        print(SchemaText.describe(model), terminator: "")
+        print(SchemaText.describe(model, reasons: reasons), terminator: "")
     }
 }
 
@@ -46,8 +53,20 @@ struct SchemaCommand: ParsableCommand {
 ///       title      String     required
 ///       contents   String
 ///       category   → Category  to-one, inverse notes, nullify
+///
+/// For a SQLite database Sift did not create, each attribute says why it has its type:
+///
+///     key_names
+///       id   Integer 64  (declared INTEGER)
+///       key  String      (declared STRING)
 enum SchemaText {
-    static func describe(_ model: DataModel, only name: String? = nil) -> String {
+    /// Why a store's attributes have their types (a database Sift did not create), by entity
+    /// and attribute.
+    static func typeReasons(of store: any PersistentStore) -> [String: [String: String]] {
+        (store as? SQLiteStore)?.columnTypeReasons ?? [:]
+    }
+
+    static func describe(_ model: DataModel, only name: String? = nil, reasons: [String: [String: String]] = [:]) -> String {
         var out = ""
         for entity in model.entities where name == nil || entity.name == name {
             if !out.isEmpty { out += "\n" }
@@ -61,6 +80,7 @@ enum SchemaText {
                 if !attribute.isOptional { notes.append("required") }
                 if let d = attribute.defaultValue { notes.append("default \(JSONWriter.string(d))") }
                 if !entity.ownAttributes.contains(where: { $0.name == attribute.name }) { notes.append("inherited") }
+                if let reason = reasons[entity.name]?[attribute.name] { notes.append("(\(reason))") }
                 rows.append([attribute.name, attribute.type.name, notes.joined(separator: ", ")])
             }
             for relationship in entity.relationships {

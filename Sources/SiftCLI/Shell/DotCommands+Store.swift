@@ -47,12 +47,14 @@ extension DotCommands {
             example: ".schema Note"
         ) { session, words in
             guard words.count <= 1 else { throw usage("schema") }
-            let model = try session.requireStore().model
+            let store = try session.requireStore()
+            let model = store.model
+            let reasons = SchemaText.typeReasons(of: store)
             if let name = words.first {
                 let entity = try model.requireEntity(name)
-                session.output.write(SchemaText.describe(model, only: entity.name))
+                session.output.write(SchemaText.describe(model, only: entity.name, reasons: reasons))
             } else {
-                session.output.write(SchemaText.describe(model))
+                session.output.write(SchemaText.describe(model, reasons: reasons))
             }
         },
         DotCommand(

@@ -13,7 +13,15 @@ import SiftLanguage
 /// (`"ẹ́" BEGINSWITH "ẹ"` is true) — this is the same answer SQLite's byte operations give on the
 /// NFC text the SQL engine stores.
 ///
-/// An empty needle always matches (every string BEGINSWITH, ENDSWITH and CONTAINS `""`).
+/// An empty needle never matches (LANGUAGE.md §4, as in Apple's Foundation, whose substring
+/// search finds nothing for `""`): no string — `""` included — BEGINSWITH, ENDSWITH or CONTAINS
+/// `""`, under any options. "Empty" is judged on the **prepared** needle, the form the search
+/// runs on: a needle that `[d]` folds away entirely (a lone combining mark, `"\u{301}"`) is
+/// empty too, so `"café" ENDSWITH[d] "\u{301}"` is false. (Foundation's diacritic-insensitive
+/// search compares such a needle with the text's marks one by one, so what it finds depends on
+/// how the text happens to be composed; with nothing left to search for after folding, Sift
+/// finds nothing, on every representation alike.) The SQL engine calls these same functions,
+/// and compiles a constant needle that prepares to empty as false.
 public enum StringPredicates {
     /// `a == b` (after preparation).
     public static func equals(_ a: String, _ b: String, options: ComparisonOptions = []) -> Bool {
@@ -30,25 +38,34 @@ public enum StringPredicates {
         evaluate(.compare, a, b, Preparation(options))
     }
 
-    /// `string BEGINSWITH prefix`.
+    /// `string BEGINSWITH prefix` (false when the prepared prefix is empty).
     public static func beginsWith(_ string: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
         evaluate(.beginsWith, string, prefix, Preparation(options)) != 0
     }
 
-    /// `string ENDSWITH suffix`.
+    /// `string ENDSWITH suffix` (false when the prepared suffix is empty).
     public static func endsWith(_ string: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
         evaluate(.endsWith, string, suffix, Preparation(options)) != 0
     }
 
-    /// `string CONTAINS substring` (also `substring IN string`).
+    /// `string CONTAINS substring` (also `substring IN string`; false when the prepared
+    /// substring is empty).
     public static func contains(_ string: String, _ substring: String, options: ComparisonOptions = []) -> Bool {
         evaluate(.contains, string, substring, Preparation(options)) != 0
     }
 
     enum Operation { case equals, compare, beginsWith, endsWith, contains }
 
+    /// Whether `needle`, prepared with `options`, is empty: the needle no search matches.
+    /// (The SQL compiler asks it of a constant needle, to compile the test as false.)
+    public static func isEmptyNeedle(_ needle: String, options: ComparisonOptions = []) -> Bool {
+        needle.isEmpty || Preparation(options).withUTF8(needle) { $0.isEmpty }
+    }
+
     /// The operation on the prepared forms: a Bool as 0/1, or the order for `compare`.
     static func evaluate(_ op: Operation, _ a: String, _ b: String, _ p: Preparation) -> Int {
+        // An empty needle never matches; one that folds to empty is caught below.
+        if b.isEmpty, op != .equals, op != .compare { return 0 }
         if case .fold(caseFold: true, stripMarks: _) = p, op != .contains {
             // Both ASCII under [c] (or [cd]): compare lower-cased bytes on the fly, no copies.
             let r: Int? = UTF8Bytes.with(a) { x in
@@ -64,15 +81,16 @@ public enum StringPredicates {
                 switch op {
                 case .equals: UTF8Bytes.equal(x, y) ? 1 : 0
                 case .compare: UTF8Bytes.compare(x, y)
-                case .beginsWith: UTF8Bytes.hasPrefix(x, y) ? 1 : 0
-                case .endsWith: UTF8Bytes.hasSuffix(x, y) ? 1 : 0
-                case .contains: UTF8Bytes.contains(x, y) ? 1 : 0
+                case .beginsWith: !y.isEmpty && UTF8Bytes.hasPrefix(x, y) ? 1 : 0
+                case .endsWith: !y.isEmpty && UTF8Bytes.hasSuffix(x, y) ? 1 : 0
+                case .contains: !y.isEmpty && UTF8Bytes.contains(x, y) ? 1 : 0
                 }
             }
         }
     }
 
-    /// `op` on two ASCII strings, letters compared lower-cased.
+    /// `op` on two ASCII strings, letters compared lower-cased (a non-empty ASCII needle stays
+    /// non-empty, so the empty needle was answered before).
     private static func asciiCaseless(_ op: Operation, _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
         @inline(__always) func order(_ x: UnsafeBufferPointer<UInt8>, _ xFrom: Int, _ y: UnsafeBufferPointer<UInt8>, _ count: Int) -> Int {
             for k in 0..<count {

@@ -77,7 +77,8 @@ enum UTF8Bytes {
             && (suffix.count == 0 || memcmp(s.baseAddress! + (s.count - suffix.count), suffix.baseAddress!, suffix.count) == 0)
     }
 
-    /// Whether `needle` occurs in `haystack` (an empty needle always does): memchr for the
+    /// Whether `needle` occurs in `haystack` (an empty needle always does here, as bytes;
+    /// `StringPredicates` answers the language's empty needle before it asks): memchr for the
     /// needle's first byte, memcmp for the rest. Worst case haystack × needle on repetitive text.
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         if needle.count == 0 { return true }

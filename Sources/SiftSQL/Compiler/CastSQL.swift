@@ -5,13 +5,14 @@ import SiftSQLite
 /// `CAST(value, 'Type')` with the evaluator's conversions (`Cast.convert`):
 ///
 /// - where SQL already holds the converted value, the value itself, of its new kind: a number
-///   or a boolean as `NSNumber` (a boolean's 0/1), a date as `NSNumber` (its REAL seconds since
-///   2001), a double as `NSDate`, and any kind as itself;
-/// - the text of a number, boolean, date, UUID or data (`NSString`) and an integer as `NSDate`
-///   through the evaluator: `sift_cast(x, ?kind, ?type)`.
+///   or a boolean as `NSNumber` (a boolean's 0/1, a decimal still a decimal), a date as
+///   `NSNumber` (its REAL seconds since 2001), a double as `NSDate`, and any kind as itself;
+/// - the text of a number, boolean, date, UUID or data (`NSString`), an integer or a decimal as
+///   `NSDate` and a number as `NSDecimalNumber` (its canonical text, ``DecimalText``) through
+///   the evaluator: `sift_cast(x, ?kind, ?type)`.
 ///
 /// Conversions that may fail (text to a number, a date, a UUID, …) are left to the evaluator,
-/// which reports the failure where it happens; so are decimals and object IDs.
+/// which reports the failure where it happens; so are object IDs.
 extension ExpressionSQLCompiler {
     func cast(_ expression: ExpressionNode, to type: String, in scope: SQLScope) throws -> SQLFragment {
         let x = try materialised(try value(expression, in: scope))
@@ -25,7 +26,7 @@ extension ExpressionSQLCompiler {
         switch (type, x.kind) {
         case ("NSNumber", .number(.boolean)):
             return retyped(.number(.integer))
-        case ("NSNumber", .number(let n)) where n != .decimal:
+        case ("NSNumber", .number), ("NSDecimalNumber", .number(.decimal)):
             return x
         case ("NSNumber", .date):
             return retyped(.number(.real))
@@ -33,10 +34,12 @@ extension ExpressionSQLCompiler {
             return x
         case ("NSDate", .number(.real)) where !nan:
             return retyped(.date)
-        case ("NSDate", .number(let n)) where n != .decimal && !nan:
+        case ("NSDate", .number) where !nan:
             return try castCall(x, to: type, kind: .date)
-        case ("NSString", .number(let n)) where n != .decimal && !nan:
+        case ("NSString", .number) where !nan:
             return try castCall(x, to: type, kind: .string)
+        case ("NSDecimalNumber", .number) where !nan:
+            return try castCall(x, to: type, kind: .number(.decimal))
         case ("NSString", .date), ("NSString", .uuid), ("NSString", .data):
             return try castCall(x, to: type, kind: .string)
         default:

@@ -40,20 +40,28 @@ extension ExpressionSQLCompiler {
     ///     (SELECT count(*) FROM … WHERE <link>)
     ///     (SELECT sift_group_sum(<element>, <order>) FROM … WHERE <link>)     -- sum, average, median, stddev, mode
     ///     (SELECT min(<element>) FROM … WHERE <link>)                         -- min, max
+    ///     (SELECT sift_group_sum(<element>, <order>, 'e') FROM … WHERE <link>)  -- sum, average, min, max of decimals
     ///
     /// `count` counts the elements (nil values included); the others skip nil values. Sums,
     /// means, medians, deviations and modes are the evaluator's own, over the elements in the
     /// collection's order (a double sum depends on the order of its terms, an integer sum turns
     /// into a double at the first overflow, the first of equally frequent values is the mode):
     /// a sum is 0 when empty, the others NULL. Stored infinities may make a sum, mean, median or
-    /// deviation NaN, which SQL holds as NULL: the fragment says so. `name` is how the predicate
-    /// wrote it, for the reason when SQL cannot say it.
+    /// deviation NaN, which SQL holds as NULL: the fragment says so. Decimals, which SQL holds as
+    /// text, are read as decimals by the aggregates (their result a decimal's text, or the
+    /// integer 0 of an empty sum), SQLite's `min`/`max` never seeing them; their median,
+    /// deviation and mode are the evaluator's. `name` is how the predicate wrote it, for the
+    /// reason when SQL cannot say it.
     func collectionAggregate(_ aggregate: CollectionAggregate, of path: CollectionPath, name: String) throws -> SQLFragment {
         let element = path.element
         let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
         switch (aggregate, element.kind) {
         case (.count, _):
             return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+        case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
+            let function: SiftKeyedAggregate.Function = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
+            let sql = path.scalar("\(function.rawValue)(\(element.sql), \(path.order), '\(SQLArgumentKind.decimal.rawValue)')")
+            return SQLFragment(sql: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:
             return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
                                divergence: nan)

@@ -13,6 +13,9 @@ struct DictionaryColumn {
     enum Decoding {
         /// `ColumnCodec.decode` as an attribute of this type (nil: as stored).
         case value(AttributeType?)
+        /// A number computed in SQL: an integer, a double, or a decimal as its text
+        /// (``DecimalText``).
+        case number
         /// The destination's object ID (text), as an object reference; NULL is nil.
         case objectID
         /// The destination's row key, as a reference to `<prefix><key>`; NULL is nil.
@@ -27,6 +30,8 @@ struct DictionaryColumn {
         switch (decoding, stored) {
         case (_, .null): return .null
         case (.value(let type), _): return ColumnCodec.decode(stored, as: type)
+        case (.number, .text(let text)): return DecimalText.decimal(text).map(Value.decimal) ?? .string(text)
+        case (.number, _): return ColumnCodec.decode(stored, as: nil)
         case (.objectID, .text(let id)): return .object(ObjectReference(ObjectID(id)))
         case (.objectKey(let prefix), .integer(let key)): return .object(ObjectReference(ObjectID(prefix + String(key))))
         case (.objectID, _), (.objectKey, _): return ColumnCodec.decode(stored, as: nil)

@@ -21,17 +21,24 @@ import SiftStore
 ///     SELECT "t0"."flag", count("t0"."price"), sift_group_sum("t0"."price", "t0"."_pk")
 ///     FROM "Item" AS "t0" WHERE … GROUP BY "t0"."flag" ORDER BY min("t0"."_pk")
 ///
+/// Without grouping but with only aggregates (`DictionaryResults.aggregatesWholeResult`), one
+/// row for the whole result — SQL's own aggregate query, which gives its row over no rows too
+/// (`count` 0, `sift_group_sum` 0, the others NULL, as the evaluator's empty group):
+///
+///     SELECT sift_group_sum("t0"."price", "t0"."_pk"), count("t0"."name") FROM "Item" AS "t0" WHERE …
+///
 /// Only what SQL computes exactly as the evaluator compiles; anything else throws
 /// `SQLUnsupported` and the fetch runs in memory:
 /// - properties (and group-by properties): key paths through to-one relationships to an
 ///   attribute or a to-one relationship (an object reference); without grouping also
 ///   `tomany.@count` and `tomany.@min.x`/`@max.x` of an ordered attribute;
-/// - aggregates of a grouped fetch: `count:`, `sum:`, `average:`, `min:`, `max:` of such a key
-///   path (`count:` counts the objects whose first key is not nil, as the evaluator's groups do;
-///   the others are ``SiftKeyedAggregate``, the evaluator's own arithmetic in insertion order);
+/// - aggregates of a grouped fetch or of a whole result: `count:`, `sum:`, `average:`, `min:`,
+///   `max:` of such a key path (`count:` counts the objects whose first key is not nil, as the
+///   evaluator's groups do; the others are ``SiftKeyedAggregate``, the evaluator's own
+///   arithmetic in insertion order, reading decimals as decimals);
 /// - grouping in Sift's own layout only (an introspected column may hold values of several
-///   kinds, whose equality SQL and the evaluator judge differently at the edges), never by a
-///   Decimal (stored as a REAL, so not its exact value);
+///   kinds, whose equality SQL and the evaluator judge differently at the edges); a Decimal
+///   groups by its canonical text (``DecimalText``), as the evaluator's groups do;
 /// - a predicate SQL evaluates whole and a sort SQL does (`FetchSQL`).
 struct DictionarySQL {
     let plan: FetchSQL
@@ -40,6 +47,8 @@ struct DictionarySQL {
     let columns: [DictionaryColumn]
     /// The GROUP BY terms (nil without grouping).
     let groupBy: [String]?
+    /// Whether the query is one row of aggregates over the whole result (no GROUP BY).
+    let aggregatesWholeResult: Bool
     /// Whether offset and limit run in SQL (nothing after the properties changes the rows).
     let pagesInSQL: Bool
 
@@ -57,6 +66,16 @@ struct DictionarySQL {
         let compiler = DictionaryPropertyCompiler(schema: schema, plan: plan)
         self.plan = plan
         self.properties = properties
+        if DictionaryResults.aggregatesWholeResult(request) {
+            // No grouping, so no grouping equality to get right: any layout. (The plan is
+            // unsorted: the aggregates order their values by the row key themselves.)
+            columns = try properties.map { try compiler.aggregate($0.expression) }
+            groupBy = nil
+            aggregatesWholeResult = true
+            pagesInSQL = request.havingPredicate == nil
+            return
+        }
+        aggregatesWholeResult = false
         if request.propertiesToGroupBy.isEmpty {
             guard plan.orderBy != nil else { throw SQLUnsupported(plan.sortReason ?? "sorting in memory") }
             columns = try properties.map { try compiler.value($0.expression, allowsCollectionOperators: true).column }
@@ -68,8 +87,7 @@ struct DictionarySQL {
         var groupTerms: [String] = []
         var grouped: [ExpressionNode: DictionaryColumn] = [:]
         for property in request.propertiesToGroupBy {
-            let (column, term, type) = try compiler.value(property.expression, allowsCollectionOperators: false)
-            if type == .decimal { throw SQLUnsupported("grouping by a Decimal") }
+            let (column, term, _) = try compiler.value(property.expression, allowsCollectionOperators: false)
             groupTerms.append(term)
             grouped[property.expression] = column
         }
@@ -87,7 +105,7 @@ struct DictionarySQL {
         var sql = "SELECT \(selected) \(plan.fromAndWhere)"
         if let groupBy {
             sql += " GROUP BY \(groupBy.joined(separator: ", ")) ORDER BY min(\(SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)))"
-        } else {
+        } else if !aggregatesWholeResult {
             sql += plan.orderByClause
         }
         if pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
@@ -192,15 +210,17 @@ private struct DictionaryPropertyCompiler {
             guard allowsCollectionOperators else { throw SQLUnsupported("grouping by \(op)") }
             guard let attribute else { return (DictionaryColumn(sql: fragment.sql, decoding: .value(nil)), fragment.sql, nil) }
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
-            // evaluator does, and values equal there are identical in SQLite.
-            guard fragment.kind.isOrdered, fragment.kind != .number(.decimal), schema.isSiftLayout else {
+            // evaluator does, and values equal there are identical in SQLite; decimals are the
+            // evaluator's own (``collectionAggregate(_:of:name:)``).
+            guard fragment.kind.isOrdered, schema.isSiftLayout else {
                 throw SQLUnsupported("\(op) of \(attribute.name)")
             }
             return (DictionaryColumn(sql: fragment.sql, decoding: .value(attribute.type)), fragment.sql, nil)
         }
     }
 
-    /// An aggregate function of a grouped fetch, over the group's objects.
+    /// An aggregate function of a grouped fetch, over the group's objects (or of a fetch that
+    /// aggregates its whole result, over all of them).
     func aggregate(_ expression: ExpressionNode) throws -> DictionaryColumn {
         guard case .function(let name, let arguments) = expression.kind, arguments.count == 1 else {
             throw SQLUnsupported("'\(expression)' is neither grouped nor an aggregate")
@@ -227,14 +247,17 @@ private struct DictionaryPropertyCompiler {
         let function: SiftKeyedAggregate.Function
         var decoding = DictionaryColumn.Decoding.value(nil)
         switch (name, attribute.type) {
-        case (_, .decimal): throw SQLUnsupported("\(name) of a Decimal")
+        case ("sum:", .decimal), ("average:", .decimal), ("min:", .decimal), ("max:", .decimal):
+            // Read as decimals ('e'); the result a decimal's text, or the integer 0 of a sum of nils.
+            let function: SiftKeyedAggregate.Function = name == "sum:" ? .sum : name == "average:" ? .average : name == "min:" ? .min : .max
+            return DictionaryColumn(sql: "\(function.rawValue)(\(fragment.sql), \(rowKey), '\(SQLArgumentKind.decimal.rawValue)')", decoding: .number)
         case ("sum:", .integer16), ("sum:", .integer32), ("sum:", .integer64), ("sum:", .double), ("sum:", .float), ("sum:", .boolean):
             function = .sum
         case ("average:", .integer16), ("average:", .integer32), ("average:", .integer64), ("average:", .double), ("average:", .float), ("average:", .boolean):
             function = .average
         case ("min:", _), ("max:", _):
             function = name == "min:" ? .min : .max
-            decoding = .value(attribute.type)
+            decoding = .value(decodingType(attribute.type))
         default:
             throw SQLUnsupported("\(name) of \(attribute.name)")
         }

@@ -159,7 +159,8 @@ struct ExpressionSQLCompiler {
             let kind: SQLKind
             switch (x.kind, y.kind) {
             case (.null, let k), (let k, .null): kind = k
-            case (.number(let m), .number(let n)): kind = .number(m == n ? m : .mixed)
+            // (A decimal is text to SQL: it mixes with no other kind of number.)
+            case (.number(let m), .number(let n)) where m == n || (m != .decimal && n != .decimal): kind = .number(m == n ? m : .mixed)
             case let (k, l) where k == l: kind = k
             default: throw SQLUnsupported("TERNARY with branches of different kinds")
             }
@@ -279,16 +280,12 @@ struct ExpressionSQLCompiler {
             }
             if let attribute = table.entity.attribute(named: key) {
                 guard isLast, let column = table.columns[key] else { throw SQLUnsupported("a key after the attribute \(key)") }
-                // An introspected column without a declared type (Binary) may hold values of any
-                // kind, so the typed SQL comparisons do not apply: the evaluator checks it.
-                if !schema.isSiftLayout && attribute.type == .binary {
-                    throw SQLUnsupported("\(key) has no declared type, so its values may be of any kind")
-                }
-                // A column declared with another collation (NOCASE, RTRIM) compares as stored.
-                var sql = SQLIdentifier.qualified(alias, column)
-                if table.collatedColumns.contains(column) { sql += " COLLATE BINARY" }
+                // A column declared with another collation (NOCASE, RTRIM) compares as stored; a
+                // foreign date column is read as a date; an Undefined one is of any kind.
+                let sql = table.valueSQL(column: column, alias: alias)
                 let fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
-                                           nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout)
+                                           nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout,
+                                           readsOneColumn: true)
                 return finish(fragment, collection)
             }
             guard let relationship = table.entity.relationship(named: key), let storage = table.relationships[key],
@@ -494,7 +491,8 @@ struct ExpressionSQLCompiler {
     /// `+ - * /` on numbers (SQLite's integer arithmetic is the evaluator's: `/` truncates,
     /// overflow gives a double, division by zero NULL), `& | << >>` on integers, and dates
     /// moved by seconds; `**` and `^` are the evaluator's (`sift_call` of `raise:toPower:` and
-    /// `bitwiseXor:with:`). Anything else (decimals, strings) is left to the evaluator.
+    /// `bitwiseXor:with:`), and so is arithmetic on decimals (``decimalArithmetic(_:_:_:)``).
+    /// Anything else (strings, a date moved by a decimal) is left to the evaluator.
     ///
     /// Where the evaluator could compute NaN (`inf - inf`, `0 * inf`, `inf / inf`, a negative
     /// number to a fractional power), SQL has NULL: the result says so
@@ -511,6 +509,7 @@ struct ExpressionSQLCompiler {
         let infinite = (Self.mayBeInfinite(a), Self.mayBeInfinite(b))
         switch op {
         case .add, .subtract, .multiply, .divide:
+            if let decimal = try decimalArithmetic(op, a, b) { return decimal }
             if let m = numberKind(x.kind), let n = numberKind(y.kind) {
                 let kind: SQLKind.NumberKind = (m == .real || n == .real) ? .real : .mixed
                 let nan: Bool
@@ -568,6 +567,7 @@ struct ExpressionSQLCompiler {
         case .date: .date
         case .binary, .transformable: .data
         case .uuid: .uuid
+        case .undefined: .dynamic
         }
     }
 }

@@ -64,7 +64,11 @@ struct FetchSQL {
                     throw SQLUnsupported("sorting by a to-many key path")
                 }
                 if case .object = fragment.kind { throw SQLUnsupported("sorting by a relationship") }
+                // SQLite orders storage classes its own way; the evaluator sorts mixed kinds.
+                if fragment.kind == .dynamic { throw SQLUnsupported("sorting by \(key.keyPath), whose values are of several kinds") }
                 var term = fragment.sql
+                // A decimal is text to SQLite: it sorts by a key ordered as the numbers are.
+                if fragment.kind == .number(.decimal) { term = "\(SiftSQLFunctions.decimalKeyFunction)(\(term))" }
                 if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
                     // The comparator's collation replaces a column's COLLATE BINARY.
                     if term.hasSuffix(" COLLATE BINARY") { term.removeLast(" COLLATE BINARY".count) }

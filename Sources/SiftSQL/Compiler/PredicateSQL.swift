@@ -207,6 +207,12 @@ struct PredicateSQLCompiler {
 
     /// The evaluator's test on one pair of values (ComparisonCompiler's `pairTest`).
     private func pair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        if left.kind == .dynamic, op == .in || op == .between { return try dynamicPair(op, options, left, right) }
+        // `x IN value` with a value of undefined kind: a substring test where it is text, else equality.
+        if op == .in, case .single(let r) = right, r.kind == .dynamic, left.kind != .null, left.kind != .dynamic {
+            guard let guarded = r.guarded(as: left.kind) else { throw SQLUnsupported("IN a value of undefined kind") }
+            return try membership(options, left, .single(guarded))
+        }
         switch op {
         case .in:
             return try membership(options, left, right)
@@ -226,6 +232,11 @@ struct PredicateSQLCompiler {
     private func pair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         // Two constants: the evaluator answers now.
         if let a = l.constant, let b = r.constant { return try constantTest(op, options, a, b) }
+        // (Against nil the value stays as it is: `IS NULL`; every other test with nil is false.)
+        if l.kind == .dynamic || r.kind == .dynamic, l.kind != .null, r.kind != .null, op != .in, op != .between {
+            let (x, y) = try guardedPair(op, l, r)
+            return try pair(op, options, x, y)
+        }
         switch op {
         case .equalTo: return try equality(options, l, r)
         case .notEqualTo: return try equality(options, l, r, negated: true)
@@ -234,6 +245,38 @@ struct PredicateSQLCompiler {
         case .in, .between: return try pair(op, options, l, .single(r))
         case .utiConformsTo, .utiEquals: throw SQLUnsupported(op.symbol)
         }
+    }
+
+    /// A value of undefined kind (``SQLKind/dynamic``) against one of a known kind: read as that
+    /// kind (``SQLFragment/guarded(as:)``), so a row holding another kind is NULL to SQL and false
+    /// (or true for `!=`) exactly as in the evaluator.
+    private func guardedPair(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> (SQLFragment, SQLFragment) {
+        if l.kind == .dynamic && r.kind == .dynamic { throw SQLUnsupported("comparing two values of undefined kinds") }
+        let (value, other) = l.kind == .dynamic ? (l, r) : (r, l)
+        // Nil-safe equality with another expression would take the guard's NULL for nil.
+        if op == .equalTo || op == .notEqualTo, other.constant == nil {
+            throw SQLUnsupported("nil-safe equality between a value of undefined kind and an expression")
+        }
+        guard let guarded = value.guarded(as: other.kind) else { throw SQLUnsupported("a value of undefined kind compared with a \(other.kind)") }
+        return l.kind == .dynamic ? (guarded, r) : (l, guarded)
+    }
+
+    /// `IN` and `BETWEEN` on a value of undefined kind: IN constants as `==` with each (nil-safe),
+    /// IN a string as a substring test, BETWEEN bounds of one kind on the value read as that kind.
+    private func dynamicPair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
+        switch (op, right) {
+        case (.in, .constants(let elements)):
+            return combine(try elements.map { try pair(.equalTo, options, left, ExpressionSQLCompiler.constant($0)) }, with: "OR")
+        case (.in, .single(let r)) where r.kind == .string:
+            guard let guarded = left.guarded(as: .string) else { break }
+            return try membership(options, guarded, right)
+        case (.between, .constants(let bounds)) where bounds.count == 2:
+            let kinds = bounds.map(ExpressionSQLCompiler.kind(of:))
+            guard !bounds[0].isNull, !bounds[1].isNull, kinds[0].isComparable(with: kinds[1]), let guarded = left.guarded(as: kinds[0]) else { break }
+            return try between(options, guarded, right)
+        default: break
+        }
+        throw SQLUnsupported("\(op.symbol) on a value of undefined kind")
     }
 
     /// The evaluator's own answer for two constants.
@@ -248,7 +291,7 @@ struct PredicateSQLCompiler {
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) throws -> SQLCondition {
         // `x != constant` as `x IS NOT ?`: true where x is nil, exactly as `NOT ==`.
         if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
-           l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty {
+           l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r) {
             let (x, y) = try bindPair(l, r, options: options)
             return SQLCondition(sql: "\(x.operand) IS NOT \(y.operand)", nullable: false)
         }
@@ -269,7 +312,13 @@ struct PredicateSQLCompiler {
             let other = try expressions.materialised(l.kind == .null ? r : l)
             return SQLCondition(sql: "\(other.operand) IS NULL", nullable: false)
         }
-        guard l.kind.isComparable(with: r.kind) || isObjectConstantPair(l, r) else { return .false }
+        guard l.kind.isComparable(with: r.kind) || isObjectConstantPair(l, r) else {
+            // Kinds that never compare equal: only nil equals nil.
+            guard l.constant == nil, r.constant == nil, l.nullable, r.nullable else { return .false }
+            let x = try expressions.materialised(l), y = try expressions.materialised(r)
+            return SQLCondition(sql: "(\(x.operand) IS NULL AND \(y.operand) IS NULL)", nullable: false)
+        }
+        if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             // [c]/[d]: the evaluator's own string equality; nil only equals nil.
@@ -308,6 +357,7 @@ struct PredicateSQLCompiler {
     /// under [c]/[d]) and dates; false for nil and for kinds with no common order.
     private func order(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
+        if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             return SQLCondition(sql: "sift_compare(\(x.sql), \(y.sql), \(options.rawValue)) \(op.symbol) 0", nullable: true)
@@ -317,11 +367,18 @@ struct PredicateSQLCompiler {
 
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES: text only (false otherwise), through the
     /// evaluator's functions registered in SQLite; a case-sensitive BEGINSWITH of a column on a
-    /// constant is a range, so an index on the column serves it.
+    /// constant is a range, so an index on the column serves it. A constant needle that is empty
+    /// once prepared (`""`, or a lone mark under [d]) is false, as in the evaluator (LANGUAGE.md
+    /// §4: an empty needle never matches); a needle read from a row goes to the functions, which
+    /// say so themselves.
     private func stringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         guard l.kind == .string, r.kind == .string else { return .false }
+        if op == .beginsWith || op == .endsWith || op == .contains, case .string(let needle)? = r.constant,
+           StringPredicates.isEmptyNeedle(needle, options: options) {
+            return .false
+        }
         // (Only on a column: a computed value would be computed twice, and no index serves it.)
-        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, !l.sql.contains("(") {
+        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, l.readsOneColumn || !l.sql.contains("(") {
             let x = try expressions.materialised(l)
             let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
             let low = context.bind(.text(text))
@@ -363,7 +420,9 @@ struct PredicateSQLCompiler {
         case .constants(let elements):
             let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
             let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
-            if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: "") {
+            // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)
+            if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: ""), l.kind != .number(.decimal),
+               !comparable.contains(where: Self.isDecimal) {
                 let x = try expressions.materialised(l)
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(sql: "\(x.operand) IN (\(placeholders.joined(separator: ", ")))", nullable: x.nullable)
@@ -376,6 +435,8 @@ struct PredicateSQLCompiler {
             if let value = r.constant, value.isNull { return .false }
             if r.kind == .string {
                 guard l.kind == .string else { return .false }
+                // `"" IN s` is a substring test with an empty needle: never true.
+                if case .string(let needle)? = l.constant, StringPredicates.isEmptyNeedle(needle, options: options) { return .false }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
                 return SQLCondition(sql: "sift_contains(\(y.sql), \(x.sql), \(options.rawValue))", nullable: true)
             }
@@ -406,7 +467,7 @@ struct PredicateSQLCompiler {
             return .false
         }
         if l.constant != nil { return try constantBetween(options, l, bounds) }
-        if l.kind == .string && !options.subtracting(.normalized).isEmpty {
+        if (l.kind == .string && !options.subtracting(.normalized).isEmpty) || Self.isDecimalPair(l, low) || Self.isDecimalPair(l, high) {
             return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: "AND")
         }
         let x = try expressions.materialised(l)

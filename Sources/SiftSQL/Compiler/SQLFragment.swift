@@ -16,6 +16,9 @@ struct SQLFragment {
     var constant: Value? = nil
     /// Where the value SQL computes may differ from the evaluator's.
     var divergence: Divergence = []
+    /// Reads one column of the row (perhaps through a cheap guard or conversion), so it may be
+    /// written twice in a condition (`x >= ?1 AND x < ?2`).
+    var readsOneColumn = false
 
     /// How a computed value may differ from the evaluator's, so that the tests that would see
     /// the difference are left to the evaluator (they throw ``SQLUnsupported``).
@@ -31,6 +34,18 @@ struct SQLFragment {
         /// holds its NFC form. Every string test but `[n]`'s literal one reads NFC, so only
         /// `[n]` (and a case mapping applied again) tells them apart.
         static let textIsNFC = Divergence(rawValue: 2)
+    }
+
+    /// A dynamic value read as `kind`: itself where its storage class holds that kind, else
+    /// NULL — the same truth in every test of a value of `kind` as the evaluator's, since a
+    /// value of another kind equals none of it, orders with none of it and is no string. (Not
+    /// for nil tests: a value of another kind is not nil.)
+    func guarded(as kind: SQLKind) -> SQLFragment? {
+        guard self.kind == .dynamic, constant == nil, let classes = kind.storageClasses else { return nil }
+        let list = classes.map { "'\($0)'" }.joined(separator: ", ")
+        let test = classes.count == 1 ? "typeof(\(sql)) = \(list)" : "typeof(\(sql)) IN (\(list))"
+        return SQLFragment(sql: "CASE WHEN \(test) THEN \(sql) END", kind: kind == .string ? .string : (kind == .data ? .data : .number(.mixed)),
+                           nullable: true, divergence: divergence, readsOneColumn: readsOneColumn)
     }
 
     /// SQL text safe to use as an operand: parenthesised unless it is one token, one
@@ -84,6 +99,11 @@ enum SQLKind: Equatable {
     case object(table: String)
     /// Only ever NULL (the `nil` constant).
     case null
+    /// Any kind, row by row: an Undefined attribute (a column of a database Sift did not create
+    /// whose stored values are of several kinds, read as they are stored). Compared with a value
+    /// of a known kind it is read through `typeof()` (``guarded(as:)``); anything else the
+    /// evaluator computes on the rows.
+    case dynamic
 
     enum NumberKind: Equatable {
         case integer, real, boolean, decimal, mixed
@@ -103,6 +123,17 @@ enum SQLKind: Equatable {
         switch self {
         case .number, .string, .date: true
         default: false
+        }
+    }
+
+    /// The storage classes (`typeof()`) that hold values of this kind in a column read as
+    /// stored; nil for kinds such a column never holds (dates, UUIDs, objects).
+    var storageClasses: [String]? {
+        switch self {
+        case .number: ["integer", "real"]
+        case .string: ["text"]
+        case .data: ["blob"]
+        default: nil
         }
     }
 

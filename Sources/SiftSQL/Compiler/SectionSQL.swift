@@ -42,6 +42,7 @@ struct SectionSQL {
             throw SQLUnsupported("a section key path with no single value per row")
         }
         if case .object = value.kind { throw SQLUnsupported("sectioning by a relationship") }
+        if value.kind == .dynamic { throw SQLUnsupported("sectioning by a value of several kinds") }
         self.plan = plan
         self.value = value
         self.sortTerms = terms.joined(separator: ", ")

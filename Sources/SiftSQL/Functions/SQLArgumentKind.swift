@@ -2,9 +2,10 @@ import SiftEvaluation
 import SiftSQLite
 import SiftStore
 
-/// What a value passed to `sift_call` or `sift_cast` is in the evaluator, written as one letter
-/// per argument (the functions' `kinds` argument). SQLite values do not say it themselves —
-/// dates are REAL seconds since 2001, booleans INTEGER 0/1, UUIDs 16-byte BLOBs — so the
+/// What a value passed to `sift_call`, `sift_cast`, `sift_order` or a `sift_group_…` aggregate
+/// is in the evaluator, written as one letter per argument (the functions' `kinds` argument).
+/// SQLite values do not say it themselves — dates are REAL seconds since 2001, booleans INTEGER
+/// 0/1, UUIDs 16-byte BLOBs, decimals TEXT — so the
 /// compiler, which knows every value's kind statically (``SQLKind``), passes it along, and the
 /// function reads each value back exactly as the store reads that kind of column.
 enum SQLArgumentKind: Character, CaseIterable, Sendable {
@@ -13,6 +14,9 @@ enum SQLArgumentKind: Character, CaseIterable, Sendable {
     case real = "r"
     /// An integer or a real, whichever SQLite holds (arithmetic that may overflow).
     case mixed = "m"
+    /// A decimal: its canonical text (``DecimalText``), REAL in a store of layout 2, or the
+    /// integer 0 of an empty sum.
+    case decimal = "e"
     case string = "s"
     case date = "d"
     case data = "x"
@@ -21,14 +25,15 @@ enum SQLArgumentKind: Character, CaseIterable, Sendable {
     case null = "n"
 
     /// The letter for a compiled value's kind; nil for kinds the functions do not take
-    /// (decimals, which SQLite holds as REAL and cannot give back exactly, and objects).
+    /// (objects, values of undefined kind).
     init?(_ kind: SQLKind) {
         switch kind {
         case .number(.integer): self = .integer
         case .number(.boolean): self = .boolean
         case .number(.real): self = .real
         case .number(.mixed): self = .mixed
-        case .number(.decimal), .object: return nil
+        case .number(.decimal): self = .decimal
+        case .object, .dynamic: return nil
         case .string: self = .string
         case .date: self = .date
         case .data: self = .data
@@ -43,6 +48,7 @@ enum SQLArgumentKind: Character, CaseIterable, Sendable {
         case .integer: .integer64
         case .boolean: .boolean
         case .real: .double
+        case .decimal: .decimal
         case .mixed, .null: nil
         case .string: .string
         case .date: .date

@@ -21,9 +21,11 @@ import SiftSQLite
 /// `avg`, `min` and `max` promise none of that.
 ///
 /// NULL values are skipped (as the evaluator's groups skip nil values); integers, reals, text
-/// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data`. The result is
-/// the evaluator's value as stored (an integer or real sum, a real average, the extreme value
-/// as it came), NULL when the evaluator's is nil.
+/// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data` — or, with a third
+/// argument, a kind letter (``SQLArgumentKind``), as values of that kind: decimals are
+/// `sift_group_sum("t0"."price", "t0"."_pk", 'e')`. The result is the evaluator's value as
+/// stored (an integer or real sum, a real average, a decimal as its canonical text, the extreme
+/// value as it came), NULL when the evaluator's is nil.
 final class SiftKeyedAggregate: SQLiteAggregate {
     enum Function: String, CaseIterable {
         case sum = "sift_group_sum"
@@ -37,19 +39,28 @@ final class SiftKeyedAggregate: SQLiteAggregate {
 
     private let function: Function
     private var values: [(key: Int64, value: Value)] = []
+    /// How values are read, from the third argument (nil: as stored).
+    private var kind: SQLArgumentKind?
 
     init(_ function: Function) {
         self.function = function
     }
 
     func step(_ call: SQLiteFunctionCall) throws {
+        if call.argumentCount > 2, kind == nil {
+            guard call.type(2) == .text, let letters = SQLArgumentKind.parse(call.text(2)), letters.count == 1 else {
+                throw EvaluationError(.invalidArgument, "\(function.rawValue)(x, key, kind): kind must be one argument kind letter")
+            }
+            kind = letters[0]
+        }
         let value: Value
-        switch call.type(0) {
-        case .null: return
-        case .integer: value = .int(call.int64(0))
-        case .real: value = .double(call.double(0))
-        case .text: value = .string(call.text(0))
-        case .blob: value = .data(Data(call.blob(0)))
+        switch (call.type(0), kind) {
+        case (.null, _): return
+        case (_, let kind?): value = kind.value(of: call.value(0))
+        case (.integer, nil): value = .int(call.int64(0))
+        case (.real, nil): value = .double(call.double(0))
+        case (.text, nil): value = .string(call.text(0))
+        case (.blob, nil): value = .data(Data(call.blob(0)))
         }
         values.append((call.int64(1), value))
     }
@@ -72,8 +83,7 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case .double(let d): return .real(d)
         case .string(let s): return .text(s)
         case .data(let d): return .blob([UInt8](d))
-        // Only decimal inputs make a decimal, and SQLite values are never decimals.
-        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .decimal(let d): return .text(DecimalText.text(d))
         default: return .null
         }
     }
@@ -84,6 +94,7 @@ extension SiftSQLFunctions {
     static func registerKeyedAggregates(on database: SQLiteDatabase) throws(SQLiteError) {
         for function in SiftKeyedAggregate.Function.allCases {
             try database.createAggregate(function.rawValue, argumentCount: 2) { SiftKeyedAggregate(function) }
+            try database.createAggregate(function.rawValue, argumentCount: 3) { SiftKeyedAggregate(function) }
         }
     }
 }

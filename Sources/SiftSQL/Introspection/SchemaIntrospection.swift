@@ -16,22 +16,9 @@ import SiftStore
 ///
 /// **Attributes.** Every column is an optional attribute named after the column (`.` becomes
 /// `_` and a leading `@` is dropped, because property names may not hold them). Its type comes
-/// from the declared type, by SQLite's affinity rules refined for Core Data's types, checking in
-/// this order (case-insensitively, by substring):
-///
-/// | declared type contains | attribute type |
-/// |---|---|
-/// | `BOOL` | Boolean (stored 0/1) |
-/// | `DATE` or `TIME` | Date (REAL/INTEGER seconds since 2001-01-01 UTC, Core Data's layout; text dates read back as strings) |
-/// | `INT` | Integer 64 |
-/// | `CHAR`, `CLOB`, `TEXT` | String |
-/// | `BLOB`, or no declared type | Binary (values read back as whatever they are stored as; predicates and sorts on such a column run in the evaluator, since it may hold any kind) |
-/// | anything else (`REAL`, `FLOA`, `DOUB`, `NUMERIC`, `DECIMAL`, …) | Double |
-///
-/// SQLite columns are dynamically typed, so values are always read by their storage class
-/// first: an integer in a TEXT column reads as an integer. Predicates compile by the declared
-/// type, so a value stored against its column's type (text in an INTEGER column) may not match a
-/// comparison of the declared type.
+/// from what the column holds and what it declares (``ColumnTypeInference``): a `STRING` column
+/// holding text is String, a `DATETIME` column holding ISO 8601 text is Date, a column holding
+/// integers and text is Undefined (each value keeps its kind).
 ///
 /// **Relationships.** Each single-column foreign key (`PRAGMA foreign_key_list`) to another
 /// introspected table becomes a to-one relationship named after the column without an `_id` /
@@ -47,9 +34,15 @@ enum SchemaIntrospection {
         let tables = try readTables(database)
         var byLowercasedName: [String: Int] = [:]
         for (index, table) in tables.enumerated() { byLowercasedName[table.name.lowercased()] = index }
+        // A Core Data store keeps dates as seconds since 2001; other programs' numbers are read
+        // as Unix time or Julian days.
+        let isCoreDataStore = byLowercasedName["z_metadata"] != nil && byLowercasedName["z_primarykey"] != nil
 
         // Attributes and to-one relationships, per table.
-        var shapes = tables.map { TableShape(table: $0) }
+        var shapes = tables.map { table in
+            TableShape(table: table, columns: ColumnTypeInference.columns(of: table.name, table.columns, key: table.primaryKey, in: database,
+                                                                       isCoreDataStore: isCoreDataStore))
+        }
         var inverses: [(destination: Int, source: Int, toOne: String)] = []
         for (sourceIndex, table) in tables.enumerated() {
             for foreignKey in table.foreignKeys {
@@ -121,7 +114,8 @@ enum SchemaIntrospection {
                 entity: entity, table: shape.table.name, primaryKey: shape.table.primaryKey,
                 objectID: .primaryKey(prefix: shape.table.name + "/"),
                 entityColumn: nil, entityNames: nil, hierarchyEntityNames: [entity.name],
-                columns: columns, relationships: relationships, collatedColumns: Set(collated))
+                columns: columns, relationships: relationships, collatedColumns: Set(collated),
+                foreignColumns: shape.foreignColumns.filter { columns.values.contains($0.key) })
         }
         return SQLSchema(model: model, tables: entityTables, isSiftLayout: false)
     }
@@ -195,15 +189,19 @@ enum SchemaIntrospection {
         let table: Table
         var attributes: [(AttributeDescription, String)]
         var relationships: [(RelationshipDescription, RelationshipStorage)] = []
+        /// How each column is read, and why its type (``ColumnTypeInference``).
+        let foreignColumns: [String: ForeignColumn]
 
-        init(table: Table) {
+        init(table: Table, columns foreignColumns: [String: ForeignColumn]) {
             self.table = table
+            self.foreignColumns = foreignColumns
             var seen: Set<String> = []
             var attributes: [(AttributeDescription, String)] = []
             for column in table.columns {
                 let name = SchemaIntrospection.propertyName(column.name)
                 guard !name.isEmpty, seen.insert(name).inserted else { continue }
-                attributes.append((AttributeDescription(name: name, type: SchemaIntrospection.attributeType(declared: column.declaredType)), column.name))
+                let type = foreignColumns[column.name]?.type ?? .undefined
+                attributes.append((AttributeDescription(name: name, type: type), column.name))
             }
             self.attributes = attributes
         }
@@ -235,16 +233,5 @@ enum SchemaIntrospection {
     static func plural(_ table: String) -> String {
         let lower = table.lowercased()
         return lower.hasSuffix("s") ? lower : lower + "s"
-    }
-
-    /// An attribute type from a declared column type (see the table above).
-    static func attributeType(declared: String) -> AttributeType {
-        let type = declared.uppercased()
-        if type.contains("BOOL") { return .boolean }
-        if type.contains("DATE") || type.contains("TIME") { return .date }
-        if type.contains("INT") { return .integer64 }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
-        if type.contains("BLOB") || type.trimmingCharacters(in: .whitespaces).isEmpty { return .binary }
-        return .double
     }
 }

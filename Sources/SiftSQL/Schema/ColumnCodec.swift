@@ -10,7 +10,7 @@ import SiftStore
 /// | Integer 16/32/64 | INTEGER |
 /// | Boolean | INTEGER 0 or 1 |
 /// | Double, Float | REAL (a Float holds its 32-bit value) |
-/// | Decimal | REAL (read back through its shortest decimal text) |
+/// | Decimal | TEXT, its canonical decimal text (``DecimalText``); a store of layout 2 held REAL, read back through its shortest decimal text |
 /// | String, URI | TEXT, NFC |
 /// | Date | REAL seconds since 2001-01-01 00:00:00 UTC (Core Data's layout) |
 /// | Binary, Transformable | BLOB |
@@ -24,9 +24,13 @@ enum ColumnCodec {
     static func declaredType(_ type: AttributeType) -> String {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
-        case .double, .float, .decimal, .date: "REAL"
-        case .string, .uri: "TEXT"
+        case .double, .float, .date: "REAL"
+        // TEXT affinity keeps the decimal's text as it is (REAL or NUMERIC affinity would
+        // turn it into the nearest double).
+        case .string, .uri, .decimal: "TEXT"
         case .binary, .transformable, .uuid: "BLOB"
+        // No declared type: the column keeps every value as it is (BLOB affinity).
+        case .undefined: ""
         }
     }
 
@@ -37,9 +41,7 @@ enum ColumnCodec {
         case .bool(let b): return .integer(b ? 1 : 0)
         case .int(let i): return .integer(i)
         case .double(let d): return .real(d)
-        // The double nearest the decimal's text (NSDecimalNumber's doubleValue can miss it:
-        // 12.552 became 12.552000000000001), so it reads back through its shortest text.
-        case .decimal(let d): return .real(Double(d.description) ?? NSDecimalNumber(decimal: d).doubleValue)
+        case .decimal(let d): return .text(DecimalText.text(d))
         case .string(let s): return .text(StringFolding.nfc(s))
         case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
         case .data(let d): return .blob([UInt8](d))
@@ -56,7 +58,7 @@ enum ColumnCodec {
         case .null: .null
         case .integer: decode(.integer(statement.int64(column)), as: type)
         case .real: decode(.real(statement.double(column)), as: type)
-        case .text: .string(statement.text(column))
+        case .text: type == .decimal ? decode(.text(statement.text(column)), as: type) : .string(statement.text(column))
         case .blob: decode(.blob(statement.blob(column)), as: type)
         }
     }
@@ -68,9 +70,12 @@ enum ColumnCodec {
         case (.integer(let i), .date?): return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
         case (.real(let d), .date?): return .date(Date(timeIntervalSinceReferenceDate: d))
         case (.integer(let i), .decimal?): return .decimal(Decimal(i))
+        case (.text(let s), .decimal?): return DecimalText.decimal(s).map(Value.decimal) ?? .string(s)
         case (.real(let d), .decimal?):
-            // A decimal has no infinity (and `Decimal(Double.infinity)` traps): one written
-            // into the file by other means reads as NaN, as the evaluator's arithmetic makes it.
+            // Layout 2 stored the double nearest the decimal's text, read back through its
+            // shortest text. A decimal has no infinity (and `Decimal(Double.infinity)` traps):
+            // one written into the file by other means reads as NaN, as the evaluator's
+            // arithmetic makes it.
             guard d.isFinite else { return .decimal(.nan) }
             return .decimal(Decimal(string: "\(d)") ?? Decimal(d))
         case (.integer(let i), .double?), (.integer(let i), .float?): return .double(Double(i))

@@ -125,6 +125,18 @@ struct EntityTable: Sendable {
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):
     /// the compiler reads them `COLLATE BINARY`, since the evaluator compares values as stored.
     var collatedColumns: Set<String> = []
+    /// How the columns of a database Sift did not create are read (dates through `sift_date`,
+    /// …), by column name; a column without an entry is read as it is.
+    var foreignColumns: [String: ForeignColumn] = [:]
+
+    /// The SQL reading attribute column `column` of the row aliased `alias`: the column itself,
+    /// `COLLATE BINARY` for a declared collation, or its ``ForeignColumn`` reading.
+    func valueSQL(column: String, alias: String) -> String {
+        var sql = SQLIdentifier.qualified(alias, column)
+        if let foreign = foreignColumns[column] { sql = foreign.sql(sql) }
+        if collatedColumns.contains(column) { sql += " COLLATE BINARY" }
+        return sql
+    }
 
     /// Where an object's ID is read from.
     enum ObjectIDSource: Sendable {

@@ -10,54 +10,8 @@ enum SchemaDDL {
             "CREATE TABLE \(q(SQLSchema.metadataTable)) (\(q("key")) TEXT PRIMARY KEY NOT NULL, \(q("value")))",
         ]
         for root in model.entities where root.parent == nil {
-            let hierarchy = root.entityAndSubentities.compactMap(model.entity(named:))
-            var columns = [
-                "\(q(SQLSchema.primaryKeyColumn)) INTEGER PRIMARY KEY",
-                "\(q(SQLSchema.idColumn)) TEXT NOT NULL UNIQUE",
-                "\(q(SQLSchema.entityColumn)) TEXT NOT NULL",
-            ]
-            var declared: [String: String] = [:]
-            var order: [String] = []
-            var foreignKeys: [String] = []
-            for entity in hierarchy {
-                for attribute in entity.ownAttributes {
-                    let type = ColumnCodec.declaredType(attribute.type)
-                    if let previous = declared[attribute.name] {
-                        // Sibling sub-entities may give one name different types: no affinity then.
-                        if previous != type { declared[attribute.name] = "" }
-                    } else {
-                        declared[attribute.name] = type
-                        order.append(attribute.name)
-                    }
-                }
-                for relationship in entity.ownRelationships where !relationship.isToMany {
-                    if declared[relationship.name] == nil {
-                        declared[relationship.name] = "INTEGER"
-                        order.append(relationship.name)
-                        foreignKeys.append(relationship.name)
-                    }
-                }
-            }
-            for name in order {
-                let type = declared[name] ?? ""
-                columns.append(type.isEmpty ? q(name) : "\(q(name)) \(type)")
-            }
-            statements.append("CREATE TABLE \(q(root.name)) (\(columns.joined(separator: ", ")))")
-            if hierarchy.count > 1 {
-                statements.append("CREATE INDEX \(q("\(root.name)._entity")) ON \(q(root.name)) (\(q(SQLSchema.entityColumn)))")
-            }
-            for column in foreignKeys {
-                statements.append("CREATE INDEX \(q("\(root.name).\(column)")) ON \(q(root.name)) (\(q(column)))")
-            }
-            for entity in hierarchy {
-                let filter = entity.name == root.name ? "" :
-                    " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map(literal).joined(separator: ", ")))"
-                for (n, index) in entity.indexes.enumerated() where !index.isEmpty {
-                    let name = "\(entity.name).index\(n + 1).\(index.joined(separator: "."))"
-                    statements.append("CREATE INDEX \(q(name)) ON \(q(root.name)) (\(index.map(q).joined(separator: ", ")))\(filter)")
-                }
-            }
-            statements += constraintIndexes(root: root, model: model).map(\.create)
+            statements.append(createTable(root: root, model: model))
+            statements += indexes(root: root, model: model)
         }
         var joinTables: Set<String> = []
         for entity in model.entities {
@@ -72,6 +26,67 @@ enum SchemaDDL {
             }
         }
         return statements
+    }
+
+    /// The columns of a hierarchy's table, in order, with their declared types ("" for none),
+    /// and which of them are to-one foreign keys.
+    static func columns(root: EntityDescription, model: DataModel) -> (columns: [(name: String, type: String)], foreignKeys: [String]) {
+        var columns: [(name: String, type: String)] = [
+            (SQLSchema.primaryKeyColumn, "INTEGER PRIMARY KEY"), (SQLSchema.idColumn, "TEXT NOT NULL UNIQUE"), (SQLSchema.entityColumn, "TEXT NOT NULL"),
+        ]
+        var declared: [String: String] = [:]
+        var order: [String] = []
+        var foreignKeys: [String] = []
+        for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
+            for attribute in entity.ownAttributes {
+                let type = ColumnCodec.declaredType(attribute.type)
+                if let previous = declared[attribute.name] {
+                    // Sibling sub-entities may give one name different types: no affinity then.
+                    if previous != type { declared[attribute.name] = "" }
+                } else {
+                    declared[attribute.name] = type
+                    order.append(attribute.name)
+                }
+            }
+            for relationship in entity.ownRelationships where !relationship.isToMany {
+                if declared[relationship.name] == nil {
+                    declared[relationship.name] = "INTEGER"
+                    order.append(relationship.name)
+                    foreignKeys.append(relationship.name)
+                }
+            }
+        }
+        columns += order.map { ($0, declared[$0] ?? "") }
+        return (columns, foreignKeys)
+    }
+
+    /// `CREATE TABLE` of a hierarchy's table, named `name` (the root entity's name unless said).
+    static func createTable(root: EntityDescription, model: DataModel, name: String? = nil) -> String {
+        let definitions = columns(root: root, model: model).columns.map { $0.type.isEmpty ? q($0.name) : "\(q($0.name)) \($0.type)" }
+        return "CREATE TABLE \(q(name ?? root.name)) (\(definitions.joined(separator: ", ")))"
+    }
+
+    /// The indexes of a hierarchy's table: on the entity column (of a table several entities
+    /// share), on each foreign key, the entities' declared indexes and their uniqueness
+    /// constraints' indexes.
+    static func indexes(root: EntityDescription, model: DataModel) -> [String] {
+        let hierarchy = root.entityAndSubentities.compactMap(model.entity(named:))
+        var statements: [String] = []
+        if hierarchy.count > 1 {
+            statements.append("CREATE INDEX \(q("\(root.name)._entity")) ON \(q(root.name)) (\(q(SQLSchema.entityColumn)))")
+        }
+        for column in columns(root: root, model: model).foreignKeys {
+            statements.append("CREATE INDEX \(q("\(root.name).\(column)")) ON \(q(root.name)) (\(q(column)))")
+        }
+        for entity in hierarchy {
+            let filter = entity.name == root.name ? "" :
+                " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map(literal).joined(separator: ", ")))"
+            for (n, index) in entity.indexes.enumerated() where !index.isEmpty {
+                let name = "\(entity.name).index\(n + 1).\(index.joined(separator: "."))"
+                statements.append("CREATE INDEX \(q(name)) ON \(q(root.name)) (\(index.map(q).joined(separator: ", ")))\(filter)")
+            }
+        }
+        return statements + constraintIndexes(root: root, model: model).map(\.create)
     }
 
     /// The index of each uniqueness constraint of a hierarchy's entities (partial, on the
@@ -93,7 +108,7 @@ enum SchemaDDL {
     private static func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// An entity name as a SQL string literal (names come from the model, never from a query).
-    private static func literal(_ name: String) -> String {
+    static func literal(_ name: String) -> String {
         "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

@@ -66,7 +66,7 @@ struct RowLayout: Sendable {
                 } else {
                     index = Int32(columns.count)
                     columnIndex[column] = index
-                    columns.append(SQLIdentifier.qualified(alias, column))
+                    columns.append(entityTable.valueSQL(column: column, alias: alias))
                 }
                 // An introspected column holds whatever was stored; only Date and Boolean are
                 // converted (seconds since 2001, 0/1), everything else reads as stored.

@@ -33,10 +33,13 @@ extension SQLFetchExecutor {
 
     /// The request's dictionary query; `SQLUnsupported` when part of it must run in memory. A
     /// grouped fetch is compiled again without its sort descriptors (they name result
-    /// properties, and sort the groups).
+    /// properties, and sort the groups), and so is one that aggregates its whole result (one
+    /// row: nothing to sort).
     func dictionarySQL(_ plan: FetchSQL, properties: [FetchedProperty]) throws -> DictionarySQL {
         let request = plan.request
-        guard !request.propertiesToGroupBy.isEmpty else { return try DictionarySQL(request, plan: plan, properties: properties, schema: schema) }
+        guard !request.propertiesToGroupBy.isEmpty || DictionaryResults.aggregatesWholeResult(request) else {
+            return try DictionarySQL(request, plan: plan, properties: properties, schema: schema)
+        }
         var unsorted = request
         unsorted.sortDescriptors = []
         return try DictionarySQL(request, plan: try FetchSQL(unsorted, schema: schema), properties: properties, schema: schema)
@@ -50,7 +53,8 @@ extension SQLFetchExecutor {
     }
 
     /// The fetch of the objects a dictionary fetch made in memory reads: every matching
-    /// object, sorted unless grouped (groups are sorted by their properties), not paged.
+    /// object, not paged, sorted unless grouped (groups are sorted by their properties) or
+    /// aggregated whole (the aggregates read the objects in insertion order).
     static func objectsRequest(for request: FetchRequest) -> FetchRequest {
         var objectRequest = request
         objectRequest.resultType = .objects
@@ -60,7 +64,7 @@ extension SQLFetchExecutor {
         objectRequest.propertiesToGroupBy = []
         objectRequest.havingPredicate = nil
         objectRequest.sectionNameKeyPath = nil
-        if !request.propertiesToGroupBy.isEmpty { objectRequest.sortDescriptors = [] }
+        if !request.propertiesToGroupBy.isEmpty || DictionaryResults.aggregatesWholeResult(request) { objectRequest.sortDescriptors = [] }
         return objectRequest
     }
 }

@@ -22,11 +22,12 @@ struct SQLFetchExecutor {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
+        var request = request
         if let predicate = request.predicate {
-            try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: schema.model)
+            request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: schema.model)
             // Errors that do not depend on the data (an invalid constant regex, …) come first,
             // from the evaluator itself.
-            _ = try CompiledPredicate(predicate)
+            _ = try CompiledPredicate(request.predicate ?? predicate)
         }
         if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }

@@ -64,6 +64,10 @@ extension SQLiteStore {
                 // Groups are sorted by their properties once they are made.
                 sortsInMemory = !request.sortDescriptors.isEmpty
                 sortReason = sortsInMemory ? "groups sort by their properties" : nil
+            } else if DictionaryResults.aggregatesWholeResult(request) {
+                // One row of aggregates: nothing to sort.
+                sortsInMemory = false
+                sortReason = nil
             }
         case .count where plan.pagesInSQL:
             sql = plan.countQuery()
@@ -96,5 +100,21 @@ extension SQLiteStore {
     public func rawRows(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         lock.lock(); defer { lock.unlock() }
         return try database.rows(sql, bindings)
+    }
+}
+
+extension SQLiteStore {
+    /// Why each attribute of a database Sift did not create has its type, by entity and
+    /// attribute (`"declared STRING"`, `"declared INT; holds integer, text"`): what
+    /// `sift schema` prints beside it. Empty for a store Sift created.
+    public var columnTypeReasons: [String: [String: String]] {
+        var reasons: [String: [String: String]] = [:]
+        for entity in schema.model.entities {
+            guard let table = schema.table(for: entity.name) else { continue }
+            for (attribute, column) in table.columns {
+                if let foreign = table.foreignColumns[column] { reasons[entity.name, default: [:]][attribute] = foreign.reason }
+            }
+        }
+        return reasons
     }
 }

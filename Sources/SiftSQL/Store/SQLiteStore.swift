@@ -151,6 +151,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
                 }
                 schema = try SQLSchema.forModel(model)
             } else {
+                // Reading the columns' types calls Sift's functions (`sift_date`).
+                try SiftSQLFunctions.register(on: database)
                 schema = try SchemaIntrospection.schema(of: database, name: url.deletingPathExtension().lastPathComponent)
             }
         } catch let error as StoreError {
@@ -201,6 +203,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) AS \"t0\" WHERE \(condition)"
             guard let statement = try? database.cachedStatement(sql), (try? statement.bind([binding])) != nil,
                   (try? statement.step()) == true else { continue }
+            // Reset once read: a statement left on its row keeps a read open (and a migration
+            // from dropping tables).
+            defer { statement.reset() }
             return managedObject(layout.decode(statement))
         }
         return nil

@@ -4,7 +4,9 @@ import SiftLanguage
 /// Dictionary results (propertiesToFetch, distinct, group by, having) from the objects a
 /// request's predicate matched, in insertion order: the one implementation every store uses.
 ///
-/// Without grouping: sort, evaluate the properties on each object, distinct, HAVING, page.
+/// Without grouping: sort, evaluate the properties on each object, distinct, HAVING, page —
+/// unless every property is an aggregate (or a constant): then one row of aggregates over all
+/// the objects (``aggregatesWholeResult(_:)``), then HAVING and paging.
 /// With grouping: groups in order of their first object, values of group-by properties from
 /// that object, other properties evaluated on the group (key paths read every member), then
 /// HAVING, sort (by property names), distinct, page.
@@ -25,6 +27,13 @@ package enum DictionaryResults {
         let compiled = try properties.map { property throws in (property.name, try CompiledExpression(property.expression)) }
         var matched = objects
 
+        if aggregatesWholeResult(request) {
+            // One row: the objects as one group, in insertion order (not sorted).
+            let whole = Value.object(GroupObject(members: objects))
+            var row = ValueDictionary()
+            for (name, expression) in compiled { row[name] = detached(try expression.evaluate(whole)) }
+            return try finishUngrouped([row], request)
+        }
         if request.propertiesToGroupBy.isEmpty {
             if !request.sortDescriptors.isEmpty {
                 let order = try Sorting.sortedIndices(matched, by: request.sortDescriptors)

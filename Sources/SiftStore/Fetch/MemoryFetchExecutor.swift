@@ -83,7 +83,8 @@ struct MemoryFetchExecutor {
     func matchingPositions(_ request: FetchRequest) throws -> [Int] {
         try check(request)
         let entity = try self.entity(request)
-        if let predicate = request.predicate { try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: model) }
+        var request = request
+        request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
         for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         // Every object is already loaded here; the paths are checked as the SQLite store checks them.
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
@@ -119,7 +120,8 @@ struct MemoryFetchExecutor {
     private func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
         try check(request)
         let entity = try self.entity(request)
-        if let predicate = request.predicate { try ModelKeyPaths.checkPredicate(predicate, entity: entity, model: model) }
+        var request = request
+        request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
         // Without grouping the objects are sorted by key paths, checked as for objects (a
         // grouped fetch sorts its rows by property names).
         if request.propertiesToGroupBy.isEmpty {

@@ -116,6 +116,13 @@ package enum ModelKeyPaths {
         }
     }
 
+    /// The predicate a fetch runs: its key paths checked, LANGUAGE.md §3's typed rules applied
+    /// (``TypedComparisons``) — the same for every store.
+    package static func typedPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) -> PredicateNode {
+        try checkPredicate(predicate, entity: entity, model: model)
+        return try TypedComparisons.apply(predicate, entity: entity, model: model)
+    }
+
     /// Checks every key path a predicate reads from the fetched object.
     package static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
         var paths: [[String]] = []
@@ -147,6 +154,7 @@ package enum ModelKeyPaths {
         case .keyPath(let base?, let keys):
             if case .evaluatedObject = base.kind { paths.append(keys) } else { collect(base, into: &paths) }
         case .aggregate(let items): for e in items { collect(e, into: &paths) }
+        case .dictionary(let entries): for entry in entries { collect(entry.value, into: &paths) }
         case .index(let base, _): collect(base, into: &paths)
         case .function(_, let arguments): for e in arguments { collect(e, into: &paths) }
         case .functionExpression(let receiver, _, let arguments):

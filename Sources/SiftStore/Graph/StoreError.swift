@@ -10,7 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
-            case unsupportedModel, readOnly, database, locked, interrupted, conflict
+            case unsupportedModel, readOnly, database, locked, interrupted, conflict, typeMismatch
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -52,6 +52,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Another process saved the store file since this store read it: the save is refused
         /// rather than write over that process's objects (open the file again and redo the changes).
         public static let conflict = Code(.conflict)
+        /// A comparison the model's types rule out before running (LANGUAGE.md §3): an ordering
+        /// between kinds with no common order, a string that is no date for a Date attribute.
+        public static let typeMismatch = Code(.typeMismatch)
 
         public var description: String { kind.rawValue }
     }

@@ -22,6 +22,7 @@ public struct AttributeValueError: Error, Sendable {
 /// | Date | dates, ISO 8601 strings | `.date` |
 /// | Binary, Transformable | data, base64 strings | `.data` |
 /// | UUID | UUIDs, UUID strings | `.uuid` |
+/// | Undefined | integers, doubles, booleans, strings, data | as it is (strings NFC, booleans 0/1) |
 ///
 /// nil stays nil (whether it is allowed is checked on save). NaN is refused; infinities are
 /// numbers like any other.
@@ -101,6 +102,17 @@ public enum AttributeCoercion {
             case .string(let s):
                 guard let uuid = UUID(uuidString: s) else { throw AttributeValueError("'\(s)' is not a UUID") }
                 return .uuid(uuid)
+            default: throw mismatch(value, type)
+            }
+        case .undefined:
+            // What every store keeps alike (SQLite's storage classes): integers, doubles, text, bytes.
+            switch value {
+            case .string(let s): return .string(StringFolding.nfc(s))
+            case .bool(let b): return .int(b ? 1 : 0)
+            case .int, .data: return value
+            case .double(let d):
+                if d.isNaN { throw notANumber(type) }
+                return .double(d + 0.0)
             default: throw mismatch(value, type)
             }
         }

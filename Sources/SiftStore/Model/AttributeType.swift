@@ -1,5 +1,8 @@
 /// An attribute's type, with Core Data's names (FETCH.md §1). Transformable is stored as
-/// binary; URI as its string.
+/// binary; URI as its string. Undefined (Core Data's `NSUndefinedAttributeType`) holds a value
+/// of any scalar kind, each value keeping its own: it is what a column of a SQLite database Sift
+/// did not create becomes when its stored values disagree with one another
+/// (docs/SQLITE-DATABASES.md).
 public enum AttributeType: String, CaseIterable, Sendable, Codable {
     case integer16 = "Integer 16"
     case integer32 = "Integer 32"
@@ -14,6 +17,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
     case uuid = "UUID"
     case uri = "URI"
     case transformable = "Transformable"
+    case undefined = "Undefined"
 
     /// The name used in model files: Xcode's `attributeType` ("Integer 16", "String", ...).
     public var name: String { rawValue }
@@ -36,6 +40,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
         case "uuid": self = .uuid
         case "uri", "url": self = .uri
         case "transformable": self = .transformable
+        case "undefined", "any": self = .undefined
         default: return nil
         }
     }

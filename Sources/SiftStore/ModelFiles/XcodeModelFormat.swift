@@ -468,7 +468,7 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         case .date:
             guard let seconds = Double(trimmed), seconds.isFinite else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .uuid, .binary, .transformable:
+        case .uuid, .binary, .transformable, .undefined:
             return .string(trimmed)
         }
     }

@@ -7,7 +7,9 @@ import SiftStore
 /// (attributes, to-one key paths and relationships, to-many `@count`/`@min`/`@max`, now and
 /// then one only the evaluator computes), distinct, and half the time grouping: group-by key
 /// paths, aggregates (`count:`, `sum:`, `average:`, `min:`, `max:` of attributes and to-one key
-/// paths), a HAVING predicate on the result's names, sorting by them. The request keeps its
+/// paths), a HAVING predicate on the result's names, sorting by them. A sixth of the time,
+/// aggregates without grouping: one row for the whole result (now and then with a constant, or
+/// a per-object property that makes it one row per object again). The request keeps its
 /// predicate, limit and offset; a grouped one sorts by property names instead of key paths.
 /// Now and then a request a store must refuse: a property neither grouped nor an aggregate, a
 /// sort by a name that is not a property.
@@ -71,7 +73,23 @@ struct DictionaryRequestGenerator {
             properties.append("\(expression) AS \(name)")
         }
 
-        if random.chance(1, in: 2) {
+        func addAggregate() {
+            let function = random.weighted([(3, "count:"), (3, "sum:"), (2, "average:"), (3, "min:"), (3, "max:"), (1, "")], or: "count:")
+            switch function {
+            case "sum:", "average:": add("\(function)(\(random.pick(Self.numericKeyPaths(entity), or: "name")))")
+            case "": add(random.chance(1, in: 2) ? random.pick(Self.valueKeyPaths(entity), or: "name") : random.pick(Self.otherProperties(entity), or: "name"))
+            default: add("\(function)(\(random.pick(Self.valueKeyPaths(entity), or: "name")))")
+            }
+        }
+
+        let shape = random.weighted([(3, "ungrouped"), (1, "whole"), (2, "grouped")], or: "ungrouped")
+        if shape == "whole" {
+            // Aggregates without grouping: one row for the whole result; the generated sort
+            // keys stay (checked, with nothing to order).
+            let aggregateCount = random.weighted([(4, 1), (3, 2), (2, 3)], or: 1)
+            for _ in 0..<aggregateCount { addAggregate() }
+            if random.chance(1, in: 4) { add(random.pick(["1", "'x'", "2.5", "count:(name) + 1", "sum:(\(random.pick(Self.numericKeyPaths(entity), or: "name"))) * 2"], or: "1")) }
+        } else if shape == "ungrouped" {
             // Ungrouped: 0 (every attribute) to 4 properties; the generated sort keys stay.
             let count = random.weighted([(1, 0), (4, 1), (4, 2), (3, 3), (2, 4)], or: 1)
             for _ in 0..<count {
@@ -93,14 +111,7 @@ struct DictionaryRequestGenerator {
             }
             request.propertiesToGroupBy = groupBy.compactMap { try? FetchedProperty($0) }
             let aggregateCount = random.weighted([(1, 0), (4, 1), (3, 2), (2, 3)], or: 1)
-            for _ in 0..<aggregateCount {
-                let function = random.weighted([(3, "count:"), (3, "sum:"), (2, "average:"), (3, "min:"), (3, "max:"), (1, "")], or: "count:")
-                switch function {
-                case "sum:", "average:": add("\(function)(\(random.pick(Self.numericKeyPaths(entity), or: "name")))")
-                case "": add(random.chance(1, in: 2) ? random.pick(Self.valueKeyPaths(entity), or: "name") : random.pick(Self.otherProperties(entity), or: "name"))
-                default: add("\(function)(\(random.pick(Self.valueKeyPaths(entity), or: "name")))")
-                }
-            }
+            for _ in 0..<aggregateCount { addAggregate() }
             // Sorting by result names (now and then one that is not: an error).
             let sortCount = random.weighted([(3, 0), (3, 1), (1, 2)], or: 0)
             request.sortDescriptors = (0..<sortCount).map { _ in

@@ -4,7 +4,8 @@ import SiftLanguage
 import SiftStore
 
 /// The fixed model every differential case runs on: one of each attribute type a fetch can
-/// compare or sort (strings, integers of three widths, Double, Float, Boolean, Date, UUID),
+/// compare or sort (strings, integers of three widths, Double, Float, Decimal, Boolean, Date,
+/// UUID),
 /// optional and required attributes, to-one, to-many, many-to-many and self-referencing
 /// relationships, a sub-entity, and indexes (which must never change what a fetch returns).
 ///
@@ -22,6 +23,7 @@ enum DifferentialModel {
          {"name": "small", "type": "Integer 16", "optional": false, "default": 0},
          {"name": "price", "type": "Double"},
          {"name": "ratio", "type": "Float", "optional": false, "default": 0},
+         {"name": "amount", "type": "Decimal"},
          {"name": "flag", "type": "Boolean"},
          {"name": "when", "type": "Date"},
          {"name": "code", "type": "UUID"}],
@@ -62,7 +64,8 @@ enum DifferentialModel {
     /// What a value read from the model is, as far as the generators care.
     enum ValueType: String, Sendable, CaseIterable {
         case string, integer, double, boolean, date, uuid
-        /// Integer, Double, Float and Boolean: they compare (and do arithmetic) with each other.
+        /// Integer, Double, Float, Decimal and Boolean: they compare (and do arithmetic) with
+        /// each other. (A Decimal is a `double` to the generators: its values are decimals.)
         var isNumeric: Bool { self == .integer || self == .double || self == .boolean }
     }
 
@@ -102,7 +105,7 @@ enum DifferentialModel {
         switch type {
         case .string, .uri: .string
         case .integer16, .integer32, .integer64: .integer
-        case .double, .float: .double
+        case .double, .float, .decimal: .double
         case .boolean: .boolean
         case .date: .date
         case .uuid: .uuid

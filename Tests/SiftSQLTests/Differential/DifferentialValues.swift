@@ -11,11 +11,13 @@ enum DifferentialValues {
     /// NFC), Å in three spellings (U+00C5, A + U+030A, U+212B ANGSTROM SIGN, which NFC maps to
     /// U+00C5), emoji (one of them a two-scalar grapheme), the empty string, quotes, the LIKE and
     /// SQL wildcards `* ? % _`, backslashes, numbers in text for `localizedStandardCompare`,
-    /// Greek final sigma, dotted İ, a ligature, a titlecase digraph, and an embedded NUL.
+    /// Greek final sigma, dotted İ, a ligature, a titlecase digraph, and an embedded NUL; a
+    /// mark that composes with nothing (x + U+0301) and a lone mark, which `[d]` folds to the
+    /// empty string (an empty needle never matches, LANGUAGE.md §4).
     static let strings: [String] = [
         "", "a", "A", "b", "B", "abc", "Abc", "ABC", "abd", "ab",
         "straße", "STRASSE", "Strasse", "ß",
-        "caf\u{E9}", "cafe\u{301}", "CAF\u{C9}", "cafe",
+        "caf\u{E9}", "cafe\u{301}", "CAF\u{C9}", "cafe", "x\u{301}", "\u{301}",
         "\u{C5}ngstr\u{F6}m", "A\u{30A}", "\u{212B}", "\u{C5}", "\u{E5}",
         "😀", "a😀b", "👍🏽", "日本",
         "it's", "say \"hi\"", "100%", "a%b", "a_b", "a*b", "a?b", "*", "?", "back\\slash", "\\",
@@ -44,6 +46,15 @@ enum DifferentialValues {
         0.1, 0.2, 0.3, 0.001, 1e15, 9_007_199_254_740_992, 1e300, -1e300, .leastNonzeroMagnitude,
     ]
 
+    /// Decimals: ones a double cannot hold (0.1, 12.552, 10^20 + 0.5, 38 digits), whose sums
+    /// are exact only as decimals (12.495 a thousand times is 12495, as doubles 12494.999…),
+    /// and ones equal to a double or an integer.
+    static let decimals: [String] = [
+        "0", "1", "0.1", "0.2", "0.3", "1.5", "-1.5", "12.552", "12.495", "0.01", "-7.75", "2.25",
+        "100000000000000000000", "100000000000000000000.5", "0.0000000000000000000001",
+        "123456789012345678901234567890.12345678", "-0.000001",
+    ]
+
     /// Float values (stored as the Float's value widened to a double).
     static let floats: [Double] = [0, -0.0, 0.5, 0.25, 1, -2.5, 0.1, 1.0 / 3.0, 1e10, 3.4e38, 1e-7]
 
@@ -68,6 +79,7 @@ enum DifferentialValues {
         case .integer16: integers16.map(Value.int)
         case .double: doubles.map(Value.double)
         case .float: floats.map { .double(Double(Float($0))) }
+        case .decimal: decimals.compactMap { Decimal(string: $0, locale: nil) }.map(Value.decimal)
         case .boolean: [.bool(false), .bool(true)]
         case .date: dateSeconds.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
         case .uuid: uuids.map(Value.uuid)

@@ -703,8 +703,12 @@ struct PredicateGenerator {
     }
 
     /// The right-hand side for a string operator: prefixes for BEGINSWITH, suffixes for
-    /// ENDSWITH, inner parts for CONTAINS, patterns for LIKE and MATCHES.
+    /// ENDSWITH, inner parts for CONTAINS, patterns for LIKE and MATCHES. Now and then an
+    /// empty needle, or one `[d]` folds to empty (neither ever matches, LANGUAGE.md §4).
     private mutating func stringOperand(for op: String, attribute: DifferentialModel.Attribute?) -> String {
+        if ["BEGINSWITH", "ENDSWITH", "CONTAINS"].contains(op), random.chance(1, in: 8) {
+            return quoted(random.pick(["", "\u{301}", ""], or: ""))
+        }
         var base = ""
         if let attribute, case .string(let s)? = observedValue(attribute.name), random.chance(2, in: 3) {
             base = s

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SiftSQLite
 import SiftStore
@@ -11,8 +12,15 @@ import SiftStore
 /// - Version 2: an unordered to-many join table's `"_position"` is the destination's key (the
 ///   same order, without renumbering when one is added); uniqueness constraints are plain indexes,
 ///   checked at save, since pending changes may break a constraint for a while, as in every store.
+/// - Version 3: a Decimal is its canonical TEXT (``DecimalText``) in a column declared `TEXT`,
+///   where version 2 held the double nearest it in a `REAL` column (which turns text that looks
+///   like a number into a REAL, so the column's declared type changes: the table is made again).
+///
+/// Migrating may change the schema (indexes, tables), which SQLite refuses while a statement of
+/// the connection is still being read — a fetch's objects still being iterated: the change then
+/// fails before anything changed, says so, and the reading goes on.
 enum StoreLayoutMigration {
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     /// Migrates the store to ``currentVersion``, inside the open transaction. A store written by
     /// a newer Sift is refused.
@@ -33,30 +41,77 @@ enum StoreLayoutMigration {
                 return
             }
             let model = schema.model
-            // Unordered join tables: positions become the destinations' keys, through negative
-            // numbers so no two rows of an owner share a position on the way.
-            var done: Set<String> = []
-            for entity in model.entities {
-                for relationship in entity.ownRelationships where relationship.isToMany && !relationship.isOrdered {
-                    guard case .joinTable(let name, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
-                          done.insert(name).inserted else { continue }
-                    let position = q(SQLSchema.positionColumn), target = q(SQLSchema.targetColumn)
-                    try database.execute("UPDATE \(q(name)) SET \(position) = -1 - \(target)")
-                    try database.execute("UPDATE \(q(name)) SET \(position) = -1 - \(position)")
-                }
-            }
-            // Constraint indexes: UNIQUE no more.
-            for root in model.entities where root.parent == nil {
-                for index in SchemaDDL.constraintIndexes(root: root, model: model) {
-                    try database.execute("DROP INDEX IF EXISTS \(q(index.name))")
-                    try database.execute(index.create)
-                }
-            }
+            let changesSchema = (version < 2 && model.entities.contains { !$0.uniquenessConstraints.isEmpty })
+                || (version < 3 && model.entities.contains { $0.ownAttributes.contains { $0.type == .decimal } })
+            if changesSchema, database.hasStatementsInProgress { throw inProgress }
+            if version < 2 { try toVersionTwo(database: database, model: model) }
+            if version < 3 { try toVersionThree(database: database, model: model) }
             try database.run("UPDATE \(metadata) SET \(q("value")) = ?1 WHERE \(q("key")) = 'version'", [.integer(currentVersion)])
         } catch let error as StoreError {
             throw error
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_LOCKED {
+            throw inProgress.suffixed(" (SQLite: \(error.message))")
         } catch {
             throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
+        }
+    }
+
+    /// Why an older store cannot be brought up to date now.
+    private static let inProgress = StoreError(
+        .locked, "this store was written by an earlier Sift and is brought up to date by its first change, which cannot run while a fetch's objects are still being read; finish reading them, then make the change")
+
+    /// Version 1 to 2: positions of unordered join tables, constraint indexes.
+    private static func toVersionTwo(database: SQLiteDatabase, model: DataModel) throws {
+        let q = SQLIdentifier.quoted
+        // Unordered join tables: positions become the destinations' keys, through negative
+        // numbers so no two rows of an owner share a position on the way.
+        var done: Set<String> = []
+        for entity in model.entities {
+            for relationship in entity.ownRelationships where relationship.isToMany && !relationship.isOrdered {
+                guard case .joinTable(let name, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
+                      done.insert(name).inserted else { continue }
+                let position = q(SQLSchema.positionColumn), target = q(SQLSchema.targetColumn)
+                try database.execute("UPDATE \(q(name)) SET \(position) = -1 - \(target)")
+                try database.execute("UPDATE \(q(name)) SET \(position) = -1 - \(position)")
+            }
+        }
+        // Constraint indexes: UNIQUE no more.
+        for root in model.entities where root.parent == nil {
+            for index in SchemaDDL.constraintIndexes(root: root, model: model) {
+                try database.execute("DROP INDEX IF EXISTS \(q(index.name))")
+                try database.execute(index.create)
+            }
+        }
+    }
+
+    /// Version 2 to 3: each table holding Decimal attributes is made again with its columns
+    /// declared as version 3 declares them, the rows copied with every decimal as its canonical
+    /// text (`sift_decimal_text`, which reads the REAL as the store read it), then its indexes.
+    /// Keys are kept, so join tables and foreign keys still point at the same rows.
+    private static func toVersionThree(database: SQLiteDatabase, model: DataModel) throws {
+        let q = SQLIdentifier.quoted
+        for root in model.entities where root.parent == nil {
+            let hierarchy = root.entityAndSubentities.compactMap(model.entity(named:))
+            // Column → the entities whose rows hold a decimal in it.
+            var decimalRows: [String: Set<String>] = [:]
+            for entity in hierarchy {
+                for attribute in entity.attributes where attribute.type == .decimal { decimalRows[attribute.name, default: []].insert(entity.name) }
+            }
+            guard !decimalRows.isEmpty else { continue }
+            let columns = SchemaDDL.columns(root: root, model: model).columns.map(\.name)
+            let values = columns.map { column -> String in
+                guard let entities = decimalRows[column] else { return q(column) }
+                let text = "\(SiftSQLFunctions.decimalTextFunction)(\(q(column)))"
+                if entities.count == hierarchy.count { return text }
+                let list = entities.sorted().map(SchemaDDL.literal).joined(separator: ", ")
+                return "CASE WHEN \(q(SQLSchema.entityColumn)) IN (\(list)) THEN \(text) ELSE \(q(column)) END"
+            }
+            let rebuilt = "\(root.name).sift-layout-3"
+            try database.execute(SchemaDDL.createTable(root: root, model: model, name: rebuilt))
+            try database.execute("INSERT INTO \(q(rebuilt)) (\(columns.map(q).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(root.name))")
+            try database.execute("DROP TABLE \(q(root.name))")
+            try database.execute("ALTER TABLE \(q(rebuilt)) RENAME TO \(q(root.name))")
+            for index in SchemaDDL.indexes(root: root, model: model) { try database.execute(index) }
         }
     }
 }

@@ -1,0 +1,53 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// Comparisons between numbers one of which is a decimal. SQLite holds a decimal as its text
+/// (``DecimalText``), which neither orders nor compares as a number, so such comparisons are the
+/// evaluator's own (`ValueComparison.order`, numerically across integers, doubles, decimals and
+/// booleans — a decimal and a double as two doubles), through `sift_order`:
+///
+///     price > 12.5                 sift_order("t0"."price", ?1, 'er') > 0
+///     price == 0.1                 sift_order("t0"."price", ?1, 'er') = 0
+///     price == cost                coalesce(sift_order("t0"."price", "t0"."cost", 'ee') = 0, "t0"."price" IS NULL AND "t0"."cost" IS NULL)
+///     price BETWEEN {1, 2}         (sift_order("t0"."price", ?1, 'ei') >= 0 AND sift_order("t0"."price", ?2, 'ei') <= 0)
+///
+/// `sift_order` is NULL where either value is nil, so every test is false on nil as the
+/// evaluator's is, and nil-safe equality between two expressions adds the nil case.
+extension PredicateSQLCompiler {
+    /// Whether two values are numbers and one of them a decimal.
+    static func isDecimalPair(_ l: SQLFragment, _ r: SQLFragment) -> Bool {
+        guard case .number(let m) = l.kind, case .number(let n) = r.kind else { return false }
+        return m == .decimal || n == .decimal
+    }
+
+    /// Whether a constant is a decimal.
+    static func isDecimal(_ value: Value) -> Bool {
+        if case .decimal = value { return true }
+        return false
+    }
+
+    /// `sift_order(x, y, 'kk')`, and the two operands as SQL.
+    private func decimalOrder(_ l: SQLFragment, _ r: SQLFragment) throws -> (sql: String, x: SQLFragment, y: SQLFragment) {
+        guard let a = SQLArgumentKind(l.kind), let b = SQLArgumentKind(r.kind) else {
+            throw SQLUnsupported("comparing \(l.kind) with \(r.kind)")
+        }
+        let x = try expressions.materialised(l), y = try expressions.materialised(r)
+        return ("\(SiftSQLFunctions.orderFunction)(\(x.sql), \(y.sql), '\(a.rawValue)\(b.rawValue)')", x, y)
+    }
+
+    /// `< <= > >=` by the evaluator's numeric order.
+    func decimalOrdering(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        SQLCondition(sql: "\(try decimalOrder(l, r).sql) \(op.symbol) 0", nullable: true)
+    }
+
+    /// Nil-safe `==`: against a constant, equal in the evaluator's numeric order (NULL, so false,
+    /// where the other is nil); between two expressions, also true where both are nil.
+    func decimalEquality(_ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        let (order, x, y) = try decimalOrder(l, r)
+        if l.constant != nil || r.constant != nil || (!x.nullable && !y.nullable) {
+            // (NULL also where a decimal that is NaN meets a double: no order, as in the evaluator.)
+            return SQLCondition(sql: "\(order) = 0", nullable: true)
+        }
+        return SQLCondition(sql: "coalesce(\(order) = 0, \(x.operand) IS NULL AND \(y.operand) IS NULL)", nullable: false)
+    }
+}

@@ -1,0 +1,44 @@
+import SiftStore
+
+/// How a column of a database Sift did not create is read, and why its attribute has its type
+/// (``ColumnTypeInference``). Fetches, predicates, sorts and the rows' values all read the
+/// column through ``sql(_:)``, so SQL and the evaluator see the same values.
+struct ForeignColumn: Sendable {
+    /// The attribute type chosen.
+    var type: AttributeType
+    /// Dates held as numbers or text: read through `sift_date` in this encoding. Nil where
+    /// the column is read as it is.
+    var dateEncoding: ForeignDateEncoding? = nil
+    /// The storage classes (`typeof()`) the column is read from when only part of a large
+    /// table was read to choose its type: a value of another class reads as nil, everywhere
+    /// alike. Nil when every value was checked.
+    var storageClasses: [String]? = nil
+    /// Text not in NFC was found: the column is read in NFC, the form the evaluator compares
+    /// (text Sift writes is NFC already).
+    var normalizesText = false
+    /// The column's declared type gives it numeric affinity, yet it holds text: SQLite would
+    /// read a numeric-looking string compared with it as a number (`t >= '20'` as `t >= 20`), so
+    /// the column is read as `+column`, which has no affinity (and so no index serves it).
+    var stripsAffinity = false
+    /// Why: `declared STRING`, `declared INT; holds integer, text`, …
+    var reason: String
+
+    /// The SQL reading the column whose qualified name is `column`.
+    func sql(_ column: String) -> String {
+        var value = column
+        if stripsAffinity && storageClasses == nil && dateEncoding == nil && !normalizesText { return "+\(column)" }
+        if let storageClasses {
+            let list = storageClasses.map { "'\($0)'" }.joined(separator: ", ")
+            value = "CASE WHEN typeof(\(column)) IN (\(list)) THEN \(column) END"
+        }
+        if let dateEncoding {
+            value = "\(SiftSQLFunctions.dateFunction)(\(value), '\(dateEncoding.rawValue)')"
+        } else if normalizesText {
+            value = "\(SiftSQLFunctions.nfcFunction)(\(value))"
+        }
+        return value
+    }
+
+    /// Whether the column is read as it is stored (so its plain SQL, and an index on it, serve).
+    var isPlain: Bool { dateEncoding == nil && storageClasses == nil && !normalizesText && !stripsAffinity }
+}

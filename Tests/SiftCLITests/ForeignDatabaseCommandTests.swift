@@ -1,0 +1,74 @@
+import Foundation
+import Sift
+import SiftSQLite
+import Testing
+@testable import SiftCLI
+
+/// Databases Sift did not write, through the binary (issue 14): the build-database example
+/// counts what `sqlite3` counts through `query`, `sql` and `explain`; `sift schema` says why
+/// each column has its type; typed errors come before running in `sql` and `explain` too.
+@Suite struct ForeignDatabaseCommandTests {
+    static func keyNames(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("build.db").path
+        let database = try SQLiteDatabase(path: path, options: [.create])
+        var rows: [String] = []
+        for i in 0..<200 { rows.append("('\(["C", "N", "<", "c"][i % 4])\(i)')") }
+        try database.execute("""
+            CREATE TABLE key_names (id INTEGER PRIMARY KEY, key STRING UNIQUE);
+            INSERT INTO key_names (key) VALUES \(rows.joined(separator: ", "));
+            CREATE TABLE Invoice (InvoiceId INTEGER PRIMARY KEY, InvoiceDate DATETIME NOT NULL, Total NUMERIC(10,2), Note);
+            INSERT INTO Invoice VALUES (1, '2010-03-01 00:00:00', 1.98, 'paid'), (2, '2011-06-01 00:00:00', 3.96, 2),
+                                       (3, '2011-12-24 00:00:00', 5.94, NULL), (4, '2012-01-01 00:00:00', 0.99, 'late');
+            """)
+        return path
+    }
+
+    @Test func theBuildDatabaseCountsWhatSQLiteCounts() throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.keyNames(in: directory)
+        let count = try SiftBinary.run("query", "--store", path, #"COUNT key_names WHERE key BEGINSWITH "C""#)
+        #expect(count.status == 0, "\(count.stderr)")
+        #expect(count.stdout == "{\"count\": 50}\n")
+        let sql = try SiftBinary.run("sql", "--store", path, #"COUNT key_names WHERE key BEGINSWITH "C""#)
+        #expect(sql.status == 0 && !sql.stdout.contains("WHERE 0"), "\(sql.stdout)")
+        let explain = try SiftBinary.run("explain", "--store", path, #"COUNT key_names WHERE key BEGINSWITH "C""#)
+        #expect(explain.status == 0 && explain.stdout.contains("QUERY PLAN"), "\(explain.stdout)")
+        let inYear = try SiftBinary.run("query", "--store", path,
+                                        #"COUNT Invoice WHERE InvoiceDate >= "2011-01-01" AND InvoiceDate < "2012-01-01""#)
+        #expect(inYear.stdout == "{\"count\": 2}\n", "\(inYear.stderr)")
+    }
+
+    @Test func schemaSaysWhyEachColumnHasItsType() throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.keyNames(in: directory)
+        let schema = try SiftBinary.run("schema", "--store", path)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stdout == """
+            key_names
+              id   Integer 64  (declared INTEGER; the row's key)
+              key  String      (declared STRING)
+
+            Invoice
+              InvoiceId    Integer 64  (declared INTEGER; the row's key)
+              InvoiceDate  Date        (declared DATETIME; ISO 8601 text)
+              Total        Double      (declared NUMERIC(10,2))
+              Note         Undefined   (no declared type; holds integer, text)
+
+            """, "\(schema.stdout)")
+    }
+
+    @Test(arguments: ["query", "sql", "explain"])
+    func typeErrorsComeBeforeRunning(_ command: String) throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.keyNames(in: directory)
+        let ordering = try SiftBinary.run(command, "--store", path, "key_names WHERE key > 5")
+        #expect(ordering.status == 1)
+        #expect(ordering.stderr.contains("'>' cannot order key, a String attribute of key_names, and the integer 5"), "\(ordering.stderr)")
+        let date = try SiftBinary.run(command, "--store", path, #"Invoice WHERE InvoiceDate < "soon""#)
+        #expect(date.status == 1)
+        #expect(date.stderr.contains(#""soon" is not an ISO 8601 date; InvoiceDate is a Date attribute of Invoice"#), "\(date.stderr)")
+    }
+}
