@@ -50,6 +50,19 @@ import Testing
         #expect(!a.isEmpty, "\(written)")
     }
 
+    /// A string computed from arguments (`%@['since']`) is read as a date too.
+    @Test(arguments: StoreKind.allCases)
+    func aStringFromADictionaryArgumentIsADate(_ kind: StoreKind) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.notes(kind, in: directory)
+        let since: [String: Any] = ["since": "2017-07-08T00:00:00Z"]
+        let computed = try FetchRequest(entityName: "Note", predicate: "updatedAt > %@['since']", arguments: [since])
+        let literal = try FetchRequest(entityName: "Note", predicate: #"updatedAt > CAST("2017-07-08T00:00:00Z", "NSDate")"#)
+        #expect(try store.fetch(computed).objectIDs == store.fetch(literal).objectIDs)
+        #expect(try store.count(literal) == 2)
+    }
+
     @Test(arguments: StoreKind.allCases, [
         (#"updatedAt > "yesterday""#,
          #""yesterday" is not an ISO 8601 date; updatedAt is a Date attribute of Note (write a date such as "2017-07-08T00:00:00Z")"#),

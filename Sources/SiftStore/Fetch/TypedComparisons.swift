@@ -134,18 +134,31 @@ package enum TypedComparisons {
         default: return
         }
         for constant in constants {
-            guard case .constant(let c) = constant.kind else { continue }
-            let value = Value(c)
+            guard let value = constantValue(constant) else { continue }
             if value.isNull || ValueComparison.order(a, value) != nil { continue }
             throw StoreError(.typeMismatch, "'\(op.symbol)' cannot order \(name), a \(type.name) attribute of \(entity.name), and the \(value.kindName) \(constant)",
                              entity: entity.name, key: name)
         }
     }
 
+    /// The value of a constant, or of an expression of constants (`%@['since']`, `-5`), as the
+    /// evaluator computes it; nil for anything else.
+    private static func constantValue(_ expression: ExpressionNode) -> Value? {
+        if case .constant(let c) = expression.kind { return Value(c) }
+        guard expression.isConstantExpression, let value = try? CompiledExpression.constantValue(of: expression) else { return nil }
+        return value.collectionElements == nil ? value : nil
+    }
+
     /// String constants (alone, or in an aggregate for IN and BETWEEN) read as ISO 8601 dates.
     private static func dates(in expression: ExpressionNode, attribute name: String, entity: EntityDescription) throws(StoreError) -> ExpressionNode {
         var result = expression
-        switch expression.kind {
+        if case .keyPath = expression.kind { return expression }
+        if case .constant = expression.kind {} else if case .string(let text)? = constantValue(expression) {
+            // A computed constant (`%@['since']`): its string, as a literal would be.
+            result.kind = .constant(.string(text))
+            return try dates(in: result, attribute: name, entity: entity)
+        }
+        switch result.kind {
         case .constant(.string(let text)):
             guard let date = ISO8601.date(from: text) else {
                 throw StoreError(.typeMismatch, "\(expression) is not an ISO 8601 date; \(name) is a Date attribute of \(entity.name) (write a date such as \"2017-07-08T00:00:00Z\")",
