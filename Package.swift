@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
+        // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).
+        .testTarget(name: "SiftDocumentationTests", dependencies: ["Sift"]),
     ],
     swiftLanguageModes: [.v6]
 )

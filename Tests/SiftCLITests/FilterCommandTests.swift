@@ -393,7 +393,7 @@ struct FilterCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try SiftBinary.run("filter", "a == 2", path)
         #expect(file.status == 1)
-        #expect(file.stderr == "error: \(path): line 2, column 10: unterminated string\n")
+        #expect(file.stderr == "error: \(path): line 2, column 10: control character in a string\n")
 
         let date = try Self.filter("TRUEPREDICATE", stdin: "{\"at\": {\"$date\": \"soon\"}}")
         #expect(date.stderr == "error: <stdin>: line 1, column 18: invalid ISO 8601 date 'soon'\n")

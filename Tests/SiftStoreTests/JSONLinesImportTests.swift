@@ -37,7 +37,9 @@ import Testing
         (#"{"@entity": "Note", "@id": "N9", "titel": "x"}"#, "line 2: Note 'N9': unknown key 'titel' on Note; did you mean 'title'?"),
         (#"{"@id": "N9"}"#, #"line 2: each line needs "@entity": the name of the object's entity"#),
         (#"{"@entity": "Notes", "@id": "N9"}"#, "line 2: unknown entity 'Notes'; did you mean 'Note'?"),
-        (#"["not", "an", "object"]"#, #"line 2: expected an object with "@entity", not array"#),
+        // A top-level array is opened (its elements are the records): the first is the bad one.
+        (#"["not", "an", "object"]"#, #"line 2: expected an object with "@entity", not string"#),
+        (#"7"#, #"line 2: expected an object with "@entity", not integer"#),
         (#"{"@entity": "Note", "@id": "N9", "title": "x", "category": "C7"}"#, "line 2: Note 'N9', category: no object with ID 'C7'"),
         (#"{"@entity": "Category", "@id": "C1", "name": "Again"}"#, "line 2: object ID 'C1' is already used"),
         (#"{"@entity": "Note", "@id": "N9", "title": 7}"#, "line 2: Note 'N9', title: expected a value of type String, got integer"),

@@ -8,9 +8,7 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Print the SQL a fetch runs on a SQLite store, its bindings and SQLite's query plan.",
         discussion: """
-            Prints what 'sift sql' prints, then SQLite's EXPLAIN QUERY PLAN as sqlite3's .eqp shows it:
-            SEARCH means an index is used, SCAN a whole table is read. Nothing is fetched.
-            The store must be a SQLite store (.sqlite or .db).
+            Prints what 'sift sql' prints, then SQLite's EXPLAIN QUERY PLAN as sqlite3's .eqp shows it: SEARCH means an index is used, SCAN a whole table is read. Nothing is fetched. The store must be a SQLite store (.sqlite or .db, or a file SQLite's header shows).
 
             Examples:
               $ sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'

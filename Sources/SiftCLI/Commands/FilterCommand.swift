@@ -2,15 +2,19 @@ import ArgumentParser
 import Foundation
 import Sift
 
-/// `sift filter`: the records of a JSON array or JSON Lines that match a predicate.
+/// `sift filter`: the records of a sequence of JSON values (an array, JSON Lines, jq's output)
+/// that match a predicate.
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filter",
-        abstract: "Print the records of a JSON array or JSON Lines that match a predicate.",
+        abstract: "Print the records of JSON input (an array, JSON Lines, jq's output) that match a predicate.",
         discussion: """
-            Reads FILE (or standard input) as one JSON array when it starts with '[', otherwise as
-            JSON Lines (one value per line; blank lines are skipped), and prints the records the
-            predicate holds for. Records are read and printed one at a time, so files of any size
+            Reads FILE (or standard input) as jq does: any sequence of JSON values, separated by
+            whitespace or not (JSON Lines, values one after another, pretty-printed values over
+            several lines as 'jq .[]' prints them). A top-level array is opened: its elements are
+            the records; any other value is one record. --path KEYPATH (items, data.items) takes
+            instead the elements of the array at that key path of each value. sift prints the
+            records the predicate holds for. Records are read and printed one at a time, so files of any size
             stream; --sort, --section-by, and the table and csv formats keep the matching records
             until the end, in at most --memory bytes (default: half of what the process may use,
             from ulimit -v/-d and the machine's memory; also SIFT_MEMORY): past that, sift stops
@@ -24,7 +28,12 @@ struct FilterCommand: ParsableCommand {
             localizedStandardCompare; ties keep input order. --offset and --limit apply after
             sorting (a --limit of 0 means no limit; both take any non-negative 64-bit integer);
             sections are formed from what remains. Values equal under == share a section (0, -0
-            and 0.0 are one section, named as the first of them is written).
+            and 0.0 are one section, named as the first of them is written). --select a,b.c prints
+            each result as an object of those key paths, keyed as written (null where a record
+            lacks one; its JSON is written anew). --count prints only the number of results
+            (after --offset and --limit). A key that the predicate, --sort, --section-by or --select
+            reads and that no record has (when the records are objects) is named in a warning on
+            standard error after the results: "warning: no record has 'tags'; did you mean 'tag'?".
 
             Output formats: json (an array of the matching records as written in the input), jsonl
             (one record per line), table (aligned columns), csv (RFC 4180), indices (a JSON array of
@@ -39,6 +48,8 @@ struct FilterCommand: ParsableCommand {
               $ sift filter 'TRUEPREDICATE' people.jsonl --sort 'age DESC, name USING localizedStandardCompare' --limit 10
               $ sift filter 'score > 0.5' events.jsonl --section-by kind --output jsonl
               $ sift filter 'status == "failed"' jobs.jsonl --output indices
+              $ jq '.[]' people.json | sift filter 'age > 40' --select name,address.city --output jsonl
+              $ sift filter 'price > 10' response.json --path data.items --count
 
             On a predicate error, sift prints the predicate with a caret under the column; on
             malformed input (including text that is not UTF-8), the line and column. Either way
@@ -50,7 +61,7 @@ struct FilterCommand: ParsableCommand {
     @Argument(help: "The predicate format string.")
     var predicate: String
 
-    @Argument(help: "A JSON array or JSON Lines file (standard input when absent or '-').")
+    @Argument(help: "A JSON file: an array, JSON Lines or any sequence of values (standard input when absent or '-').")
     var file: String?
 
     @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
@@ -77,9 +88,22 @@ struct FilterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most memory kept records may take (--sort, --section-by, table, csv): bytes, or 512M, 2G.", valueName: "SIZE"))
     var memory: String?
 
+    @Option(help: ArgumentHelp("The records are the elements of the array at this key path of each input value.", valueName: "KEYPATH"))
+    var path: String?
+
+    @Option(help: ArgumentHelp("Print only these key paths of each result, keyed as written: \"a,b.c\".", valueName: "KEYPATHS"))
+    var select: String?
+
+    @Flag(help: "Print only the number of results.")
+    var count = false
+
     func validate() throws {
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if count && sectionBy != nil { throw ValidationError("--count prints one number; it cannot be used with --section-by") }
+        if let path, pathKeys(path).contains(where: \.isEmpty) {
+            throw ValidationError("--path takes a key path of keys separated by '.' (items, data.items), not '\(path)'")
+        }
     }
 
     func run() throws {
@@ -87,21 +111,28 @@ struct FilterCommand: ParsableCommand {
         let values = try ArgumentValues(arguments: arguments, variables: variables)
         let compiled = try compile(values)
         let sortKeys = try parsedSortKeys()
+        let selection = try parsedSelection()
         let input = try InputFile.open(file)
         defer { input.close() }
-        // Build only the keys the predicate, the sort and the sections read; table and csv,
-        // which print every key, read their results again in full (from the kept text).
+        // Build only the keys the predicate, the sort, the sections and --select read; table
+        // and csv, which print every key, read their results again in full (from the kept text).
         let projection = self.projection(compiled, sortKeys)
-        let reparse = projection != nil && output.printsWholeValues
-        let reader = JSONRecordReader(fileDescriptor: input.descriptor, keepingText: output.printsRecordText || reparse,
-                                      projection: projection)
+        let printsRecords = !count && selection == nil
+        let reparse = projection != nil && output.printsWholeValues && printsRecords
+        let keepsText = output.printsRecordText && printsRecords
+        let reader = JSONRecordReader(fileDescriptor: input.descriptor, keepingText: keepsText || reparse,
+                                      projection: projection, path: path.map(pathKeys) ?? [])
+        let missingKeys = MissingKeys(keyPaths: keyPathsRead(compiled, sortKeys), reader: reader)
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
+        if let selection { renderer = SelectingRenderer(inner: renderer, selection: selection) }
         let matcher = Matcher(reader: reader, predicate: compiled, inputName: input.name, reparse: reparse,
-                              keepsText: output.printsRecordText)
+                              keepsText: keepsText, missingKeys: missingKeys)
         var kept = KeptMatches(budget: budget, reason: keepingReason(sortKeys), printsValues: output.printsWholeValues)
         do throws(FilterFailure) {
-            if sortKeys == nil && sectionBy == nil {
+            if count {
+                standardOutput.write("\(try countMatches(matcher))\n")
+            } else if sortKeys == nil && sectionBy == nil {
                 try stream(matcher, &renderer, &kept)
             } else {
                 try sortAndSection(matcher, sortKeys, &renderer, &kept)
@@ -115,6 +146,7 @@ struct FilterCommand: ParsableCommand {
             throw ExitCode(1)
         }
         standardOutput.flush()
+        for warning in missingKeys.warnings { Output.error("warning: \(warning)") }
     }
 
     // MARK: Steps
@@ -154,11 +186,39 @@ struct FilterCommand: ParsableCommand {
         }
     }
 
-    /// The top-level keys worth building: those the predicate, the sort keys and the section
-    /// key path read (nil: all).
+    /// --select's key paths, compiled.
+    private func parsedSelection() throws -> [(name: String, expression: CompiledExpression)]? {
+        guard let select else { return nil }
+        do throws(FilterFailure) {
+            return try SelectingRenderer.selection(select)
+        } catch {
+            Output.error(error.message)
+            throw ExitCode(1)
+        }
+    }
+
+    /// The keys of a --path: `data.items` → `["data", "items"]`.
+    private func pathKeys(_ path: String) -> [String] {
+        path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The key paths the predicate, the sort keys, the section key path and --select read (for
+    /// the warnings of keys no record has).
+    private func keyPathsRead(_ predicate: CompiledPredicate, _ sortKeys: [SortKey]?) -> [[String]] {
+        MissingKeys.keyPaths(readBy: predicate.predicate) + extraKeyPaths(sortKeys).map(MissingKeys.keys(ofKeyPath:))
+    }
+
+    /// The key paths of --sort, --section-by and --select.
+    private func extraKeyPaths(_ sortKeys: [SortKey]?) -> [String] {
+        let selected = select.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        return (sortKeys ?? []).map(\.keyPath) + (sectionBy.map { [$0] } ?? []) + selected
+    }
+
+    /// The top-level keys worth building: those the predicate, the sort keys, the section key
+    /// path and --select read (nil: all).
     private func projection(_ predicate: CompiledPredicate, _ sortKeys: [SortKey]?) -> JSONProjection? {
         guard var keys = JSONProjection.keys(readBy: predicate.predicate) else { return nil }
-        for keyPath in (sortKeys ?? []).map(\.keyPath) + (sectionBy.map { [$0] } ?? []) {
+        for keyPath in extraKeyPaths(sortKeys) {
             guard let first = JSONProjection.firstKey(ofKeyPath: keyPath) else { return nil }
             keys.insert(first)
         }
@@ -188,6 +248,17 @@ struct FilterCommand: ParsableCommand {
             return limit == 0 || printed < limit
         }
         renderer.finish()
+    }
+
+    /// --count: the number of results (after --offset and --limit), without keeping them.
+    private func countMatches(_ matcher: Matcher) throws(FilterFailure) -> Int {
+        var matches = 0
+        try matcher.forEachMatch { _ throws(FilterFailure) in
+            matches += 1
+            return limit == 0 || matches - offset < limit
+        }
+        let results = max(0, matches - offset)
+        return limit == 0 ? results : min(results, limit)
     }
 
     /// Sorting or sections: the matches are kept (value, position and, for json/jsonl, text),
@@ -245,6 +316,8 @@ struct Matcher {
     let reparse: Bool
     /// Whether matches keep their text.
     let keepsText: Bool
+    /// Told of every record, for the warnings of keys no record has.
+    let missingKeys: MissingKeys
 
     /// Calls `body` with each record the predicate holds for, until `body` returns false.
     func forEachMatch(_ body: (Match) throws(FilterFailure) -> Bool) throws(FilterFailure) {
@@ -256,6 +329,7 @@ struct Matcher {
             } catch {
                 throw FilterFailure("error: \(inputName): \(error)")
             }
+            missingKeys.note(record.value)
             let matches: Bool
             do {
                 matches = try predicate.evaluate(record.value)

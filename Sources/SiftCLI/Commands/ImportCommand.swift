@@ -11,29 +11,20 @@ struct ImportCommand: ParsableCommand {
             JSON data maps entity names to arrays of rows (docs/IMPORT.md):
               {"Note": [{"@id": "N1", "title": "Hello", "createdAt": "2017-07-06T07:22:18Z",
                          "category": "C1", "tags": ["T1", "T2"]}], "Category": [...], "Tag": [...]}
-            Rows are inserted in file order and keep their @id as their object ID; relationships name
-            @ids of the file or of the store; dates are ISO 8601 strings, UUIDs strings, binary base64;
-            an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line,
-            naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"};
-            it is read a line at a time, so files of any size import in flat memory ('-' reads standard
-            input as JSON Lines). A .csv file holds rows of one entity (--entity), with a header row of
-            property names (@id optional).
+            Rows are inserted in file order and keep their @id as their object ID; relationships name @ids of the file or of the store; dates are ISO 8601 strings (or --date-format's), UUIDs strings, binary base64; an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line, naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"} (or of --entity, when a line names none); it is read a line at a time, so files of any size import in flat memory. A .csv file holds rows of one entity (--entity), with a header row of property names (@id optional). Standard input (-) and files of another extension are told by their content (CSV unless it starts with {), unless --format says.
 
-            Every file is checked before anything is written: a wrong type, an unknown key, a dangling
-            reference or a broken constraint is reported with the entity, the @id and the key, and the
-            store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist.
-            On a terminal, an import that takes more than a second shows its progress on standard error.
-            A .json or .csv file is read whole, in at most --memory bytes (default: half of what the
-            process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it
-            as JSON Lines instead). In a .csv file an empty cell leaves its attribute out (nil, or the
-            model's default) and a quoted empty cell ("") is the empty string; errors name the line.
+            A new store needs a model: --model, or with --entity alone a model of one entity inferred from CSV or JSON Lines data (an attribute per column or key, typed by its values: Integer 64, Double, Boolean, Date for ISO 8601 dates, else String; all optional), printed on standard error (or written to --save-model FILE) to save, edit and give as --model next time.
+
+            Every file is checked before anything is written: a wrong type, an unknown key, a dangling reference or a broken constraint is reported with the entity, the @id and the key, and the store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist; an existing file of another extension is told by its first bytes. On a terminal, an import that takes more than a second shows its progress on standard error. A .json or .csv file is read whole, in at most --memory bytes (default: half of what the process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it as JSON Lines instead). In a .csv file an empty cell leaves its attribute out (nil, or the model's default) and a quoted empty cell ("") is the empty string; errors name the line.
 
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store notes.plist --model Examples/Notes/Notes.xcdatamodeld Examples/Notes/data.json
               $ sift import --store notes.sqlite --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store potatoes.json --entity Potato potatoes.csv
+              $ sift import --store people.sqlite --entity Person --save-model person.json people.csv
               $ sift import --store people.sqlite --model people.json people.jsonl
+              $ sift import --store people.sqlite --entity Person --date-format dd/MM/yyyy people.csv
               $ generate-rows | sift import --store people.sqlite -
             """
     )
@@ -41,27 +32,62 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist); created when it does not exist.", valueName: "STORE"))
     var store: String
 
-    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store.", valueName: "MODEL"))
+    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one.", valueName: "MODEL"))
     var model: String?
 
-    @Option(help: ArgumentHelp("The entity of CSV rows.", valueName: "ENTITY"))
+    @Option(help: ArgumentHelp("The entity of CSV rows and of JSON Lines records without @entity; for a new store without --model, the one entity of the model inferred from the data.", valueName: "ENTITY"))
     var entity: String?
 
-    @Argument(help: "JSON, JSON Lines (.jsonl, .ndjson, or - for standard input) or CSV data files, imported in order.")
+    @Argument(help: "JSON, JSON Lines (.jsonl, .ndjson) or CSV data files, imported in order; - reads standard input.")
     var data: [String] = []
+
+    @Option(help: ArgumentHelp("The format of the data files: json, jsonl or csv (by default each file's extension says; standard input and other files are told by their content).", valueName: "FORMAT"),
+            completion: .list(ImportFormat.allCases.map(\.rawValue)))
+    var format: String?
+
+    @Option(help: ArgumentHelp("How dates that are not ISO 8601 are written: a DateFormatter pattern such as dd/MM/yyyy or MM-dd-yyyy HH:mm, read in UTC.", valueName: "PATTERN"))
+    var dateFormat: String?
+
+    @Option(help: ArgumentHelp("Write the model inferred from the data (--entity without --model) to FILE instead of standard error.", valueName: "FILE"))
+    var saveModel: String?
 
     @Option(help: ArgumentHelp("The most memory a .json or .csv file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
     var memory: String?
 
+    func validate() throws {
+        if let format, ImportFormat(rawValue: format) == nil {
+            throw ValidationError("--format takes json, jsonl or csv, not '\(format)'")
+        }
+        if saveModel != nil && model != nil {
+            throw ValidationError("--save-model writes the model inferred from the data, and --model gives one: use one of them")
+        }
+    }
+
     func run() throws {
         let budget = try MemoryBudget.forCommand(option: memory)
+        let dates = try dateFormat.map { pattern in try StoreFile.report { () throws(StoreError) in try ImportDateFormat(pattern) } }
+        let options = ImportOptions(entity: entity, dateFormat: dates)
+        let format = self.format.flatMap(ImportFormat.init(rawValue:))
+        let input = data.contains("-") ? StandardInput() : nil
         var newModel: DataModel?
         if !FileManager.default.fileExists(atPath: self.store) {
-            guard let model else {
-                Output.error("error: \(self.store) does not exist; give --model MODEL to create it")
+            if let model {
+                newModel = try StoreFile.loadModel(model)
+            } else if let entity {
+                // The data read for the model is let go before it is read again to import.
+                var reading = budget
+                let inferred = try StoreFile.report { () throws(StoreError) in
+                    try Self.inferModel(entity: entity, from: data, options: options, format: format, standardInput: input, budget: &reading)
+                }
+                try show(inferred)
+                newModel = inferred
+            } else {
+                Output.error("error: \(self.store) does not exist; give --model MODEL to create it (or --entity ENTITY to infer a model from CSV or JSON Lines data)")
                 throw ExitCode(1)
             }
-            newModel = try StoreFile.loadModel(model)
+        } else if saveModel != nil {
+            Output.error("error: \(self.store) exists: its model is the store's (--save-model writes a model inferred for a new store)")
+            throw ExitCode(1)
         }
         // Held under the store's write lock from reading it to the last save (atomic stores).
         let store = try StoreFile.openForWriting(self.store, creatingWith: newModel)
@@ -70,7 +96,8 @@ struct ImportCommand: ParsableCommand {
             defer { progress.finish() }
             let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
                 do throws(StoreError) {
-                    return try Self.importFile(path, entity: entity, into: store, budget: budget, progress: progress.update(rows:))
+                    return try Self.importFile(path, entity: entity, into: store, budget: budget, options: options, format: format,
+                                               standardInput: input, progress: progress.update(rows:))
                 } catch {
                     throw error.prefixed("\(path == "-" ? "<stdin>" : path): ")
                 }
@@ -81,46 +108,133 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Shows the model inferred for a new store: in --save-model's file, or on standard error.
+    private func show(_ model: DataModel) throws {
+        let text = JSONModelFormat.write(model)
+        if let saveModel {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: saveModel))
+            } catch {
+                Output.error("error: cannot write the model to \(saveModel): \(ErrorText.message(of: error))")
+                throw ExitCode(1)
+            }
+        } else {
+            Output.error("sift: no --model: the model inferred from the data (--save-model FILE writes it to a file to edit and give as --model):")
+            Output.error(text)
+        }
+    }
+
     /// How many times its size a JSON or CSV file takes in memory once read (its text and the
     /// values made of it), roughly.
     static let wholeFileFactor = 8
 
-    /// Imports one file by its kind: JSON Lines streams; JSON and CSV (rows of `entity`) are read
-    /// whole, if `budget` has room for them. Also the REPL's `.import`.
+    /// The one-entity model of CSV or JSON Lines data (``ModelInference``).
+    static func inferModel(entity: String, from paths: [String], options: ImportOptions, format: ImportFormat?,
+                           standardInput: StandardInput?, budget: inout MemoryBudget) throws(StoreError) -> DataModel {
+        guard !paths.isEmpty else {
+            throw StoreError(.invalidRequest, "no data to infer a model from: give CSV or JSON Lines files (or - for standard input), or --model MODEL")
+        }
+        var inference = ModelInference(entity: entity, dateFormat: options.dateFormat)
+        for path in paths {
+            let name = path == "-" ? "<stdin>" : path
+            do throws(StoreError) {
+                switch try Self.format(of: path, given: format, standardInput: standardInput) {
+                case .json:
+                    throw StoreError(.invalidRequest, "a model is inferred from CSV or JSON Lines data, not from JSON of entities' rows; give --model MODEL")
+                case .csv:
+                    try inference.addCSV(try wholeFile(path, standardInput: standardInput, budget: &budget))
+                case .jsonLines:
+                    if path == "-" {
+                        try inference.addJSONLines(JSONRecordReader(bytes: try wholeFile(path, standardInput: standardInput, budget: &budget), keepingText: false))
+                    } else {
+                        let handle = try open(path)
+                        defer { try? handle.close() }
+                        try inference.addJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false))
+                    }
+                }
+            } catch {
+                throw error.prefixed("\(name): ")
+            }
+        }
+        do throws(StoreError) {
+            return try inference.model()
+        } catch {
+            // Its lines are of the one file there is.
+            throw paths.count == 1 ? error.prefixed("\(paths[0] == "-" ? "<stdin>" : paths[0]): ") : error
+        }
+    }
+
+    /// Imports one file by its kind (`format`, else its extension, else its content): JSON
+    /// Lines streams; JSON and CSV (rows of `entity`) are read whole, if `budget` has room for
+    /// them. `-` is standard input. Also the REPL's `.import`.
     static func importFile(_ path: String, entity: String?, into store: any PersistentStore, budget: MemoryBudget? = nil,
+                           options: ImportOptions = ImportOptions(), format: ImportFormat? = nil, standardInput: StandardInput? = nil,
                            progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
         // A JSON or binary store is read again under its write lock if another process saved it.
         let atomic = store as? AtomicStore
         try atomic?.lockForWriting()
         defer { atomic?.unlockForWriting() }
-        let lowered = path.lowercased()
-        if path == "-" || lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") {
+        var options = options
+        if options.entity == nil { options.entity = entity }
+        let input = path == "-" ? (standardInput ?? StandardInput()) : nil
+        let kind = try Self.format(of: path, given: format, standardInput: input)
+        if kind == .jsonLines {
             let handle: FileHandle
-            if path == "-" {
-                handle = FileHandle.standardInput
-            } else {
-                guard let opened = FileHandle(forReadingAtPath: path) else { throw StoreError(.fileSystem, "cannot read \(path)") }
-                handle = opened
-            }
+            if let input { handle = input.stream() } else { handle = try open(path) }
             defer { if path != "-" { try? handle.close() } }
-            return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, progress: progress)
+            return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, options: options, progress: progress)
+        }
+        var budget = budget ?? (try? MemoryBudget.resolve(option: nil)) ?? MemoryBudget(limit: MemoryBudget.systemDefault())
+        let contents = try wholeFile(path, standardInput: input, budget: &budget)
+        if kind == .csv {
+            guard let entity else {
+                throw StoreError(.invalidRequest, "CSV rows are of one entity: give --entity")
+            }
+            return try StoreImporter.importCSV(contents, entity: entity, into: store, options: options, progress: progress)
+        }
+        return try StoreImporter.importJSON(contents, into: store, options: options, progress: progress)
+    }
+
+    /// The format of a data file: `given` (--format), else its extension's, else (standard
+    /// input, another extension) its content's.
+    static func format(of path: String, given: ImportFormat?, standardInput: StandardInput?) throws(StoreError) -> ImportFormat {
+        if let given { return given }
+        if path == "-" {
+            let input = standardInput ?? StandardInput()
+            try input.readFirstLine()
+            return ImportFormat(content: input.head)
+        }
+        if let format = ImportFormat(fileExtension: URL(fileURLWithPath: path).pathExtension) { return format }
+        let handle = try open(path)
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 1 << 20) else { throw StoreError(.fileSystem, "cannot read \(path)") }
+        return ImportFormat(content: head)
+    }
+
+    /// A JSON or CSV file (or standard input) read whole, when `budget` has room for it.
+    private static func wholeFile(_ path: String, standardInput: StandardInput?, budget: inout MemoryBudget) throws(StoreError) -> Data {
+        func refusal(_ size: Int?) -> StoreError {
+            StoreError(.invalidRequest, "a .json or .csv file is read whole, and this one\(size.map { " (\(MemoryBudget.text($0)))" } ?? "") would take more than the "
+                       + "\(budget.limitText) sift may use; write its rows as JSON Lines (.jsonl, one object a line), which is read a line "
+                       + "at a time, or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
+        }
+        if path == "-" {
+            let input = standardInput ?? StandardInput()
+            guard let data = try input.readAll(limit: max(0, budget.limit - budget.used) / wholeFileFactor) else { throw refusal(nil) }
+            return data
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        var budget = budget ?? (try? MemoryBudget.resolve(option: nil)) ?? MemoryBudget(limit: MemoryBudget.systemDefault())
         if let size, !budget.hold(size.multipliedReportingOverflow(by: wholeFileFactor).overflow ? Int.max : size * wholeFileFactor) {
-            throw StoreError(.invalidRequest, "a .json or .csv file is read whole, and this one (\(MemoryBudget.text(size))) would take more than the "
-                             + "\(budget.limitText) sift may use; write its rows as JSON Lines (.jsonl, one object a line), which is read a line "
-                             + "at a time, or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
+            throw refusal(size)
         }
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw StoreError(.fileSystem, "cannot read \(path)")
         }
-        if lowered.hasSuffix(".csv") {
-            guard let entity else {
-                throw StoreError(.invalidRequest, "CSV rows are of one entity: give --entity")
-            }
-            return try StoreImporter.importCSV(contents, entity: entity, into: store, progress: progress)
-        }
-        return try StoreImporter.importJSON(contents, into: store, progress: progress)
+        return contents
+    }
+
+    private static func open(_ path: String) throws(StoreError) -> FileHandle {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError(.fileSystem, "cannot read \(path)") }
+        return handle
     }
 }

@@ -8,10 +8,7 @@ struct ParseCommand: ParsableCommand {
         commandName: "parse",
         abstract: "Parse a predicate and print its canonical form (or its AST as JSON).",
         discussion: """
-            --arg binds %@, %K and printf-style specifiers (%d, %f, %s, ...) in order; each is a JSON
-            value (a JSON string for %K is the key path). --var binds $NAME. Dates are written
-            {"$date": "<ISO 8601>"}; also {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}.
-            Any other JSON object is a dictionary: SELF IN %@ tests its values, %@['key'] reads a key.
+            --arg binds %@, %K and printf-style specifiers (%d, %f, %s, ...) in order; each is a JSON value (a JSON string for %K is the key path). --var binds $NAME. Dates are written {"$date": "<ISO 8601>"}; also {"$uuid": ...}, {"$data": "<base64>"}, {"$decimal": "1.5"}. Any other JSON object is a dictionary: SELF IN %@ tests its values, %@['key'] reads a key.
 
             Examples:
               $ sift parse 'name = "Ann" or age >= 30 and age =< 40'
@@ -25,8 +22,7 @@ struct ParseCommand: ParsableCommand {
 
               $ sift parse 'ANY tags.name IN %@' --arg '["sci-fi", "drama"]' --json
 
-            On an error, sift prints the predicate, a caret under the column and the message,
-            and exits with status 1.
+            On an error, sift prints the predicate, a caret under the column and the message, and exits with status 1.
             """
     )
 

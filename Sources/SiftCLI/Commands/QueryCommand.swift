@@ -16,13 +16,9 @@ struct QueryCommand: ParsableCommand {
               SELECT [DISTINCT] expression [AS name], ... FROM Entity [WHERE predicate]
                   [GROUP BY expression, ...] [HAVING predicate] [SORT BY ...] [LIMIT n] [OFFSET n]
 
-            ORDER BY is a synonym of SORT BY; keywords are case-insensitive. --arg binds %@, %K, %d
-            ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
+            ORDER BY is a synonym of SORT BY; keywords are case-insensitive. --arg binds %@, %K, %d ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
 
-            JSON output: objects as {"@entity", "@id", attributes..., relationships as @id values};
-            sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count
-            as {"count": n}; SELECT rows as objects. The store kind follows the extension: .sqlite
-            or .db (SQLite; any SQLite database can be queried), .json (JSON store) or .plist (binary store).
+            JSON output: objects as {"@entity", "@id", attributes..., relationships as @id values}; sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count as {"count": n}; SELECT rows as objects. The store kind follows the extension: .sqlite or .db (SQLite; any SQLite database can be queried), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
 
             Examples:
               $ sift query --store notes.json 'Note WHERE title BEGINSWITH[cd] "my" SORT BY updatedAt DESC'

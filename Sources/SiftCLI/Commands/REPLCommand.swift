@@ -9,16 +9,9 @@ struct REPLCommand: ParsableCommand {
         commandName: "repl",
         abstract: "Ask a store questions: statements, bare predicates and dot commands, interactively or from standard input.",
         discussion: """
-            sift STORE is the short spelling (sift notes.sqlite, as sqlite3 notes.sqlite),
-            and sift STORE 'STATEMENT' runs one statement and exits. Without a store, sift
-            opens the bundled example store: the seed apps (Examples/) built in, example
-            for the default and example:NAME for one app (sift example:MustC; .open
-            example: lists them). A missing store file is an error unless --create --model
-            MODEL is given. When standard input is not a terminal, statements are read
-            from it: no prompt, no line editing.
+            sift STORE is the short spelling (sift notes.sqlite, as sqlite3 notes.sqlite), and sift STORE 'STATEMENT' runs one statement and exits. Without a store, sift opens the bundled example store: the seed apps (Examples/) built in, example for the default and example:NAME for one app (sift example:MustC; .open example: lists them). A missing store file is an error unless --create --model MODEL is given. When standard input is not a terminal, statements are read from it: no prompt, no line editing.
 
-            Type a statement as sift query takes it, or, after .use ENTITY, a bare
-            predicate; .help lists the dot commands.
+            Type a statement as sift query takes it, or, after .use ENTITY, a bare predicate; .help lists the dot commands.
 
             Examples:
               $ sift

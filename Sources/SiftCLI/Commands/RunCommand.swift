@@ -8,14 +8,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a script of statements and dot commands.",
         discussion: """
-            A script holds statements (as sift query takes them, or bare predicates after
-            .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and #
-            comments. A statement may go on over several lines; a line ending in ; or a
-            blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a
-            program (chmod +x, then ./script.sift). The script starts on --store, or on
-            the bundled example store (the seed apps) when none is given. Errors are
-            printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement
-            failed (--bail or .bail on stops at the first).
+            A script holds statements (as sift query takes them, or bare predicates after .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and # comments. A statement may go on over several lines; a line ending in ; or a blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a program (chmod +x, then ./script.sift). The script starts on --store, or on the bundled example store (the seed apps) when none is given. Errors are printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or .bail on stops at the first).
 
             Examples:
               $ sift run Examples/movies-report.sift

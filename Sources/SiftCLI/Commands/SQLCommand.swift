@@ -8,11 +8,7 @@ struct SQLCommand: ParsableCommand {
         commandName: "sql",
         abstract: "Print the SQL a fetch runs on a SQLite store, and its bindings, without running it.",
         discussion: """
-            The fetch is given as for 'sift query' (a statement or --request FILE.json, with --arg and
-            --var). Output: the SQL, then one '  ?N = value' line per bound parameter (every constant is
-            bound; nothing from the statement is pasted into the SQL), then '-- then in memory: ...'
-            when part of the predicate (or the sort) runs in the evaluator on the rows SQL returns.
-            The store must be a SQLite store (.sqlite or .db).
+            The fetch is given as for 'sift query' (a statement or --request FILE.json, with --arg and --var). Output: the SQL, then one '  ?N = value' line per bound parameter (every constant is bound; nothing from the statement is pasted into the SQL), then '-- then in memory: ...' when part of the predicate (or the sort) runs in the evaluator on the rows SQL returns. The store must be a SQLite store (.sqlite or .db, or a file SQLite's header shows).
 
             Examples:
               $ sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A" SORT BY title'

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sift
 
 /// `sift`: the root command.
 public struct SiftCommand: ParsableCommand {
@@ -19,9 +20,11 @@ public struct SiftCommand: ParsableCommand {
               sift schema --store notes.json
               sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
               sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
+              sift completions zsh > ~/.zfunc/_sift
             """,
+        version: SiftVersion.current,
         subcommands: [REPLCommand.self, RunCommand.self, ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, UpdateCommand.self,
-                      DeleteCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self]
+                      DeleteCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self, CompletionsCommand.self]
     )
 
     public init() {}

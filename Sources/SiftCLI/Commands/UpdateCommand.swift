@@ -12,21 +12,9 @@ struct UpdateCommand: ParsableCommand {
 
               [UPDATE] Entity SET key = expression, ... [WHERE predicate]
 
-            Sets attributes of every object of the entity (sub-entities included) that the
-            predicate matches, or of every object without WHERE (Core Data's
-            NSBatchUpdateRequest). A key is an attribute name (a reserved word is written
-            #size; == may stand for =); a value is an expression of the predicate language
-            evaluated on each object before any of them changes: a constant, a key path,
-            arithmetic, a function, %@. Keys and key paths are checked against the model.
-            Keywords are case-insensitive. --arg binds %@, %K, %d ... in order across the
-            SET values and the WHERE clause (a stored object is {"$ref": "<object ID>"});
-            --var binds $NAME.
+            Sets attributes of every object of the entity (sub-entities included) that the predicate matches, or of every object without WHERE (Core Data's NSBatchUpdateRequest). A key is an attribute name (a reserved word is written #size; == may stand for =); a value is an expression of the predicate language evaluated on each object before any of them changes: a constant, a key path, arithmetic, a function, %@. Keys and key paths are checked against the model. Keywords are case-insensitive. --arg binds %@, %K, %d ... in order across the SET values and the WHERE clause (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
 
-            The changes are validated and saved all or nothing (on SQLite in one
-            transaction): an unknown key, or a value that does not fit its attribute, is
-            an error and changes nothing. Prints 'updated N objects'. The store kind
-            follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist
-            (binary store).
+            The changes are validated and saved all or nothing (on SQLite in one transaction): an unknown key, or a value that does not fit its attribute, is an error and changes nothing. Prints 'updated N objects'. The store kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
 
             Examples:
               $ sift update --store movies.sqlite 'Movie SET watched = YES WHERE rating >= 8'

@@ -5,15 +5,16 @@ import Sift
 /// Opening the store a `--store` option names; the kind follows the extension: `.sqlite` or
 /// `.db` SQLite store (any SQLite database opens; one Sift did not create is read into a model
 /// from its tables and can be queried, not changed), `.json` JSON store, `.plist` binary store.
+/// When the extension says nothing, an existing file's first bytes do (``StoreFileKind``).
 enum StoreFile {
-    /// The kinds of store file, by extension.
+    /// The kinds of store file, by extension or header.
     enum Kind {
         case sqlite
         case atomic
 
         init(path: String) {
-            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-            case "sqlite", "sqlite3", "db": self = .sqlite
+            switch StoreFileKind.of(URL(fileURLWithPath: path)) {
+            case .sqlite?: self = .sqlite
             default: self = .atomic
             }
         }

@@ -7,12 +7,17 @@ import Darwin
 #endif
 import Foundation
 
-/// Reads records one at a time from a JSON array or from JSON Lines, in chunks, so memory stays
-/// flat however large the input is (it holds one chunk, or one record if a record is larger).
+/// Reads records one at a time from a sequence of JSON values, as jq reads its input, in
+/// chunks, so memory stays flat however large the input is (it holds one chunk, or one record
+/// if a record is larger).
 ///
-/// The format is decided by the first byte that is not whitespace (a UTF-8 byte order mark is
-/// skipped): `[` means one JSON array whose elements are the records; anything else means JSON
-/// Lines, one value per line, blank lines skipped.
+/// The input is any number of JSON values separated by optional whitespace: one JSON array,
+/// JSON Lines, values written one after another (`{"a": 1}{"a": 2}`), or pretty-printed values
+/// over several lines (what `jq '.[]'` prints). A top-level array is opened: its elements are
+/// the records; any other top-level value is one record. A UTF-8 byte order mark is skipped.
+/// With a `path` (`["data", "items"]`), each top-level value must be an object, and the
+/// elements of the array at that key path are the records (read as they come, so a huge
+/// `{"items": [...]}` streams too).
 ///
 ///     let reader = JSONRecordReader(fileDescriptor: STDIN_FILENO)
 ///     while let record = try reader.next() {
@@ -23,11 +28,11 @@ import Foundation
 /// print a matching record without writing it again. Errors are ``JSONSyntaxError`` (with the
 /// line and column in the whole input) or ``JSONReadError``.
 public final class JSONRecordReader {
-    /// How the records are laid out.
+    /// How the input starts.
     public enum Format: Sendable, Hashable {
-        /// One JSON array; its elements are the records.
+        /// With a JSON array (whose elements are the records).
         case array
-        /// JSON Lines: one value per line.
+        /// With any other value: JSON Lines, concatenated or pretty-printed values.
         case lines
     }
 
@@ -35,9 +40,8 @@ public final class JSONRecordReader {
     public struct Record: Sendable {
         /// The record, parsed.
         public let value: Value
-        /// The record's JSON text as it is in the input (for an array element, from its first to
-        /// its last byte; for a line, without surrounding whitespace). Empty when the reader was
-        /// made with `keepingText: false`.
+        /// The record's JSON text as it is in the input, from its first to its last byte. Empty
+        /// when the reader was made with `keepingText: false`.
         public let text: [UInt8]
         /// 0-based position among the records.
         public let position: Int
@@ -48,8 +52,29 @@ public final class JSONRecordReader {
     /// The format, once the first byte has been read (nil before, and for empty input).
     public private(set) var format: Format?
 
+    /// Whether the top-level keys of object records are collected in ``keysSeen`` (all of
+    /// them, also those a projection does not build). It turns itself off past 10,000 keys.
+    public var collectsKeys: Bool {
+        get { workspace.collectingKeys }
+        set { workspace.collectingKeys = newValue }
+    }
+
+    /// The top-level keys of the object records read while ``collectsKeys`` was on.
+    public var keysSeen: Set<String> { workspace.keysSeen }
+
     private enum State {
-        case start, lines, arrayFirstElement, arrayElement, arrayEnd, finished
+        case start
+        /// Before a top-level value (or the end).
+        case between
+        /// Just after the `{` of the object at `path[..<depth]`, which should hold `path[depth]`.
+        case objectStart(depth: Int)
+        /// After a `,` in that object: a member follows. `found`: `path[depth]` was read.
+        case member(depth: Int, found: Bool)
+        /// After a member of that object: `,` or `}` follows.
+        case afterMember(depth: Int, found: Bool)
+        case arrayFirstElement
+        case arrayElement
+        case finished
     }
 
     private let fileDescriptor: Int32
@@ -58,6 +83,7 @@ public final class JSONRecordReader {
     private let keepingText: Bool
     private let maximumDepth: Int
     private let projection: JSONProjection?
+    private let path: [String]
     private var workspace = JSONScanWorkspace()
     private var state = State.start
     private var nextPosition = 0
@@ -70,10 +96,8 @@ public final class JSONRecordReader {
     private var end = 0
     private var bufferBase = 0
     private var endOfInput = false
-    /// JSON Lines: where to look for the next newline (bytes before it were searched).
-    private var searchFrom = 0
 
-    // Lines: newlines are counted up to `trackedOffset` (absolute); the line there is `line`,
+    // Newlines are counted up to `trackedOffset` (absolute); the line there is `line`,
     // starting at absolute offset `lineStart`. When the line started before the buffer,
     // `charactersBeforeBuffer` holds the characters of it that were discarded.
     private var trackedOffset = 0
@@ -83,8 +107,6 @@ public final class JSONRecordReader {
     /// Whether the character that ends the dropped part of the line and the one that starts the
     /// buffer are one character (cut in two): it is counted once, when both parts are counted.
     private var joinsAtBufferStart = false
-    /// JSON Lines: characters of the first record's line dropped before it was read.
-    private var columnBias = 0
 
     /// Reads from an open file descriptor (which the reader does not close).
     /// - Parameters:
@@ -92,37 +114,44 @@ public final class JSONRecordReader {
     ///   - keepingText: whether records carry their text (``Record/text``).
     ///   - projection: when given, object records keep only these top-level keys (the others
     ///     are checked, not built: see ``JSONProjection``).
-    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil) {
+    ///   - path: when not empty, the records are the elements of the array at this key path of
+    ///     each top-level value.
+    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil,
+                path: [String] = []) {
         self.fileDescriptor = fileDescriptor
         self.fileHandle = nil
         self.chunkSize = max(16, chunkSize)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
         self.projection = projection
+        self.path = path
         capacity = self.chunkSize
         storage = .allocate(capacity: capacity)
     }
 
     /// Reads from a file handle (kept open while the reader lives).
-    public init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil) {
+    public init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, keepingText: Bool = true, projection: JSONProjection? = nil,
+                path: [String] = []) {
         self.fileDescriptor = fileHandle.fileDescriptor
         self.fileHandle = fileHandle
         self.chunkSize = max(16, chunkSize)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
         self.projection = projection
+        self.path = path
         capacity = self.chunkSize
         storage = .allocate(capacity: capacity)
     }
 
     /// Reads from bytes in memory.
-    public init(bytes: some Collection<UInt8>, keepingText: Bool = true, projection: JSONProjection? = nil) {
+    public init(bytes: some Collection<UInt8>, keepingText: Bool = true, projection: JSONProjection? = nil, path: [String] = []) {
         self.fileDescriptor = -1
         self.fileHandle = nil
         self.chunkSize = max(16, bytes.count)
         self.keepingText = keepingText
         self.maximumDepth = JSONParser.maximumDepth
         self.projection = projection
+        self.path = path
         capacity = max(1, bytes.count)
         storage = .allocate(capacity: capacity)
         end = UnsafeMutableBufferPointer(start: storage, count: capacity).initialize(fromContentsOf: bytes)
@@ -130,8 +159,8 @@ public final class JSONRecordReader {
     }
 
     /// Reads from a string in memory.
-    public convenience init(text: String, keepingText: Bool = true, projection: JSONProjection? = nil) {
-        self.init(bytes: Array(text.utf8), keepingText: keepingText, projection: projection)
+    public convenience init(text: String, keepingText: Bool = true, projection: JSONProjection? = nil, path: [String] = []) {
+        self.init(bytes: Array(text.utf8), keepingText: keepingText, projection: projection, path: path)
     }
 
     deinit {
@@ -144,23 +173,53 @@ public final class JSONRecordReader {
             switch state {
             case .start:
                 try startReading()
-            case .lines:
-                return try nextLine()
+            case .between:
+                guard let b = try peekNonWhitespace() else {
+                    state = .finished
+                    return nil
+                }
+                if format == nil { format = b == UInt8(ascii: "[") ? .array : .lines }
+                if !path.isEmpty {
+                    guard b == UInt8(ascii: "{") else { throw pathError("expected an object, found \(Self.describe(b))", at: absolute(start)) }
+                    start += 1
+                    state = .objectStart(depth: 0)
+                } else if b == UInt8(ascii: "[") {
+                    start += 1
+                    state = .arrayFirstElement
+                } else {
+                    return try nextValue()
+                }
+            case .objectStart(let depth):
+                guard let b = try peekNonWhitespace() else { throw syntaxError("unexpected end of JSON in an object", at: absolute(end)) }
+                if b == UInt8(ascii: "}") {
+                    start += 1
+                    try close(depth: depth, found: false)
+                } else {
+                    state = .member(depth: depth, found: false)
+                }
+            case .member(let depth, let found):
+                try nextMember(depth: depth, found: found)
+            case .afterMember(let depth, let found):
+                guard let b = try peekNonWhitespace() else { throw syntaxError("unexpected end of JSON in an object", at: absolute(end)) }
+                if b == UInt8(ascii: ",") {
+                    start += 1
+                    state = .member(depth: depth, found: found)
+                } else if b == UInt8(ascii: "}") {
+                    start += 1
+                    try close(depth: depth, found: found)
+                } else {
+                    throw syntaxError("expected ',' or '}'", at: absolute(start))
+                }
             case .arrayFirstElement:
                 guard let b = try peekNonWhitespace() else { throw syntaxError("unexpected end of JSON in an array", at: absolute(end)) }
                 if b == UInt8(ascii: "]") {
                     start += 1
-                    state = .arrayEnd
+                    endArray()
                 } else {
                     state = .arrayElement
                 }
             case .arrayElement:
                 return try nextElement()
-            case .arrayEnd:
-                if try peekNonWhitespace() != nil {
-                    throw syntaxError("unexpected text after the JSON array", at: absolute(start))
-                }
-                state = .finished
             case .finished:
                 return nil
             }
@@ -177,29 +236,7 @@ public final class JSONRecordReader {
             trackedOffset = 3
             lineStart = 3
         }
-        guard let b = try peekNonWhitespace() else {
-            state = .finished
-            return
-        }
-        if b == UInt8(ascii: "[") {
-            format = .array
-            start += 1
-            state = .arrayFirstElement
-        } else {
-            format = .lines
-            // Count the blank lines before the first record.
-            track(to: absolute(start))
-            // Records start at the beginning of their line (whose leading whitespace may have
-            // been dropped already, in a pathological input: count it for columns).
-            if lineStart >= bufferBase {
-                start = lineStart - bufferBase
-            } else {
-                columnBias = bufferBase - lineStart
-                start = 0
-            }
-            searchFrom = start
-            state = .lines
-        }
+        state = .between
     }
 
     /// The first byte at or after `start` that is not whitespace (reading more as needed), with
@@ -213,60 +250,130 @@ public final class JSONRecordReader {
         }
     }
 
-    // MARK: JSON Lines
+    /// Whether a scan that failed with `error` may succeed with more of the input: the value
+    /// goes on past the bytes read so far, or the error is within a character's length of
+    /// their end (its message quotes the character there, which must not be cut off by where a
+    /// chunk ends).
+    private func mayNeedMore(_ error: JSONScanFailure) -> Bool {
+        !endOfInput && (error.ranOut || end - error.offset < 4)
+    }
 
-    private func nextLine() throws -> Record? {
+    /// Reads more for the value at `start`: once while it is shorter than a chunk (so a value
+    /// arriving through a pipe is read as soon as it is whole), then at least as many bytes
+    /// again as are unconsumed (so a huge value is scanned a logarithmic number of times).
+    private func readMore() throws {
+        try fill(atLeast: end - start < chunkSize ? 0 : 2 * (end - start))
+    }
+
+    // MARK: Top-level values
+
+    /// The top-level value at `start` (which is not whitespace), as a record.
+    private func nextValue() throws -> Record? {
         while true {
-            let lineEnd: Int
-            let nextStart: Int
-            if let found = memchr(storage + searchFrom, 0x0A, end - searchFrom) {
-                lineEnd = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - storage
-                nextStart = lineEnd + 1
-            } else if endOfInput {
-                if start == end {
-                    state = .finished
-                    return nil
-                }
-                lineEnd = end
-                nextStart = end
-            } else {
-                searchFrom = end
-                try fill()
-                continue
-            }
-            // The line is [start, lineEnd); trim whitespace (including a CR before the LF).
-            var first = start, last = lineEnd
-            while first < last, JSONScanner.isWhitespace(storage[first]) { first += 1 }
-            while last > first, JSONScanner.isWhitespace(storage[last - 1]) { last -= 1 }
-            let recordLine = line
-            let recordLineStart = start
-            defer { columnBias = 0 }
-            if nextStart > lineEnd {
-                // Past the newline: the next line starts after it.
-                line += 1
-                lineStart = absolute(nextStart)
-                trackedOffset = lineStart
-            } else {
-                trackedOffset = absolute(lineEnd)
-            }
-            start = nextStart
-            searchFrom = nextStart
-            if first == last { continue }  // a blank line
-
-            var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: last), from: first, maximumDepth: maximumDepth)
-            let value: Value
+            var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: end), from: start, maximumDepth: maximumDepth)
+            var complete = false
+            var record: Record?
             do throws(JSONScanFailure) {
+                let valueStart = scanner.index
+                let value: Value
                 if let projection {
-                    value = try scanner.scanProjectedDocument(&workspace, projection)
+                    value = try scanner.scanProjectedValue(&workspace, projection)
                 } else {
-                    value = try scanner.scanDocument(&workspace)
+                    value = try scanner.scanValue(&workspace)
                 }
+                // A number that ends where the bytes read so far end may go on.
+                let isNumber = storage[valueStart] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(storage[valueStart])
+                if scanner.index < end || endOfInput || !isNumber {
+                    complete = true
+                    track(to: absolute(valueStart))
+                    record = makeRecord(value, text: valueStart..<scanner.index, line: line)
+                    start = scanner.index
+                }
+            } catch where mayNeedMore(error) {
             } catch {
-                let column = JSONTextPosition.characterCount(
-                    UnsafeBufferPointer(start: storage + recordLineStart, count: error.offset - recordLineStart)) + 1 + columnBias
-                throw JSONSyntaxError(message: error.message, line: recordLine, column: column, offset: absolute(error.offset))
+                throw syntaxError(error.message, at: absolute(error.offset))
             }
-            return makeRecord(value, text: first..<last, line: recordLine)
+            if complete {
+                state = .between
+                return record
+            }
+            try readMore()
+        }
+    }
+
+    // MARK: Following the path
+
+    /// The member at `start` of the object at `path[..<depth]`: the array or object the path
+    /// goes on with is entered; any other member is checked and skipped.
+    private func nextMember(depth: Int, found: Bool) throws {
+        while true {
+            var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: end), from: start,
+                                      maximumDepth: maximumDepth - depth - 1)
+            var next: State?
+            do throws(JSONScanFailure) {
+                scanner.skipWhitespace()
+                guard scanner.index < end, storage[scanner.index] == JSONScanner.quote else { throw scanner.failure("expected a string key") }
+                let key = try scanner.scanString()
+                scanner.skipWhitespace()
+                guard scanner.index < end, storage[scanner.index] == UInt8(ascii: ":") else { throw scanner.failure("expected ':'") }
+                scanner.index += 1
+                if !found && key == path[depth] {
+                    scanner.skipWhitespace()
+                    guard scanner.index < end else { throw scanner.failure("unexpected end of JSON in an object") }
+                    let b = storage[scanner.index]
+                    let last = depth == path.count - 1
+                    let wanted = last ? UInt8(ascii: "[") : UInt8(ascii: "{")
+                    if b != wanted {
+                        throw JSONScanFailure(
+                            message: "--path \(pathText): '\(key)' is \(Self.describe(b)), not \(last ? "an array" : "an object")",
+                            offset: scanner.index, ranOut: false)
+                    }
+                    scanner.index += 1
+                    next = last ? .arrayFirstElement : .objectStart(depth: depth + 1)
+                } else {
+                    try scanner.skipValue(&workspace)
+                    next = .afterMember(depth: depth, found: found)
+                }
+            } catch where mayNeedMore(error) {
+            } catch {
+                throw syntaxError(error.message, at: absolute(error.offset))
+            }
+            if let next {
+                start = scanner.index
+                state = next
+                return
+            }
+            try readMore()
+        }
+    }
+
+    /// The `}` just before `start` closed the object at `path[..<depth]`.
+    private func close(depth: Int, found: Bool) throws {
+        guard found else { throw pathError("no key '\(path[depth])' in this object", at: absolute(start - 1)) }
+        state = depth == 0 ? .between : .afterMember(depth: depth - 1, found: true)
+    }
+
+    /// The `]` just before `start` closed the array of records.
+    private func endArray() {
+        state = path.isEmpty ? .between : .afterMember(depth: path.count - 1, found: true)
+    }
+
+    private var pathText: String { path.joined(separator: ".") }
+
+    private func pathError(_ message: String, at offset: Int) -> JSONSyntaxError {
+        syntaxError("--path \(pathText): \(message)", at: offset)
+    }
+
+    /// What the value starting with `byte` is: "an object", "a string", ...
+    static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "{"): "an object"
+        case UInt8(ascii: "["): "an array"
+        case JSONScanner.quote: "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+        case UInt8(ascii: "n"): "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+        default: "'\(Character(Unicode.Scalar(byte)))'"
         }
     }
 
@@ -275,7 +382,9 @@ public final class JSONRecordReader {
     /// The element at `start`, and the `,` or `]` after it.
     private func nextElement() throws -> Record? {
         while true {
-            var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: end), from: start, maximumDepth: maximumDepth - 1)
+            var scanner = JSONScanner(UnsafeBufferPointer(start: storage, count: end), from: start,
+                                      maximumDepth: maximumDepth - 1 - path.count)
+            var record: Record?
             do throws(JSONScanFailure) {
                 scanner.skipWhitespace()
                 let valueStart = scanner.index
@@ -293,25 +402,22 @@ public final class JSONRecordReader {
                     throw scanner.failure("expected ',' or ']'")
                 }
                 track(to: absolute(valueStart))
-                let record = makeRecord(value, text: valueStart..<valueEnd, line: line)
+                record = makeRecord(value, text: valueStart..<valueEnd, line: line)
                 start = scanner.index + 1
-                state = delimiter == UInt8(ascii: ",") ? .arrayElement : .arrayEnd
-                return record
-            } catch where !endOfInput && (error.ranOut || end - error.offset < 4) {
-                // The element goes on past the bytes read so far: read at least as many again
-                // (so a huge element is scanned a logarithmic number of times) and rescan it.
-                // So does an error within a character's length of the end: its message quotes
-                // the character there, which must not be cut off by where a chunk ends.
-                try fill(atLeast: 2 * (end - start))
+                if delimiter == UInt8(ascii: "]") { endArray() }
+            } catch where mayNeedMore(error) {
             } catch {
                 throw syntaxError(error.message, at: absolute(error.offset))
             }
+            if let record { return record }
+            try readMore()
         }
     }
 
     // MARK: Records
 
     private func makeRecord(_ value: Value, text range: Range<Int>, line: Int) -> Record {
+        if workspace.collectingKeys, case .dictionary(let object) = value { workspace.noteKeys(object.keys) }
         let text = keepingText ? Array(UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count)) : []
         defer { nextPosition += 1 }
         return Record(value: value, text: text, position: nextPosition, line: line)
@@ -363,7 +469,6 @@ public final class JSONRecordReader {
         if remaining > 0 { memmove(storage, storage + start, remaining) }
         bufferBase = newBase
         end = remaining
-        searchFrom = max(0, searchFrom - start)
         start = 0
     }
 

@@ -18,6 +18,17 @@ struct JSONScanWorkspace {
     var keys: [String] = []
     /// ``JSONScanner/skipValue(_:)``'s stack of open containers.
     var skipStack: [Bool] = []
+    /// Whether the top-level keys of object records are collected in `keysSeen`.
+    var collectingKeys = false
+    var keysSeen: Set<String> = []
+    /// Past this many keys, collecting stops (a sample is enough for suggestions).
+    static let mostKeysSeen = 10_000
+
+    /// Adds record keys to `keysSeen`.
+    mutating func noteKeys(_ keys: some Sequence<String>) {
+        keysSeen.formUnion(keys)
+        if keysSeen.count >= Self.mostKeysSeen { collectingKeys = false }
+    }
 
     /// Empties the stacks (after an error they may hold a value's parts).
     @inline(__always)

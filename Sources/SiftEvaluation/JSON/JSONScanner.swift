@@ -189,7 +189,9 @@ struct JSONScanner {
             if let keyEnd = inner.simpleStringEnd(from: keyStart) {
                 kept = projection.accepts(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart))
                 inner.index = keyEnd + 1
-                if kept { keyText = String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), as: UTF8.self) }
+                if kept || workspace.collectingKeys {
+                    keyText = String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), as: UTF8.self)
+                }
             } else {
                 let key = try inner.scanString()
                 kept = projection.keys.contains(key)
@@ -201,6 +203,7 @@ struct JSONScanner {
             if kept, let keyText {
                 object[keyText] = try inner.scanValue(&workspace)
             } else {
+                if workspace.collectingKeys, let keyText { workspace.noteKeys(CollectionOfOne(keyText)) }
                 try inner.skipValue(&workspace)
             }
             inner.skipWhitespace()

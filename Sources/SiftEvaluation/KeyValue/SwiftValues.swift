@@ -45,7 +45,8 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
             }
         }
         self.readers = readers
-        table = QueryableKeyTable(keyNames: keyNames, index: index, storedReaders: readers.map(\.readStored))
+        table = QueryableKeyTable(typeName: String(describing: Root.self), keyNames: keyNames, index: index,
+                                  storedReaders: readers.map(\.readStored), destinations: readers.map(\.destination))
     }
 
     /// The keys, in the order written (a repeated key keeps its first place and its last reader).
@@ -56,14 +57,24 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
 final class QueryableKeyTable: Sendable {
     typealias StoredReader = @Sendable (UnsafeRawPointer) -> Value
 
+    /// The type's name, for error messages.
+    let typeName: String
     let keyNames: [String]
     let index: [String: Int]
     let storedReaders: [StoredReader?]
+    /// The keys of what each key reaches, when it is a queryable type (or optionals, arrays or
+    /// sets of one); nil when its keys are not known (a dictionary, a ``Value``, a computed key).
+    /// Asked when a predicate is checked, not when the table is built, so types may refer to
+    /// each other (or themselves).
+    let destinations: [@Sendable () -> QueryableKeyTable?]
 
-    init(keyNames: [String], index: [String: Int], storedReaders: [StoredReader?]) {
+    init(typeName: String, keyNames: [String], index: [String: Int], storedReaders: [StoredReader?],
+         destinations: [@Sendable () -> QueryableKeyTable?]) {
+        self.typeName = typeName
         self.keyNames = keyNames
         self.index = index
         self.storedReaders = storedReaders
+        self.destinations = destinations
     }
 
     /// The position of a key, by the key's representation first (no hashing), then by name.
@@ -82,15 +93,25 @@ public struct QueryableKey<Root>: Sendable {
     /// For a stored property (of a struct, at a fixed offset): reads it from a pointer to the
     /// root, without going through the key path.
     let readStored: QueryableKeyTable.StoredReader?
+    /// The keys of the key's type, when it is a queryable type (see ``QueryableKeyTable``).
+    let destination: @Sendable () -> QueryableKeyTable?
+
+    init(read: @escaping @Sendable (Root) -> Value, readStored: QueryableKeyTable.StoredReader?,
+         destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
+        self.read = read
+        self.readStored = readStored
+        self.destination = destination
+    }
 
     /// A key backed by a key path.
     public static func key<V: PredicateValueConvertible>(_ keyPath: KeyPath<Root, V> & Sendable) -> QueryableKey {
         let read: @Sendable (Root) -> Value = { (root: Root) -> Value in root[keyPath: keyPath].predicateValue }
-        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil) }
+        let destination: @Sendable () -> QueryableKeyTable? = { QueryableKeyTable.keys(of: V.self) }
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil, destination: destination) }
         let readStored: QueryableKeyTable.StoredReader = { (root: UnsafeRawPointer) -> Value in
             root.load(fromByteOffset: offset, as: V.self).predicateValue
         }
-        return QueryableKey(read: read, readStored: readStored)
+        return QueryableKey(read: read, readStored: readStored, destination: destination)
     }
 
     /// A computed key.
@@ -113,7 +134,8 @@ extension Value {
     public init<T: PredicateQueryable>(_ value: T) { self = value.predicateValue }
 }
 
-/// A ``PredicateQueryable`` value as a ``KeyValueObject``. Unknown keys read as nil.
+/// A ``PredicateQueryable`` value as a ``KeyValueObject``. Unknown keys read as nil here (the
+/// typed API — `people.filter(...)` — checks a predicate's keys before evaluating it).
 ///
 /// A class, so a `Value` holding one is copied with one retain; its identity (for `==` between
 /// objects) is the box's: copies of one `Value` are the same object, two wraps of equal structs
@@ -154,6 +176,13 @@ final class QueryableObject<Root: PredicateQueryable>: KeyValueObject {
     }
 
     var objectIdentity: AnyHashable { ObjectIdentifier(self) }
+}
+
+extension QueryableObject: KeyedObjectPrinting {
+    /// Every key and its value, in the order the type lists them.
+    var printedKeys: ValueDictionary {
+        ValueDictionary(distinctKeys: table.keyNames, values: table.keyNames.indices.map(read))
+    }
 }
 
 extension String: PredicateValueConvertible { public var predicateValue: Value { .string(self) } }

@@ -2,7 +2,7 @@
 /// offending token, what was expected, and a suggestion where one helps.
 ///
 /// `description` is one line (`column 12: unknown operator 'BEGINSWTH'; did you mean 'BEGINSWITH'?`);
-/// ``rendered()`` adds the format string and a caret under the column.
+/// ``rendered(prefix:)`` adds the format string and a caret under the column.
 public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of error this is. New codes may be added; switch with a `default`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {

@@ -4,7 +4,7 @@ import SiftStore
 /// Where a model's objects live in a SQLite database: a table per entity hierarchy, a column
 /// per attribute, and for each relationship the columns or table that hold it.
 ///
-/// A store Sift creates (``forModel(_:)``) lays a hierarchy's table out as
+/// A store Sift creates (`forModel(_:)`) lays a hierarchy's table out as
 ///
 ///     "_pk"      INTEGER PRIMARY KEY   -- insertion order, across all tables (the sort tie-break)
 ///     "_id"      TEXT NOT NULL UNIQUE  -- the object ID
@@ -15,7 +15,7 @@ import SiftStore
 /// A to-many relationship whose inverse is an unordered-side to-one is read through that
 /// to-one's column; every other to-many has a join table `"<Entity>.<relationship>"`
 /// (`"_owner"`, `"_target"`, `"_position"`). A database Sift did not create is described by
-/// ``SchemaIntrospection`` with the same types, so the compiler treats both alike.
+/// `SchemaIntrospection` with the same types, so the compiler treats both alike.
 public struct SQLSchema: Sendable {
     public let model: DataModel
     let tables: [String: EntityTable]

@@ -19,7 +19,7 @@ extension SQLiteStore {
         Self.translated(error, file: url)
     }
 
-    /// `error` as a store on `file` reports it (see ``translated(_:)``).
+    /// `error` as a store on `file` reports it (see `translated(_:)`).
     public static func translated(_ error: any Error, file: URL?) -> any Error {
         if let error = error as? SQLiteError, let evaluation = error.underlying as? EvaluationError { return evaluation }
         if error is EvaluationError { return error }

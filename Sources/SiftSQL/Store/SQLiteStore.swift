@@ -13,9 +13,9 @@ import SiftStore
 /// create opens too: its tables, columns and foreign keys are read into a model and it can be
 /// queried (not written).
 ///
-/// Changes follow the store rules of every store (``StoreObjects``: defaults, inverses, delete
+/// Changes follow the store rules of every store (`StoreObjects`: defaults, inverses, delete
 /// rules; validation at save), answered by queries on the rows a change touches and written as
-/// exactly those rows (``SQLRowObjects``): nothing else of the store is read. The first change
+/// exactly those rows (`SQLRowObjects`): nothing else of the store is read. The first change
 /// begins a write transaction (`BEGIN IMMEDIATE`, waiting up to ``busyTimeout`` for another
 /// writer); each change is written into it at once, so fetches see it; `save()` validates the
 /// changed objects and commits, `rollback()` rolls back. A failed save leaves the file as it was

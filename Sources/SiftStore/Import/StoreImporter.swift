@@ -42,7 +42,8 @@ public enum StoreImporter {
 
     /// Imports JSON data and saves.
     @discardableResult
-    public static func importJSON(_ data: Data, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+    public static func importJSON(_ data: Data, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
+                                  progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let root: Value
         do throws(JSONSyntaxError) {
             root = try JSONParser.parse(data)
@@ -52,6 +53,7 @@ public enum StoreImporter {
         guard case .dictionary(let top) = root else {
             throw StoreError(.invalidValue, "import data must be an object mapping entity names to arrays of rows, not \(root.kindName)")
         }
+        let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
                 let position = try requireEntityPosition(entityName, in: store.model)
@@ -62,17 +64,18 @@ public enum StoreImporter {
                     guard case .dictionary(let fields) = item else {
                         throw StoreError(.invalidValue, "\(entityName) row \(index + 1): expected an object, not \(item.kindName)", entity: entityName)
                     }
-                    try rows.add(try row(fields, entity: position, index: index, model: store.model))
+                    try rows.add(try row(fields, entity: position, index: index, model: store.model, dates: dates))
                 }
             }
         }
     }
 
     /// Imports JSON Lines, a record at a time from `reader`, and saves. Each line is one object
-    /// naming its entity: `{"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"}`.
-    /// Errors name the line.
+    /// naming its entity: `{"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"}`
+    /// (or of ``ImportOptions/entity`` when it names none). Errors name the line.
     @discardableResult
-    public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+    public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
+                                       progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let model = store.model
         let source = UncheckedSendable(reader)
         return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
@@ -80,7 +83,7 @@ public enum StoreImporter {
             // into the store.
             let pipeline = ImportPipeline<LineRow>()
             try pipeline.run(read: { send in
-                readLines(source.value, model: model, send: send)
+                readLines(source.value, model: model, options: options, send: send)
             }, consume: { (pipeline: ImportPipeline<LineRow>) throws(StoreError) in
                 while true {
                     switch pipeline.take() {
@@ -110,7 +113,8 @@ public enum StoreImporter {
 
     /// Reads and checks JSON Lines, a batch of rows at a time, until the input ends, a line is
     /// wrong (its error, naming the line, ends the stream), or `send` says to stop.
-    private static func readLines(_ reader: JSONRecordReader, model: DataModel, send: (ImportPipeline<LineRow>.Item) -> Bool) {
+    private static func readLines(_ reader: JSONRecordReader, model: DataModel, options: ImportOptions, send: (ImportPipeline<LineRow>.Item) -> Bool) {
+        let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         var batch: [LineRow] = []
         batch.reserveCapacity(ImportPipeline<LineRow>.batchSize)
         var line = 0
@@ -122,13 +126,18 @@ public enum StoreImporter {
                 guard case .dictionary(let fields) = record.value else {
                     throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")
                 }
-                guard case .string(let entityName)? = fields["@entity"] else {
+                let entityName: String
+                if case .string(let named)? = fields["@entity"] {
+                    entityName = named
+                } else if let given = options.entity, fields["@entity"] == nil {
+                    entityName = given
+                } else {
                     throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
                 }
                 if entity < 0 || model.entities[entity].name != entityName {
                     entity = try requireEntityPosition(entityName, in: model)
                 }
-                batch.append(LineRow(row: try row(fields, entity: entity, index: nil, model: model), line: line))
+                batch.append(LineRow(row: try row(fields, entity: entity, index: nil, model: model, dates: dates), line: line))
                 if batch.count == ImportPipeline<LineRow>.batchSize {
                     guard send(.rows(batch)) else { return }
                     batch.removeAll(keepingCapacity: true)
@@ -145,15 +154,18 @@ public enum StoreImporter {
 
     /// Imports JSON Lines held in memory.
     @discardableResult
-    public static func importJSONLines(_ data: Data, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        try importJSONLines(JSONRecordReader(bytes: data, keepingText: false), into: store, progress: progress)
+    public static func importJSONLines(_ data: Data, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
+                                       progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+        try importJSONLines(JSONRecordReader(bytes: data, keepingText: false), into: store, options: options, progress: progress)
     }
 
     /// Imports CSV rows of one entity (a header row of property names; `@id` optional) and saves.
     /// An unquoted empty cell leaves its attribute out (nil, or the model's default); a quoted
     /// empty cell (`""`) is the empty string. Errors name the line of the file.
     @discardableResult
-    public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+    public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
+                                 progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+        let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         let position = try requireEntityPosition(entityName, in: store.model)
         let entity = store.model.entities[position]
         let table: [CSVParser.Record]
@@ -187,7 +199,7 @@ public enum StoreImporter {
                     fields[name] = try csvValue(cell, key: name, entity: entity, line: record.line)
                 }
                 do throws(StoreError) {
-                    try rows.add(try row(fields, entity: position, index: nil, model: store.model), line: record.line)
+                    try rows.add(try row(fields, entity: position, index: nil, model: store.model, dates: dates), line: record.line)
                 } catch {
                     throw error.prefixed("CSV line \(record.line): ")
                 }
@@ -281,8 +293,9 @@ public enum StoreImporter {
 
     /// A row's fields checked against its entity (by position in the model). Errors name the row
     /// by its `@id`, or else by its position in its entity's array (`index`; JSON Lines errors
-    /// name the line instead).
-    private static func row(_ fields: ValueDictionary, entity position: Int, index: Int?, model: DataModel) throws(StoreError) -> ImportRow {
+    /// name the line instead). With `dates`, a Date attribute's text is read in its format.
+    private static func row(_ fields: ValueDictionary, entity position: Int, index: Int?, model: DataModel,
+                            dates: ImportDateFormat.Parser? = nil) throws(StoreError) -> ImportRow {
         let entityName = model.entities[position].name
         var rowLabel: String { index.map { "\(entityName) row \($0 + 1)" } ?? entityName }
         // "@id" and "@entity" first (they may come after the keys they decide on).
@@ -310,7 +323,15 @@ public enum StoreImporter {
         for (key, value) in zip(fields.keys, fields.values) where key != "@id" && key != "@entity" {
             switch target.slot(of: key) {
             case .attribute(let slot):
-                attributes.append(SlotValue(slot: slot, value: value))
+                if let dates, case .string(let text) = value, target.attributes[slot].type == .date {
+                    guard let date = dates.date(from: text) else {
+                        throw StoreError(.invalidValue, "\(label), \(key): '\(text)' is not a date in the format \(dates.formatter.dateFormat ?? "")",
+                                         entity: target.name, objectID: id, key: key)
+                    }
+                    attributes.append(SlotValue(slot: slot, value: .date(date)))
+                } else {
+                    attributes.append(SlotValue(slot: slot, value: value))
+                }
             case .relationship(let slot):
                 let relationship = target.relationships[slot]
                 switch value {

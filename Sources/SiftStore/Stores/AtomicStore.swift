@@ -174,11 +174,18 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         return try Self.kind(of: url)
     }
 
+    /// The kind the extension names; when it names none, the kind an existing file's first
+    /// bytes show (``StoreFileKind``).
     private static func kind(of url: URL) throws(StoreError) -> Kind {
-        guard let kind = Kind(fileExtension: url.pathExtension) else {
+        if let kind = Kind(fileExtension: url.pathExtension) { return kind }
+        switch StoreFileKind.headerKind(of: url) {
+        case .json?: return .json
+        case .binaryPropertyList?: return .binaryPropertyList
+        case .sqlite?:
+            throw StoreError(.fileSystem, "\(url.lastPathComponent) is a SQLite database, not a JSON or binary store: open it as a SQLite store")
+        case nil:
             throw StoreError(.fileSystem, "cannot tell the store kind of \(url.lastPathComponent): use .json (JSON store) or .plist (binary store)")
         }
-        return kind
     }
 
     // MARK: Changes
