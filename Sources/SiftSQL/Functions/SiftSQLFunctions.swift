@@ -28,7 +28,7 @@ import SiftSQLite
 /// | `sift_nfc(value)` | text in NFC, other values as they are (text of databases Sift did not create) |
 /// | `sift_group_sum/average/min/max(x, key[, kind])` (aggregates) | `@sum`/`sum:`, `@avg`/`average:`, `min:`, `max:` of a collection or a group, in key order (`SiftKeyedAggregate`): sums are integers until an overflow, then a double (a decimal, as its text, over decimals); non-numbers skipped; an empty sum is 0; `kind` a letter saying how to read `x` (`'e'`: decimals) |
 /// | `sift_order(a, b, kinds)` | -1/0/1: `ValueComparison.order`, NULL when there is none; how decimals compare with numbers |
-/// | `sift_decimal_key(x)` | a BLOB ordered as the decimals are (``DecimalText/sortKey(_:)``): how decimals sort |
+/// | `sift_decimal_key(x)` | a BLOB ordered as the decimals are (`DecimalText.sortKey(_:)`): how decimals sort |
 /// | `sift_decimal_text(x)` | a Decimal column's value as its canonical text (`DecimalText`) |
 ///
 /// Except `sift_fold` and `sift_compare`, the string functions give NULL when either operand is
