@@ -108,7 +108,7 @@ enum ColumnTypeInference {
 
     static func choose(declared: String, _ content: Contents, isCoreDataStore: Bool) -> ForeignColumn {
         let family = Declared(declared)
-        let declaration = declared.trimmingCharacters(in: .whitespaces).isEmpty ? "no declared type" : "declared \(declared)"
+        let declaration = describing(declared)
         let classes = content.classes
         if classes.isEmpty {
             var column = ForeignColumn(type: family.typeWithoutValues, reason: "\(declaration); no values")
@@ -141,10 +141,19 @@ enum ColumnTypeInference {
         } else if classes == ["blob"] {
             type = .binary
         } else {
-            let order = ["integer", "real", "text", "blob"]
-            return ForeignColumn(type: .undefined, reason: "\(declaration); holds \(order.filter(classes.contains).joined(separator: ", "))")
+            return ForeignColumn(type: .undefined, reason: "\(declaration); holds \(listing(classes))")
         }
         return ForeignColumn(type: type, reason: declaration)
+    }
+
+    /// `declared STRING`, or `no declared type`: how a reason starts.
+    private static func describing(_ declared: String) -> String {
+        declared.trimmingCharacters(in: .whitespaces).isEmpty ? "no declared type" : "declared \(declared)"
+    }
+
+    /// Storage classes in SQLite's order: `integer, text`.
+    private static func listing(_ classes: Set<String>) -> String {
+        ["integer", "real", "text", "blob"].filter(classes.contains).joined(separator: ", ")
     }
 
     /// The storage classes values of `type` are held in.
@@ -171,11 +180,8 @@ enum ColumnTypeInference {
                 return
             }
             // Values of another kind lie beyond the rows read: every value keeps its own.
-            let order = ["integer", "real", "text", "blob"]
-            let held = ends.union(sample)
-            let declaration = declared.declaredType.trimmingCharacters(in: .whitespaces).isEmpty ? "no declared type" : "declared \(declared.declaredType)"
             column = ForeignColumn(type: .undefined, normalizesText: column.normalizesText,
-                                   reason: "\(declaration); holds \(order.filter(held.contains).joined(separator: ", "))")
+                                   reason: "\(describing(declared.declaredType)); holds \(listing(ends.union(sample)))")
             return
         }
         if column.type == .string, Declared(declared.declaredType) == .text { return }

@@ -152,25 +152,20 @@ package enum TypedComparisons {
     /// String constants (alone, or in an aggregate for IN and BETWEEN) read as ISO 8601 dates.
     private static func dates(in expression: ExpressionNode, attribute name: String, entity: EntityDescription) throws(StoreError) -> ExpressionNode {
         var result = expression
-        if case .keyPath = expression.kind { return expression }
-        if case .constant = expression.kind {} else if case .string(let text)? = constantValue(expression) {
-            // A computed constant (`%@['since']`): its string, as a literal would be.
-            result.kind = .constant(.string(text))
-            return try dates(in: result, attribute: name, entity: entity)
-        }
-        switch result.kind {
-        case .constant(.string(let text)):
-            guard let date = ISO8601.date(from: text) else {
-                throw StoreError(.typeMismatch, "\(expression) is not an ISO 8601 date; \(name) is a Date attribute of \(entity.name) (write a date such as \"2017-07-08T00:00:00Z\")",
-                                 entity: entity.name, key: name)
-            }
-            result.kind = .constant(.date(date))
-        case .aggregate(let elements):
+        if case .aggregate(let elements) = expression.kind {
             var converted: [ExpressionNode] = []
             for element in elements { converted.append(try dates(in: element, attribute: name, entity: entity)) }
             result.kind = .aggregate(converted)
-        default: break
+            return result
         }
+        // A literal, or a computed constant (`%@['since']`) read as its string.
+        guard case .string(let text)? = constantValue(expression) else { return expression }
+        guard let date = ISO8601.date(from: text) else {
+            let literal = ExpressionNode(.constant(.string(text)))
+            throw StoreError(.typeMismatch, "\(literal) is not an ISO 8601 date; \(name) is a Date attribute of \(entity.name) (write a date such as \"2017-07-08T00:00:00Z\")",
+                             entity: entity.name, key: name)
+        }
+        result.kind = .constant(.date(date))
         return result
     }
 }
