@@ -61,9 +61,11 @@ struct FilterInputTests {
         #expect(pretty.stdout == "[\n  {\n  \"name\": \"Bob\",\n  \"age\": 41,\n  \"tag\": null\n}\n]\n")
     }
 
-    /// With jq installed, `jq '.[]'` and `jq -c '.[]'` of the same array give the same results.
+    /// `jq '.[]'` and `jq -c '.[]'` of the same array give the same results (jq comes from
+    /// scripts/ensure-packages).
     @Test func theOutputOfJqItself() throws {
-        guard let jq = ["/usr/bin/jq", "/usr/local/bin/jq"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
+        let jq = try #require(["/usr/bin/jq", "/usr/local/bin/jq"].first(where: FileManager.default.isExecutableFile(atPath:)),
+                              "jq is not installed: bash scripts/ensure-packages installs it")
         let array = "[" + Self.lines.split(separator: "\n").joined(separator: ",") + "]"
         func run(_ arguments: [String]) throws -> String {
             let process = Process()
