@@ -98,6 +98,12 @@ let package = Package(
             dependencies: ["SQLiteFetchFixture"],
             path: "Benchmarks/REPLLatency"
         ),
+        // Sift's side of the library workloads Benchmarks/run times against their peers.
+        .executableTarget(
+            name: "PeerWorkloads",
+            dependencies: [.product(name: "Sift", package: "Sift"), "CSQLite3Raw"],
+            path: "Benchmarks/PeerWorkloads"
+        ),
         // A plain loop over the same evaluations, for perf and callgrind.
         .executableTarget(
             name: "EvaluationLoop",
