@@ -142,7 +142,10 @@ import Testing
             #expect(result.stderr == "error: --properties: unknown key 'tagz' on Note; did you mean 'tags'?\n", "\(result.stderr)")
             let select = try SiftBinary.run("query", "--store", path, "SELECT title FROM Note", "--properties", "title")
             #expect(select.status == 1)
-            #expect(select.stderr.contains("--properties"), "\(select.stderr)")
+            #expect(select.stderr == "error: --properties chooses what an object fetch prints; a SELECT names its own properties\n", "\(select.stderr)")
+            let count = try SiftBinary.run("query", "--store", path, "COUNT Note", "--properties", "title")
+            #expect(count.status == 1)
+            #expect(count.stderr.contains("a COUNT prints a number"), "\(count.stderr)")
         }
         let empty = try SiftBinary.run("query", "--store", sqlite, "Note", "--properties", "title,")
         #expect(empty.status != 0)

@@ -32,7 +32,12 @@ struct ObjectOutput: Sendable {
     func prepare(_ request: inout FetchRequest, model: DataModel) throws(OutputError) {
         guard request.resultType == .objects else {
             if properties != nil {
-                throw OutputError("--properties chooses what an object fetch prints; a SELECT names its own properties")
+                let other = switch request.resultType {
+                case .dictionaries: "a SELECT names its own properties"
+                case .count: "a COUNT prints a number"
+                case .objectIDs, .objects: "this fetch prints object IDs"
+                }
+                throw OutputError("--properties chooses what an object fetch prints; \(other)")
             }
             return
         }
