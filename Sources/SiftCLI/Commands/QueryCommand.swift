@@ -18,7 +18,7 @@ struct QueryCommand: ParsableCommand {
 
             ORDER BY is a synonym of SORT BY; keywords are case-insensitive. --arg binds %@, %K, %d ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
 
-            JSON output: objects as {"@entity", "@id", attributes..., relationships as @id values}; sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count as {"count": n}; SELECT rows as objects. The store kind follows the extension: .sqlite or .db (SQLite; any SQLite database can be queried), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
+            JSON output: objects as {"@entity", "@id", attributes..., relationships}; a to-one relationship is its destination's @id (or null), a to-many one its number of destinations ("tracks": 1297), or with --relationships ids the array of their @id values (--relationships none leaves relationships out; both are read a batch of objects at a time); --properties a,b prints only those attributes and relationships, in that order; sections as {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; a count as {"count": n}; SELECT rows as objects. The store kind follows the extension: .sqlite or .db (SQLite; any SQLite database can be queried), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
 
             Examples:
               $ sift query --store notes.json 'Note WHERE title BEGINSWITH[cd] "my" SORT BY updatedAt DESC'
@@ -28,6 +28,8 @@ struct QueryCommand: ParsableCommand {
               $ sift query --store albums.plist 'SELECT artist.name AS artist, count:(title) AS albums FROM Album GROUP BY artist.name'
               $ sift query --store notes.json --request fetch.json
               $ sift query --store chinook.db 'Album WHERE Artist.Name == "AC/DC"' --output table
+              $ sift query --store notes.json 'Category SORT BY name' --relationships ids
+              $ sift query --store notes.json Note --properties title,tags --output table
             """
     )
 
@@ -39,8 +41,15 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("json, jsonl, table or csv.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
+    @Option(help: ArgumentHelp("How objects show to-many relationships: counts (the number of destinations), ids (their @id values) or none (no relationships).", valueName: "counts|ids|none"))
+    var relationships: RelationshipDetail = .counts
+
+    @Option(help: ArgumentHelp("The attributes and relationships objects show, in this order (comma-separated; all when not given).", valueName: "NAMES"))
+    var properties: String?
+
     func validate() throws {
         if output == .indices { throw ValidationError("--output indices is for 'sift filter'; use json, jsonl, table or csv") }
+        if let properties { _ = try ObjectOutput.propertyList(properties) }
     }
 
     func run() throws {
@@ -51,7 +60,10 @@ struct QueryCommand: ParsableCommand {
         let store = try StoreFile.open(self.store)
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
+        let objectOutput = ObjectOutput(relationships: relationships, properties: try properties.map(ObjectOutput.propertyList))
+        let model = store.model
         do {
+            try objectOutput.prepare(&fetch, model: model)
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {
                 let sectioned = try store.fetchSections(fetch)
                 if let warning = sectioned.warning { Output.error("warning: \(warning)") }
@@ -60,7 +72,7 @@ struct QueryCommand: ParsableCommand {
                 for section in sectioned.sections {
                     var matches: [Match] = []
                     try section.objects.forEachObject { object in
-                        matches.append(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: position))
+                        matches.append(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: position))
                         position += 1
                     }
                     sections.append(MatchSection(name: section.name, indexTitle: section.indexTitle, matches: matches))
@@ -73,7 +85,7 @@ struct QueryCommand: ParsableCommand {
                     // midway (a damaged file) throws here, after the objects before it.
                     var i = 0
                     try objects.forEachObject { object in
-                        renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: object), position: i))
+                        renderer.write(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: i))
                         i += 1
                     }
                 case .dictionaries(let rows):

@@ -1,18 +1,8 @@
 import Sift
 
-/// Fetched objects and result dictionaries as the JSON values `sift query` prints:
-/// `{"@entity", "@id", attributes..., relationships as @id values}`.
+/// Result dictionaries as the JSON values `sift query` prints, and printed values as matches
+/// for its renderers. (Objects are shown by ``ObjectOutput``.)
 enum StoredObjectJSON {
-    static func value(of object: ManagedObject) -> Value {
-        var pairs: [(String, Value)] = [("@entity", .string(object.entityName)), ("@id", .string(object.objectID.rawValue))]
-        pairs.append(contentsOf: object.attributeValues.pairs)
-        for relationship in object.relationshipIDs {
-            let ids = relationship.ids.map { Value.string($0.rawValue) }
-            pairs.append((relationship.name, relationship.isToMany ? .array(ids) : (ids.first ?? .null)))
-        }
-        return .dictionary(ValueDictionary(pairs))
-    }
-
     /// A result dictionary with object references written as their IDs.
     static func value(of row: ValueDictionary) -> Value {
         .dictionary(ValueDictionary(row.pairs.map { ($0.0, plain($0.1)) }))

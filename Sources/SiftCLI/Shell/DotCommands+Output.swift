@@ -1,7 +1,7 @@
 import Foundation
 import Sift
 
-/// How results look: `.mode`, `.headers`, `.nullvalue`.
+/// How results look: `.mode`, `.headers`, `.nullvalue`, `.relationships`.
 extension DotCommands {
     static let outputCommands: [DotCommand] = [
         DotCommand(
@@ -29,6 +29,19 @@ extension DotCommands {
         ) { session, words in
             guard words.count <= 1 else { throw usage("nullvalue") }
             session.settings.nullValue = words.first ?? ""
+        },
+        DotCommand(
+            name: "relationships", usage: ".relationships counts|ids|none", summary: "Show objects' to-many relationships as counts (at first), ID lists or not at all",
+            details: "counts: each to-many relationship as its number of destinations; ids: as the array of their IDs; none: no relationships. A to-one relationship is its destination's ID (or nil) unless none. Both are read a batch of objects at a time.",
+            example: ".relationships ids"
+        ) { session, words in
+            guard words.count == 1, let detail = RelationshipDetail(rawValue: words[0].lowercased()) else {
+                if let word = words.first, let suggestion = Suggestions.closest(to: word.lowercased(), in: RelationshipDetail.allCases.map(\.rawValue)) {
+                    throw SessionError("unknown relationships setting '\(word)'; did you mean '\(suggestion)'?")
+                }
+                throw usage("relationships")
+            }
+            session.settings.relationships = detail
         },
     ]
 }

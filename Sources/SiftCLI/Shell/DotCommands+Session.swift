@@ -33,6 +33,7 @@ extension DotCommands {
                 ("limit", s.limit.map(String.init) ?? "0 (all)"),
                 ("width", s.widths.isEmpty ? "(as wide as the values)" : s.widths.map(String.init).joined(separator: " ")),
                 ("x", s.expanded.rawValue),
+                ("relationships", s.relationships.rawValue),
                 ("output", session.commandState.outputFile ?? "stdout"),
                 ("bail", s.bail ? "on" : "off"),
                 ("echo", s.echo ? "on" : "off"),

@@ -41,13 +41,15 @@ enum EngineComparison {
 
     static func results(of request: FetchRequest, on store: any PersistentStore) throws -> Results {
         var results = Results()
+        // Objects are compared whole: every relationship's destination IDs.
+        let shown = ObjectOutput(relationships: .ids)
         if request.sectionNameKeyPath != nil && request.resultType == .objects {
             let sections = try store.fetchSections(request).sections
             var rows = 0
             for section in sections {
                 results.lines.append("section " + JSONWriter.string(.string(section.name)))
                 for object in section.objects {
-                    results.lines.append(JSONWriter.string(StoredObjectJSON.value(of: object)))
+                    results.lines.append(JSONWriter.string(shown.value(of: object, model: store.model)))
                     rows += 1
                 }
             }
@@ -56,7 +58,7 @@ enum EngineComparison {
         }
         switch try store.execute(request) {
         case .objects(let objects):
-            for object in objects { results.lines.append(JSONWriter.string(StoredObjectJSON.value(of: object))) }
+            for object in objects { results.lines.append(JSONWriter.string(shown.value(of: object, model: store.model))) }
         case .dictionaries(let rows):
             for row in rows { results.lines.append(JSONWriter.string(StoredObjectJSON.value(of: row))) }
         case .objectIDs(let ids):

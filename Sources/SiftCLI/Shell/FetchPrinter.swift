@@ -2,7 +2,8 @@ import Foundation
 import Sift
 
 /// A fetch's results in the session's mode: objects, sections, a count or dictionaries, as
-/// records `{"@entity", "@id", attributes…, relationships as IDs}`, handed to the mode's
+/// records `{"@entity", "@id", attributes…, relationships}` (as `.relationships` says:
+/// ``ObjectOutput``), handed to the mode's
 /// ``RecordRenderer`` one at a time as the store reads them, so the first rows of a long fetch
 /// show before the rest is read.
 struct FetchPrinter {
@@ -16,6 +17,9 @@ struct FetchPrinter {
     func run(_ request: FetchRequest, paged limit: Int?) throws {
         var request = request
         if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
+        let objectOutput = ObjectOutput(relationships: session.settings.relationships)
+        let model = store.model
+        try objectOutput.prepare(&request, model: model)
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
         var renderer = session.renderContext(sectioned: sectioned).makeRenderer()
         // A store that fails while its objects are read (a damaged file) stops the results:
@@ -34,7 +38,7 @@ struct FetchPrinter {
             try reading {
                 for section in results.sections {
                     renderer.beginSection(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.numberOfObjects))
-                    try section.objects.forEachObject { renderer.write(StoredObjectJSON.value(of: $0)) }
+                    try section.objects.forEachObject { renderer.write(objectOutput.value(of: $0, model: model)) }
                 }
             }
             renderer.finish()
@@ -48,7 +52,7 @@ struct FetchPrinter {
                 do {
                     try objects.forEachObject { object in
                         if let limit, shown == limit { throw PageFull() }
-                        renderer.write(StoredObjectJSON.value(of: object))
+                        renderer.write(objectOutput.value(of: object, model: model))
                         shown += 1
                     }
                 } catch is PageFull {

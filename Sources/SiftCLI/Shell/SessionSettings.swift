@@ -26,6 +26,8 @@ struct SessionSettings {
     /// Column widths set by `.width` (0: as wide as the values).
     var widths: [Int] = []
     var expanded: Expanded = .off
+    /// How objects show their to-many relationships (`.relationships`).
+    var relationships: RelationshipDetail = .counts
     /// The page a bare predicate fetches (`.limit`; nil: all).
     var limit: Int?
     /// Parse, compile and execute times after each statement (`.timer`).

@@ -16,6 +16,7 @@ enum ErrorText {
         case let error as ArgumentError: error.description
         case let error as JSONReadError: error.description
         case let error as BudgetError: error.description
+        case let error as OutputError: error.description
         default:
             // A SQLite error that escaped its store still reads as words (without its file).
             if let text = SQLiteStore.message(ofSQLiteError: error) {

@@ -31,15 +31,34 @@ import SiftStore
 /// its first step, then the rest on the destinations as a batch of their own (they share the
 /// storage of the layout they were read with). Paths sharing a first step load it once.
 ///
-/// Only objects read through the streaming cursor (`SQLStatementCursor`) are prefetched:
-/// results served from a list of keys (`SQLKeyListSource`: part of the fetch ran in memory,
-/// or a section read by key) and random access (`object(at:)`) read each object's
-/// relationships when asked. A prefetch query that fails is skipped: those relationships are
-/// then read per object, which reports the error.
+/// `relationshipCountsForPrefetching` loads only the number of each owner's destinations of a
+/// to-many relationship, one grouped query per relationship for the batch (an owner with none
+/// is not in the rows, and counts 0):
+///
+///     -- held by the destination's to-one column
+///     SELECT "d"."author", count(*) FROM "Book" AS "d" WHERE "d"."author" IN (?1, ?2, …) GROUP BY "d"."author"
+///     -- (… whose column holds another column than the key)
+///     SELECT "s"."_pk", count(*) FROM "Artist" AS "s" JOIN "Album" AS "d" ON "d"."ArtistCode" = "s"."Code"
+///       WHERE "s"."_pk" IN (?1, …) GROUP BY "s"."_pk"
+///     -- held in a join table
+///     SELECT "j"."_owner", count(*) FROM "Book.tags" AS "j" JOIN "Tag" AS "d" ON "d"."_pk" = "j"."_target"
+///       WHERE "j"."_owner" IN (?1, ?2, …) GROUP BY "j"."_owner"
+///
+/// Only objects read a batch at a time by iteration (`SQLStatementCursor`, `SQLKeyListSource`'s
+/// cursor) are prefetched: random access (`object(at:)`) reads each object's relationships
+/// when asked. A prefetch query that fails is skipped: those relationships are then read per
+/// object, which reports the error.
 struct RelationshipPrefetch: Sendable {
     /// Relationship names to load from the owners (in the order the paths first name them),
     /// each with what to load from its destinations.
     let steps: [Step]
+    /// To-many relationships whose destination counts are loaded for the owners.
+    let counts: [String]
+
+    /// The prefetch a fetch request asks for (its paths and counts checked).
+    init(_ request: FetchRequest) {
+        self.init(keyPaths: request.relationshipKeyPathsForPrefetching, counts: request.relationshipCountsForPrefetching)
+    }
 
     struct Step: Sendable {
         let name: String
@@ -47,7 +66,7 @@ struct RelationshipPrefetch: Sendable {
     }
 
     /// The prefetch for key paths the fetch checked (`ModelKeyPaths.checkPrefetchKeyPath`).
-    init(keyPaths: [String]) {
+    init(keyPaths: [String], counts: [String] = []) {
         var names: [String] = []
         var rests: [String: [String]] = [:]
         for path in keyPaths {
@@ -57,9 +76,10 @@ struct RelationshipPrefetch: Sendable {
             rests[first, default: []].append(contentsOf: parts.dropFirst().map(String.init))
         }
         steps = names.map { Step(name: $0, then: RelationshipPrefetch(keyPaths: rests[$0] ?? [])) }
+        self.counts = counts
     }
 
-    var isEmpty: Bool { steps.isEmpty }
+    var isEmpty: Bool { steps.isEmpty && counts.isEmpty }
 
     /// One fetched object: the storage it shares and its row key.
     struct Owner {
@@ -70,30 +90,39 @@ struct RelationshipPrefetch: Sendable {
     /// Loads every step for `owners` (one batch), keeping the destinations in the owners'
     /// storages. Call with `store.lock` held.
     func load(_ owners: [Owner], store: SQLiteStore) {
-        guard !steps.isEmpty, !owners.isEmpty else { return }
+        guard !isEmpty, !owners.isEmpty else { return }
         for step in steps {
-            // Owners whose relationship is held in the same place are read together.
-            var groups: [GroupKey: Group] = [:]
-            var order: [GroupKey] = []
-            for owner in owners {
-                guard let table = store.schema.table(for: owner.storage.entity),
-                      let relationship = table.entity.relationship(named: step.name),
-                      let held = table.relationships[step.name] else { continue }
-                let groupKey = GroupKey(table: table.table, held: held)
-                if groups[groupKey] == nil {
-                    groups[groupKey] = Group(table: table, relationship: relationship, held: held)
-                    order.append(groupKey)
-                }
-                groups[groupKey]?.add(owner)
-            }
             var destinations: [Owner] = []
-            for groupKey in order {
-                guard let group = groups[groupKey],
-                      let loaded = try? group.load(step.name, store: store) else { continue }
+            for group in Self.groups(owners, step.name, store: store) {
+                guard let loaded = try? group.load(step.name, store: store) else { continue }
                 destinations.append(contentsOf: loaded)
             }
             step.then.load(destinations, store: store)
         }
+        for name in counts {
+            for group in Self.groups(owners, name, store: store) where group.relationship.isToMany {
+                try? group.loadCounts(name, store: store)
+            }
+        }
+    }
+
+    /// The owners grouped by where their relationship `name` is held (owners whose relationship
+    /// is held in the same place are read together), in the order first met.
+    private static func groups(_ owners: [Owner], _ name: String, store: SQLiteStore) -> [Group] {
+        var groups: [GroupKey: Group] = [:]
+        var order: [GroupKey] = []
+        for owner in owners {
+            guard let table = store.schema.table(for: owner.storage.entity),
+                  let relationship = table.entity.relationship(named: name),
+                  let held = table.relationships[name] else { continue }
+            let groupKey = GroupKey(table: table.table, held: held)
+            if groups[groupKey] == nil {
+                groups[groupKey] = Group(table: table, relationship: relationship, held: held)
+                order.append(groupKey)
+            }
+            groups[groupKey]?.add(owner)
+        }
+        return order.compactMap { groups[$0] }
     }
 
     private struct GroupKey: Hashable {
@@ -166,6 +195,52 @@ struct RelationshipPrefetch: Sendable {
                 }
             }
             return destinations
+        }
+
+        /// Reads how many destinations every owner has and keeps the counts in the owners'
+        /// storages (a to-many relationship).
+        func loadCounts(_ name: String, store: SQLiteStore) throws {
+            var byOwner: [Int64: Int] = [:]
+            for key in keys { byOwner[key] = 0 }
+            for chunk in RowKeyLists.chunks(keys) {
+                guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count) else { return }
+                let statement = try store.database.prepare(sql)
+                try statement.bind(chunk.bindings)
+                while try statement.step() {
+                    let owner = statement.int64(0)
+                    guard byOwner[owner] != nil else { continue }
+                    byOwner[owner] = Int(statement.int64(1))
+                }
+            }
+            for (storage, keys) in storages {
+                var own: [Int64: Int] = [:]
+                for key in keys { own[key] = byOwner[key] ?? 0 }
+                storage.setPrefetchedCounts(name, own)
+            }
+        }
+
+        /// The query counting the destinations of `count` owners (`?1` … `?count`): rows of
+        /// owner key and count, for the owners with any; the rows `destinations(of:from:key:)`
+        /// reads, counted. Nil for a to-one relationship (held in the owner's own column).
+        static func countSQL(_ held: RelationshipStorage, from table: EntityTable, destination layout: RowLayout?, count: Int) -> String? {
+            let list = RowKeyLists.inList(count)
+            let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
+            let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
+            switch held {
+            case .foreignKey:
+                return nil
+            case .inverseForeignKey(let column, let destinationTable, let heldKey):
+                let foreignKey = SQLIdentifier.qualified("d", column)
+                if heldKey == table.primaryKey {
+                    return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) GROUP BY \(foreignKey)"
+                }
+                return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
+            case .joinTable(let name, let destinationTable):
+                guard let layout else { return nil }
+                let owner = SQLIdentifier.qualified("j", SQLSchema.ownerColumn)
+                let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
+                return "SELECT \(owner), count(*) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(owner) \(list) GROUP BY \(owner)"
+            }
         }
 
         /// The query reading the destinations of `count` owners (`?1` … `?count`), each row

@@ -32,7 +32,8 @@ extension SQLFetchExecutor {
         }
         let sections = grouped.sections.map { section in
             FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                           objects: FetchedObjects(source: SQLKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout),
+                           objects: FetchedObjects(source: SQLKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout,
+                                                                                    prefetch: RelationshipPrefetch(request)),
                                                    batchSize: request.fetchBatchSize))
         }
         return SectionedFetchResults(sections: sections, warning: grouped.warning)
@@ -77,7 +78,7 @@ extension SQLFetchExecutor {
         merged.sort { $0.first < $1.first }
         let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
-        let prefetch = RelationshipPrefetch(keyPaths: request.relationshipKeyPathsForPrefetching)
+        let prefetch = RelationshipPrefetch(request)
         let sections = merged.map { span in
             let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),

@@ -33,6 +33,7 @@ struct SQLFetchExecutor {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }
         }
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
+        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         return try FetchSQL(request, schema: schema)
     }
 
@@ -46,12 +47,12 @@ struct SQLFetchExecutor {
             let (sql, bindings) = plan.select(layout.columns)
             // Prepared now, so an error is the fetch's error (not an empty result later).
             try database.prepare(sql).bind(bindings)
-            let prefetch = RelationshipPrefetch(keyPaths: request.relationshipKeyPathsForPrefetching)
+            let prefetch = RelationshipPrefetch(request)
             return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, prefetch: prefetch),
                                   batchSize: request.fetchBatchSize)
         }
         let keys = try matchingKeys(plan, layout: layout)
-        return FetchedObjects(source: SQLKeyListSource(store: store, keys: keys, layout: layout), batchSize: request.fetchBatchSize)
+        return FetchedObjects(source: SQLKeyListSource(store: store, keys: keys, layout: layout, prefetch: RelationshipPrefetch(request)), batchSize: request.fetchBatchSize)
     }
 
     /// The rows the request returns when part of it runs in memory: SQL's rows, filtered by

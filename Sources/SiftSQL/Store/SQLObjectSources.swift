@@ -23,7 +23,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let failure: ReadFailure? = ReadFailure()
 
     init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil,
-         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [])) {
+         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: [])) {
         self.store = store
         self.sql = sql
         self.bindings = bindings
@@ -134,19 +134,24 @@ struct SQLStatementCursor: FetchedObjectCursor {
 
 /// A fetch's objects as a list of row keys (when part of the fetch ran in memory, or for a
 /// section): objects are read by key when asked, a window of keys per query, and iteration
-/// reads a batch of keys per query. Their relationships are not prefetched
-/// (`relationshipKeyPathsForPrefetching`): each object reads them when asked.
+/// reads a batch of keys per query, then loads the batch's prefetched relationships and counts
+/// (`RelationshipPrefetch`). Objects read by position are not prefetched: each reads its
+/// relationships when asked.
 final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let store: SQLiteStore
     let keys: [(key: Int64, id: ObjectID)]
     let layout: RowLayout
+    /// The relationships loaded with each batch iteration reads.
+    let prefetch: RelationshipPrefetch
     private var window = SQLObjectWindow()
     let failure: ReadFailure? = ReadFailure()
 
-    init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout) {
+    init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout,
+         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: [])) {
         self.store = store
         self.keys = keys
         self.layout = layout
+        self.prefetch = prefetch
     }
 
     var count: Int { keys.count }
@@ -169,7 +174,17 @@ final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
             guard position < end else { return [] }
             defer { position = end }
             source.store.lock.lock(); defer { source.store.lock.unlock() }
-            return try SQLObjectWindow.objects(source.keys[position..<end], store: source.store, layout: source.layout)
+            let objects = try SQLObjectWindow.objects(source.keys[position..<end], store: source.store, layout: source.layout)
+            let prefetch = source.prefetch
+            if !prefetch.isEmpty, !objects.isEmpty {
+                let entities = source.layout.entities
+                for entity in entities.values { entity.storage?.clearPrefetched() }
+                let owners = objects.compactMap { object in
+                    entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+                }
+                prefetch.load(owners, store: source.store)
+            }
+            return objects
         }
     }
 }

@@ -58,6 +58,11 @@ public struct FetchRequest: Sendable, Hashable {
     public var sectionNameKeyPath: String?
     /// Relationships to load with the results (the in-memory stores have everything loaded).
     public var relationshipKeyPathsForPrefetching: [String]
+    /// To-many relationships of the entity whose destination counts are loaded with the
+    /// results, a batch at a time, for ``ManagedObject/destinationCount(of:)`` (a Sift
+    /// addition; the in-memory stores have everything loaded). The SQLite store reads each
+    /// count with one grouped query per batch instead of reading every object's destinations.
+    public var relationshipCountsForPrefetching: [String]
 
     public init(entityName: String, predicate: PredicateNode? = nil, sortDescriptors: [SortKey] = [],
                 fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, resultType: FetchResultType = .objects) {
@@ -75,6 +80,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.includesSubentities = true
         self.sectionNameKeyPath = nil
         self.relationshipKeyPathsForPrefetching = []
+        self.relationshipCountsForPrefetching = []
     }
 
     /// A request whose predicate is parsed from a format string: `%@`/`%K` bound from

@@ -29,7 +29,8 @@ extension FetchRequest {
         guard case .dictionary(let fields) = value else { throw fail("expected a JSON object, not \(value.kindName)") }
         let known = ["entityName", "predicate", "arguments", "variables", "sortDescriptors", "fetchLimit", "fetchOffset",
                      "fetchBatchSize", "sectionNameKeyPath", "resultType", "propertiesToFetch", "returnsDistinctResults",
-                     "propertiesToGroupBy", "havingPredicate", "includesSubentities", "relationshipKeyPathsForPrefetching"]
+                     "propertiesToGroupBy", "havingPredicate", "includesSubentities", "relationshipKeyPathsForPrefetching",
+                     "relationshipCountsForPrefetching"]
         for key in fields.keys where !known.contains(key) {
             var message = "unknown field \"\(key)\""
             if let s = Suggestions.closest(to: key, in: known) { message += "; did you mean \"\(s)\"?" }
@@ -127,6 +128,7 @@ extension FetchRequest {
         returnsDistinctResults = try bool("returnsDistinctResults", false)
         includesSubentities = try bool("includesSubentities", true)
         relationshipKeyPathsForPrefetching = try strings("relationshipKeyPathsForPrefetching")
+        relationshipCountsForPrefetching = try strings("relationshipCountsForPrefetching")
         if let having = try string("havingPredicate") {
             havingPredicate = try PredicateNode(format: having, arguments: [])
         }

@@ -54,6 +54,16 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     /// relationship has zero or one ID. Read from the store when asked.
     public var relationshipIDs: [(name: String, ids: [ObjectID], isToMany: Bool)] { storage.relationshipIDs(of: self) }
 
+    /// The IDs of one relationship's destinations, in order (a to-one relationship has zero or
+    /// one); none for a name that is not a relationship of the object's entity.
+    public func destinationIDs(of relationship: String) -> [ObjectID] { storage.destinationIDs(relationship, of: self) }
+
+    /// How many destinations one relationship has (a to-one relationship 0 or 1); 0 for a name
+    /// that is not a relationship of the object's entity. A count the fetch prefetched
+    /// (``FetchRequest/relationshipCountsForPrefetching``) or whose destinations it prefetched
+    /// is answered from memory, without reading the destinations.
+    public func destinationCount(of relationship: String) -> Int { storage.destinationCount(relationship, of: self) }
+
     /// An attribute's value, or nil for a key that is not an attribute.
     public subscript(attribute name: String) -> Value? { names.position(of: name).map { values[$0] } }
 
@@ -78,6 +88,10 @@ package protocol ManagedObjectStorage: AnyObject, Sendable {
     /// attribute the object has no value for; unknown keys throw.
     func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value
     func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)]
+    /// One relationship's destination IDs, in order; none for an unknown name.
+    func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID]
+    /// One relationship's number of destinations; 0 for an unknown name.
+    func destinationCount(_ relationship: String, of object: ManagedObject) -> Int
     /// An object of the storage was made, or freed: a store may count its live objects.
     func objectMade()
     func objectFreed()

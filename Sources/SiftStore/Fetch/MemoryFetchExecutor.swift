@@ -88,6 +88,7 @@ struct MemoryFetchExecutor {
         for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         // Every object is already loaded here; the paths are checked as the SQLite store checks them.
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
+        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         var matched = try filter(request, entity: entity)
         if !request.sortDescriptors.isEmpty {
             try interruption?.check()
@@ -128,6 +129,7 @@ struct MemoryFetchExecutor {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         }
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
+        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         let matched = try filter(request, entity: entity)
         return try DictionaryResults.make(request, objects: matched.map(snapshot.view), entity: entity)
     }

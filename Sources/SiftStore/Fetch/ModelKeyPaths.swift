@@ -116,6 +116,23 @@ package enum ModelKeyPaths {
         }
     }
 
+    /// A `relationshipCountsForPrefetching` entry must name a to-many relationship of the
+    /// entity: anything else is an invalid request naming the key, in every store.
+    package static func checkPrefetchCount(_ name: String, entity: EntityDescription) throws(StoreError) {
+        guard let relationship = entity.relationship(named: name) else {
+            let reason: String
+            if let attribute = entity.attribute(named: name) {
+                reason = "'\(name)' is a \(attribute.type.name) attribute of \(entity.name), not a relationship"
+            } else {
+                reason = entity.unknownKeyMessage(name)
+            }
+            throw StoreError(.invalidRequest, "cannot prefetch the count of '\(name)' on \(entity.name): \(reason)", entity: entity.name, key: name)
+        }
+        guard relationship.isToMany else {
+            throw StoreError(.invalidRequest, "cannot prefetch the count of '\(name)' on \(entity.name): it is a to-one relationship", entity: entity.name, key: name)
+        }
+    }
+
     /// The predicate a fetch runs: its key paths checked, LANGUAGE.md §3's typed rules applied
     /// (``TypedComparisons``) — the same for every store.
     package static func typedPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) -> PredicateNode {

@@ -27,6 +27,15 @@ extension GraphSnapshot: ManagedObjectStorage {
         StoredObjectView(snapshot: self, position: Int(object.storageKey)).relationshipIDs()
     }
 
+    func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID] {
+        let view = StoredObjectView(snapshot: self, position: Int(object.storageKey))
+        return view.destinations(relationship).compactMap { graph.objects[$0]?.id }
+    }
+
+    func destinationCount(_ relationship: String, of object: ManagedObject) -> Int {
+        StoredObjectView(snapshot: self, position: Int(object.storageKey)).destinations(relationship).count
+    }
+
     func objectMade() { liveObjects.add(1) }
     func objectFreed() { liveObjects.add(-1) }
 }
@@ -65,6 +74,14 @@ struct StoredObjectView: KeyValueObject {
         return entity.relationships.enumerated().map { slot, relationship in
             (relationship.name, object.relationships[slot].compactMap { graph.objects[$0]?.id }, relationship.isToMany)
         }
+    }
+
+    /// The graph positions of one relationship's destinations; none for an unknown name.
+    func destinations(_ relationship: String) -> [Int] {
+        let graph = snapshot.graph
+        guard let object = graph.objects[position],
+              case .relationship(let slot) = graph.model.entities[object.entity].slot(of: relationship) else { return [] }
+        return object.relationships[slot]
     }
 
     var objectIdentity: AnyHashable {

@@ -1,7 +1,7 @@
 import Sift
 
 /// Prints a fetch's results in one `.mode`, as they come: records (dictionaries: objects as
-/// `{"@entity", "@id", attributes…, relationships as IDs}`, result dictionaries, counts) one at
+/// `{"@entity", "@id", attributes…, relationships}`, result dictionaries, counts) one at
 /// a time, each section announced before its records, then ``finish()``. Renderers print as
 /// soon as they can — the modes that line up columns (table, box, markdown) and csv's header
 /// wait for a first batch of records, the others print each record as it comes — and flush

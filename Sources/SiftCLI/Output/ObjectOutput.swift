@@ -1,0 +1,93 @@
+import Foundation
+import Sift
+
+/// What object output shows of each fetched object (`sift query`, `sift run` and the REPL):
+/// `{"@entity", "@id", attributes…, relationships…}`, with relationships as
+/// ``RelationshipDetail`` says (a to-one one as the destination's ID or null; a to-many one as
+/// its count by default, or its IDs), and with `--properties` only the named attributes and
+/// relationships, in the order named.
+///
+/// ``prepare(_:model:)`` makes the request load what is shown a batch at a time
+/// (`relationshipKeyPathsForPrefetching`, `relationshipCountsForPrefetching`), so printing
+/// an object never costs a query of its own.
+struct ObjectOutput: Sendable {
+    var relationships: RelationshipDetail = .counts
+    /// The properties to show (`--properties`), checked by ``prepare(_:model:)``; nil: every
+    /// attribute and relationship.
+    var properties: [String]?
+
+    /// The names of `--properties a,b,c` (spaces around a name ignored; at least one).
+    static func propertyList(_ text: String) throws(OutputError) -> [String] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if names.contains(where: \.isEmpty) {
+            throw OutputError("--properties: expected attribute and relationship names separated by commas (--properties name,tracks)")
+        }
+        return names
+    }
+
+    /// Adds the prefetching the shown relationships need to an object fetch, after checking
+    /// `properties` against the fetched entity (an unknown name is an error with the closest
+    /// name). A request of another result type is left as it is; `properties` on one is an
+    /// error. An unknown entity is left for the store to report.
+    func prepare(_ request: inout FetchRequest, model: DataModel) throws(OutputError) {
+        guard request.resultType == .objects else {
+            if properties != nil {
+                let other = switch request.resultType {
+                case .dictionaries: "a SELECT names its own properties"
+                case .count: "a COUNT prints a number"
+                case .objectIDs, .objects: "this fetch prints object IDs"
+                }
+                throw OutputError("--properties chooses what an object fetch prints; \(other)")
+            }
+            return
+        }
+        guard let entity = model.entity(named: request.entityName) else { return }
+        if let properties {
+            for name in properties where entity.attribute(named: name) == nil && entity.relationship(named: name) == nil {
+                throw OutputError("--properties: \(entity.unknownKeyMessage(name))")
+            }
+        }
+        guard relationships != .none else { return }
+        for relationship in entity.relationships where shows(relationship.name) {
+            if relationship.isToMany && relationships == .counts {
+                if !request.relationshipCountsForPrefetching.contains(relationship.name) {
+                    request.relationshipCountsForPrefetching.append(relationship.name)
+                }
+            } else if !request.relationshipKeyPathsForPrefetching.contains(relationship.name) {
+                request.relationshipKeyPathsForPrefetching.append(relationship.name)
+            }
+        }
+    }
+
+    private func shows(_ name: String) -> Bool { properties.map { $0.contains(name) } ?? true }
+
+    /// An object as its JSON value: `@entity`, `@id`, then its attributes and relationships
+    /// (entity order), or the chosen properties (in the order chosen).
+    func value(of object: ManagedObject, model: DataModel) -> Value {
+        var pairs: [(String, Value)] = [("@entity", .string(object.entityName)), ("@id", .string(object.objectID.rawValue))]
+        let entity = model.entity(named: object.entityName)
+        if let properties {
+            for name in properties {
+                if let relationship = entity?.relationship(named: name) {
+                    if relationships != .none { pairs.append((name, value(of: relationship, object))) }
+                } else {
+                    pairs.append((name, object[attribute: name] ?? .null))
+                }
+            }
+        } else {
+            pairs.append(contentsOf: object.attributeValues.pairs)
+            if relationships != .none, let entity {
+                for relationship in entity.relationships { pairs.append((relationship.name, value(of: relationship, object))) }
+            }
+        }
+        return .dictionary(ValueDictionary(pairs))
+    }
+
+    private func value(of relationship: RelationshipDescription, _ object: ManagedObject) -> Value {
+        if !relationship.isToMany {
+            return object.destinationIDs(of: relationship.name).first.map { .string($0.rawValue) } ?? .null
+        }
+        if relationships == .counts { return .int(Int64(object.destinationCount(of: relationship.name))) }
+        return .array(object.destinationIDs(of: relationship.name).map { .string($0.rawValue) })
+    }
+}
