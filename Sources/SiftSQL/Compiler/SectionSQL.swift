@@ -68,8 +68,12 @@ struct SectionSQL {
         }
     }
 
-    /// The place of the first row of the results (row numbers count the rows the offset skips).
-    var firstPlace: Int64 { Int64(plan.request.fetchOffset) + 1 }
+    /// The place of the first row of the results (row numbers count the rows the offset skips);
+    /// nil for an offset beyond any place.
+    var firstPlace: Int64? {
+        let (place, overflow) = Int64(clamping: plan.request.fetchOffset).addingReportingOverflow(1)
+        return overflow ? nil : place
+    }
 
     private var isPaged: Bool { plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 }
     private var rowNumber: String { "row_number() OVER (ORDER BY \(sortTerms))" }

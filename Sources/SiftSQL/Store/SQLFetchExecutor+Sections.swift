@@ -54,7 +54,8 @@ extension SQLFetchExecutor {
         // Values decode as the fetched objects' attributes do (RowLayout).
         let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
         var merged: [SectionSpan]
-        if let (sql, bindings) = sectionSQL.runsQuery(), let runs = try runs(sql, bindings, type: type, firstPlace: sectionSQL.firstPlace) {
+        if let (sql, bindings) = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
+           let runs = try runs(sql, bindings, type: type, firstPlace: firstPlace) {
             merged = runs
         } else {
             merged = try spans(sectionSQL.summaryQuery(), type: type)
@@ -124,18 +125,20 @@ extension SQLFetchExecutor {
             } else {
                 return nil
             }
+            let (next, overflow) = place.addingReportingOverflow(count)
+            guard !overflow else { return nil }
             let value = ColumnCodec.decode(stored, as: type)
             let key = SectionIdentity.key(of: value)
             if key == lastKey, let index = merged.indices.last {
                 if !merged[index].values.contains(stored) { merged[index].values.append(stored) }
                 merged[index].count += count
-                merged[index].last = place + count - 1
+                merged[index].last = next - 1
             } else {
                 guard seen.insert(key).inserted else { return nil }
-                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: place, last: place + count - 1))
+                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: place, last: next - 1))
             }
             lastKey = key
-            place += count
+            place = next
         }
         return merged
     }
