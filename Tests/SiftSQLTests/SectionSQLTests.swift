@@ -117,6 +117,16 @@ import Testing
         #expect(generated.sectionsBindings.map(\.description) == ["1970"])
     }
 
+    /// SQLite's plan for it is one scan and one GROUP BY sorter: no subquery of numbered rows.
+    @Test func theGroupedSummaryPlanIsOneScan() throws {
+        let (_, sqlite) = try Self.stores()
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Author SORT BY name SECTION BY name"))
+        let sql = try #require(generated.sectionsSQL)
+        let plan = try sqlite.rawRows("EXPLAIN QUERY PLAN " + sql, generated.sectionsBindings).map { $0.last?.description ?? "" }
+        #expect(!plan.contains { $0.contains("CO-ROUTINE") }, "\(plan)")
+        #expect(plan.contains { $0.contains("SCAN") }, "\(plan)")
+    }
+
     /// Paged, the runs are grouped from the page's rows; a comparator's collation groups them.
     @Test func aPagedSortBySectionKeyGroupsThePage() throws {
         let (_, sqlite) = try Self.stores()
