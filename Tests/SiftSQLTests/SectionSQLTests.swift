@@ -64,6 +64,13 @@ import Testing
         "Book WHERE year > 3000 SECTION BY title",
         "Book SORT BY title SECTION BY title LIMIT 0 OFFSET 7",
         "Author SORT BY name SECTION BY name",
+        // Sorted by the section key first: sections from runs of equal sort keys.
+        "Author SORT BY name DESC SECTION BY name",
+        "Book SORT BY author.name DESC SECTION BY author.name LIMIT 5 OFFSET 1",
+        "Book SORT BY author.name DESC USING caseInsensitiveCompare SECTION BY author.name LIMIT 6",
+        "Book SORT BY author.name USING localizedStandardCompare, year DESC SECTION BY author.name OFFSET 3",
+        "Book SORT BY year DESC SECTION BY year LIMIT 3 OFFSET 2",
+        "Book SORT BY title USING caseInsensitiveCompare SECTION BY title",
     ]
 
     @Test(arguments: statements)
@@ -96,9 +103,60 @@ import Testing
 
     @Test func theSummaryIsOneGroupByQuery() throws {
         let (_, sqlite) = try Self.stores()
-        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book WHERE year > 1970 SORT BY author.name SECTION BY author.name LIMIT 5"))
-        #expect(generated.sectionsSQL == #"SELECT "s", count(*), min("n"), max("n") FROM (SELECT "t1"."name" AS "s", row_number() OVER (ORDER BY "t1"."name", "t0"."_pk") AS "n" FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t1"."name", +"t0"."_pk" LIMIT ?2) GROUP BY "s" COLLATE BINARY ORDER BY min("n")"#)
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book WHERE year > 1970 SORT BY year SECTION BY author.name LIMIT 5"))
+        #expect(generated.sectionsSQL == #"SELECT "s", count(*), min("n"), max("n") FROM (SELECT "t1"."name" AS "s", row_number() OVER (ORDER BY "t0"."year", "t0"."_pk") AS "n" FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t0"."year", +"t0"."_pk" LIMIT ?2) GROUP BY "s" COLLATE BINARY ORDER BY min("n")"#)
         #expect(generated.sectionsBindings.map(\.description) == ["1970", "5"])
+    }
+
+    /// Sorted by the section key first, the sections are runs of equal sort keys: a plain
+    /// GROUP BY in sort order, numbering no rows.
+    @Test func sortingBySectionKeyGroupsBySortKey() throws {
+        let (_, sqlite) = try Self.stores()
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book WHERE year > 1970 SORT BY author.name DESC SECTION BY author.name"))
+        #expect(generated.sectionsSQL == #"SELECT min("t1"."name"), max("t1"."name"), count("t1"."name"), count(*) FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 GROUP BY "t1"."name" ORDER BY "t1"."name" DESC"#)
+        #expect(generated.sectionsBindings.map(\.description) == ["1970"])
+    }
+
+    /// SQLite's plan for it is one scan and one GROUP BY sorter: no subquery of numbered rows.
+    @Test func theGroupedSummaryPlanIsOneScan() throws {
+        let (_, sqlite) = try Self.stores()
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Author SORT BY name SECTION BY name"))
+        let sql = try #require(generated.sectionsSQL)
+        let plan = try sqlite.rawRows("EXPLAIN QUERY PLAN " + sql, generated.sectionsBindings).map { $0.last?.description ?? "" }
+        #expect(!plan.contains { $0.contains("CO-ROUTINE") }, "\(plan)")
+        #expect(plan.contains { $0.contains("SCAN") }, "\(plan)")
+    }
+
+    /// Paged, the runs are grouped from the page's rows; a comparator's collation groups them.
+    @Test func aPagedSortBySectionKeyGroupsThePage() throws {
+        let (_, sqlite) = try Self.stores()
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name LIMIT 5 OFFSET 2"))
+        #expect(generated.sectionsSQL == #"SELECT min("s"), max("s"), count("s"), count(*) FROM (SELECT "t1"."name" AS "s", "t1"."name" COLLATE sift_case_insensitive AS "k" FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" ORDER BY "t1"."name" COLLATE sift_case_insensitive, "t0"."_pk" LIMIT ?1 OFFSET ?2) GROUP BY "k" ORDER BY "k""#)
+        #expect(generated.sectionsBindings.map(\.description) == ["5", "2"])
+    }
+
+    /// A case-insensitive sort puts "Banks", "banks", "Banks" in one run of equal keys: the
+    /// run does not say where each section starts, so the rows are numbered as before, and
+    /// the sections are the evaluator's (not contiguous).
+    @Test func aRunOfSeveralValuesNumbersTheRows() throws {
+        let (memory, sqlite) = try Self.stores()
+        let request = try FetchRequest(statement: "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name")
+        let results = try sqlite.fetchSections(request)
+        #expect(Observed(results) == Observed(try memory.fetchSections(request)))
+        #expect(results.sections.map(\.name) == ["", "Banks", "banks", "Le Guin"])
+        #expect(results.warning == SectionedResults.notContiguousWarning("author.name"))
+    }
+
+    /// Nil and "" are runs of their own that make one section, whichever way the sort goes.
+    @Test func nilAndEmptyRunsMakeOneSection() throws {
+        let (memory, sqlite) = try Self.stores()
+        for statement in ["Book SORT BY author.name SECTION BY author.name", "Book SORT BY author.name DESC SECTION BY author.name"] {
+            let request = try FetchRequest(statement: statement)
+            let results = try sqlite.fetchSections(request)
+            #expect(Observed(results) == Observed(try memory.fetchSections(request)))
+            #expect(results.sections.filter { $0.name.isEmpty }.map(\.numberOfObjects) == [2])
+            #expect(results.warning == nil)
+        }
     }
 
     /// What SQL cannot say runs in memory, and the sections are then made in Swift.

@@ -67,17 +67,7 @@ struct QueryCommand: ParsableCommand {
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {
                 let sectioned = try store.fetchSections(fetch)
                 if let warning = sectioned.warning { Output.error("warning: \(warning)") }
-                var position = 0
-                var sections: [MatchSection] = []
-                for section in sectioned.sections {
-                    var matches: [Match] = []
-                    try section.objects.forEachObject { object in
-                        matches.append(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: position))
-                        position += 1
-                    }
-                    sections.append(MatchSection(name: section.name, indexTitle: section.indexTitle, matches: matches))
-                }
-                renderer.writeSections(sections)
+                try FetchedSectionsPrinter.print(sectioned, to: renderer) { objectOutput.value(of: $0, model: model) }
             } else {
                 switch try store.execute(fetch) {
                 case .objects(let objects):

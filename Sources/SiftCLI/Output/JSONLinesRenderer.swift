@@ -17,6 +17,8 @@ struct JSONLinesRenderer: ResultRenderer {
 
     mutating func finish() {}
 
+    func sectionStream() -> any SectionStream { JSONLinesSectionStream(output: output) }
+
     mutating func writeSections(_ sections: [MatchSection]) {
         for section in sections {
             output.write(SectionHeading.line(section) + "\n")

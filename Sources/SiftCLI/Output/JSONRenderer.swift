@@ -47,6 +47,8 @@ struct JSONRenderer: ResultRenderer {
         output.write("\n  ]\n}\n")
     }
 
+    func sectionStream() -> any SectionStream { JSONSectionStream(output: output) }
+
     static func string(_ text: String) -> String {
         var bytes: [UInt8] = []
         JSONWriter.writeString(text, to: &bytes)

@@ -19,12 +19,16 @@ struct MatchSection {
 ///
 /// Unsectioned results arrive one at a time in result order (``write(_:)``), then ``finish()``;
 /// formats that need every result first (table, csv) keep them until then. Sectioned results
-/// arrive all at once (``writeSections(_:)``). When an error stops the results midway,
+/// arrive all at once (``writeSections(_:)``), or a section at a time as a store reads them
+/// (``sectionStream()``). When an error stops the results midway,
 /// ``abandon()`` ends what was printed so that it stays well-formed.
 protocol ResultRenderer {
     mutating func write(_ match: Match)
     mutating func finish()
     mutating func writeSections(_ sections: [MatchSection])
+    /// Where sections can be written as they come: formats that print each result as it comes
+    /// (json, jsonl) print them at once; the others collect them for ``writeSections(_:)``.
+    func sectionStream() -> any SectionStream
     /// An error stopped the results: close what is open (a JSON array whose first results were
     /// printed), so standard output is valid JSON; print nothing more otherwise.
     mutating func abandon()
@@ -34,6 +38,8 @@ extension ResultRenderer {
     /// Formats whose every printed line is whole (jsonl), or that print nothing until the end
     /// (table, csv), have nothing to close.
     mutating func abandon() {}
+
+    func sectionStream() -> any SectionStream { CollectedSections(self) }
 }
 
 /// The line before each section's rows in the line-oriented formats (jsonl, table, csv):

@@ -58,4 +58,17 @@ struct SelectingRenderer: ResultRenderer {
     mutating func abandon() {
         inner.abandon()
     }
+
+    func sectionStream() -> any SectionStream { SelectingSectionStream(inner: inner.sectionStream(), renderer: self) }
+}
+
+/// Sections as they come, each result selected before the inner format's stream prints it.
+private struct SelectingSectionStream: SectionStream {
+    var inner: any SectionStream
+    let renderer: SelectingRenderer
+
+    mutating func begin(_ section: RecordSection) { inner.begin(section) }
+    mutating func write(_ match: Match) { inner.write(renderer.selected(match)) }
+    mutating func finish() { inner.finish() }
+    mutating func abandon() { inner.abandon() }
 }

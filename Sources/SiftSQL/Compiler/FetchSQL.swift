@@ -25,6 +25,9 @@ struct FetchSQL {
     private(set) var residualReason: String?
     /// ORDER BY terms (the row key last); nil when a sort key runs in memory.
     private(set) var orderBy: [String]?
+    /// The sort descriptors' terms without their direction (`"t0"."city" COLLATE …`), one per
+    /// descriptor; empty when a sort key runs in memory.
+    private(set) var sortKeys: [String] = []
     private(set) var sortReason: String?
 
     init(_ request: FetchRequest, schema: SQLSchema) throws {
@@ -75,11 +78,13 @@ struct FetchSQL {
                     term += " COLLATE \(collation)"
                 }
                 terms.append(term + (key.ascending ? "" : " DESC"))
+                sortKeys.append(term)
             }
             terms.append(SQLIdentifier.qualified(alias, table.primaryKey))
             orderBy = terms
         } catch let unsupported as SQLUnsupported {
             orderBy = nil
+            sortKeys = []
             sortReason = unsupported.reason
         }
     }

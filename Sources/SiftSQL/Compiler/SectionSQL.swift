@@ -24,6 +24,18 @@ import SiftStore
 ///                                       row_number() OVER (ORDER BY …) AS "n" FROM … WHERE …)
 ///     WHERE "n" BETWEEN ?first AND ?last AND ("s" IS ?v COLLATE BINARY) ORDER BY "n"
 ///
+/// When the first sort key is the section key path (the usual case: `SORT BY city SECTION BY
+/// city`), equal sort keys are runs of the results, and a plain GROUP BY on that sort key, in
+/// the sort's order, gives the runs in result order without numbering every row:
+///
+///     SELECT min(<section value>), max(<section value>), count(<section value>), count(*)
+///     FROM … WHERE … GROUP BY <sort key> ORDER BY <sort key> [DESC]
+///
+/// (over the paged rows, as a subquery, when the fetch has a limit or offset). Each run's
+/// places follow from the sizes of the runs before it. A run holding more than one stored
+/// value (a case-insensitive sort groups "Banks" with "banks") does not say which comes
+/// first; the caller then runs the summary query above.
+///
 /// Values compare as stored (BINARY), whatever collation a column was declared with, as the
 /// evaluator compares them; values whose section names are equal are merged by the caller.
 struct SectionSQL {
@@ -31,6 +43,8 @@ struct SectionSQL {
     /// The section key path's value per row.
     let value: SQLFragment
     private let sortTerms: String
+    /// The first sort key and its direction, when it sorts by the section key path.
+    private let runKey: (term: String, descending: Bool)?
 
     /// Compiles the section key path of `plan`'s request; throws `SQLUnsupported` when it has
     /// no single SQL value per row (or the fetch does not run wholly in SQL).
@@ -46,6 +60,19 @@ struct SectionSQL {
         self.plan = plan
         self.value = value
         self.sortTerms = terms.joined(separator: ", ")
+        if let first = plan.request.sortDescriptors.first, let term = plan.sortKeys.first,
+           first.keyPath == keys.joined(separator: ".") {
+            runKey = (term, !first.ascending)
+        } else {
+            runKey = nil
+        }
+    }
+
+    /// The place of the first row of the results (row numbers count the rows the offset skips);
+    /// nil for an offset beyond any place.
+    var firstPlace: Int64? {
+        let (place, overflow) = Int64(clamping: plan.request.fetchOffset).addingReportingOverflow(1)
+        return overflow ? nil : place
     }
 
     private var isPaged: Bool { plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 }
@@ -58,6 +85,23 @@ struct SectionSQL {
         if isPaged { inner += plan.orderByClause + plan.pagingClause() }
         return plan.context.finalize(
             "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")")
+    }
+
+    /// Runs of equal first sort key, in result order, when that key is the section key path:
+    /// each run's least and greatest stored section value, how many of its rows have one, and
+    /// its size. Nil when the first sort key is another key path.
+    func runsQuery() -> (sql: String, bindings: [SQLiteValue])? {
+        guard let runKey else { return nil }
+        if isPaged {
+            let order = runKey.descending ? "ORDER BY \"k\" DESC" : "ORDER BY \"k\""
+            let inner = "SELECT \(value.sql) AS \"s\", \(runKey.term) AS \"k\" \(plan.fromAndWhere)\(plan.orderByClause)\(plan.pagingClause())"
+            return plan.context.finalize(
+                "SELECT min(\"s\"), max(\"s\"), count(\"s\"), count(*) FROM (\(inner)) GROUP BY \"k\" \(order)")
+        }
+        let direction = runKey.descending ? " DESC" : ""
+        return plan.context.finalize(
+            "SELECT min(\(value.sql)), max(\(value.sql)), count(\(value.sql)), count(*) \(plan.fromAndWhere)"
+                + " GROUP BY \(runKey.term) ORDER BY \(runKey.term)\(direction)")
     }
 
     /// The objects (`columns`) of the section holding the rows whose value is one of

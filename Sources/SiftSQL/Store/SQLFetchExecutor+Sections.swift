@@ -54,11 +54,36 @@ extension SQLFetchExecutor {
         }
         // Values decode as the fetched objects' attributes do (RowLayout).
         let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
+        var merged: [SectionSpan]
+        if let (sql, bindings) = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
+           let runs = try runs(sql, bindings, type: type, firstPlace: firstPlace) {
+            merged = runs
+        } else {
+            merged = try spans(sectionSQL.summaryQuery(), type: type)
+        }
+        let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
+        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
+        let prefetch = RelationshipPrefetch(request)
+        let sections = merged.map { span in
+            let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
+            return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
+                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count),
+                                                                               prefetch: prefetch),
+                                                          batchSize: request.fetchBatchSize))
+        }
+        let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
+        return SectionedFetchResults(sections: sections, warning: contiguous ? nil : SectionedResults.notContiguousWarning(keyPath))
+    }
+}
+
+extension SQLFetchExecutor {
+    /// Sections from the summary query (``SectionSQL/summaryQuery()``): values with their
+    /// sizes and places, in order of their first place.
+    fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?) throws -> [SectionSpan] {
         var merged: [SectionSpan] = []
         var indexByKey: [String: Int] = [:]
-        let (sql, bindings) = sectionSQL.summaryQuery()
-        let statement = try database.prepare(sql)
-        try statement.bind(bindings)
+        let statement = try database.prepare(query.sql)
+        try statement.bind(query.bindings)
         // Rows come in order of their first place: the first value of a section names it.
         while try statement.step() {
             let stored = statement.value(0)
@@ -76,18 +101,47 @@ extension SQLFetchExecutor {
             }
         }
         merged.sort { $0.first < $1.first }
-        let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
-        let prefetch = RelationshipPrefetch(request)
-        let sections = merged.map { span in
-            let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
-            return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
-                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count),
-                                                                               prefetch: prefetch),
-                                                          batchSize: request.fetchBatchSize))
+        return merged
+    }
+
+    /// Sections from the runs of equal first sort key (``SectionSQL/runsQuery()``), in result
+    /// order: each run one stored value (or only nils), placed after the runs before it, and
+    /// consecutive runs of one ``SectionIdentity`` (nil then `""`) one section. Nil when a run
+    /// holds several values, or a section's runs are apart: the summary query must say then.
+    fileprivate func runs(_ sql: String, _ bindings: [SQLiteValue], type: AttributeType?, firstPlace: Int64) throws -> [SectionSpan]? {
+        var merged: [SectionSpan] = []
+        var seen: Set<String> = []
+        var lastKey: String?
+        var place = firstPlace
+        let statement = try database.prepare(sql)
+        try statement.bind(bindings)
+        while try statement.step() {
+            let least = statement.value(0), greatest = statement.value(1)
+            let valued = statement.int64(2), count = statement.int64(3)
+            let stored: SQLiteValue
+            if valued == 0 {
+                stored = .null
+            } else if valued == count, least == greatest {
+                stored = least
+            } else {
+                return nil
+            }
+            let (next, overflow) = place.addingReportingOverflow(count)
+            guard !overflow else { return nil }
+            let value = ColumnCodec.decode(stored, as: type)
+            let key = SectionIdentity.key(of: value)
+            if key == lastKey, let index = merged.indices.last {
+                if !merged[index].values.contains(stored) { merged[index].values.append(stored) }
+                merged[index].count += count
+                merged[index].last = next - 1
+            } else {
+                guard seen.insert(key).inserted else { return nil }
+                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: place, last: next - 1))
+            }
+            lastKey = key
+            place = next
         }
-        let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
-        return SectionedFetchResults(sections: sections, warning: contiguous ? nil : SectionedResults.notContiguousWarning(keyPath))
+        return merged
     }
 }
 

@@ -16,7 +16,9 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     /// Whether sorting runs in memory.
     public let sortsInMemory: Bool
     /// For a sectioned fetch that runs wholly in SQL: the query giving the sections' values,
-    /// sizes and places (each section's objects are queried when it is read).
+    /// sizes and places (each section's objects are queried when it is read). When the first
+    /// sort key is the section key path, it is a GROUP BY of that key in sort order (and, should
+    /// a run of equal sort keys hold several section values, the row-numbering query runs next).
     public var sectionsSQL: String? = nil
     /// The values bound in `sectionsSQL`.
     public var sectionsBindings: [SQLiteValue] = []
@@ -80,7 +82,7 @@ extension SQLiteStore {
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
                                      inMemoryReason: plan.residualReason ?? sortReason ?? dictionaryReason, sortsInMemory: sortsInMemory)
         if let sections, request.resultType == .objects {
-            (generated.sectionsSQL, generated.sectionsBindings) = sections.summaryQuery()
+            (generated.sectionsSQL, generated.sectionsBindings) = sections.runsQuery() ?? sections.summaryQuery()
         }
         return generated
     }
