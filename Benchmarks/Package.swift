@@ -2,7 +2,12 @@
 //
 // Sift's benchmarks, kept apart so the normal build never compiles them.
 //
+//     Benchmarks/run                    (from the repository's root) every workload against its
+//                                       peer, interleaved, as one table (docs/PERFORMANCE.md)
 //     cd Benchmarks && swift package benchmark
+//
+// PeerWorkloads is Sift's side of Benchmarks/run's library workloads (and the Swift peers':
+// Foundation's #Predicate, a hand-written closure); Peers/ holds GNUstep's side.
 //
 // Parsing: mixed predicates per second (the design target is ten times GNUstep's
 // NSPredicate parser, which manages about 62,000 mixed predicates per second on the
