@@ -59,6 +59,43 @@ import Testing
             """, "\(schema.stdout)")
     }
 
+    /// A grouped fetch through a to-one path runs in SQLite (issue 16): `sift sql` shows the GROUP
+    /// BY, not the objects' query and the fallback's reason, and `query` answers what `sqlite3`
+    /// answers.
+    @Test func groupedFetchesRunInSQLite() throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("lahman.db").path
+        let database = try SQLiteDatabase(path: path, options: [.create])
+        try database.execute("""
+            CREATE TABLE people (playerID TEXT PRIMARY KEY, nameLast TEXT);
+            CREATE TABLE batting (ID INTEGER PRIMARY KEY, playerID TEXT REFERENCES people (playerID), HR INT);
+            INSERT INTO people VALUES ('aaronha01', 'Aaron'), ('ruthba01', 'Ruth'), ('aaronto01', 'Aaron'), ('bondsba01', 'Bonds');
+            INSERT INTO batting (playerID, HR) VALUES ('aaronha01', 44), ('ruthba01', 54), ('aaronto01', 8), ('bondsba01', 73),
+                                                      ('ruthba01', 60), ('nobody01', 5), ('aaronha01', NULL);
+            """)
+        let statement = "SELECT player.nameLast AS surname, sum:(HR) AS hr FROM batting GROUP BY player.nameLast HAVING hr > 50 ORDER BY hr DESC"
+        let sql = try SiftBinary.run("sql", "--store", path, statement)
+        #expect(sql.status == 0, "\(sql.stderr)")
+        #expect(sql.stdout.contains(#"GROUP BY "t1"."nameLast""#), "\(sql.stdout)")
+        #expect(!sql.stdout.contains("in memory:") && !sql.stdout.contains("did not lay out"), "\(sql.stdout)")
+        let query = try SiftBinary.run("query", "--store", path, statement)
+        #expect(query.status == 0, "\(query.stderr)")
+        let bySQLite = try database.rows("""
+            SELECT p.nameLast, sum(b.HR) FROM batting AS b LEFT JOIN people AS p ON p.playerID = b.playerID
+            GROUP BY p.nameLast HAVING sum(b.HR) > 50 ORDER BY 2 DESC
+            """)
+        #expect(bySQLite == [[.text("Ruth"), .integer(114)], [.text("Bonds"), .integer(73)], [.text("Aaron"), .integer(52)]])
+        #expect(query.stdout == """
+            [
+              {"surname":"Ruth","hr":114},
+              {"surname":"Bonds","hr":73},
+              {"surname":"Aaron","hr":52}
+            ]
+
+            """, "\(query.stdout)")
+    }
+
     @Test(arguments: ["query", "sql", "explain"])
     func typeErrorsComeBeforeRunning(_ command: String) throws {
         let directory = try SQLiteCommandTests.directory()

@@ -237,6 +237,18 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(checked) disagree:\n\(mismatches.prefix(10).joined(separator: "\n"))")
     }
 
+    /// A to-one is read on the joined row in predicates too: a foreign key naming no row is nil,
+    /// one holding the key as text (`'2'`) names its row, as the objects read them.
+    @Test(arguments: ["player == nil", "player != nil", "NOT (player == nil) AND HR > 10", "player.nameLast == nil", "player.id == 2"])
+    func toOnePredicatesReadTheJoinedRow(_ format: String) throws {
+        try ForeignGroupingTests.withStore { store, _ in
+            let request = try FetchRequest(entityName: "batting", predicate: format)
+            let evaluated = try Self.evaluated(request, on: store).get()
+            #expect(try store.fetch(request).objectIDs.map(\.rawValue) == evaluated, "\(format)")
+            #expect(try store.generatedSQL(for: request).inMemoryPredicate == nil)
+        }
+    }
+
     /// The evaluator's answer on the rows as the store reads them: every object, then the
     /// predicate with the model's typed rules, in memory.
     static func evaluated(_ request: FetchRequest, on store: SQLiteStore) throws -> Result<[String], any Error> {

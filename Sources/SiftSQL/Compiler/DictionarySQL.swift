@@ -36,9 +36,13 @@ import SiftStore
 ///   `max:` of such a key path (`count:` counts the objects whose first key is not nil, as the
 ///   evaluator's groups do; the others are ``SiftKeyedAggregate``, the evaluator's own
 ///   arithmetic in insertion order, reading decimals as decimals);
-/// - grouping in Sift's own layout only (an introspected column may hold values of several
-///   kinds, whose equality SQL and the evaluator judge differently at the edges); a Decimal
-///   groups by its canonical text (``DecimalText``), as the evaluator's groups do;
+/// - grouping by such a key path in any layout (``DictionaryPropertyCompiler/grouped(_:)``) but
+///   by an Undefined attribute of a database Sift did not create (its values are of several
+///   kinds, whose equality SQL and the evaluator judge differently); a Decimal groups by its
+///   canonical text (``DecimalText``), as the evaluator's groups do;
+/// - in a database Sift did not create, a to-one value (a property, a group, `count:`'s first
+///   key) is the joined row's key, `LEFT JOIN "people" AS "t1" ON "t1"."playerID" = "t0"."playerID"`
+///   selecting `"t1"."rowid"`: a foreign key naming no row is nil, as the evaluator reads it;
 /// - a predicate SQL evaluates whole and a sort SQL does (`FetchSQL`).
 struct DictionarySQL {
     let plan: FetchSQL
@@ -83,12 +87,11 @@ struct DictionarySQL {
             pagesInSQL = !request.returnsDistinctResults && request.havingPredicate == nil
             return
         }
-        guard schema.isSiftLayout else { throw SQLUnsupported("grouping in a database Sift did not lay out") }
         var groupTerms: [String] = []
         var grouped: [ExpressionNode: DictionaryColumn] = [:]
         for property in request.propertiesToGroupBy {
-            let (column, term, _) = try compiler.value(property.expression, allowsCollectionOperators: false)
-            groupTerms.append(term)
+            let (column, terms) = try compiler.grouped(property.expression)
+            groupTerms += terms
             grouped[property.expression] = column
         }
         columns = try properties.map { property in
@@ -189,6 +192,16 @@ private struct DictionaryPropertyCompiler {
     func value(_ expression: ExpressionNode, allowsCollectionOperators: Bool) throws -> (column: DictionaryColumn, term: String, type: AttributeType?) {
         let keys = try self.keys(expression)
         let ending = try resolve(keys)
+        if case .toOne(let relationship) = ending, !schema.isSiftLayout {
+            // The joined row's own key: a foreign key that names no row is nil, as the
+            // evaluator reads it, and one naming its row by another column (or as text) is
+            // still that row's reference.
+            guard let destination = schema.table(for: relationship.destination), case .primaryKey(let prefix) = destination.objectID else {
+                throw SQLUnsupported("the to-one \(relationship.name)")
+            }
+            let key = try joinedKey(keys)
+            return (DictionaryColumn(sql: key, decoding: .objectKey(prefix: prefix)), key, nil)
+        }
         guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
             throw SQLUnsupported("\(expression) is not one value per row")
         }
@@ -196,8 +209,8 @@ private struct DictionaryPropertyCompiler {
         case .attribute(let attribute):
             return (DictionaryColumn(sql: fragment.sql, decoding: .value(decodingType(attribute.type))), fragment.sql, attribute.type)
         case .toOne(let relationship):
-            guard schema.isSiftLayout, case .object = fragment.kind, let destination = schema.table(for: relationship.destination) else {
-                throw SQLUnsupported("the to-one \(relationship.name) of a database Sift did not lay out")
+            guard case .object = fragment.kind, let destination = schema.table(for: relationship.destination) else {
+                throw SQLUnsupported("the to-one \(relationship.name)")
             }
             switch destination.objectID {
             case .column(let column):
@@ -219,6 +232,50 @@ private struct DictionaryPropertyCompiler {
         }
     }
 
+    /// A group-by property: its value per group, and the GROUP BY terms that put two objects
+    /// in one group exactly where the evaluator's groups (language equality of the values) do.
+    ///
+    /// In Sift's layout values equal to the evaluator are identical in SQL, so the property's
+    /// own term serves, and its value is any row's. A column of a database Sift did not create
+    /// is read as the evaluator reads it (``ForeignColumn``: dates through `sift_date`, text in
+    /// NFC, other kinds as nil where only some rows were read), so equal values are identical
+    /// there too — except in a Double column, which may hold the integer `2` and the real `2.0`:
+    /// one group for both, its value the first object's (``SiftGroupFirst``); and beyond ±9.0e18,
+    /// where the evaluator no longer takes a whole real for an integer, a second term keeps
+    /// integers and reals apart. An Undefined column holds values of several kinds, which SQL
+    /// and the evaluator group differently (`1`, `1.0`, `'1'`, `YES`): in memory.
+    func grouped(_ expression: ExpressionNode) throws -> (column: DictionaryColumn, terms: [String]) {
+        let (column, term, type) = try value(expression, allowsCollectionOperators: false)
+        guard !schema.isSiftLayout else { return (column, [term]) }
+        switch type {
+        case .undefined?:
+            throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
+        case .double?:
+            let rowKey = SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)
+            let first = DictionaryColumn(sql: "\(SiftGroupFirst.name)(\(term), \(rowKey))", decoding: column.decoding)
+            return (first, [term, "CASE WHEN (\(term)) >= 9.0e18 OR (\(term)) <= -9.0e18 THEN typeof(\(term)) END"])
+        default:
+            return (column, [term])
+        }
+    }
+
+    /// The row key of the object a path of to-one relationships reaches, read on the joined
+    /// row (the joins the key path's own walk makes): NULL where the path reaches nil.
+    func joinedKey(_ keys: [String]) throws -> String {
+        var alias = plan.alias
+        var table = plan.table
+        for key in keys {
+            guard let relationship = table.entity.relationship(named: key), !relationship.isToMany,
+                  case .foreignKey(let column, let destinationTable, let destinationKey)? = table.relationships[key],
+                  let destination = schema.table(for: relationship.destination) else {
+                throw SQLUnsupported("the key \(key) of \(table.entity.name) is not a to-one relationship")
+            }
+            alias = plan.context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
+            table = destination
+        }
+        return SQLIdentifier.qualified(alias, table.primaryKey)
+    }
+
     /// An aggregate function of a grouped fetch, over the group's objects (or of a fetch that
     /// aggregates its whole result, over all of them).
     func aggregate(_ expression: ExpressionNode) throws -> DictionaryColumn {
@@ -234,6 +291,10 @@ private struct DictionaryPropertyCompiler {
             switch ending {
             case .attribute, .toOne: break
             case .collectionOperator: throw SQLUnsupported("count: of a to-many key path")
+            }
+            if !schema.isSiftLayout, plan.table.entity.relationship(named: keys[0]) != nil {
+                // A foreign key naming no row reads nil: count the joined rows.
+                return DictionaryColumn(sql: "count(\(try joinedKey([keys[0]])))", decoding: .value(nil))
             }
             guard case .single(let first) = try expressions.keyPath(base: nil, keys: [keys[0]], in: scope) else {
                 throw SQLUnsupported("count: of \(keys[0])")

@@ -296,11 +296,13 @@ struct ExpressionSQLCompiler {
             let missingOwner = joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil
             switch storage {
             case .foreignKey(let column, let destinationTable, let destinationKey):
-                if isLast {
-                    guard destinationKey == destination.primaryKey else { throw SQLUnsupported("a to-one on a non-key column") }
+                if isLast && schema.isSiftLayout {
                     let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: .object(table: destinationTable), nullable: true)
                     return finish(fragment, collection)
                 }
+                // In a database Sift did not create the to-one is read on the joined row (below):
+                // a foreign key naming no row is nil there, as the evaluator reads it, and one
+                // naming its row by another column or as text (`'2'`) is that row.
                 let scope = collection?.scope ?? start
                 if collection != nil || scope.joins != nil {
                     var joins = scope.joins ?? []
@@ -311,6 +313,10 @@ struct ExpressionSQLCompiler {
                 }
                 table = destination
                 if collection == nil { joinedToOne = true }
+                if isLast {
+                    let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, destination.primaryKey), kind: .object(table: destinationTable), nullable: true)
+                    return finish(fragment, collection)
+                }
             case .inverseForeignKey(let column, let destinationTable, let sourceKey):
                 guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
                 let element = context.newAlias()

@@ -60,6 +60,7 @@ public enum SiftSQLFunctions {
         try registerCalls(on: database)
         try registerCollations(on: database)
         try registerKeyedAggregates(on: database)
+        try registerGroupFirst(on: database)
         try registerDecimalFunctions(on: database)
         try registerForeignColumnFunctions(on: database)
     }

@@ -79,8 +79,11 @@ extension SQLiteStore {
         default:
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
         }
+        // Both reasons where the dictionaries are made in memory and the groups sorted there:
+        // the sort's alone would hide why the objects' query is shown.
+        let reasons = [plan.residualReason ?? sortReason, dictionaryReason].compactMap { $0 }
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
-                                     inMemoryReason: plan.residualReason ?? sortReason ?? dictionaryReason, sortsInMemory: sortsInMemory)
+                                     inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "), sortsInMemory: sortsInMemory)
         if let sections, request.resultType == .objects {
             (generated.sectionsSQL, generated.sectionsBindings) = sections.runsQuery() ?? sections.summaryQuery()
         }
