@@ -29,6 +29,17 @@ struct JSONRenderer: ResultRenderer {
         if count > 0 { finish() }
     }
 
+    /// A streamed section's opening, up to its `"objects": [` (after the document's opening
+    /// for the `first` section, after the previous section's `,` otherwise): the text
+    /// ``writeSections(_:)`` writes for it, shared by `sift query` and the REPL's `.mode json`.
+    static func sectionOpening(_ section: RecordSection, first: Bool) -> String {
+        (first ? "{\n  \"sections\": [\n" : ",\n")
+            + "    {\n      \"name\": \(string(section.name)),\n"
+            + "      \"indexTitle\": \(string(section.indexTitle)),\n"
+            + "      \"numberOfObjects\": \(section.count),\n"
+            + "      \"objects\": ["
+    }
+
     mutating func writeSections(_ sections: [MatchSection]) {
         guard !sections.isEmpty else { return output.write("{\"sections\": []}\n") }
         output.write("{\n  \"sections\": [")

@@ -9,11 +9,7 @@ struct JSONSectionStream: SectionStream {
 
     mutating func begin(_ section: RecordSection) {
         endSection()
-        output.write(sections == 0 ? "{\n  \"sections\": [\n" : ",\n")
-        output.write("    {\n      \"name\": \(JSONRenderer.string(section.name)),\n")
-        output.write("      \"indexTitle\": \(JSONRenderer.string(section.indexTitle)),\n")
-        output.write("      \"numberOfObjects\": \(section.count),\n")
-        output.write("      \"objects\": [")
+        output.write(JSONRenderer.sectionOpening(section, first: sections == 0))
         sections += 1
         inSection = 0
     }

@@ -13,12 +13,7 @@ struct JSONRecordRenderer: RecordRenderer {
 
     mutating func beginSection(_ section: RecordSection) {
         endSection()
-        let output = context.output
-        output.write(sections == 0 ? "{\n  \"sections\": [\n" : ",\n")
-        output.write("    {\n      \"name\": \(JSONRenderer.string(section.name)),\n")
-        output.write("      \"indexTitle\": \(JSONRenderer.string(section.indexTitle)),\n")
-        output.write("      \"numberOfObjects\": \(section.count),\n")
-        output.write("      \"objects\": [")
+        context.output.write(JSONRenderer.sectionOpening(section, first: sections == 0))
         sections += 1
         inSection = 0
     }
