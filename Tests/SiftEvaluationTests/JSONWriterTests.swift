@@ -22,6 +22,14 @@ struct JSONWriterTests {
 
     @Test func stringsEscapeQuotesBackslashesAndControlCharacters() {
         #expect(Value.string("a\"b\\c/d\n\r\t\u{8}\u{C}\u{1}\u{7F}é🎉").jsonString() == #""a\"b\\c/d\n\r\t\b\f\u0001"# + "\u{7F}é🎉\"")
+        // Escapes first, last, alone, side by side, and none at all (runs are copied whole).
+        #expect(Value.string("\"x\\").jsonString() == #""\"x\\""#)
+        #expect(Value.string("\n").jsonString() == #""\n""#)
+        #expect(Value.string("\u{1F}\u{0}ab").jsonString() == #""\u001f\u0000ab""#)
+        #expect(Value.string("").jsonString() == #""""#)
+        #expect(Value.string("Élodie 4711").jsonString() == "\"Élodie 4711\"")
+        let long = String(repeating: "ab\"", count: 1_000)
+        #expect(Value.string(long).jsonString() == "\"" + String(repeating: #"ab\""#, count: 1_000) + "\"")
     }
 
     @Test func typedValues() {

@@ -75,10 +75,20 @@ struct ObjectOutput: Sendable {
                 }
             }
         } else {
-            pairs.append(contentsOf: object.attributeValues.pairs)
+            // Every attribute and relationship: names a model keeps distinct (and apart from
+            // "@entity" and "@id"), so the dictionary is made without searching its keys.
+            let attributes = object.attributeValues
+            var keys = ["@entity", "@id"]
+            var values = [pairs[0].1, pairs[1].1]
+            keys.append(contentsOf: attributes.keys)
+            values.append(contentsOf: attributes.values)
             if relationships != .none, let entity {
-                for relationship in entity.relationships { pairs.append((relationship.name, value(of: relationship, object))) }
+                for relationship in entity.relationships {
+                    keys.append(relationship.name)
+                    values.append(value(of: relationship, object))
+                }
             }
+            return .dictionary(ValueDictionary(distinctKeys: keys, values: values))
         }
         return .dictionary(ValueDictionary(pairs))
     }

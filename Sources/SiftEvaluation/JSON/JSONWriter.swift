@@ -114,26 +114,40 @@ public enum JSONWriter {
             output.append(contentsOf: text.utf8)
         }
 
+        /// `text` quoted, with `"`, `\\` and control characters escaped. Runs of bytes that
+        /// need no escape (nearly all of them) are appended whole.
         mutating func writeString(_ text: String) {
             output.append(UInt8(ascii: "\""))
-            for b in text.utf8 {
-                switch b {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    append("\\u00")
-                    output.append(hex[Int(b >> 4)])
-                    output.append(hex[Int(b & 0xF)])
-                default: output.append(b)
+            var text = text
+            text.withUTF8 { bytes in
+                var start = 0
+                for i in bytes.indices {
+                    let b = bytes[i]
+                    guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                    writeEscape(b)
+                    start = i + 1
                 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             }
             output.append(UInt8(ascii: "\""))
+        }
+
+        private mutating func writeEscape(_ b: UInt8) {
+            switch b {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                output.append(hex[Int(b >> 4)])
+                output.append(hex[Int(b & 0xF)])
+            }
         }
     }
 }
