@@ -59,9 +59,13 @@ struct QueryCommand: ParsableCommand {
         if fetch.fetchBatchSize == 0 { fetch.fetchBatchSize = FetchPrinter.batchSize }
         let store = try StoreFile.open(self.store)
         let standardOutput = StandardOutput()
-        var renderer = output.makeRenderer(standardOutput)
-        let objectOutput = ObjectOutput(relationships: relationships, properties: try properties.map(ObjectOutput.propertyList))
         let model = store.model
+        // The objects of an entity without subentities all show the same keys, in one order,
+        // so even csv, whose header is every result's keys, prints each as it is read.
+        let sameKeys = fetch.resultType == .objects && fetch.sectionNameKeyPath == nil
+            && model.entity(named: fetch.entityName)?.entityAndSubentities.count == 1
+        var renderer = output.makeRenderer(standardOutput, sameKeys: sameKeys)
+        let objectOutput = ObjectOutput(relationships: relationships, properties: try properties.map(ObjectOutput.propertyList))
         do {
             try objectOutput.prepare(&fetch, model: model)
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {

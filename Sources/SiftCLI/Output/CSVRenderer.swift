@@ -5,17 +5,37 @@ import Sift
 /// top-level keys, first seen first), one row per result, CRLF line ends, and a field quoted
 /// (with `"` doubled) when it has a comma, a quote, CR or LF. With sections, a `# section`
 /// line and a header row come before each section's rows.
+///
+/// The union needs every result, so results are held until the end — unless they are known to
+/// have the same keys in the same order (``init(output:sameKeys:)``: the objects of an entity
+/// without subentities), when the first result's keys are the header and each row is written as
+/// it comes: the same text, in flat memory.
 struct CSVRenderer: ResultRenderer {
     let output: StandardOutput
+    /// Whether every result has the first one's keys, in its order.
+    let sameKeys: Bool
     private var matches: [Match] = []
+    /// The columns, once the first result has set them (`sameKeys`).
+    private var streamedColumns: Columns?
 
-    init(output: StandardOutput) { self.output = output }
+    init(output: StandardOutput, sameKeys: Bool = false) {
+        self.output = output
+        self.sameKeys = sameKeys
+    }
 
     mutating func write(_ match: Match) {
-        matches.append(match)
+        guard sameKeys else { return matches.append(match) }
+        let columns = streamedColumns ?? Columns(CollectionOfOne(match.value))
+        if streamedColumns == nil {
+            streamedColumns = columns
+            output.write(Self.record(columns.names))
+        }
+        output.write(Self.record(columns.names.map { CellText.text(columns.cell(match.value, $0)) }))
+        output.endOfResult()
     }
 
     mutating func finish() {
+        guard !sameKeys else { return }
         render(matches, Columns(matches.lazy.map(\.value)))
     }
 

@@ -20,12 +20,14 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// Whether the renderer prints values (every key of them, not only those the predicate reads).
     var printsWholeValues: Bool { self == .table || self == .csv }
 
-    func makeRenderer(_ output: StandardOutput) -> any ResultRenderer {
+    /// The renderer of this format. `sameKeys`: every result will have the first one's keys in
+    /// its order (the objects of an entity without subentities), so CSV can stream.
+    func makeRenderer(_ output: StandardOutput, sameKeys: Bool = false) -> any ResultRenderer {
         switch self {
         case .json: JSONRenderer(output: output)
         case .jsonl: JSONLinesRenderer(output: output)
         case .table: TableRenderer(output: output)
-        case .csv: CSVRenderer(output: output)
+        case .csv: CSVRenderer(output: output, sameKeys: sameKeys)
         case .indices: IndicesRenderer(output: output)
         }
     }
