@@ -64,24 +64,14 @@ struct ObjectOutput: Sendable {
     /// An object as its JSON value: `@entity`, `@id`, then its attributes and relationships
     /// (entity order), or the chosen properties (in the order chosen).
     func value(of object: ManagedObject, model: DataModel) -> Value {
-        var pairs: [(String, Value)] = [("@entity", .string(object.entityName)), ("@id", .string(object.objectID.rawValue))]
+        let entityName = Value.string(object.entityName), id = Value.string(object.objectID.rawValue)
         let entity = model.entity(named: object.entityName)
-        if let properties {
-            for name in properties {
-                if let relationship = entity?.relationship(named: name) {
-                    if relationships != .none { pairs.append((name, value(of: relationship, object))) }
-                } else {
-                    pairs.append((name, object[attribute: name] ?? .null))
-                }
-            }
-        } else {
+        guard let properties else {
             // Every attribute and relationship: names a model keeps distinct (and apart from
             // "@entity" and "@id"), so the dictionary is made without searching its keys.
             let attributes = object.attributeValues
-            var keys = ["@entity", "@id"]
-            var values = [pairs[0].1, pairs[1].1]
-            keys.append(contentsOf: attributes.keys)
-            values.append(contentsOf: attributes.values)
+            var keys = ["@entity", "@id"] + attributes.keys
+            var values = [entityName, id] + attributes.values
             if relationships != .none, let entity {
                 for relationship in entity.relationships {
                     keys.append(relationship.name)
@@ -89,6 +79,14 @@ struct ObjectOutput: Sendable {
                 }
             }
             return .dictionary(ValueDictionary(distinctKeys: keys, values: values))
+        }
+        var pairs: [(String, Value)] = [("@entity", entityName), ("@id", id)]
+        for name in properties {
+            if let relationship = entity?.relationship(named: name) {
+                if relationships != .none { pairs.append((name, value(of: relationship, object))) }
+            } else {
+                pairs.append((name, object[attribute: name] ?? .null))
+            }
         }
         return .dictionary(ValueDictionary(pairs))
     }
