@@ -160,10 +160,14 @@ struct RelationshipPrefetch: Sendable {
         /// returns the distinct destinations (for the next step of a dotted path).
         func load(_ name: String, store: SQLiteStore) throws -> [Owner] {
             guard let layout = store.destinationLayout(of: relationship) else { return [] }
-            var byOwner: [Int64: [ManagedObject]] = [:]
-            for key in keys { byOwner[key] = [] }
-            // A destination row read for several owners is one object.
-            var decoded: [Int64: ManagedObject] = [:]
+            // Each owner's destinations as positions in `rows`, whose values are decoded into
+            // one buffer the objects share; a destination row read for several owners is one
+            // object.
+            var byOwnerRows: [Int64: [Int]] = [:]
+            for key in keys { byOwnerRows[key] = [] }
+            var decoded: [Int64: Int] = [:]
+            var rows: [DecodedRow] = []
+            var values: [Value] = []
             var destinations: [Owner] = []
             let ownerColumn = Int32(layout.columns.count)
             for chunk in RowKeyLists.chunks(keys) {
@@ -171,20 +175,23 @@ struct RelationshipPrefetch: Sendable {
                 try statement.bind(chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
-                    guard byOwner[owner] != nil else { continue }
+                    guard byOwnerRows[owner] != nil else { continue }
                     let key = statement.int64(0)
-                    let object: ManagedObject
+                    let position: Int
                     if let known = decoded[key] {
-                        object = known
+                        position = known
                     } else {
-                        let row = layout.decode(statement)
-                        object = store.managedObject(row)
-                        decoded[key] = object
-                        if let storage = row.storage { destinations.append(Owner(storage: storage, key: key)) }
+                        let row = layout.decode(statement, appendingTo: &values)
+                        position = rows.count
+                        rows.append(row)
+                        decoded[key] = position
+                        if let storage = row.entity.storage { destinations.append(Owner(storage: storage, key: key)) }
                     }
-                    byOwner[owner, default: []].append(object)
+                    byOwnerRows[owner, default: []].append(position)
                 }
             }
+            let objects = store.managedObjects(rows, values: values)
+            let byOwner = byOwnerRows.mapValues { positions in positions.map { objects[$0] } }
             if storages.count == 1, let only = storages.first {
                 only.storage.setPrefetched(name, byOwner)
             } else {

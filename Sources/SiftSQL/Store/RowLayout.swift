@@ -21,6 +21,8 @@ struct RowLayout: Sendable {
     let idColumnIndex: Int32?
     /// The entity every row is, when the table holds only one.
     private let onlyEntity: EntityColumns?
+    /// The widest row's number of attribute values, to reserve a batch's buffer.
+    let widestRow: Int
 
     /// The columns of one entity's attributes: names (shared by every object), indexes in
     /// the row, and the types they decode as; and the storage its objects share.
@@ -82,6 +84,7 @@ struct RowLayout: Sendable {
         self.entityColumnIndex = entityIndex
         self.idColumnIndex = idIndex
         self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
+        self.widestRow = entities.values.map(\.columns.count).max() ?? 0
     }
 
     /// The key and ID of the row the statement is on (nothing else is decoded).
@@ -92,8 +95,11 @@ struct RowLayout: Sendable {
         return (key, ObjectID(String(key)))
     }
 
-    /// The decoded row the statement is on.
-    func decode(_ statement: SQLiteStatement) -> DecodedRow {
+    /// Decodes the row the statement is on: its key, ID and entity, and its attribute values,
+    /// appended to `values` — a batch's rows share one buffer, and each object of the batch is
+    /// a slice of it (one allocation per batch, not per object). The row says where its
+    /// values are.
+    func decode(_ statement: SQLiteStatement, appendingTo values: inout [Value]) -> DecodedRow {
         let (key, id) = keyAndID(statement)
         let layout: EntityColumns
         if let onlyEntity {
@@ -101,30 +107,27 @@ struct RowLayout: Sendable {
         } else {
             let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
             guard let found = entities[name] else {
-                return DecodedRow(key: key, id: id, entity: name, storage: nil, names: AttributeNames([]), values: [])
+                let unknown = EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
+                return DecodedRow(key: key, id: id, entity: unknown, values: values.endIndex..<values.endIndex)
             }
             layout = found
         }
-        let values = layout.columns.withUnsafeBufferPointer { columns in
-            [Value](unsafeUninitializedCapacity: columns.count) { buffer, count in
-                for (i, column) in columns.enumerated() {
-                    buffer.initializeElement(at: i, to: ColumnCodec.decode(statement, column: column.index, as: column.type))
-                }
-                count = columns.count
-            }
+        let start = values.endIndex
+        for column in layout.columns {
+            values.append(ColumnCodec.decode(statement, column: column.index, as: column.type))
         }
-        return DecodedRow(key: key, id: id, entity: layout.entity, storage: layout.storage, names: layout.names, values: values)
+        return DecodedRow(key: key, id: id, entity: layout, values: start..<values.endIndex)
     }
+
 }
 
-/// One object's row, decoded.
+/// One object's row, decoded: its values are a range of the buffer it was decoded into.
 struct DecodedRow {
     let key: Int64
     let id: ObjectID
-    let entity: String
-    /// The storage the entity's objects share (when the layout was made for a store).
-    let storage: SQLObjectStorage?
-    /// The names of `values` (shared by the rows of the entity).
-    let names: AttributeNames
-    let values: [Value]
+    /// The row's entity: its name, attribute names and the storage its objects share (when
+    /// the layout was made for a store).
+    let entity: RowLayout.EntityColumns
+    /// Where the row's attribute values are in the buffer it was decoded into.
+    let values: Range<Int>
 }

@@ -66,8 +66,10 @@ struct SQLFetchExecutor {
         var objects: [ManagedObject] = []
         var rows: [(key: Int64, id: ObjectID)] = []
         while try statement.step() {
-            let row = layout.decode(statement)
-            let object = store.managedObject(row)
+            var values: [Value] = []
+            values.reserveCapacity(layout.widestRow)
+            let row = layout.decode(statement, appendingTo: &values)
+            let object = store.managedObject(row, values: values[...])
             if let residual, !(try residual.evaluate(.object(object))) { continue }
             rows.append((row.key, row.id))
             if plan.orderBy == nil { objects.append(object) }

@@ -101,16 +101,19 @@ struct SQLStatementCursor: FetchedObjectCursor {
         }
         guard let statement else { return [] }
         store.lock.lock(); defer { store.lock.unlock() }
-        var objects: [ManagedObject] = []
+        // The batch's rows decode into one buffer of values, which its objects share.
+        var rows: [DecodedRow] = []
+        var values: [Value] = []
+        values.reserveCapacity(Swift.min(count, 4096) &* layout.widestRow)
         var owners: [RelationshipPrefetch.Owner] = []
-        while objects.count < count {
+        while rows.count < count {
             let hasRow: Bool
             do {
                 hasRow = try statement.step()
             } catch {
                 self.statement = nil
                 // The objects read before the failure first; the error at the next call.
-                guard objects.isEmpty else {
+                guard rows.isEmpty else {
                     pending = store.translated(error)
                     break
                 }
@@ -120,10 +123,11 @@ struct SQLStatementCursor: FetchedObjectCursor {
                 self.statement = nil
                 break
             }
-            let row = layout.decode(statement)
-            if !prefetch.isEmpty, let storage = row.storage { owners.append(.init(storage: storage, key: row.key)) }
-            objects.append(store.managedObject(row))
+            let row = layout.decode(statement, appendingTo: &values)
+            if !prefetch.isEmpty, let storage = row.entity.storage { owners.append(.init(storage: storage, key: row.key)) }
+            rows.append(row)
         }
+        let objects = store.managedObjects(rows, values: values)
         if !prefetch.isEmpty, !objects.isEmpty {
             for entity in layout.entities.values { entity.storage?.clearPrefetched() }
             prefetch.load(owners, store: store)
@@ -222,20 +226,20 @@ struct SQLObjectWindow {
     /// cannot read them (translated: ``SQLiteStore/translated(_:)``).
     static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) throws -> [ManagedObject] {
         var found: [Int64: ManagedObject] = [:]
+        var rows: [DecodedRow] = []
+        var values: [Value] = []
         do {
             for chunk in RowKeyLists.chunks(keys.map(\.key)) {
                 let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
                     + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
                 let statement = try store.database.prepare(sql)
                 try statement.bind(chunk.bindings)
-                while try statement.step() {
-                    let row = layout.decode(statement)
-                    found[row.key] = store.managedObject(row)
-                }
+                while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
             }
         } catch {
             throw store.translated(error)
         }
+        for (row, object) in zip(rows, store.managedObjects(rows, values: values)) { found[row.key] = object }
         return keys.map { entry in found[entry.key] ?? empty(entry, store: store, layout: layout) }
     }
 

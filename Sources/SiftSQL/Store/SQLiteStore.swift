@@ -206,15 +206,28 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             // Reset once read: a statement left on its row keeps a read open (and a migration
             // from dropping tables).
             defer { statement.reset() }
-            return managedObject(layout.decode(statement))
+            return managedObject(decoding: statement, with: layout)
         }
         return nil
     }
 
-    /// A fetched object for a decoded row.
-    func managedObject(_ row: DecodedRow) -> ManagedObject {
-        ManagedObject(objectID: row.id, entityName: row.entity, names: row.names, values: row.values,
-                      storage: row.storage ?? SQLObjectStorage(store: self, entity: row.entity), storageKey: row.key)
+    /// The object of the row the statement is on, decoded with `layout` (a buffer of its own).
+    func managedObject(decoding statement: SQLiteStatement, with layout: RowLayout) -> ManagedObject {
+        var values: [Value] = []
+        values.reserveCapacity(layout.widestRow)
+        let row = layout.decode(statement, appendingTo: &values)
+        return managedObject(row, values: values[...])
+    }
+
+    /// The objects of rows decoded into one buffer: each object's values are a slice of it.
+    func managedObjects(_ rows: [DecodedRow], values: [Value]) -> [ManagedObject] {
+        rows.map { managedObject($0, values: values[$0.values]) }
+    }
+
+    /// A fetched object for a decoded row whose values are `values`.
+    func managedObject(_ row: DecodedRow, values: ArraySlice<Value>) -> ManagedObject {
+        ManagedObject(objectID: row.id, entityName: row.entity.entity, names: row.entity.names, values: values,
+                      storage: row.entity.storage ?? SQLObjectStorage(store: self, entity: row.entity.entity), storageKey: row.key)
     }
 
     /// How destinations of `relationship` are read (as `"d"`): whole rows of its destination's
@@ -248,8 +261,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         }
         let statement = try database.prepare(sql)
         try statement.bind([.integer(key)])
-        var objects: [ManagedObject] = []
-        while try statement.step() { objects.append(managedObject(layout.decode(statement))) }
-        return objects
+        var rows: [DecodedRow] = []
+        var values: [Value] = []
+        while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
+        return managedObjects(rows, values: values)
     }
 }

@@ -10,18 +10,20 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     public let entityName: String
     /// The names of `values`, shared with the other objects of the entity the fetch read.
     private let names: AttributeNames
-    private let values: [Value]
+    /// The attribute values: a slice of the buffer a fetch decoded the object's batch into
+    /// (the batch's objects share it, so it lives as long as one of them does).
+    private let values: ArraySlice<Value>
     /// The store's side of the object, shared by the objects a fetch reads of one entity.
     private let storage: any ManagedObjectStorage
     /// Where the object is in its store (a row key, a graph position), for `storage`.
     package let storageKey: Int64
 
     /// Attribute values by name, in the entity's attribute order.
-    public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: values) }
+    public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: Array(values)) }
 
     /// An object of a store: `values` are its attributes named by `names` (distinct names);
     /// `storage` answers for its relationships, finding the object by `storageKey`.
-    package init(objectID: ObjectID, entityName: String, names: AttributeNames, values: [Value], storage: any ManagedObjectStorage, storageKey: Int64) {
+    package init(objectID: ObjectID, entityName: String, names: AttributeNames, values: ArraySlice<Value>, storage: any ManagedObjectStorage, storageKey: Int64) {
         self.objectID = objectID
         self.entityName = entityName
         self.names = names
@@ -44,7 +46,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
                 values.append(object.attributes[slot])
             }
         }
-        self.init(objectID: object?.id ?? ObjectID(""), entityName: entity?.name ?? "", names: AttributeNames(names), values: values,
+        self.init(objectID: object?.id ?? ObjectID(""), entityName: entity?.name ?? "", names: AttributeNames(names), values: values[...],
                   storage: snapshot, storageKey: Int64(position))
     }
 
@@ -65,10 +67,10 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     public func destinationCount(of relationship: String) -> Int { storage.destinationCount(relationship, of: self) }
 
     /// An attribute's value, or nil for a key that is not an attribute.
-    public subscript(attribute name: String) -> Value? { names.position(of: name).map { values[$0] } }
+    public subscript(attribute name: String) -> Value? { names.position(of: name).map { values[values.startIndex &+ $0] } }
 
     public func value(forKey key: String) throws(EvaluationError) -> Value {
-        if let position = names.position(of: key) { return values[position] }
+        if let position = names.position(of: key) { return values[values.startIndex &+ position] }
         return try storage.value(forKey: key, of: self)
     }
 
