@@ -31,12 +31,16 @@ struct RowLayout: Sendable {
         let storage: SQLObjectStorage?
         let names: AttributeNames
         let columns: [(index: Int32, type: AttributeType?)]
+        /// What the entity's objects share (with `storage`), when the layout has a store.
+        let shape: ObjectShape?
 
         init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
             self.entity = entity
             self.storage = storage
-            self.names = AttributeNames(names)
+            let names = AttributeNames(names)
+            self.names = names
             self.columns = Array(zip(columns, types))
+            self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
         }
     }
 

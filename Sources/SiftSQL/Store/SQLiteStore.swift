@@ -226,8 +226,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// A fetched object for a decoded row whose values are `values`.
     func managedObject(_ row: DecodedRow, values: ArraySlice<Value>) -> ManagedObject {
-        ManagedObject(objectID: row.id, entityName: row.entity.entity, names: row.entity.names, values: values,
-                      storage: row.entity.storage ?? SQLObjectStorage(store: self, entity: row.entity.entity), storageKey: row.key)
+        let entity = row.entity
+        let shape = entity.shape ?? ObjectShape(entityName: entity.entity, names: entity.names, storage: SQLObjectStorage(store: self, entity: entity.entity))
+        return ManagedObject(objectID: row.id, shape: shape, values: values, storageKey: row.key)
     }
 
     /// How destinations of `relationship` are read (as `"d"`): whole rows of its destination's

@@ -7,30 +7,37 @@ import SiftLanguage
 /// can be passed as a `%@` argument (`parent == %@`).
 public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStringConvertible {
     public let objectID: ObjectID
-    public let entityName: String
-    /// The names of `values`, shared with the other objects of the entity the fetch read.
-    private let names: AttributeNames
+    /// The entity, the attribute names and the store's side: shared by the objects a fetch
+    /// reads of one entity.
+    private let shape: ObjectShape
     /// The attribute values: a slice of the buffer a fetch decoded the object's batch into
     /// (the batch's objects share it, so it lives as long as one of them does).
     private let values: ArraySlice<Value>
-    /// The store's side of the object, shared by the objects a fetch reads of one entity.
-    private let storage: any ManagedObjectStorage
-    /// Where the object is in its store (a row key, a graph position), for `storage`.
+    /// Where the object is in its store (a row key, a graph position), for its storage.
     package let storageKey: Int64
+
+    public var entityName: String { shape.entityName }
+    /// The names of the attribute values, shared with the other objects of the entity the fetch read.
+    private var names: AttributeNames { shape.names }
+    /// The store's side of the object, shared by the objects a fetch reads of one entity.
+    private var storage: any ManagedObjectStorage { shape.storage }
 
     /// Attribute values by name, in the entity's attribute order.
     public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: Array(values)) }
 
-    /// An object of a store: `values` are its attributes named by `names` (distinct names);
-    /// `storage` answers for its relationships, finding the object by `storageKey`.
-    package init(objectID: ObjectID, entityName: String, names: AttributeNames, values: ArraySlice<Value>, storage: any ManagedObjectStorage, storageKey: Int64) {
+    /// An object of a store: `values` are its attributes, named by `shape`'s names; `shape`'s
+    /// storage answers for its relationships, finding the object by `storageKey`.
+    package init(objectID: ObjectID, shape: ObjectShape, values: ArraySlice<Value>, storageKey: Int64) {
         self.objectID = objectID
-        self.entityName = entityName
-        self.names = names
+        self.shape = shape
         self.values = values
-        self.storage = storage
         self.storageKey = storageKey
-        storage.objectMade()
+        shape.storage.objectMade()
+    }
+
+    /// An object of a store with a shape of its own.
+    package convenience init(objectID: ObjectID, entityName: String, names: AttributeNames, values: ArraySlice<Value>, storage: any ManagedObjectStorage, storageKey: Int64) {
+        self.init(objectID: objectID, shape: ObjectShape(entityName: entityName, names: names, storage: storage), values: values, storageKey: storageKey)
     }
 
     /// An object of a graph snapshot (the atomic stores).
@@ -78,6 +85,20 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
 
     public var description: String { "<\(entityName) \(objectID)>" }
 
+}
+
+/// What the objects a fetch reads of one entity share: the entity's name, its attribute names
+/// (the order of each object's values) and the store's side of the objects.
+package final class ObjectShape: Sendable {
+    package let entityName: String
+    package let names: AttributeNames
+    package let storage: any ManagedObjectStorage
+
+    package init(entityName: String, names: AttributeNames, storage: any ManagedObjectStorage) {
+        self.entityName = entityName
+        self.names = names
+        self.storage = storage
+    }
 }
 
 /// What a store gives a ``ManagedObject`` to answer for its relationships: a key-value view of
