@@ -20,7 +20,7 @@ struct SearchColumns {
 /// |---|---|
 /// | `name ==[cd] "É"` | `"t0"."_cd_name" = ?1` (`?1` = `"e"`) |
 /// | `name !=[cd] "É"` | `"t0"."_cd_name" IS NOT ?1` (true where name is nil) |
-/// | `name IN[cd] {"A", "b"}` | `"t0"."_cd_name" IN (?1, ?2)` |
+/// | `name IN[cd] {"A", "b", nil}` | `("t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL)` |
 /// | `name BEGINSWITH[cd] "ab"` | `("t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2)` (`"ab"`, `"ac"`) |
 /// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
 /// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", ?1) = ?2` (`-2`, `"ab"`) |
@@ -51,7 +51,7 @@ extension PredicateSQLCompiler {
         return negated ? SQLCondition(sql: "\(column) IS NOT \(value)", nullable: false) : SQLCondition(sql: "\(column) = \(value)", nullable: true)
     }
 
-    /// `folded IN (?, …)` for the string elements (no other kind equals a string), `OR x IS
+    /// `folded IN (?, …)` for the string elements (no other kind equals a string), `OR folded IS
     /// NULL` when nil is among them; nil unless `l` is searchable and a string is among them.
     func searchMembership(_ options: ComparisonOptions, _ l: SQLFragment, _ elements: [Value]) -> SQLCondition? {
         guard let fold = SearchFold(options), let search = l.search, l.constant == nil else { return nil }
@@ -63,7 +63,8 @@ extension PredicateSQLCompiler {
         let column = search.sql(fold)
         let list = SQLCondition(sql: "\(column) IN (\(texts.map { context.bind(.text($0)) }.joined(separator: ", ")))", nullable: true)
         guard elements.contains(where: \.isNull) else { return list }
-        return combine([list, SQLCondition(sql: "\(l.operand) IS NULL", nullable: false)], with: "OR")
+        // (The folded column is NULL exactly where the attribute is: the index serves both.)
+        return combine([list, SQLCondition(sql: "\(column) IS NULL", nullable: false)], with: "OR")
     }
 
     /// BEGINSWITH as a range of the folded column, CONTAINS as `instr`, ENDSWITH as the

@@ -130,7 +130,7 @@ public struct DataModel: Sendable {
         for entity in entities {
             for attribute in entity.ownAttributes {
                 if attribute.isSearchable && attribute.type != .string {
-                    throw ModelError("entity \(entity.name): attribute \(attribute.name) is searchable but a \(attribute.type.name); only String attributes can be searchable")
+                    throw ModelError("entity \(entity.name): attribute \(attribute.name) (\(attribute.type.name)) cannot be searchable: only String attributes can")
                 }
                 if let value = attribute.defaultValue {
                     do throws(AttributeValueError) {
