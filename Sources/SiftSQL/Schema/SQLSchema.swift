@@ -26,11 +26,11 @@ public struct SQLSchema: Sendable {
     /// read them).
     let searchColumns: SearchColumnPresence
 
-    init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool, searchColumnsPresent: Bool = true) {
+    init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool) {
         self.model = model
         self.tables = tables
         self.isSiftLayout = isSiftLayout
-        self.searchColumns = SearchColumnPresence(searchColumnsPresent)
+        self.searchColumns = SearchColumnPresence(true)
     }
 
     /// The tables holding searchable attributes, each with its hidden columns (in

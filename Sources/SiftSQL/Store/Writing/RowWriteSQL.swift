@@ -32,8 +32,10 @@ struct RowWriteSQL: Sendable {
             let column = entityTable.columns[attribute.name]
             columns.append(column)
             if let column { slots.append((slot, column)) }
-            let searchable = column.map(entityTable.searchable.contains) ?? false
-            folds.append(searchable ? SearchFold.allCases.map { ($0, $0.column(column ?? "")) } : [])
+            let hidden = column.flatMap { column in
+                entityTable.searchable.contains(column) ? SearchFold.allCases.map { (fold: $0, column: $0.column(column)) } : nil
+            }
+            folds.append(hidden ?? [])
         }
         self.columns = columns
         self.folds = folds
