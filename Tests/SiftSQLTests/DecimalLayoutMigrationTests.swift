@@ -104,7 +104,7 @@ import Testing
             #expect(throws: StoreError.self) { try store.save() }
             try store.update("i7", ["name": .string("g")])
             try store.save()
-            #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(3)]])
+            #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(StoreLayoutMigration.currentVersion)]])
             #expect(try store.rawRows(#"SELECT "name", "type" FROM pragma_table_info('Item') WHERE "name" IN ('price', 'fee') ORDER BY "cid""#)
                     == [[.text("price"), .text("TEXT")], [.text("fee"), .text("")]])
             #expect(try store.rawRows(#"SELECT "_pk", "_id", "price", typeof("price"), "fee", typeof("fee") FROM "Item" ORDER BY "_pk""#) == [
@@ -152,7 +152,7 @@ import Testing
             try store.update("i1", ["price": Self.decimal("1.25")])
             try store.save()
             #expect(try store.rawRows(#"SELECT "price" FROM "Item" WHERE "_id" = 'i1'"#) == [[.text("1.25")]])
-            #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(3)]])
+            #expect(try store.rawRows(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'version'"#) == [[.integer(StoreLayoutMigration.currentVersion)]])
         }
     }
 }

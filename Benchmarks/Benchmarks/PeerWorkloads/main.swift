@@ -8,6 +8,7 @@
 //     PeerWorkloads structs plain|any sift|foundation|closure COUNT ROUNDS
 //                                                            evaluate over COUNT structs
 //     PeerWorkloads sections STORE sift|raw                   section names and counts by city
+//     PeerWorkloads search STORE index|scan ROUNDS [PREFIX]   COUNT … name BEGINSWITH[cd] PREFIX ("ab"), ROUNDS times
 //
 // The dictionaries and structs are the records of Benchmarks/Peers/gnustep-predicates.m: the
 // same names, ages and tags, so the two sides match the same records.
@@ -155,6 +156,37 @@ func sections(_ arguments: [String]) throws {
     }
 }
 
+/// `COUNT Person WHERE name BEGINSWITH[cd] "ab"` (or another prefix) through the library, `rounds` times: as Sift
+/// compiles it on a store whose `name` is searchable (a range of the indexed `[cd]`-folded
+/// column), or as it compiled before searchable attributes (and still does without the flag): a
+/// scan calling the registered Swift function on every row.
+func search(_ arguments: [String]) throws {
+    guard arguments.count == 3 || arguments.count == 4 else { throw WorkloadError(description: "search STORE index|scan ROUNDS [PREFIX]") }
+    let store = try SQLiteStore.open(at: URL(fileURLWithPath: arguments[0]))
+    let rounds = try number(arguments[2], "ROUNDS")
+    let prefix = arguments.count == 4 ? arguments[3] : "ab"
+    var total = 0
+    switch arguments[1] {
+    case "index":
+        let request = try FetchRequest(statement: "Person WHERE name BEGINSWITH[cd] %@", arguments: [prefix])
+        guard try store.generatedSQL(for: request).sql.contains("_cd_name") else {
+            throw WorkloadError(description: "\(arguments[0]): name is not searchable")
+        }
+        let start = cpuTime()
+        for _ in 0..<rounds { total += try store.count(request) }
+        report(cpuTime() - start, total)
+    case "scan":
+        let sql = #"SELECT count(*) FROM "Person" WHERE sift_beginswith("name", ?1, 3)"#
+        let start = cpuTime()
+        for _ in 0..<rounds {
+            if case .integer(let count)? = try store.rawRows(sql, [.text(prefix)]).first?.first { total += Int(count) }
+        }
+        report(cpuTime() - start, total)
+    default:
+        throw WorkloadError(description: "search STORE index|scan ROUNDS [PREFIX]")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -162,7 +194,8 @@ do {
     case "dictionaries": try dictionaries(Array(arguments.dropFirst()))
     case "structs": try structs(Array(arguments.dropFirst()))
     case "sections": try sections(Array(arguments.dropFirst()))
-    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|structs|sections …")
+    case "search": try search(Array(arguments.dropFirst()))
+    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|structs|sections|search …")
     }
 } catch {
     FileHandle.standardError.write(Data("PeerWorkloads: \(error)\n".utf8))

@@ -79,6 +79,7 @@ enum SchemaText {
                 var notes: [String] = []
                 if !attribute.isOptional { notes.append("required") }
                 if let d = attribute.defaultValue { notes.append("default \(JSONWriter.string(d))") }
+                if attribute.isSearchable { notes.append("searchable") }
                 if !entity.ownAttributes.contains(where: { $0.name == attribute.name }) { notes.append("inherited") }
                 if let reason = reasons[entity.name]?[attribute.name] { notes.append("(\(reason))") }
                 rows.append([attribute.name, attribute.type.name, notes.joined(separator: ", ")])

@@ -283,9 +283,12 @@ struct ExpressionSQLCompiler {
                 // A column declared with another collation (NOCASE, RTRIM) compares as stored; a
                 // foreign date column is read as a date; an Undefined one is of any kind.
                 let sql = table.valueSQL(column: column, alias: alias)
-                let fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
+                var fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout,
                                            readsOneColumn: true)
+                if attribute.isSearchable, schema.isSiftLayout, table.searchable.contains(column), schema.searchColumns.isPresent {
+                    fragment.search = SearchColumns(alias: alias, column: column)
+                }
                 return finish(fragment, collection)
             }
             guard let relationship = table.entity.relationship(named: key), let storage = table.relationships[key],

@@ -125,13 +125,13 @@ struct FetchSQL {
         return " ORDER BY " + terms.joined(separator: ", ")
     }
 
-    /// Whether a condition reads the first column of one of the entity's indexes.
+    /// Whether a condition reads the first column of one of the entity's indexes, or a
+    /// searchable attribute's folded column (``SearchFold``).
     private var usesIndexedColumn: Bool {
         let where_ = conditions.joined(separator: " ")
-        return table.entity.indexes.contains { index in
-            guard let first = index.first, let column = table.columns[first] else { return false }
-            return where_.contains(SQLIdentifier.qualified(alias, column) + " ")
-        }
+        let indexed = table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
+            + table.searchable.flatMap { column in SearchFold.allCases.map { $0.column(column) } }
+        return indexed.contains { where_.contains(SQLIdentifier.qualified(alias, $0) + " ") }
     }
 
     /// The LIMIT/OFFSET clause, when paging runs in SQL.

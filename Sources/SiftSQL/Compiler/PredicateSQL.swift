@@ -53,7 +53,7 @@ struct PredicateSQLCompiler {
         }
     }
 
-    private func combine(_ parts: [SQLCondition], with op: String) -> SQLCondition {
+    func combine(_ parts: [SQLCondition], with op: String) -> SQLCondition {
         let identity: SQLCondition = op == "AND" ? .true : .false
         let absorbing: SQLCondition = op == "AND" ? .false : .true
         if parts.contains(where: { $0.sql == absorbing.sql }) { return absorbing }
@@ -289,6 +289,7 @@ struct PredicateSQLCompiler {
     /// Nil-safe equality: `x = ?` against a constant (NULL where x is nil, which is false), `x IS y`
     /// between two expressions, `x IS NULL` against nil; never equal across kinds.
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) throws -> SQLCondition {
+        if let search = searchEquality(options, l, r, negated: negated) { return search }
         // `x != constant` as `x IS NOT ?`: true where x is nil, exactly as `NOT ==`.
         if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
            l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r) {
@@ -319,6 +320,7 @@ struct PredicateSQLCompiler {
             return SQLCondition(sql: "(\(x.operand) IS NULL AND \(y.operand) IS NULL)", nullable: false)
         }
         if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
+        if let search = searchEquality(options, l, r, negated: false) { return search }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             // [c]/[d]: the evaluator's own string equality; nil only equals nil.
@@ -377,6 +379,7 @@ struct PredicateSQLCompiler {
            StringPredicates.isEmptyNeedle(needle, options: options) {
             return .false
         }
+        if let search = searchStringTest(op, options, l, r) { return search }
         // (Only on a column: a computed value would be computed twice, and no index serves it.)
         if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, l.readsOneColumn || !l.sql.contains("(") {
             let x = try expressions.materialised(l)
@@ -400,24 +403,29 @@ struct PredicateSQLCompiler {
         return SQLCondition(sql: "\(function)(\(x.sql), \(y.sql), \(options.rawValue))", nullable: true)
     }
 
-    /// The least string greater than every string that begins with `prefix`: the prefix with
-    /// its last scalar incremented (nil when that is U+10FFFF).
+    /// The least string greater than every string that begins with `prefix`, in code-point
+    /// (UTF-8 byte) order: the prefix with its last scalar incremented (past the surrogates),
+    /// trailing U+10FFFFs dropped first since none follows them; nil when nothing is left (no
+    /// string is greater than all of them: every string at or above such a prefix begins with it).
     static func successor(of prefix: String) -> String? {
         var scalars = Array(prefix.unicodeScalars)
-        guard let last = scalars.popLast() else { return nil }
-        var next = last.value + 1
-        if next == 0xD800 { next = 0xE000 }
-        guard let scalar = Unicode.Scalar(next) else { return nil }
-        scalars.append(scalar)
-        var result = ""
-        result.unicodeScalars.append(contentsOf: scalars)
-        return result
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            guard let scalar = Unicode.Scalar(next) else { continue }
+            scalars.append(scalar)
+            var result = ""
+            result.unicodeScalars.append(contentsOf: scalars)
+            return result
+        }
+        return nil
     }
 
     /// `IN`: membership in constants (nil-safe equality), substring of a text, or equality.
     private func membership(_ options: ComparisonOptions, _ l: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
         switch right {
         case .constants(let elements):
+            if let search = searchMembership(options, l, elements) { return search }
             let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
             let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
             // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)
@@ -437,6 +445,7 @@ struct PredicateSQLCompiler {
                 guard l.kind == .string else { return .false }
                 // `"" IN s` is a substring test with an empty needle: never true.
                 if case .string(let needle)? = l.constant, StringPredicates.isEmptyNeedle(needle, options: options) { return .false }
+                if let search = searchSubstring(options, needle: l, in: r) { return search }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
                 return SQLCondition(sql: "sift_contains(\(y.sql), \(x.sql), \(options.rawValue))", nullable: true)
             }

@@ -19,6 +19,8 @@ struct SQLFragment {
     /// Reads one column of the row (perhaps through a cheap guard or conversion), so it may be
     /// written twice in a condition (`x >= ?1 AND x < ?2`).
     var readsOneColumn = false
+    /// A searchable attribute's column: where its folded text is (``SearchColumns``).
+    var search: SearchColumns? = nil
 
     /// How a computed value may differ from the evaluator's, so that the tests that would see
     /// the difference are left to the evaluator (they throw ``SQLUnsupported``).

@@ -11,6 +11,7 @@ import SiftStore
 ///     "_entity"  TEXT NOT NULL         -- the object's entity (a hierarchy shares one table)
 ///     "<attribute>" ...                -- one column per attribute of any entity in the hierarchy
 ///     "<to-one>" INTEGER               -- the destination's "_pk"
+///     "_cd_<attribute>", "_c_<attribute>" TEXT  -- a searchable attribute's folded text (``SearchFold``)
 ///
 /// A to-many relationship whose inverse is an unordered-side to-one is read through that
 /// to-one's column; every other to-many has a join table `"<Entity>.<relationship>"`
@@ -21,11 +22,26 @@ public struct SQLSchema: Sendable {
     let tables: [String: EntityTable]
     /// Whether the database is one Sift created (and so may write).
     let isSiftLayout: Bool
+    /// Whether the searchable attributes' hidden columns are in the database (so fetches may
+    /// read them).
+    let searchColumns: SearchColumnPresence
 
     init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool) {
         self.model = model
         self.tables = tables
         self.isSiftLayout = isSiftLayout
+        self.searchColumns = SearchColumnPresence(true)
+    }
+
+    /// The tables holding searchable attributes, each with its hidden columns (in
+    /// ``SchemaDDL`` column order).
+    var searchColumnsByTable: [(table: String, columns: [(attribute: String, fold: SearchFold, column: String)])] {
+        var result: [(table: String, columns: [(attribute: String, fold: SearchFold, column: String)])] = []
+        for root in model.entities where root.parent == nil {
+            let columns = SchemaDDL.searchColumns(root: root, model: model)
+            if !columns.isEmpty { result.append((root.name, columns)) }
+        }
+        return result
     }
 
     /// The table an entity's objects live in.
@@ -53,6 +69,13 @@ public struct SQLSchema: Sendable {
                 }
                 columns[attribute.name] = attribute.name
             }
+            // A searchable attribute's hidden columns take names no attribute of the table may have.
+            let hidden = SchemaDDL.searchColumns(root: root, model: model)
+            for property in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                if let taken = hidden.first(where: { $0.column == property }) {
+                    throw StoreError(.unsupportedModel, "\(entity.name).\(property): the SQLite store keeps the folded text of the searchable attribute \(taken.attribute) in a column of that name")
+                }
+            }
             var relationships: [String: RelationshipStorage] = [:]
             for relationship in entity.relationships {
                 guard !reserved.contains(relationship.name) else {
@@ -65,7 +88,8 @@ public struct SQLSchema: Sendable {
                 entityColumn: entityColumn,
                 entityNames: hierarchy.count == 1 ? nil : entity.entityAndSubentities,
                 hierarchyEntityNames: hierarchy,
-                columns: columns, relationships: relationships)
+                columns: columns, relationships: relationships,
+                searchable: Set(hidden.map(\.attribute)))
         }
         return SQLSchema(model: model, tables: tables, isSiftLayout: true)
     }
@@ -122,6 +146,8 @@ struct EntityTable: Sendable {
     let columns: [String: String]
     /// Relationship name → where it is held.
     let relationships: [String: RelationshipStorage]
+    /// The attribute columns with hidden folded copies (``SearchFold``) in this table.
+    var searchable: Set<String> = []
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):
     /// the compiler reads them `COLLATE BINARY`, since the evaluator compares values as stored.
     var collatedColumns: Set<String> = []

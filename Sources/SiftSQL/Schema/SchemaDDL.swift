@@ -2,7 +2,8 @@ import SiftStore
 
 /// The CREATE statements of a store Sift creates for a model (the layout ``SQLSchema``
 /// describes): a table per entity hierarchy, join tables, the declared indexes, an index per
-/// uniqueness constraint, an index on every foreign-key column, and the metadata table.
+/// uniqueness constraint, an index on every foreign-key column, an index on each hidden folded
+/// column of a searchable attribute, and the metadata table.
 enum SchemaDDL {
     static func statements(for schema: SQLSchema) -> [String] {
         let model = schema.model
@@ -57,7 +58,25 @@ enum SchemaDDL {
             }
         }
         columns += order.map { ($0, declared[$0] ?? "") }
+        columns += searchColumns(root: root, model: model).map { ($0.column, "TEXT") }
         return (columns, foreignKeys)
+    }
+
+    /// The hidden folded columns of a hierarchy's table (``SearchFold``): for each attribute
+    /// column that an entity of the hierarchy marks searchable, `_cd_<column>` then `_c_<column>`.
+    static func searchColumns(root: EntityDescription, model: DataModel) -> [(attribute: String, fold: SearchFold, column: String)] {
+        var attributes: [String] = []
+        for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
+            for attribute in entity.ownAttributes where attribute.isSearchable && !attributes.contains(attribute.name) {
+                attributes.append(attribute.name)
+            }
+        }
+        return attributes.flatMap { attribute in SearchFold.allCases.map { (attribute, $0, $0.column(attribute)) } }
+    }
+
+    /// `CREATE INDEX IF NOT EXISTS "<table>.<hidden column>"` on one hidden folded column.
+    static func searchIndex(table: String, column: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(q("\(table).\(column)")) ON \(q(table)) (\(q(column)))"
     }
 
     /// `CREATE TABLE` of a hierarchy's table, named `name` (the root entity's name unless said).
@@ -85,6 +104,9 @@ enum SchemaDDL {
                 let name = "\(entity.name).index\(n + 1).\(index.joined(separator: "."))"
                 statements.append("CREATE INDEX \(q(name)) ON \(q(root.name)) (\(index.map(q).joined(separator: ", ")))\(filter)")
             }
+        }
+        for hidden in searchColumns(root: root, model: model) {
+            statements.append(searchIndex(table: root.name, column: hidden.column))
         }
         return statements + constraintIndexes(root: root, model: model).map(\.create)
     }

@@ -89,6 +89,13 @@ extension SQLiteStore {
         hasChanges = false
         journal = []
         restartUnits()
+        rereadSearchColumnPresence()
+    }
+
+    /// A rolled-back transaction takes hidden search columns its migration added with it.
+    private func rereadSearchColumnPresence() {
+        guard !schema.searchColumnsByTable.isEmpty else { return }
+        schema.searchColumns.isPresent = (try? SearchColumnPresence.check(schema, in: database)) ?? false
     }
 
     /// A save or rollback inside units ended the transaction and their savepoints: each open
@@ -189,6 +196,7 @@ extension SQLiteStore {
             try rows.transactionBegan()
         } catch {
             try? database.execute("ROLLBACK")
+            rereadSearchColumnPresence()
             throw error
         }
     }
@@ -203,6 +211,7 @@ extension SQLiteStore {
     private func failedChange(_ error: any Error) -> StoreError {
         let storeError = Self.storeError(error, file: url)
         guard hasChanges, !database.isInTransaction else { return storeError }
+        rereadSearchColumnPresence()
         generation &+= 1
         if replayJournal() { return storeError }
         hasChanges = false

@@ -150,6 +150,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
                     throw StoreError(.corruptStore, "\(url.path): the stored model cannot be read: \(error)")
                 }
                 schema = try SQLSchema.forModel(model)
+                // A stored model may mark attributes searchable whose hidden columns the next
+                // write adds (StoreLayoutMigration); until then fetches do without them.
+                schema.searchColumns.isPresent = try SearchColumnPresence.check(schema, in: database)
             } else {
                 // Reading the columns' types calls Sift's functions (`sift_date`).
                 try SiftSQLFunctions.register(on: database)

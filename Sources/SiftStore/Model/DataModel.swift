@@ -5,7 +5,8 @@ import SiftLanguage
 ///
 /// Creating one validates it: entity and property names are unique, parents and destinations
 /// exist and inheritance has no cycles, an inverse points back, default values fit their
-/// attribute's type, indexes and constraints name existing properties.
+/// attribute's type, only String attributes are searchable, indexes and constraints name
+/// existing properties.
 ///
 ///     let model = try DataModel(entities: [
 ///         EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string, isOptional: false)],
@@ -128,6 +129,9 @@ public struct DataModel: Sendable {
     private func validateProperties() throws(ModelError) {
         for entity in entities {
             for attribute in entity.ownAttributes {
+                if attribute.isSearchable && attribute.type != .string {
+                    throw ModelError("entity \(entity.name): attribute \(attribute.name) (\(attribute.type.name)) cannot be searchable: only String attributes can")
+                }
                 if let value = attribute.defaultValue {
                     do throws(AttributeValueError) {
                         _ = try AttributeCoercion.storedValue(value, for: attribute.type)

@@ -6,13 +6,14 @@ import SiftLanguage
 ///
 ///     {"name": "Notes", "entities": [
 ///       {"name": "Note", "parent": null, "abstract": false,
-///        "attributes": [{"name": "title", "type": "String", "optional": false, "default": null}],
+///        "attributes": [{"name": "title", "type": "String", "optional": false, "default": null, "searchable": true}],
 ///        "relationships": [{"name": "category", "destination": "Category", "toMany": false,
 ///                           "inverse": "notes", "deleteRule": "nullify", "ordered": false, "optional": true}],
 ///        "indexes": [["title"]], "uniquenessConstraints": []}]}
 ///
 /// Only `name` (entity, attribute, relationship), `type` and `destination` are required.
-/// Defaults: `optional` true, `toMany` false, `deleteRule` nullify, `abstract`/`ordered` false.
+/// Defaults: `optional` true, `toMany` false, `deleteRule` nullify, `abstract`/`ordered`/`searchable`
+/// false.
 /// A default value is written as JSON: a number, string, boolean, or an ISO 8601 string for a
 /// date, base64 for binary, a UUID string.
 public enum JSONModelFormat {
@@ -71,7 +72,7 @@ public enum JSONModelFormat {
             throw ModelError("model JSON: an attribute of \(entity) has no \"name\"")
         }
         let place = "attribute \(entity).\(name)"
-        try allowKeys(fields, ["name", "type", "optional", "default"], place)
+        try allowKeys(fields, ["name", "type", "optional", "default", "searchable"], place)
         guard let typeName = try optionalString(fields, "type", place) else { throw ModelError("model JSON: \(place) has no \"type\"") }
         guard let type = AttributeType(name: typeName) else {
             throw ModelError("model JSON: \(place): unknown type '\(typeName)' (types: \(AttributeType.allCases.map(\.name).joined(separator: ", ")))")
@@ -85,7 +86,7 @@ public enum JSONModelFormat {
             }
         }
         return AttributeDescription(name: name, type: type, isOptional: try optionalBool(fields, "optional", place) ?? true,
-                                    defaultValue: defaultValue)
+                                    defaultValue: defaultValue, isSearchable: try optionalBool(fields, "searchable", place) ?? false)
     }
 
     private static func relationship(_ value: Value, entity: String) throws(ModelError) -> RelationshipDescription {
@@ -132,6 +133,7 @@ public enum JSONModelFormat {
                 var a: [(String, Value)] = [("name", .string(attribute.name)), ("type", .string(attribute.type.name)),
                                             ("optional", .bool(attribute.isOptional))]
                 if let d = attribute.defaultValue { a.append(("default", plainJSON(d))) }
+                if attribute.isSearchable { a.append(("searchable", .bool(true))) }
                 return .dictionary(ValueDictionary(a))
             })))
             pairs.append(("relationships", .array(entity.ownRelationships.map { r in

@@ -24,7 +24,10 @@ import SiftLanguage
 ///   without `optional="YES"` is required. `defaultValueString` is read as Xcode writes it:
 ///   `YES`/`NO` for a Boolean, seconds since 2001-01-01 00:00:00 UTC for a Date, numbers as
 ///   text, a UUID string, base64 for Binary; it must fit the type.
-///   `indexed="YES"` (older files) declares a one-attribute index.
+///   `indexed="YES"` (older files) declares a one-attribute index. A String attribute whose
+///   `<userInfo>` holds `<entry key="siftSearchable" value="YES"/>` (also `true` or `1`) is
+///   searchable (``AttributeDescription/isSearchable``; Xcode's model editor shows it as a
+///   User Info entry of the attribute).
 /// - `<relationship name= destinationEntity= toMany="YES" inverseName= inverseEntity=
 ///   deletionRule= ordered="YES" optional="YES" minCount= maxCount=>`: `deletionRule` is
 ///   `Nullify` (also the default when it is missing), `Cascade`, `Deny` or `No Action`.
@@ -44,7 +47,8 @@ import SiftLanguage
 /// `derivationExpression` (a derived attribute is read as a stored one), `spotlightIndexingEnabled`,
 /// `preservesValueInHistoryOnDeletion`, any other XML attribute; the `<elements>` block (the
 /// diagram layout), `<configuration>`, `<fetchRequest>` templates, `<fetchedProperty>` (fetched
-/// properties are queries, not stored properties), `<userInfo>`, and fetch index elements given
+/// properties are queries, not stored properties), `<userInfo>` entries other than an attribute's
+/// `siftSearchable`, and fetch index elements given
 /// by an `expression=` instead of a property (such an index is skipped). Transient attributes
 /// and relationships (`transient="YES"`) are skipped: nothing is stored for them, so they cannot
 /// be fetched on.
@@ -53,6 +57,9 @@ import SiftLanguage
 /// element). A malformed file is an error, never a crash: text that is not UTF-8 and entity
 /// declarations (`<!ENTITY`, which Xcode never writes) are refused before parsing.
 public enum XcodeModelFormat {
+    /// The user-info key that marks an attribute searchable.
+    public static let searchableKey = "siftSearchable"
+
     /// Loads a `.xcdatamodel` folder or a `.xcdatamodeld` bundle (its current version).
     public static func load(_ url: URL) throws(ModelError) -> DataModel {
         let name = url.deletingPathExtension().lastPathComponent
@@ -242,6 +249,8 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
     private var constraint: [String]?
     private var index: [String]?
     private var indexIsUsable = true
+    /// The attribute whose `<userInfo>` is being read (nil when it was skipped: transient).
+    private var attribute: String?
 
     init(file: String) { self.file = file }
 
@@ -272,7 +281,13 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
             ignoredDepth = 1
         case ("entity", "attribute"):
             addAttribute(parser, attributes)
-            ignoredDepth = 1  // <userInfo> inside
+        case ("attribute", "userInfo"):
+            break
+        case ("userInfo", "entry") where path.dropLast().last == "attribute":
+            if attributes["key"] == XcodeModelFormat.searchableKey { markSearchable(parser, attributes["value"] ?? "") }
+            ignoredDepth = 1
+        case ("attribute", _):
+            ignoredDepth = 1
         case ("entity", "relationship"):
             addRelationship(parser, attributes)
             ignoredDepth = 1
@@ -318,6 +333,8 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         case "entity":
             if let entity { entities.append(entity) }
             entity = nil
+        case "attribute":
+            attribute = nil
         case "uniquenessConstraint":
             if let constraint {
                 guard !constraint.isEmpty else {
@@ -381,7 +398,16 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
             }
         }
         entity?.ownAttributes.append(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue))
+        attribute = name
         if indexed { entity?.indexes.append([name]) }
+    }
+
+    /// A `siftSearchable` user-info entry of the attribute being read (`YES`, `true`, `1`; `NO`,
+    /// `false`, `0` leave it as it is). The model checks the attribute is a String.
+    private func markSearchable(_ parser: XMLParser, _ value: String) {
+        guard let name = attribute, let position = entity?.ownAttributes.lastIndex(where: { $0.name == name }) else { return }
+        guard let searchable = flag(parser, ["value": value], "value", "attribute \(entity?.name ?? "?").\(name): user info \(XcodeModelFormat.searchableKey)") else { return }
+        if searchable { entity?.ownAttributes[position].isSearchable = true }
     }
 
     private func addRelationship(_ parser: XMLParser, _ fields: [String: String]) {

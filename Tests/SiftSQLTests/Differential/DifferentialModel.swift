@@ -7,7 +7,9 @@ import SiftStore
 /// compare or sort (strings, integers of three widths, Double, Float, Decimal, Boolean, Date,
 /// UUID),
 /// optional and required attributes, to-one, to-many, many-to-many and self-referencing
-/// relationships, a sub-entity, and indexes (which must never change what a fetch returns).
+/// relationships, a sub-entity, indexes and searchable attributes (which must never change what
+/// a fetch returns: the SQLite store reads `[c]`/`[cd]` tests of `Item.name`, `SpecialItem.extra`
+/// and `Tag.name` from their folded columns).
 ///
 /// The data and predicate generators read the model's shape from ``DifferentialModel`` (the
 /// key paths a predicate may use and what type each reaches), so they stay in step with it.
@@ -17,7 +19,7 @@ enum DifferentialModel {
     {"name": "Differential", "entities": [
       {"name": "Item",
        "attributes": [
-         {"name": "name", "type": "String"},
+         {"name": "name", "type": "String", "searchable": true},
          {"name": "title", "type": "String", "optional": false, "default": ""},
          {"name": "count", "type": "Integer 64"},
          {"name": "small", "type": "Integer 16", "optional": false, "default": 0},
@@ -35,7 +37,7 @@ enum DifferentialModel {
        "indexes": [["count"], ["name"]]},
       {"name": "SpecialItem", "parent": "Item",
        "attributes": [
-         {"name": "extra", "type": "String"},
+         {"name": "extra", "type": "String", "searchable": true},
          {"name": "level", "type": "Integer 32"}]},
       {"name": "Person",
        "attributes": [
@@ -45,7 +47,7 @@ enum DifferentialModel {
          {"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]},
       {"name": "Tag",
        "attributes": [
-         {"name": "name", "type": "String", "optional": false},
+         {"name": "name", "type": "String", "optional": false, "searchable": true},
          {"name": "weight", "type": "Double"}],
        "relationships": [
          {"name": "items", "destination": "Item", "toMany": true, "inverse": "tags"}]}

@@ -6,11 +6,16 @@ import SiftStore
 struct RowWriteSQL: Sendable {
     /// The entity's table.
     let table: String
-    /// `INSERT INTO "<table>" ("_pk", "_id", "_entity", "<attribute>", …) VALUES (?1, …)`:
-    /// key, ID, entity name, then the attributes in ``insertedSlots`` order.
+    /// `INSERT INTO "<table>" ("_pk", "_id", "_entity", "<attribute>", …, "_cd_<attribute>", …)
+    /// VALUES (?1, …)`: key, ID, entity name, the attributes in ``insertedSlots`` order, then the
+    /// searchable attributes' folded text in ``insertedFolds`` order.
     let insert: String
     /// The attribute slots ``insert`` writes, with their columns.
     let insertedSlots: [(slot: Int, column: String)]
+    /// The hidden folded columns ``insert`` writes (``SearchFold``), each from an attribute slot.
+    let insertedFolds: [(slot: Int, fold: SearchFold, column: String)]
+    /// Attribute slot → the hidden folded columns written with it (empty unless searchable).
+    let folds: [[(fold: SearchFold, column: String)]]
     /// `SELECT "_id" FROM "<table>" WHERE "_pk" = ?1`.
     let objectID: String
     /// Each relationship slot's statements.
@@ -22,14 +27,21 @@ struct RowWriteSQL: Sendable {
         table = entityTable.table
         var slots: [(slot: Int, column: String)] = []
         var columns: [String?] = []
+        var folds: [[(fold: SearchFold, column: String)]] = []
         for (slot, attribute) in entity.attributes.enumerated() {
             let column = entityTable.columns[attribute.name]
             columns.append(column)
             if let column { slots.append((slot, column)) }
+            let hidden = column.flatMap { column in
+                entityTable.searchable.contains(column) ? SearchFold.allCases.map { (fold: $0, column: $0.column(column)) } : nil
+            }
+            folds.append(hidden ?? [])
         }
         self.columns = columns
+        self.folds = folds
         insertedSlots = slots
-        let names = [SQLSchema.primaryKeyColumn, SQLSchema.idColumn, SQLSchema.entityColumn] + slots.map(\.column)
+        insertedFolds = folds.enumerated().flatMap { slot, hidden in hidden.map { (slot, $0.fold, $0.column) } }
+        let names = [SQLSchema.primaryKeyColumn, SQLSchema.idColumn, SQLSchema.entityColumn] + slots.map(\.column) + insertedFolds.map(\.column)
         insert = "INSERT INTO \(q(table)) (\(names.map(q).joined(separator: ", "))) VALUES (\((1...names.count).map { "?\($0)" }.joined(separator: ", ")))"
         objectID = "SELECT \(q(SQLSchema.idColumn)) FROM \(q(table)) WHERE \(q(SQLSchema.primaryKeyColumn)) = ?1"
         relationships = entity.relationships.map { relationship in

@@ -157,6 +157,10 @@ final class SQLRowObjects: StoreObjects {
         for (offset, inserted) in sql.insertedSlots.enumerated() {
             try bind(statement, ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
         }
+        let foldsStart = sql.insertedSlots.count + 4
+        for (offset, hidden) in sql.insertedFolds.enumerated() {
+            try bind(statement, hidden.fold.stored(ColumnCodec.encode(attributes[hidden.slot])), at: Int32(foldsStart + offset))
+        }
         do {
             defer { statement.reset() }
             while try statement.step() {}
@@ -171,11 +175,18 @@ final class SQLRowObjects: StoreObjects {
 
     func setAttributes(_ values: [SlotValue], of object: RowReference) throws(StoreError) {
         guard let sql = entities[object.entity] else { return }
-        let written = values.compactMap { value in sql.columns[value.slot].map { (column: $0, value: value.value) } }
+        var written: [(column: String, value: SQLiteValue)] = []
+        for value in values {
+            guard let column = sql.columns[value.slot] else { continue }
+            let encoded = ColumnCodec.encode(value.value)
+            written.append((column, encoded))
+            // A searchable attribute's folded text changes with it.
+            for hidden in sql.folds[value.slot] { written.append((hidden.column, hidden.fold.stored(encoded))) }
+        }
         guard !written.isEmpty else { return }
         let statement = try cached(sql.update(written.map(\.column)))
         for (offset, value) in written.enumerated() {
-            try bind(statement, ColumnCodec.encode(value.value), at: Int32(offset + 1))
+            try bind(statement, value.value, at: Int32(offset + 1))
         }
         try bind(statement, .integer(object.key), at: Int32(written.count + 1))
         try run(statement)

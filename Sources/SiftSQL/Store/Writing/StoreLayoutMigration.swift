@@ -15,12 +15,16 @@ import SiftStore
 /// - Version 3: a Decimal is its canonical TEXT (``DecimalText``) in a column declared `TEXT`,
 ///   where version 2 held the double nearest it in a `REAL` column (which turns text that looks
 ///   like a number into a REAL, so the column's declared type changes: the table is made again).
+/// - Version 4: a searchable attribute has hidden columns holding its `[cd]`- and `[c]`-folded
+///   text, indexed (``SearchFold``). A store whose stored model marks an attribute searchable
+///   without its columns (an older layout, or a model changed since) gains them — added, filled
+///   by the registered folding function, indexed — whatever its version.
 ///
 /// Migrating may change the schema (indexes, tables), which SQLite refuses while a statement of
 /// the connection is still being read — a fetch's objects still being iterated: the change then
 /// fails before anything changed, says so, and the reading goes on.
 enum StoreLayoutMigration {
-    static let currentVersion: Int64 = 3
+    static let currentVersion: Int64 = 4
 
     /// Migrates the store to ``currentVersion``, inside the open transaction. A store written by
     /// a newer Sift is refused.
@@ -34,19 +38,22 @@ enum StoreLayoutMigration {
             case .text(let text): version = Int64(text) ?? 0
             default: version = 0
             }
-            guard version < currentVersion else {
-                if version > currentVersion {
-                    throw StoreError(.unsupportedModel, "this store was written by a newer Sift (layout version \(version)); this one writes version \(currentVersion)")
-                }
-                return
+            if version > currentVersion {
+                throw StoreError(.unsupportedModel, "this store was written by a newer Sift (layout version \(version)); this one writes version \(currentVersion)")
             }
+            let missingSearchColumns = !schema.searchColumns.isPresent
+            guard version < currentVersion || missingSearchColumns else { return }
             let model = schema.model
             let changesSchema = (version < 2 && model.entities.contains { !$0.uniquenessConstraints.isEmpty })
                 || (version < 3 && model.entities.contains { $0.ownAttributes.contains { $0.type == .decimal } })
+                || missingSearchColumns
             if changesSchema, database.hasStatementsInProgress { throw inProgress }
             if version < 2 { try toVersionTwo(database: database, model: model) }
             if version < 3 { try toVersionThree(database: database, model: model) }
-            try database.run("UPDATE \(metadata) SET \(q("value")) = ?1 WHERE \(q("key")) = 'version'", [.integer(currentVersion)])
+            if missingSearchColumns { try addSearchColumns(database: database, schema: schema) }
+            if version < currentVersion {
+                try database.run("UPDATE \(metadata) SET \(q("value")) = ?1 WHERE \(q("key")) = 'version'", [.integer(currentVersion)])
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError where error.primaryCode == SQLITE_LOCKED {
@@ -99,7 +106,10 @@ enum StoreLayoutMigration {
             }
             guard !decimalRows.isEmpty else { continue }
             let columns = SchemaDDL.columns(root: root, model: model).columns.map(\.name)
+            let folded = Dictionary(SchemaDDL.searchColumns(root: root, model: model).map { ($0.column, $0) }, uniquingKeysWith: { a, _ in a })
             let values = columns.map { column -> String in
+                // (A hidden folded column is computed again: the old table may not have it.)
+                if let hidden = folded[column] { return hidden.fold.sql(from: q(hidden.attribute)) }
                 guard let entities = decimalRows[column] else { return q(column) }
                 let text = "\(SiftSQLFunctions.decimalTextFunction)(\(q(column)))"
                 if entities.count == hierarchy.count { return text }
@@ -113,5 +123,21 @@ enum StoreLayoutMigration {
             try database.execute("ALTER TABLE \(q(rebuilt)) RENAME TO \(q(root.name))")
             for index in SchemaDDL.indexes(root: root, model: model) { try database.execute(index) }
         }
+    }
+
+    /// The hidden folded columns of searchable attributes (``SearchFold``) that the database
+    /// lacks: each added, filled from its attribute's column by the registered folding function
+    /// (`sift_fold`, the evaluator's `StringFolding.fold`), and indexed.
+    private static func addSearchColumns(database: SQLiteDatabase, schema: SQLSchema) throws {
+        let q = SQLIdentifier.quoted
+        for (table, hidden) in schema.searchColumnsByTable {
+            let existing = try SearchColumnPresence.columnNames(of: table, in: database)
+            for column in hidden where !existing.contains(column.column) {
+                try database.execute("ALTER TABLE \(q(table)) ADD COLUMN \(q(column.column)) TEXT")
+                try database.execute("UPDATE \(q(table)) SET \(q(column.column)) = \(column.fold.sql(from: q(column.attribute)))")
+                try database.execute(SchemaDDL.searchIndex(table: table, column: column.column))
+            }
+        }
+        schema.searchColumns.isPresent = true
     }
 }

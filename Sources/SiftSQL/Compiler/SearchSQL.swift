@@ -1,0 +1,98 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// Where a searchable attribute's folded text is, in the row aliased `alias`: the hidden
+/// columns ``SearchFold`` names after the attribute's `column`.
+struct SearchColumns {
+    let alias: String
+    let column: String
+
+    /// The qualified hidden column holding `fold` of the attribute.
+    func sql(_ fold: SearchFold) -> String {
+        SQLIdentifier.qualified(alias, fold.column(column))
+    }
+}
+
+/// `[cd]` and `[c]` tests of a searchable attribute against constants, on its folded column
+/// (``SearchFold``) instead of through the registered functions row by row:
+///
+/// | predicate | SQL |
+/// |---|---|
+/// | `name ==[cd] "É"` | `"t0"."_cd_name" = ?1` (`?1` = `"e"`) |
+/// | `name !=[cd] "É"` | `"t0"."_cd_name" IS NOT ?1` (true where name is nil) |
+/// | `name IN[cd] {"A", "b", nil}` | `("t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL)` |
+/// | `name BEGINSWITH[cd] "ab"` | `("t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2)` (`"ab"`, `"ac"`) |
+/// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
+/// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", ?1) = ?2` (`-2`, `"ab"`) |
+///
+/// The constant is folded here by the same `StringFolding.fold` that wrote the column, so
+/// both are NFC and the evaluator's tests — byte comparisons of the folded UTF-8
+/// (`StringPredicates`) — are SQLite's: `=` and `IN` compare bytes (BINARY), UTF-8's byte order
+/// is code-point order (the range), `instr` finds a byte sequence (a valid UTF-8 needle only
+/// matches at a character boundary), and the last k characters of the text equal the needle
+/// exactly when its bytes end with the needle's k code points. The folded column is NULL
+/// where the attribute is nil, as the attribute is, so nil rules and NOT are unchanged. A
+/// needle that folds to empty never gets here (``PredicateSQLCompiler`` compiles it as false).
+extension PredicateSQLCompiler {
+    /// The searchable column and the folded constant text of a pair, when `options` are
+    /// exactly those of a fold and one side is a searchable attribute, the other a string
+    /// constant: (folded column SQL, folded constant).
+    func searchPair(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> (column: String, text: String)? {
+        guard let fold = SearchFold(options) else { return nil }
+        if let search = l.search, case .string(let text)? = r.constant { return (search.sql(fold), fold.fold(text)) }
+        if let search = r.search, case .string(let text)? = l.constant { return (search.sql(fold), fold.fold(text)) }
+        return nil
+    }
+
+    /// `folded = ?` (`==`), or `folded IS NOT ?` (`!=`, true where the attribute is nil).
+    func searchEquality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) -> SQLCondition? {
+        guard let (column, text) = searchPair(options, l, r) else { return nil }
+        let value = context.bind(.text(text))
+        return negated ? SQLCondition(sql: "\(column) IS NOT \(value)", nullable: false) : SQLCondition(sql: "\(column) = \(value)", nullable: true)
+    }
+
+    /// `folded IN (?, …)` for the string elements (no other kind equals a string), `OR folded IS
+    /// NULL` when nil is among them; nil unless `l` is searchable and a string is among them.
+    func searchMembership(_ options: ComparisonOptions, _ l: SQLFragment, _ elements: [Value]) -> SQLCondition? {
+        guard let fold = SearchFold(options), let search = l.search, l.constant == nil else { return nil }
+        let texts = elements.compactMap { element -> String? in
+            if case .string(let text) = element { return fold.fold(text) }
+            return nil
+        }
+        guard !texts.isEmpty else { return nil }
+        let column = search.sql(fold)
+        let list = SQLCondition(sql: "\(column) IN (\(texts.map { context.bind(.text($0)) }.joined(separator: ", ")))", nullable: true)
+        guard elements.contains(where: \.isNull) else { return list }
+        // (The folded column is NULL exactly where the attribute is: the index serves both.)
+        return combine([list, SQLCondition(sql: "\(column) IS NULL", nullable: false)], with: "OR")
+    }
+
+    /// BEGINSWITH as a range of the folded column, CONTAINS as `instr`, ENDSWITH as the
+    /// folded column's last characters, for a searchable attribute and a constant needle that
+    /// is not empty once folded.
+    func searchStringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> SQLCondition? {
+        guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant else { return nil }
+        let column = search.sql(fold)
+        let text = fold.fold(needle)
+        guard !text.isEmpty else { return .false }
+        switch op {
+        case .beginsWith:
+            let low = context.bind(.text(text))
+            // Only a prefix of U+10FFFFs has no successor: every string at or above it begins with it.
+            guard let high = Self.successor(of: text) else { return SQLCondition(sql: "\(column) >= \(low)", nullable: true) }
+            return SQLCondition(sql: "(\(column) >= \(low) AND \(column) < \(context.bind(.text(high))))", nullable: true)
+        case .contains:
+            return SQLCondition(sql: "instr(\(column), \(context.bind(.text(text)))) > 0", nullable: true)
+        case .endsWith:
+            let count = context.bind(.integer(-Int64(text.unicodeScalars.count)))
+            return SQLCondition(sql: "substr(\(column), \(count)) = \(context.bind(.text(text)))", nullable: true)
+        default:
+            return nil
+        }
+    }
+
+    /// `"ab" IN[cd] name` (a substring test, the needle on the left): `instr` on the folded column.
+    func searchSubstring(_ options: ComparisonOptions, needle l: SQLFragment, in r: SQLFragment) -> SQLCondition? {
+        searchStringTest(.contains, options, r, l)
+    }
+}
