@@ -1,0 +1,123 @@
+import Foundation
+import SiftPostgreSQL
+import Synchronization
+
+/// The PostgreSQL server the tests use, one per test process: the server `SIFT_TEST_POSTGRES`
+/// names (a conninfo or URL), or else a throw-away cluster that `scripts/postgres-cluster` makes in
+/// a temporary directory, on a Unix socket only, and stops (removing the directory) when the
+/// process exits — or, should it crash, its watchdog does within a second.
+///
+/// When there is no server and none can be started, `conninfo()` throws with the reason, so every
+/// PostgreSQL test fails saying so: they are never skipped silently.
+public enum PostgreSQLTestServer {
+    /// The server's conninfo, starting the cluster on the first call.
+    public static func conninfo() throws -> String {
+        try server.get()
+    }
+
+    /// A new empty database on the server, its name unique to this call (and process); `label`
+    /// (letters and digits) only helps to recognize it. Tests run concurrently: each uses its own.
+    public static func makeDatabase(_ label: String = "test") throws -> PostgreSQLTestDatabase {
+        let base = try conninfo()
+        let name = "sift_\(label.prefix(24))_\(getpid())_\(databaseCounter.add(1, ordering: .relaxed).newValue)"
+        let admin = try PostgreSQLConnection(base)
+        try admin.execute("CREATE DATABASE \(PostgreSQLIdentifier.quoted(name))")
+        return PostgreSQLTestDatabase(serverConninfo: base, name: name)
+    }
+
+    private static let databaseCounter = Atomic<Int>(0)
+
+    /// Started once (Swift runs a static's initializer once, whichever thread comes first); a
+    /// failure is kept, so every test reports it without trying again.
+    private static let server: Result<String, PostgreSQLTestServerError> = start()
+
+    private static func start() -> Result<String, PostgreSQLTestServerError> {
+        if let given = ProcessInfo.processInfo.environment["SIFT_TEST_POSTGRES"], !given.isEmpty {
+            return .success(given)
+        }
+        // Always under /tmp: the server's user must reach the directory (a private TMPDIR may
+        // not let it), and a Unix socket's path must stay under 108 bytes.
+        let directory = "/tmp/sift-postgres-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let script = packageRoot.appendingPathComponent("scripts/postgres-cluster").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script, "start", directory, String(getpid())]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return .failure(PostgreSQLTestServerError("cannot run \(script): \(error)"))
+        }
+        // The script's output is small; its watchdog keeps neither pipe.
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Whatever happened, the directory goes when the process ends.
+        StartedCluster.register(directory: directory, script: script)
+        guard process.terminationStatus == 0, let conninfo = printed.split(separator: "\n").last else {
+            return .failure(PostgreSQLTestServerError(
+                "scripts/postgres-cluster could not start a server (exit \(process.terminationStatus)): \(complaint)"))
+        }
+        return .success(String(conninfo))
+    }
+
+    /// The package's root directory (this file is Tests/PostgreSQLTestSupport/…).
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// A database made for one test: connect to it, and drop it when done (with the throw-away
+/// cluster it would go with the cluster anyway; on a server of `SIFT_TEST_POSTGRES` it would stay).
+public struct PostgreSQLTestDatabase: Sendable {
+    /// The conninfo of the server (its own database, not this one).
+    public let serverConninfo: String
+    /// The database's name.
+    public let name: String
+
+    /// A new connection to the database.
+    public func connect() throws -> PostgreSQLConnection {
+        try PostgreSQLConnection(serverConninfo, settings: ["dbname": name])
+    }
+
+    /// Drops the database, closing any connection still open to it; errors are ignored.
+    public func drop() {
+        guard let admin = try? PostgreSQLConnection(serverConninfo) else { return }
+        try? admin.execute("DROP DATABASE IF EXISTS \(PostgreSQLIdentifier.quoted(name)) WITH (FORCE)")
+    }
+}
+
+/// Why the tests have no PostgreSQL server.
+public struct PostgreSQLTestServerError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ reason: String) {
+        description = "The PostgreSQL tests need a server. \(reason)\nInstall PostgreSQL (bash scripts/ensure-packages) or set SIFT_TEST_POSTGRES to a server's conninfo or URL."
+    }
+}
+
+/// The cluster this process started, stopped by an `atexit` handler.
+private enum StartedCluster {
+    private static let stopArguments = Mutex<[String]?>(nil)
+
+    static func register(directory: String, script: String) {
+        stopArguments.withLock { $0 = ["/bin/bash", script, "stop", directory] }
+        atexit {
+            guard let arguments = StartedCluster.stopArguments.withLock({ $0 }) else { return }
+            StartedCluster.runAndWait(arguments)
+        }
+    }
+
+    /// Runs `arguments` and waits for it, with posix_spawn: at exit, Foundation's `Process` may
+    /// already be torn down.
+    private static func runAndWait(_ arguments: [String]) {
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+}
