@@ -131,6 +131,19 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// `ROLLBACK`.
     public var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
 
+    /// The database the connection is to (`PQdb`).
+    public var database: String { string(PQdb(handle)) }
+    /// The user it connected as (`PQuser`).
+    public var user: String { string(PQuser(handle)) }
+    /// The server's host name or address, or the directory of its Unix socket (`PQhost`).
+    public var host: String { string(PQhost(handle)) }
+    /// The server's port (`PQport`).
+    public var port: String { string(PQport(handle)) }
+
+    private func string(_ text: UnsafeMutablePointer<CChar>?) -> String {
+        text.map { String(cString: $0) } ?? ""
+    }
+
     /// The server's version as a number: 150004 for 15.4.
     public var serverVersion: Int { Int(PQserverVersion(handle)) }
 

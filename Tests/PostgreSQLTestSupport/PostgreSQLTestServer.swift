@@ -39,27 +39,12 @@ public enum PostgreSQLTestServer {
         // not let it), and a Unix socket's path must stay under 108 bytes.
         let directory = "/tmp/sift-postgres-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let script = packageRoot.appendingPathComponent("scripts/postgres-cluster").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script, "start", directory, String(getpid())]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            return .failure(PostgreSQLTestServerError("cannot run \(script): \(error)"))
-        }
-        // The script's output is small; its watchdog keeps neither pipe.
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = ChildProcess.run(["/bin/bash", script, "start", directory, String(getpid())])
         // Whatever happened, the directory goes when the process ends.
         StartedCluster.register(directory: directory, script: script)
-        guard process.terminationStatus == 0, let conninfo = printed.split(separator: "\n").last else {
+        guard run.status == 0, let conninfo = run.output.split(separator: "\n").last else {
             return .failure(PostgreSQLTestServerError(
-                "scripts/postgres-cluster could not start a server (exit \(process.terminationStatus)): \(complaint)"))
+                "scripts/postgres-cluster could not start a server (exit status \(run.status)): \(run.errors)"))
         }
         return .success(String(conninfo))
     }
@@ -106,18 +91,46 @@ private enum StartedCluster {
         stopArguments.withLock { $0 = ["/bin/bash", script, "stop", directory] }
         atexit {
             guard let arguments = StartedCluster.stopArguments.withLock({ $0 }) else { return }
-            StartedCluster.runAndWait(arguments)
+            _ = ChildProcess.run(arguments)
         }
     }
+}
 
-    /// Runs `arguments` and waits for it, with posix_spawn: at exit, Foundation's `Process` may
-    /// already be torn down.
-    private static func runAndWait(_ arguments: [String]) {
+/// Runs a command to its end with posix_spawn and waitpid, its output and errors caught in
+/// temporary files. Not Foundation's `Process`: under Swift Testing its `waitUntilExit` never
+/// returned here (its run loop did not hear of the exit while the other test threads waited for
+/// this static's initializer), and at exit Foundation may be torn down already. Files, not pipes:
+/// a server the command leaves running could hold a pipe open forever.
+private enum ChildProcess {
+    static func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        let base = "/tmp/sift-postgres-command-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let outputPath = base + ".out"
+        let errorsPath = base + ".err"
+        defer {
+            unlink(outputPath)
+            unlink(errorsPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorsPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return }
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        guard spawned == 0 else { return (-1, "", "cannot run \(arguments[0]): error \(spawned)") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return (-1, "", "waitpid failed: error \(errno)") }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, contents(of: outputPath), contents(of: errorsPath))
+    }
+
+    private static func contents(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }
