@@ -40,4 +40,16 @@ import Testing
         #expect(try Self.prepared(connection) == ["SELECT 3", Self.listSQL])
         #expect(try connection.scalar("SELECT 2") == .int64(2))
     }
+
+    /// PostgreSQL re-plans a prepared statement when its tables change, but refuses a different
+    /// row type (`0A000`): `SELECT *` after a column was added. The wrapper reports it as it is.
+    @Test func aChangedRowTypeIsReported() throws {
+        let connection = try PostgreSQLTestConnection.make()
+        try connection.execute("CREATE TEMP TABLE t (a bigint); INSERT INTO t VALUES (1)")
+        #expect(try connection.query("SELECT * FROM t").columnCount == 1)
+        try connection.execute("ALTER TABLE t ADD COLUMN b text")
+        let error = PostgreSQLTestConnection.error { _ = try connection.query("SELECT * FROM t") }
+        #expect(error?.sqlState == "0A000")
+        #expect(try connection.query("SELECT a, b FROM t").columnCount == 2)
+    }
 }
