@@ -32,7 +32,7 @@ extension PostgreSQLConnection {
             let status = PQresultStatus(next)
             guard status == PGRES_SINGLE_TUPLE else {
                 if status != PGRES_TUPLES_OK, status != PGRES_COMMAND_OK, failure == nil {
-                    failure = PostgreSQLError.from(result: next, sql: sql)
+                    failure = PostgreSQLError.from(result: next, connection: handle, sql: sql)
                 }
                 PQclear(next)
                 continue

@@ -113,7 +113,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
             return PostgreSQLResult(handle: result)
         default:
-            let error = PostgreSQLError.from(result: result, sql: sql)
+            let error = PostgreSQLError.from(result: result, connection: handle, sql: sql)
             PQclear(result)
             throw error
         }

@@ -67,15 +67,16 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
         return text
     }
 
-    /// The error `result` reports (`PQresultErrorField`), for `sql`.
-    static func from(result: OpaquePointer, sql: String?) -> PostgreSQLError {
+    /// The error `result` reports (`PQresultErrorField`), for `sql`. An error libpq made itself
+    /// has no SQLSTATE: it is `08006` when `connection` is lost, `08000` otherwise.
+    static func from(result: OpaquePointer, connection: OpaquePointer, sql: String?) -> PostgreSQLError {
         func field(_ code: Character) -> String? {
             guard let ascii = code.asciiValue, let text = PQresultErrorField(result, Int32(ascii)) else { return nil }
             return String(cString: text)
         }
         let message = field("M") ?? PQresultErrorMessage(result).map { String(cString: $0) }?.trimmedTrailingNewlines ?? "unknown error"
         return PostgreSQLError(
-            sqlState: field("C") ?? "XX000",
+            sqlState: field("C") ?? (PQstatus(connection) == CONNECTION_OK ? "08000" : "08006"),
             severity: field("V") ?? field("S") ?? "ERROR",
             message: message,
             detail: field("D"),

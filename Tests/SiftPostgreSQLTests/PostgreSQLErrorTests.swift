@@ -58,4 +58,17 @@ import Testing
         #expect(error?.sqlState.isEmpty == false)
         #expect(try connection.scalar("SELECT $1::int8 + $2::int8", [.int64(1), .int64(2)]) == .int64(3))
     }
+
+    /// A connection the server ended (`pg_terminate_backend`) reports it, then a lost connection.
+    @Test func aLostConnection() throws {
+        let connection = try PostgreSQLTestConnection.make()
+        let pid = try connection.scalar("SELECT pg_backend_pid()")
+        let other = try PostgreSQLTestConnection.make()
+        #expect(try other.scalar("SELECT pg_terminate_backend($1::int4)", [pid]) == .bool(true))
+        let first = PostgreSQLTestConnection.error { _ = try connection.query("SELECT 1") }
+        // The server's own goodbye (57P01 admin shutdown) when libpq read it, else a lost connection.
+        #expect(first?.sqlState == "57P01" || first?.isConnectionError == true, "\(String(describing: first))")
+        let next = PostgreSQLTestConnection.error { _ = try connection.query("SELECT 2") }
+        #expect(next?.isConnectionError == true, "\(String(describing: next))")
+    }
 }
