@@ -11,14 +11,14 @@ import Synchronization
 /// PostgreSQL test fails saying so: they are never skipped silently.
 public enum PostgreSQLTestServer {
     /// The server's conninfo, starting the cluster on the first call.
-    public static func conninfo() throws -> String {
-        try server.get()
+    public static func conninfo() async throws -> String {
+        try await server.value
     }
 
     /// A new empty database on the server, its name unique to this call (and process); `label`
     /// (letters and digits) only helps to recognize it. Tests run concurrently: each uses its own.
-    public static func makeDatabase(_ label: String = "test") throws -> PostgreSQLTestDatabase {
-        let base = try conninfo()
+    public static func makeDatabase(_ label: String = "test") async throws -> PostgreSQLTestDatabase {
+        let base = try await conninfo()
         let name = "sift_\(label.prefix(24))_\(getpid())_\(databaseCounter.add(1, ordering: .relaxed).newValue)"
         let admin = try PostgreSQLConnection(base)
         try admin.execute("CREATE DATABASE \(PostgreSQLIdentifier.quoted(name))")
@@ -27,9 +27,14 @@ public enum PostgreSQLTestServer {
 
     private static let databaseCounter = Atomic<Int>(0)
 
-    /// Started once (Swift runs a static's initializer once, whichever thread comes first); a
+    /// Started once, by the first test that asks, on a thread of its own: the tests waiting for it
+    /// wait without holding any of Swift Testing's few threads, so other tests run meanwhile. A
     /// failure is kept, so every test reports it without trying again.
-    private static let server: Result<String, PostgreSQLTestServerError> = start()
+    private static let server = Task<String, any Error> {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: start()) }.start()
+        }
+    }
 
     private static func start() -> Result<String, PostgreSQLTestServerError> {
         if let given = ProcessInfo.processInfo.environment["SIFT_TEST_POSTGRES"], !given.isEmpty {

@@ -6,8 +6,8 @@ import Testing
 @Suite struct PostgreSQLCancelTests {
     /// `cancel()` from another thread stops `pg_sleep(10)`: the query fails with 57014 rather
     /// than returning after ten seconds.
-    @Test func aRunningQueryIsCancelledFromAnotherThread() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aRunningQueryIsCancelledFromAnotherThread() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let finished = Atomic<Bool>(false)
         // Cancel until the query ends: a cancel before it starts does nothing.
         let canceller = Thread {
@@ -27,8 +27,8 @@ import Testing
         #expect(try connection.scalar("SELECT 1") == .int64(1))
     }
 
-    @Test func cancelWithNothingRunningIsHarmless() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func cancelWithNothingRunningIsHarmless() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         #expect(connection.cancel())
         #expect(try connection.scalar("SELECT 2") == .int64(2))
     }

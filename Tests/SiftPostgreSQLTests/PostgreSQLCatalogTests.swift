@@ -27,8 +27,8 @@ import Testing
         CREATE TEMP TABLE scratch (x int);
         """
 
-    @Test func readsTablesColumnsKeysAndIndexes() throws {
-        let database = try PostgreSQLTestServer.makeDatabase("catalog")
+    @Test func readsTablesColumnsKeysAndIndexes() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("catalog")
         defer { database.drop() }
         let connection = try database.connect()
         try connection.execute(Self.schema)
@@ -78,8 +78,8 @@ import Testing
         #expect(view.primaryKey.isEmpty && view.indexes.isEmpty)
     }
 
-    @Test func anEmptyDatabaseHasNoTables() throws {
-        let database = try PostgreSQLTestServer.makeDatabase("empty")
+    @Test func anEmptyDatabaseHasNoTables() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("empty")
         defer { database.drop() }
         #expect(try database.connect().catalogTables().isEmpty)
     }

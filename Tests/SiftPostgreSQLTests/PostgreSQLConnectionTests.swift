@@ -3,8 +3,8 @@ import SiftPostgreSQL
 import Testing
 
 @Suite struct PostgreSQLConnectionTests {
-    @Test func connectsByConninfo() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func connectsByConninfo() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         #expect(try connection.scalar("SELECT 40 + 2") == .int64(42))
         #expect(connection.serverVersion >= 100_000)
         #expect(!connection.isInTransaction)
@@ -13,8 +13,8 @@ import Testing
     /// The same server by a `postgresql://` URL, every part in the query string (a socket
     /// directory is not a URL host).
     @Test(arguments: ["postgresql", "postgres"])
-    func connectsByURL(scheme: String) throws {
-        let byConninfo = try PostgreSQLTestConnection.make()
+    func connectsByURL(scheme: String) async throws {
+        let byConninfo = try await PostgreSQLTestConnection.make()
         let url = "\(scheme):///\(Self.percentEncoded(byConninfo.database))?host=\(Self.percentEncoded(byConninfo.host))"
             + "&port=\(byConninfo.port)&user=\(Self.percentEncoded(byConninfo.user))"
         let byURL = try PostgreSQLConnection(url)
@@ -22,16 +22,16 @@ import Testing
         #expect(try byURL.scalar("SELECT current_user") == .text(byConninfo.user))
     }
 
-    @Test func settingsOverrideTheConninfo() throws {
+    @Test func settingsOverrideTheConninfo() async throws {
         let connection = try PostgreSQLConnection(
-            PostgreSQLTestServer.conninfo(), settings: ["application_name": "sift tests"])
+            await PostgreSQLTestServer.conninfo(), settings: ["application_name": "sift tests"])
         #expect(try connection.scalar("SELECT current_setting('application_name')") == .text("sift tests"))
         // Whatever the database's encoding, text comes as UTF-8.
         #expect(try connection.scalar("SELECT current_setting('client_encoding')") == .text("UTF8"))
     }
 
-    @Test func aDatabaseThatDoesNotExist() throws {
-        let conninfo = try PostgreSQLTestServer.conninfo()
+    @Test func aDatabaseThatDoesNotExist() async throws {
+        let conninfo = try await PostgreSQLTestServer.conninfo()
         let error = PostgreSQLTestConnection.error {
             _ = try PostgreSQLConnection(conninfo, settings: ["dbname": "sift_no_such_database"])
         }
@@ -56,8 +56,8 @@ import Testing
         #expect(error?.message.isEmpty == false)
     }
 
-    @Test func aNULCharacterNeverReachesLibpq() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aNULCharacterNeverReachesLibpq() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         // Cut at the NUL, the text would be another statement.
         for sql in ["SELECT 1\0; DROP TABLE x", "SELECT $1::int8\0"] {
             let error = PostgreSQLTestConnection.error { try connection.execute(sql) }

@@ -2,8 +2,8 @@ import SiftPostgreSQL
 import Testing
 
 @Suite struct PostgreSQLErrorTests {
-    @Test func uniqueViolation() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func uniqueViolation() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         try connection.execute("CREATE TEMP TABLE t (x bigint CONSTRAINT t_x_unique UNIQUE)")
         try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)])
         let error = PostgreSQLTestConnection.error { try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)]) }
@@ -32,8 +32,8 @@ import Testing
         // Characters, not bytes: "é" and "🦊" are one each.
         SyntaxError(sql: "SELECT 'é🦊' FROM FROM", position: 18),
     ])
-    func syntaxErrorWithItsPosition(_ syntax: SyntaxError) throws {
-        let connection = try PostgreSQLTestConnection.make()
+    func syntaxErrorWithItsPosition(_ syntax: SyntaxError) async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         for run in [{ try connection.execute(syntax.sql) }, { _ = try connection.query(syntax.sql) }] {
             let error = PostgreSQLTestConnection.error(run)
             #expect(error?.sqlState == "42601")
@@ -43,8 +43,8 @@ import Testing
         }
     }
 
-    @Test func undefinedTableWithAHint() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func undefinedTableWithAHint() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let table = PostgreSQLTestConnection.error { _ = try connection.query("SELECT * FROM no_such_table") }
         #expect(table?.sqlState == "42P01")
         let function = PostgreSQLTestConnection.error { _ = try connection.query("SELECT no_such_function(1)") }
@@ -52,18 +52,18 @@ import Testing
         #expect(function?.hint?.contains("No function matches") == true)
     }
 
-    @Test func wrongNumberOfParameters() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func wrongNumberOfParameters() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let error = PostgreSQLTestConnection.error { _ = try connection.query("SELECT $1::int8 + $2::int8", [.int64(1)]) }
         #expect(error?.sqlState.isEmpty == false)
         #expect(try connection.scalar("SELECT $1::int8 + $2::int8", [.int64(1), .int64(2)]) == .int64(3))
     }
 
     /// A connection the server ended (`pg_terminate_backend`) reports it, then a lost connection.
-    @Test func aLostConnection() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aLostConnection() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let pid = try connection.scalar("SELECT pg_backend_pid()")
-        let other = try PostgreSQLTestConnection.make()
+        let other = try await PostgreSQLTestConnection.make()
         #expect(try other.scalar("SELECT pg_terminate_backend($1::int4)", [pid]) == .bool(true))
         let first = PostgreSQLTestConnection.error { _ = try connection.query("SELECT 1") }
         // The server's own goodbye (57P01 admin shutdown) when libpq read it, else a lost connection.

@@ -15,8 +15,8 @@ import Testing
     }
 
     /// Any name is a name: a table and column with quotes, spaces and a reserved word.
-    @Test func quotedNamesMeanThemselves() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func quotedNamesMeanThemselves() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let table = PostgreSQLIdentifier.quoted(#"we"ird table"#)
         let column = PostgreSQLIdentifier.quoted("order")
         try connection.execute("CREATE TEMP TABLE \(table) (\(column) text)")

@@ -10,8 +10,8 @@ import Testing
         try connection.query(listSQL).compactMap { $0[0].stringValue }
     }
 
-    @Test func aStatementIsPreparedOnce() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aStatementIsPreparedOnce() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         for i in Int64(0)..<5 {
             #expect(try connection.scalar("SELECT $1::int8 * 2", [.int64(i)]) == .int64(i * 2))
         }
@@ -20,8 +20,8 @@ import Testing
 
     /// The same SQL with parameters of other types is another statement: a binary parameter
     /// must arrive as the type it was prepared with.
-    @Test func parameterTypesAreInTheKey() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func parameterTypesAreInTheKey() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         #expect(try connection.scalar("SELECT $1", [.int64(7)]) == .int64(7))
         #expect(try connection.scalar("SELECT $1", [.text("seven")]) == .text("seven"))
         #expect(try connection.scalar("SELECT $1", [.double(7.5)]) == .double(7.5))
@@ -29,8 +29,8 @@ import Testing
         #expect(try Self.prepared(connection).count(where: { $0 == "SELECT $1" }) == 3)
     }
 
-    @Test func theLeastRecentlyUsedIsDeallocated() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func theLeastRecentlyUsedIsDeallocated() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         connection.statementCacheCapacity = 2
         _ = try connection.scalar("SELECT 1")
         _ = try connection.scalar("SELECT 2")
@@ -43,8 +43,8 @@ import Testing
 
     /// PostgreSQL re-plans a prepared statement when its tables change, but refuses a different
     /// row type (`0A000`): `SELECT *` after a column was added. The wrapper reports it as it is.
-    @Test func aChangedRowTypeIsReported() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aChangedRowTypeIsReported() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         try connection.execute("CREATE TEMP TABLE t (a bigint); INSERT INTO t VALUES (1)")
         #expect(try connection.query("SELECT * FROM t").columnCount == 1)
         try connection.execute("ALTER TABLE t ADD COLUMN b text")

@@ -6,8 +6,8 @@ import Testing
 @Suite struct PostgreSQLStreamingTests {
     struct Stop: Error {}
 
-    @Test func aHundredThousandRowsOneAtATime() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func aHundredThousandRowsOneAtATime() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         weak var previous: PostgreSQLResult?
         var rows = 0
         var stillAlive = 0
@@ -27,8 +27,8 @@ import Testing
         #expect(try connection.scalar("SELECT 1") == .int64(1))
     }
 
-    @Test func stoppingEarlyCancelsTheRest() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func stoppingEarlyCancelsTheRest() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         var rows = 0
         #expect(throws: Stop.self) {
             // In the select list, generate_series yields row by row (in FROM, it would make all
@@ -43,8 +43,8 @@ import Testing
     }
 
     /// Inside a transaction the rest is read, not cancelled: the transaction goes on.
-    @Test func stoppingEarlyInATransactionKeepsIt() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func stoppingEarlyInATransactionKeepsIt() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         try connection.execute("CREATE TEMP TABLE t (x bigint)")
         try connection.transaction {
             try connection.run("INSERT INTO t VALUES (1)")
@@ -57,8 +57,8 @@ import Testing
         #expect(try connection.scalar("SELECT count(*) FROM t") == .int64(2))
     }
 
-    @Test func anErrorHalfWayThrough() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func anErrorHalfWayThrough() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         var rows = 0
         let error = PostgreSQLTestConnection.error {
             try connection.forEachRow("SELECT 1 / (5000 - g) FROM generate_series(1, 10000) AS g") { _ in rows += 1 }
@@ -68,8 +68,8 @@ import Testing
         #expect(try connection.scalar("SELECT 3") == .int64(3))
     }
 
-    @Test func anEmptyResult() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func anEmptyResult() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         var rows = 0
         try connection.forEachRow("SELECT 1 WHERE false") { _ in rows += 1 }
         #expect(rows == 0)

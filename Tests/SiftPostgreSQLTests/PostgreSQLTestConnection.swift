@@ -6,8 +6,8 @@ import Testing
 /// temporary tables (private to its connection), or to a database of its own.
 enum PostgreSQLTestConnection {
     /// A new connection to the server's database, its session time zone UTC.
-    static func make() throws -> PostgreSQLConnection {
-        let connection = try PostgreSQLConnection(PostgreSQLTestServer.conninfo())
+    static func make() async throws -> PostgreSQLConnection {
+        let connection = try PostgreSQLConnection(await PostgreSQLTestServer.conninfo())
         try connection.execute("SET TimeZone = 'UTC'")
         return connection
     }

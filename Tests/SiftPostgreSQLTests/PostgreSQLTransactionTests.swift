@@ -4,8 +4,8 @@ import Testing
 @Suite struct PostgreSQLTransactionTests {
     struct Failure: Error {}
 
-    static func table() throws -> PostgreSQLConnection {
-        let connection = try PostgreSQLTestConnection.make()
+    static func table() async throws -> PostgreSQLConnection {
+        let connection = try await PostgreSQLTestConnection.make()
         try connection.execute("CREATE TEMP TABLE t (x bigint PRIMARY KEY)")
         return connection
     }
@@ -14,8 +14,8 @@ import Testing
         try connection.query("SELECT x FROM t ORDER BY x").map { $0[0] }
     }
 
-    @Test func commits() throws {
-        let connection = try Self.table()
+    @Test func commits() async throws {
+        let connection = try await Self.table()
         let returned = try connection.transaction {
             #expect(connection.isInTransaction)
             try connection.run("INSERT INTO t VALUES ($1), ($2)", [.int64(1), .int64(2)])
@@ -26,8 +26,8 @@ import Testing
         #expect(try Self.values(connection) == [.int64(1), .int64(2)])
     }
 
-    @Test func rollsBackWhenTheBodyThrows() throws {
-        let connection = try Self.table()
+    @Test func rollsBackWhenTheBodyThrows() async throws {
+        let connection = try await Self.table()
         #expect(throws: Failure.self) {
             try connection.transaction {
                 try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)])
@@ -38,8 +38,8 @@ import Testing
         #expect(try Self.values(connection) == [])
     }
 
-    @Test func rollsBackWhenAStatementFails() throws {
-        let connection = try Self.table()
+    @Test func rollsBackWhenAStatementFails() async throws {
+        let connection = try await Self.table()
         let error = PostgreSQLTestConnection.error {
             try connection.transaction {
                 try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)])
@@ -53,8 +53,8 @@ import Testing
 
     /// A failed statement whose error the body caught still fails the transaction: returning
     /// from it is an error, not a silent rollback reported as a commit.
-    @Test func aCaughtFailureIsNotCommitted() throws {
-        let connection = try Self.table()
+    @Test func aCaughtFailureIsNotCommitted() async throws {
+        let connection = try await Self.table()
         let error = PostgreSQLTestConnection.error {
             try connection.transaction {
                 try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)])
@@ -67,8 +67,8 @@ import Testing
         #expect(try Self.values(connection) == [])
     }
 
-    @Test func nestedTransactionsAreSavepoints() throws {
-        let connection = try Self.table()
+    @Test func nestedTransactionsAreSavepoints() async throws {
+        let connection = try await Self.table()
         try connection.transaction {
             try connection.run("INSERT INTO t VALUES ($1)", [.int64(1)])
             #expect(throws: Failure.self) {

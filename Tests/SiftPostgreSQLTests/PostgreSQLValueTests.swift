@@ -52,8 +52,8 @@ import Testing
     ]
 
     @Test(arguments: roundTrips)
-    func roundTrip(_ trip: RoundTrip) throws {
-        let connection = try PostgreSQLTestConnection.make()
+    func roundTrip(_ trip: RoundTrip) async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         try connection.execute("CREATE TEMP TABLE t (v \(trip.column))")
         #expect(try connection.run("INSERT INTO t (v) VALUES ($1)", [trip.value]) == 1)
         let row = try #require(try connection.query("SELECT v, v::text, v IS NULL FROM t").first)
@@ -72,8 +72,8 @@ import Testing
         return a == b
     }
 
-    @Test func textWithANULIsRefused() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func textWithANULIsRefused() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         // Sent in binary, the server sees the NUL and refuses it (text cannot hold one)...
         let binary = PostgreSQLTestConnection.error { _ = try connection.query("SELECT $1::text", [.text("a\0b")]) }
         #expect(binary?.sqlState == "22021")
@@ -104,8 +104,8 @@ import Testing
         Decoding(sql: "SELECT '2000-01-01 00:00:01'::timestamp", value: .timestamp(PostgreSQLTimestamp(microsecondsSince2000: 1_000_000))),
         Decoding(sql: "SELECT NULL::int4", value: .null),
     ])
-    func decodesByType(_ decoding: Decoding) throws {
-        let connection = try PostgreSQLTestConnection.make()
+    func decodesByType(_ decoding: Decoding) async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         #expect(try connection.scalar(decoding.sql) == decoding.value)
     }
 
@@ -116,15 +116,15 @@ import Testing
         "-99999999999999999999.99999999999999999999", "1.10", "100000000", "0.0000000001000",
         "NaN", "Infinity", "-Infinity",
     ])
-    func numericMatchesTheServersText(literal: String) throws {
-        let connection = try PostgreSQLTestConnection.make()
+    func numericMatchesTheServersText(literal: String) async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         let row = try #require(try connection.query("SELECT $1::numeric, $1::numeric::text", [.text(literal)]).first)
         let text = try #require(row[1].stringValue)
         #expect(row[0] == .typed(text, .numeric))
     }
 
-    @Test func parametersAreTypedAsTheyAreSent() throws {
-        let connection = try PostgreSQLTestConnection.make()
+    @Test func parametersAreTypedAsTheyAreSent() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
         #expect(try connection.scalar("SELECT pg_typeof($1)::text", [.int64(1)]) == .text("bigint"))
         #expect(try connection.scalar("SELECT pg_typeof($1)::text", [.double(1)]) == .text("double precision"))
         #expect(try connection.scalar("SELECT pg_typeof($1)::text", [.text("1")]) == .text("text"))
