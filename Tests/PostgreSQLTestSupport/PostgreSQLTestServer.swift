@@ -12,7 +12,7 @@ import Synchronization
 public enum PostgreSQLTestServer {
     /// The server's conninfo, starting the cluster on the first call.
     public static func conninfo() async throws -> String {
-        try await server.value
+        try await startup.result().get()
     }
 
     /// A new empty database on the server, its name unique to this call (and process); `label`
@@ -27,14 +27,8 @@ public enum PostgreSQLTestServer {
 
     private static let databaseCounter = Atomic<Int>(0)
 
-    /// Started once, by the first test that asks, on a thread of its own: the tests waiting for it
-    /// wait without holding any of Swift Testing's few threads, so other tests run meanwhile. A
-    /// failure is kept, so every test reports it without trying again.
-    private static let server = Task<String, any Error> {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: start()) }.start()
-        }
-    }
+    /// Started once, by the first test that asks.
+    private static let startup = ServerStartup(start)
 
     private static func start() -> Result<String, PostgreSQLTestServerError> {
         if let given = ProcessInfo.processInfo.environment["SIFT_TEST_POSTGRES"], !given.isEmpty {
@@ -59,6 +53,47 @@ public enum PostgreSQLTestServer {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
 
+/// A server's start on a thread of its own, begun when made: the tests waiting for it hold none of
+/// Swift Testing's few threads (those may all be busy with other tests, which would otherwise
+/// delay the start itself until they are done). A failure is kept, so every test reports it
+/// without trying again.
+private final class ServerStartup: Sendable {
+    private enum State {
+        case starting([CheckedContinuation<Result<String, PostgreSQLTestServerError>, Never>])
+        case finished(Result<String, PostgreSQLTestServerError>)
+    }
+
+    private let state = Mutex(State.starting([]))
+
+    init(_ start: @escaping @Sendable () -> Result<String, PostgreSQLTestServerError>) {
+        Thread { [self] in
+            let result = start()
+            let waiting = state.withLock { state in
+                defer { state = .finished(result) }
+                if case .starting(let waiting) = state { return waiting }
+                return []
+            }
+            for continuation in waiting { continuation.resume(returning: result) }
+        }.start()
+    }
+
+    /// The start's result, when it is known.
+    func result() async -> Result<String, PostgreSQLTestServerError> {
+        await withCheckedContinuation { continuation in
+            let known: Result<String, PostgreSQLTestServerError>? = state.withLock { state in
+                switch state {
+                case .starting(let waiting):
+                    state = .starting(waiting + [continuation])
+                    return nil
+                case .finished(let result):
+                    return result
+                }
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+}
+
 /// A database made for one test: connect to it, and drop it when done (with the throw-away
 /// cluster it would go with the cluster anyway; on a server of `SIFT_TEST_POSTGRES` it would stay).
 public struct PostgreSQLTestDatabase: Sendable {
@@ -80,7 +115,7 @@ public struct PostgreSQLTestDatabase: Sendable {
 }
 
 /// Why the tests have no PostgreSQL server.
-public struct PostgreSQLTestServerError: Error, CustomStringConvertible {
+public struct PostgreSQLTestServerError: Error, CustomStringConvertible, Sendable {
     public let description: String
 
     init(_ reason: String) {
