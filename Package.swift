@@ -8,12 +8,15 @@
 //   SiftEvaluation values, key-value access, the in-memory evaluator, strings, sorting, sections
 //   SiftStore      models, records, the store interface, atomic stores, fetch requests, import
 //   SiftSQLite     a thin wrapper of the system SQLite C API (connections, statements, functions)
+//   SiftPostgreSQL a thin wrapper of the system libpq (connections, prepared statements, streaming,
+//                  cancel, catalog introspection); like SiftSQLite, it knows nothing of Sift
 //   SiftSQL        the SQLite store: schema from a model, the SQL compiler, introspection
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
-// CSQLite, CPCRE2 and CEditLine wrap the system libraries (apt: libsqlite3-dev, libpcre2-dev,
-// libedit-dev; CEditLine's shim spells out libedit's variadic calls for Swift);
+// CSQLite, CPCRE2, CLibPQ and CEditLine wrap the system libraries (apt: libsqlite3-dev,
+// libpcre2-dev, libpq-dev, libedit-dev; CEditLine's shim spells out libedit's variadic calls for
+// Swift);
 // CSiftSupport is a few lines of C (the thread's stack bounds, for the parser's depth guard).
 import PackageDescription
 
@@ -38,6 +41,12 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // PostgreSQL's client library.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The REPL's line editing and history.
         .systemLibrary(
             name: "CEditLine",
@@ -59,6 +68,9 @@ let package = Package(
 
         // A thin wrapper of SQLite's C API, knowing nothing of Sift.
         .target(name: "SiftSQLite", dependencies: ["CSQLite"]),
+
+        // A thin wrapper of libpq, knowing nothing of Sift.
+        .target(name: "SiftPostgreSQL", dependencies: ["CLibPQ"]),
 
         // Layer 4: the SQLite store and the SQL compiler.
         .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite"]),
@@ -83,9 +95,12 @@ let package = Package(
         .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
+        // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
+        .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
+        .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"],
                     exclude: ["Transcripts", "ExampleScripts"]),
-        .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2"]),
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).
         .testTarget(name: "SiftDocumentationTests", dependencies: ["Sift"]),
     ],

@@ -1,3 +1,4 @@
+import CLibPQ
 import CPCRE2
 import CSQLite
 import Testing
@@ -34,5 +35,24 @@ struct SystemLibrariesTests {
             pcre2_match_8(code, UnsafeRawPointer(s).assumingMemoryBound(to: UInt8.self), subject.utf8.count, 0, 0, matchData, nil)
         }
         #expect(result > 0)
+    }
+
+    /// libpq links and parses a connection URL (no server needed: SiftPostgreSQLTests has one).
+    @Test func libpqParsesAConnectionURL() {
+        #expect(PQlibVersion() >= 100_000)
+        var error: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse("postgresql://sift@localhost:5433/shop?application_name=tests", &error)
+        defer { PQconninfoFree(options) }
+        #expect(error == nil)
+        var parsed: [String: String] = [:]
+        var option = options
+        while let current = option, let keyword = current.pointee.keyword {
+            if let value = current.pointee.val { parsed[String(cString: keyword)] = String(cString: value) }
+            option = current + 1
+        }
+        #expect(parsed["user"] == "sift")
+        #expect(parsed["port"] == "5433")
+        #expect(parsed["dbname"] == "shop")
+        #expect(parsed["application_name"] == "tests")
     }
 }

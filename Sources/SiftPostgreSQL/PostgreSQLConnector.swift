@@ -1,0 +1,148 @@
+import CLibPQ
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opens libpq connections, reporting a failure with the server's SQLSTATE.
+///
+/// `PQconnectdb` would be simpler, but a failed connection has no result to read fields from, and
+/// its message holds no SQLSTATE: so the connection is started (`PQconnectStartParams`) with
+/// verbose errors, which put the SQLSTATE in the message, and polled to the end here (honouring
+/// `connect_timeout`, which libpq leaves to whoever polls).
+enum PostgreSQLConnector {
+    /// An open connection for `conninfo` (key/value or URL), with `settings` overriding its
+    /// keywords; the client encoding is always UTF-8.
+    static func connect(_ conninfo: String, settings: [String: String]) throws(PostgreSQLError) -> OpaquePointer {
+        let sortedSettings = settings.sorted { $0.key < $1.key }
+        let keywords = ["dbname"] + sortedSettings.map(\.key) + ["client_encoding"]
+        let values = [conninfo] + sortedSettings.map(\.value) + ["UTF8"]
+        guard !(keywords + values).contains(where: \.containsNUL) else {
+            throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: "the connection string contains a NUL character")
+        }
+        let started = withCStringArray(keywords) { keywords in
+            withCStringArray(values) { values in
+                // expand_dbname 1: the first dbname may be a whole conninfo or URL.
+                PQconnectStartParams(keywords, values, 1)
+            }
+        }
+        guard let connection = started else {
+            throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: "libpq could not allocate a connection")
+        }
+        do {
+            try finish(connection)
+        } catch {
+            PQfinish(connection)
+            throw error
+        }
+        PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        return connection
+    }
+
+    /// Polls `connection` until it is open; throws when it fails or `connect_timeout` passes.
+    private static func finish(_ connection: OpaquePointer) throws(PostgreSQLError) {
+        guard PQstatus(connection) != CONNECTION_BAD else { throw failure(of: connection) }
+        PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
+        let timeout = connectTimeoutSeconds(connection)
+        let deadline = timeout.map { ContinuousClock.now + .seconds($0) }
+        var status = PGRES_POLLING_WRITING
+        while true {
+            switch status {
+            case PGRES_POLLING_OK:
+                return
+            case PGRES_POLLING_FAILED:
+                throw failure(of: connection)
+            default:
+                let events = Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT)
+                var descriptor = pollfd(fd: PQsocket(connection), events: events, revents: 0)
+                var waitMilliseconds: Int32 = -1
+                if let deadline {
+                    let left = deadline - ContinuousClock.now
+                    guard left > .zero else {
+                        throw PostgreSQLError(
+                            sqlState: "08001", severity: "FATAL",
+                            message: "no connection within connect_timeout (\(timeout ?? 0) s)")
+                    }
+                    let (seconds, attoseconds) = left.components
+                    waitMilliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
+                }
+                if poll(&descriptor, 1, waitMilliseconds) < 0, errno != EINTR {
+                    throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: "poll failed while connecting (errno \(errno))")
+                }
+            }
+            status = PQconnectPoll(connection)
+        }
+    }
+
+    /// The `connect_timeout` the connection was given, in seconds; nil for none (wait forever).
+    private static func connectTimeoutSeconds(_ connection: OpaquePointer) -> Int? {
+        guard let options = PQconninfo(connection) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout" {
+                guard let value = option.pointee.val, let seconds = Int(String(cString: value)), seconds > 0 else { return nil }
+                // libpq's own minimum: shorter timeouts are taken as 2 seconds.
+                return max(2, seconds)
+            }
+            option += 1
+        }
+        return nil
+    }
+
+    /// The error of a failed connection, from libpq's verbose message: each attempt's line reads
+    /// `… failed: FATAL:  3D000: database "x" does not exist`, followed by `DETAIL:`, `HINT:` and
+    /// `LOCATION:` lines. The last attempt's SQLSTATE is taken; `08001` when the server gave none
+    /// (no server there, a bad connection string).
+    static func failure(of connection: OpaquePointer) -> PostgreSQLError {
+        let text = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
+        return parseFailure(text)
+    }
+
+    static func parseFailure(_ text: String) -> PostgreSQLError {
+        var sqlState = "08001"
+        var severity = "FATAL"
+        var lines: [String] = []
+        var detail: String?
+        var hint: String?
+        for line in text.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("LOCATION:  ") { continue }
+            if line.hasPrefix("DETAIL:  ") { detail = String(line.dropFirst(9)); continue }
+            if line.hasPrefix("HINT:  ") { hint = String(line.dropFirst(7)); continue }
+            if let (state, level, message) = serverError(in: line) {
+                sqlState = state
+                severity = level
+                lines.append(message)
+            } else {
+                lines.append(String(line))
+            }
+        }
+        let message = lines.isEmpty ? "could not connect" : lines.joined(separator: "\n")
+        return PostgreSQLError(sqlState: sqlState, severity: severity, message: message, detail: detail, hint: hint)
+    }
+
+    /// The SQLSTATE, severity and message of a line `<context>: FATAL:  3D000: <message>`, the
+    /// message being the line without severity and code.
+    private static func serverError(in line: Substring) -> (String, String, String)? {
+        for level in ["FATAL", "ERROR", "PANIC"] {
+            guard let marker = line.firstRange(of: level + ":  ") else { continue }
+            let rest = line[marker.upperBound...]
+            let code = rest.prefix(5)
+            guard code.count == 5, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isUppercase) }),
+                  rest.dropFirst(5).hasPrefix(": ")
+            else { continue }
+            let message = line[..<marker.lowerBound] + rest.dropFirst(7)
+            return (String(code), level, String(message))
+        }
+        return nil
+    }
+
+    /// Calls `body` with `strings` as a NULL-terminated array of C strings.
+    private static func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,66 @@
+import CLibPQ
+
+/// The rows of one statement as libpq received them (a `PGresult`), freed when the last reference
+/// (the result, or any of its rows) goes away. Values are decoded when they are read.
+///
+/// A result never changes once made, so it and its rows may be read from any thread.
+public final class PostgreSQLResult: @unchecked Sendable, RandomAccessCollection {
+    let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQclear(handle)
+    }
+
+    public var startIndex: Int { 0 }
+    /// The number of rows.
+    public var endIndex: Int { Int(PQntuples(handle)) }
+
+    /// Row `index` (0-based).
+    public subscript(index: Int) -> PostgreSQLRow {
+        PostgreSQLRow(result: self, index: Int32(truncatingIfNeeded: index))
+    }
+
+    /// The number of columns in each row.
+    public var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// The columns' names and types, in order.
+    public var columns: [PostgreSQLColumn] {
+        (0..<PQnfields(handle)).map { index in
+            PostgreSQLColumn(
+                name: PQfname(handle, index).map { String(cString: $0) } ?? "",
+                type: PostgreSQLTypeOID(rawValue: PQftype(handle, index)))
+        }
+    }
+
+    /// The rows an INSERT, UPDATE, DELETE, MERGE, SELECT, MOVE, FETCH or COPY affected
+    /// (`PQcmdTuples`); 0 for other statements.
+    public var affectedRowCount: Int {
+        guard let text = PQcmdTuples(handle) else { return 0 }
+        return Int(String(cString: text)) ?? 0
+    }
+
+    /// The value in `column` of row `row`, decoded by the column's type.
+    func value(row: Int32, column: Int32) -> PostgreSQLValue {
+        guard row >= 0, row < PQntuples(handle), column >= 0, column < PQnfields(handle) else { return .null }
+        if PQgetisnull(handle, row, column) != 0 { return .null }
+        let length = Int(PQgetlength(handle, row, column))
+        let bytes = UnsafeRawBufferPointer(start: PQgetvalue(handle, row, column), count: length)
+        return PostgreSQLValueDecoder.decode(
+            bytes, type: PostgreSQLTypeOID(rawValue: PQftype(handle, column)), binary: PQfformat(handle, column) == 1)
+    }
+}
+
+/// A result column: its name (its `AS` name, or the server's choice) and its type.
+public struct PostgreSQLColumn: Hashable, Sendable {
+    public let name: String
+    public let type: PostgreSQLTypeOID
+
+    public init(name: String, type: PostgreSQLTypeOID) {
+        self.name = name
+        self.type = type
+    }
+}
