@@ -5,7 +5,10 @@ import SiftLanguage
 /// evaluation prepares only the text. The answers are exactly `StringPredicates`': the needle's
 /// prepared form is a function of the needle and the options alone, and the ASCII shortcut
 /// below compares the same lower-cased bytes `Preparation.withUTF8` would give.
-struct PreparedNeedle: Sendable {
+///
+/// A class: a comparison reaches it through an optional, and copying a struct of a string and an
+/// array out of one on every evaluation cost more than the test (a retain here instead).
+final class PreparedNeedle: Sendable {
     enum Operation: Sendable { case equals, beginsWith, endsWith, contains }
 
     let operation: Operation
