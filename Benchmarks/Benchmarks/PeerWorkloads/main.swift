@@ -5,8 +5,9 @@
 //     PeerWorkloads parse FILE ROUNDS                        parse every line of FILE, ROUNDS times
 //     PeerWorkloads dictionaries plain|compound|any COUNT ROUNDS
 //                                                            evaluate over COUNT dictionaries
-//     PeerWorkloads structs plain|any sift|foundation|closure COUNT ROUNDS
-//                                                            evaluate over COUNT structs
+//     PeerWorkloads structs plain|any sift|sift-wrapped|foundation|closure COUNT ROUNDS
+//                                                            evaluate over COUNT structs (sift: in
+//                                                            place; sift-wrapped: each wrapped as a Value)
 //     PeerWorkloads sections STORE sift|raw                   section names and counts by city
 //     PeerWorkloads search STORE index|scan ROUNDS [PREFIX]   COUNT … name BEGINSWITH[cd] PREFIX ("ab"), ROUNDS times
 //
@@ -100,6 +101,9 @@ func structs(_ arguments: [String]) throws {
     switch (arguments[1], kind) {
     case ("sift", _):
         let predicate = try CompiledPredicate(format: try predicateFormat(kind))
+        matches = { try predicate.evaluate($0) }
+    case ("sift-wrapped", _):
+        let predicate = try CompiledPredicate(format: try predicateFormat(kind))
         matches = { try predicate.evaluate(Value($0)) }
     case ("foundation", "plain"):
         let predicate = #Predicate<Person> { $0.age > 30 }
@@ -112,7 +116,7 @@ func structs(_ arguments: [String]) throws {
     case ("closure", "any"):
         matches = { $0.tags.contains("x") }
     default:
-        throw WorkloadError(description: "structs: engine sift, foundation or closure; kind plain or any")
+        throw WorkloadError(description: "structs: engine sift, sift-wrapped, foundation or closure; kind plain or any")
     }
     let start = cpuTime()
     var matched = 0

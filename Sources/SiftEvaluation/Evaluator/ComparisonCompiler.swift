@@ -15,14 +15,10 @@ struct ComparisonCompiler {
     typealias PairTest = @Sendable (Value, Value) throws(EvaluationError) -> Bool
 
     func compile(_ c: Comparison) throws(EvaluationError) -> PredicateClosure {
-        let description = PredicateNode(.comparison(c)).description
-        if c.operator == .utiConformsTo || c.operator == .utiEquals {
-            throw EvaluationError(.unsupported, "\(c.operator.symbol) is not supported on Linux (there are no UTIs)", keyPath: description)
+        let (test, rightConstant) = try checkedTest(c)
+        if let constant = rightConstant, let fast = try KeyComparison(c, constant: constant, options: effectiveOptions(c.options), test: test) {
+            return { (root: Value, _: inout Frame) throws(EvaluationError) -> Bool in try fast.evaluate(root) }
         }
-        let leftConstant = try compiler.constantValue(c.left)
-        let rightConstant = try compiler.constantValue(c.right)
-        try checkTypes(c, leftConstant, rightConstant, description: description)
-        let test = try pairTest(c.operator, options: effectiveOptions(c.options), constantRight: rightConstant, description: description)
         let left = try compiler.compile(c.left)
         let right = try compiler.compile(c.right)
 
@@ -48,18 +44,37 @@ struct ComparisonCompiler {
         case .direct:
             let op = c.operator
             let options = effectiveOptions(c.options)
-            if let constant = rightConstant, let fast = try KeyComparison(c, constant: constant, options: options, test: test) {
-                return { (root: Value, _: inout Frame) throws(EvaluationError) -> Bool in try fast.evaluate(root) }
-            }
             return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Bool in
                 try ComparisonCompiler.direct(op, options: options, try left(root, &frame), try right(root, &frame), test)
             }
         }
     }
 
+    /// The comparison as one key of the evaluated object compared with a constant, when it is
+    /// one (``KeyComparison``), after the checks ``compile(_:)`` makes; nil for other shapes.
+    func keyComparison(_ c: Comparison) throws(EvaluationError) -> KeyComparison? {
+        let (test, rightConstant) = try checkedTest(c)
+        guard let constant = rightConstant else { return nil }
+        return try KeyComparison(c, constant: constant, options: effectiveOptions(c.options), test: test)
+    }
+
+    /// The test on one pair of values, and the right side's value when it is constant, after
+    /// the errors that do not depend on the data are thrown.
+    private func checkedTest(_ c: Comparison) throws(EvaluationError) -> (PairTest, Value?) {
+        let description = PredicateNode(.comparison(c)).description
+        if c.operator == .utiConformsTo || c.operator == .utiEquals {
+            throw EvaluationError(.unsupported, "\(c.operator.symbol) is not supported on Linux (there are no UTIs)", keyPath: description)
+        }
+        let leftConstant = try compiler.constantValue(c.left)
+        let rightConstant = try compiler.constantValue(c.right)
+        try checkTypes(c, leftConstant, rightConstant, description: description)
+        let test = try pairTest(c.operator, options: effectiveOptions(c.options), constantRight: rightConstant, description: description)
+        return (test, rightConstant)
+    }
+
     /// `[n]` wins over `[c]` and `[d]` and compares literally (LANGUAGE.md §4: both sides are
     /// promised to be normalised already, so no NFC either); `[l]` has no effect.
-    private func effectiveOptions(_ options: ComparisonOptions) -> ComparisonOptions {
+    func effectiveOptions(_ options: ComparisonOptions) -> ComparisonOptions {
         options.contains(.normalized) ? .normalized : options.intersection([.caseInsensitive, .diacriticInsensitive])
     }
 
@@ -190,113 +205,6 @@ extension Value {
         switch self {
         case .array, .set: true
         default: false
-        }
-    }
-}
-
-/// The commonest comparison, made fast: one key of the evaluated object compared with a
-/// constant single value by `== != < <= > >=` without a qualifier (`age > 30`,
-/// `name == "Ann"`). The key is read in place (no closures, no copy of the object) and
-/// integers, doubles and option-less strings are compared directly; anything else — a
-/// collection value (implicit ANY), other kinds, options — goes through the general test, so
-/// the answers are exactly the general path's.
-struct KeyComparison: Sendable {
-    enum Relation: Sendable { case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual }
-    enum Constant: Sendable { case int(Int64), double(Double), string(String), other }
-
-    let key: PreparedKey
-    let relation: Relation
-    let op: ComparisonOperator
-    let options: ComparisonOptions
-    let constant: Value
-    let fastConstant: Constant
-    let test: ComparisonCompiler.PairTest
-    /// The answer for a nil (or missing) value.
-    let nilAnswer: Bool
-
-    /// Nil when the comparison does not have this shape.
-    init?(_ c: Comparison, constant: Value, options: ComparisonOptions, test: @escaping ComparisonCompiler.PairTest) throws(EvaluationError) {
-        guard c.modifier == .direct, case .keyPath(nil, let keys) = c.left.kind, keys.count == 1, !keys[0].hasPrefix("@"),
-              !constant.isCollection
-        else { return nil }
-        switch c.operator {
-        case .equalTo: relation = .equal
-        case .notEqualTo: relation = .notEqual
-        case .lessThan: relation = .less
-        case .lessThanOrEqualTo: relation = .lessOrEqual
-        case .greaterThan: relation = .greater
-        case .greaterThanOrEqualTo: relation = .greaterOrEqual
-        default: return nil
-        }
-        key = PreparedKey(keys[0])
-        op = c.operator
-        self.options = options
-        self.constant = constant
-        self.test = test
-        switch constant {
-        case .int(let i): fastConstant = .int(i)
-        case .double(let d): fastConstant = .double(d)
-        case .string(let s) where options.isEmpty: fastConstant = .string(s)
-        default: fastConstant = .other
-        }
-        nilAnswer = try ComparisonCompiler.direct(op, options: options, .null, constant, test)
-    }
-
-    @inline(__always)
-    func evaluate(_ root: Value) throws(EvaluationError) -> Bool {
-        if case .dictionary(let dictionary) = root {
-            guard let position = dictionary.position(of: key) else { return nilAnswer }
-            return try evaluate(value: dictionary.value(at: position))
-        }
-        return try evaluate(value: try KeyValueAccess.value(of: root, forKey: key))
-    }
-
-    /// Whether a key's value satisfies the comparison.
-    @inline(__always)
-    func evaluate(value: Value) throws(EvaluationError) -> Bool {
-        switch value {
-        case .null:
-            return nilAnswer
-        case .int(let x):
-            switch fastConstant {
-            case .int(let y): return accept(x < y ? -1 : (x == y ? 0 : 1))
-            case .double(let y): return accept(ValueComparison.compareIntDouble(x, y))
-            default: break
-            }
-        case .double(let x):
-            switch fastConstant {
-            case .double(let y): return accept(x < y ? -1 : (x > y ? 1 : (x == y ? 0 : nil)))
-            case .int(let y): return accept(ValueComparison.compareIntDouble(y, x).map { -$0 })
-            default: break
-            }
-        case .string(let x):
-            if case .string(let y) = fastConstant {
-                switch relation {
-                case .equal: return x == y
-                case .notEqual: return x != y
-                default: return accept(StringPredicates.compare(x, y))
-                }
-            }
-        case .array, .set:
-            return try ComparisonCompiler.direct(op, options: options, value, constant, test)
-        default:
-            break
-        }
-        return try test(value, constant)
-    }
-
-    /// The relation's answer for an order (-1, 0, 1), or for no order (nil: NaN), where only
-    /// `!=` holds.
-    @inline(__always)
-    private func accept(_ order: Int?) -> Bool {
-        guard let order else { return relation == .notEqual }
-        switch relation {
-        case .equal: return order == 0
-        case .notEqual: return order != 0
-        case .less: return order < 0
-        case .lessOrEqual: return order <= 0
-        case .greater: return order > 0
-        case .greaterOrEqual: return order >= 0
         }
     }
 }

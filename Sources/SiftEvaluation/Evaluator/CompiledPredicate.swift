@@ -12,12 +12,16 @@ public struct CompiledPredicate: Sendable {
     /// The predicate this was compiled from.
     public let predicate: PredicateNode
     let body: PredicateClosure
+    /// The same predicate for roots that read their own keys, when it only compares keys of the
+    /// object with constants (see ``KeyedPlan``).
+    let plan: KeyedPlan?
 
     /// Compiles a parsed predicate. Errors that do not depend on the data (an invalid constant
     /// regular expression, an unknown CAST type, arithmetic on string constants) are thrown here.
     public init(_ predicate: PredicateNode) throws(EvaluationError) {
         self.predicate = predicate
         self.body = try PredicateCompiler().compile(predicate)
+        self.plan = try KeyedPlan(predicate, compiler: PredicateCompiler())
     }
 
     /// Parses and compiles a format string: `%@`/`%K` bound from `arguments`, `$variables`
@@ -35,8 +39,24 @@ public struct CompiledPredicate: Sendable {
 
     /// Whether `object` satisfies the predicate. `variables` binds `$variables` still free in it.
     public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
+        // Optional chaining calls the plan where it is stored (`if let` would copy it, and
+        // reference-count its closures, on every evaluation).
+        if case .dictionary(let dictionary) = object, let answer = try plan?.dictionaryTest(dictionary) { return answer }
         var frame = Frame(variables: variables)
         return try body(object, &frame)
+    }
+
+    /// Whether a queryable Swift value satisfies the predicate: the answer of
+    /// `evaluate(Value(object))`, without wrapping the value when the predicate only compares its
+    /// keys with constants (`age > 30`, `ANY tags == "x"`): then its properties are read in place.
+    public func evaluate<T: PredicateQueryable>(_ object: T) throws(EvaluationError) -> Bool {
+        guard plan != nil else { return try evaluate(object.predicateValue) }
+        let table = T.queryableKeys.table
+        let answer = withUnsafePointer(to: object) { (address: UnsafePointer<T>) -> Result<Bool?, EvaluationError> in
+            Result { () throws(EvaluationError) -> Bool? in try plan?.queryableTest(QueryableRoot(address: UnsafeRawPointer(address), table: table)) }
+        }
+        if let answer = try answer.get() { return answer }
+        return try evaluate(object.predicateValue)
     }
 
     /// The objects that satisfy the predicate, in order (NSArray's `filtered(using:)`).

@@ -53,7 +53,7 @@ extension CompiledPredicate {
     public func filter<T: PredicateQueryable>(_ objects: [T]) throws(EvaluationError) -> [T] {
         try T.checkKeyPaths(of: predicate)
         var result: [T] = []
-        for object in objects where try evaluate(object.predicateValue) { result.append(object) }
+        for object in objects where try evaluate(object) { result.append(object) }
         return result
     }
 }

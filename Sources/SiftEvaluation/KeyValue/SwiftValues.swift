@@ -25,11 +25,10 @@ public protocol PredicateQueryable: PredicateValueConvertible, Sendable {
 
 /// The keys of a ``PredicateQueryable`` type.
 public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
-    /// Finding a key, and the readers of stored properties: not generic, so a read through a
-    /// wrapped value needs no generic metadata.
+    /// Finding a key, and every key's reader: not generic, so a read through a wrapped value
+    /// needs no generic metadata. The only stored property, so that reading a type's keys (once
+    /// per evaluation of a value in place) costs one retain.
     let table: QueryableKeyTable
-    /// Every key's reader, by position in the table.
-    let readers: [QueryableKey<Root>]
 
     public init(dictionaryLiteral elements: (String, QueryableKey<Root>)...) {
         var keyNames: [String] = []
@@ -44,9 +43,9 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
                 readers.append(reader)
             }
         }
-        self.readers = readers
         table = QueryableKeyTable(typeName: String(describing: Root.self), keyNames: keyNames, index: index,
-                                  storedReaders: readers.map(\.readStored), destinations: readers.map(\.destination))
+                                  storedReaders: readers.map(\.readStored), addressReaders: readers.map(\.readAtAddress),
+                                  elementVisitors: readers.map(\.someElement), destinations: readers.map(\.destination))
     }
 
     /// The keys, in the order written (a repeated key keeps its first place and its last reader).
@@ -56,12 +55,20 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
 /// The non-generic part of ``QueryableKeys``, built once per type.
 final class QueryableKeyTable: Sendable {
     typealias StoredReader = @Sendable (UnsafeRawPointer) -> Value
+    /// Whether some element of an array or set property satisfies `body`, read from a pointer
+    /// to the root (see ``StoredPropertyReaders``).
+    typealias ElementVisitor = @Sendable (UnsafeRawPointer, (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool
 
     /// The type's name, for error messages.
     let typeName: String
     let keyNames: [String]
     let index: [String: Int]
     let storedReaders: [StoredReader?]
+    /// Every key's reader from a pointer to the root: the stored reader, or the key path or
+    /// closure applied to the root loaded from there.
+    let addressReaders: [StoredReader]
+    /// For stored array and set properties, their elements visited in place.
+    let elementVisitors: [ElementVisitor?]
     /// The keys of what each key reaches, when it is a queryable type (or optionals, arrays or
     /// sets of one); nil when its keys are not known (a dictionary, a ``Value``, a computed key).
     /// Asked when a predicate is checked, not when the table is built, so types may refer to
@@ -69,21 +76,20 @@ final class QueryableKeyTable: Sendable {
     let destinations: [@Sendable () -> QueryableKeyTable?]
 
     init(typeName: String, keyNames: [String], index: [String: Int], storedReaders: [StoredReader?],
-         destinations: [@Sendable () -> QueryableKeyTable?]) {
+         addressReaders: [StoredReader], elementVisitors: [ElementVisitor?], destinations: [@Sendable () -> QueryableKeyTable?]) {
         self.typeName = typeName
         self.keyNames = keyNames
         self.index = index
         self.storedReaders = storedReaders
+        self.addressReaders = addressReaders
+        self.elementVisitors = elementVisitors
         self.destinations = destinations
     }
 
     /// The position of a key, by the key's representation first (no hashing), then by name.
     @inline(__always)
     func position(of key: PreparedKey) -> Int? {
-        if let bits = key.bits {
-            for i in keyNames.indices where PreparedKey.bits(of: keyNames[i]) == bits { return i }
-        }
-        return index[key.name]
+        key.position(in: keyNames) ?? index[key.name]
     }
 }
 
@@ -93,14 +99,24 @@ public struct QueryableKey<Root>: Sendable {
     /// For a stored property (of a struct, at a fixed offset): reads it from a pointer to the
     /// root, without going through the key path.
     let readStored: QueryableKeyTable.StoredReader?
+    /// For a stored array or set property: its elements, visited in place.
+    let someElement: QueryableKeyTable.ElementVisitor?
     /// The keys of the key's type, when it is a queryable type (see ``QueryableKeyTable``).
     let destination: @Sendable () -> QueryableKeyTable?
 
     init(read: @escaping @Sendable (Root) -> Value, readStored: QueryableKeyTable.StoredReader?,
-         destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
+         someElement: QueryableKeyTable.ElementVisitor? = nil, destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
         self.read = read
         self.readStored = readStored
+        self.someElement = someElement
         self.destination = destination
+    }
+
+    /// The key read from a pointer to the root.
+    var readAtAddress: QueryableKeyTable.StoredReader {
+        if let readStored { return readStored }
+        let read = self.read
+        return { (root: UnsafeRawPointer) -> Value in read(root.load(as: Root.self)) }
     }
 
     /// A key backed by a key path.
@@ -108,10 +124,8 @@ public struct QueryableKey<Root>: Sendable {
         let read: @Sendable (Root) -> Value = { (root: Root) -> Value in root[keyPath: keyPath].predicateValue }
         let destination: @Sendable () -> QueryableKeyTable? = { QueryableKeyTable.keys(of: V.self) }
         guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil, destination: destination) }
-        let readStored: QueryableKeyTable.StoredReader = { (root: UnsafeRawPointer) -> Value in
-            root.load(fromByteOffset: offset, as: V.self).predicateValue
-        }
-        return QueryableKey(read: read, readStored: readStored, destination: destination)
+        return QueryableKey(read: read, readStored: StoredPropertyReaders.storedReader(of: V.self, at: offset),
+                            someElement: StoredPropertyReaders.visitor(of: V.self, at: offset), destination: destination)
     }
 
     /// A computed key.
@@ -143,13 +157,10 @@ extension Value {
 final class QueryableObject<Root: PredicateQueryable>: KeyValueObject {
     private let root: Root
     private let table: QueryableKeyTable
-    private let readers: [QueryableKey<Root>]
 
     init(_ root: Root) {
         self.root = root
-        let keys = Root.queryableKeys
-        self.table = keys.table
-        self.readers = keys.readers
+        self.table = Root.queryableKeys.table
     }
 
     func value(forKey key: String) throws(EvaluationError) -> Value {
@@ -163,16 +174,10 @@ final class QueryableObject<Root: PredicateQueryable>: KeyValueObject {
     }
 
     /// A stored property is read in place, through the root's address; others through their
-    /// key path or closure.
+    /// key path or closure, on the root loaded from there (see ``QueryableKeyTable/addressReaders``).
     @inline(__always)
     private func read(_ position: Int) -> Value {
-        if let readStored = table.storedReaders[position] {
-            return withUnsafeBytes(of: root) { (bytes: UnsafeRawBufferPointer) -> Value in
-                guard let base = bytes.baseAddress else { return readers[position].read(root) }
-                return readStored(base)
-            }
-        }
-        return readers[position].read(root)
+        withUnsafePointer(to: root) { (address: UnsafePointer<Root>) -> Value in table.addressReaders[position](UnsafeRawPointer(address)) }
     }
 
     var objectIdentity: AnyHashable { ObjectIdentifier(self) }

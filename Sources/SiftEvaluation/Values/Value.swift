@@ -186,16 +186,19 @@ public struct ValueDictionary: Sendable {
     /// source usually has the very same bits), then as ``position(of:)-(String)`` does.
     @inline(__always)
     func position(of key: PreparedKey) -> Int? {
-        if let bits = key.bits {
-            let keys = storage.keys
-            for i in keys.indices where PreparedKey.bits(of: keys[i]) == bits { return i }
-        }
+        if let position = key.position(in: storage.keys) { return position }
         return position(of: key.name)
     }
 
     /// The value at a position ``position(of:)`` returned.
     @inline(__always)
     func value(at position: Int) -> Value { storage.values[position] }
+
+    /// `body` on the value at a position ``position(of:)`` returned, read in place (not copied).
+    @inline(__always)
+    func withValue<R>(at position: Int, _ body: (Value) throws(EvaluationError) -> R) throws(EvaluationError) -> R {
+        try storage.values.withUnsafeBufferPointer { (values: UnsafeBufferPointer<Value>) throws(EvaluationError) -> R in try body(values[position]) }
+    }
 
     private func remove(at position: Int) {
         let s = storage
@@ -228,6 +231,24 @@ public struct PreparedKey: Sendable, Hashable {
     public init(_ name: String) {
         self.name = name
         self.bits = PreparedKey.bits(of: name)
+    }
+
+    /// The position of the first of `strings` with this key's representation, read in place
+    /// (no copy of each string, so no reference counting); nil when none has it, or when the
+    /// key's representation is not known.
+    @inline(__always)
+    func position(in strings: [String]) -> Int? {
+        guard let bits, MemoryLayout<String>.stride == 16 else { return nil }
+        return strings.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+            var position = 0, offset = 0
+            while offset + 16 <= raw.count {
+                if raw.load(fromByteOffset: offset, as: UInt64.self) == bits.low,
+                   raw.load(fromByteOffset: offset + 8, as: UInt64.self) == bits.high { return position }
+                position += 1
+                offset += 16
+            }
+            return nil
+        }
     }
 
     @inline(__always)

@@ -1,0 +1,71 @@
+import SiftLanguage
+
+/// A string test's constant right-hand side (`name BEGINSWITH[cd] "st"`, `name ==[c] "ann"`),
+/// prepared once for many texts: its prepared bytes (see `Preparation`), so that each
+/// evaluation prepares only the text. The answers are exactly `StringPredicates`': the needle's
+/// prepared form is a function of the needle and the options alone, and the ASCII shortcut
+/// below compares the same lower-cased bytes `Preparation.withUTF8` would give.
+///
+/// A class: a comparison reaches it through an optional, and copying a struct of a string and an
+/// array out of one on every evaluation cost more than the test (a retain here instead).
+final class PreparedNeedle: Sendable {
+    enum Operation: Sendable { case equals, beginsWith, endsWith, contains }
+
+    let operation: Operation
+    let preparation: Preparation
+    /// The needle as written (`==` without options compares strings as Swift does).
+    let needle: String
+    /// The needle's prepared UTF-8 bytes.
+    let bytes: [UInt8]
+    /// Whether every byte is ASCII (then a `[c]` test on ASCII text lower-cases on the fly).
+    let isASCII: Bool
+
+    init(_ operation: Operation, _ needle: String, options: ComparisonOptions) {
+        self.operation = operation
+        self.preparation = Preparation(options)
+        self.needle = needle
+        let bytes = preparation.withUTF8(needle) { Array($0) }
+        self.bytes = bytes
+        self.isASCII = bytes.allSatisfy { $0 < 0x80 }
+    }
+
+    /// `text <operation> needle`, as `StringPredicates` answers it.
+    func matches(_ text: String) -> Bool {
+        if operation == .equals, preparation == .nfc { return text == needle }
+        // An empty needle never matches (LANGUAGE.md §4), nor one that prepares to empty.
+        if operation != .equals, needle.isEmpty || bytes.isEmpty { return false }
+        return bytes.withUnsafeBufferPointer { y in
+            if isASCII, case .fold(caseFold: true, stripMarks: _) = preparation,
+               let answer = UTF8Bytes.with(text, { x in UTF8Bytes.maxByte(x) < 0x80 ? Self.asciiCaseless(operation, x, y) : nil }) {
+                return answer
+            }
+            return preparation.withUTF8(text) { x in
+                switch operation {
+                case .equals: UTF8Bytes.equal(x, y)
+                case .beginsWith: UTF8Bytes.hasPrefix(x, y)
+                case .endsWith: UTF8Bytes.hasSuffix(x, y)
+                case .contains: UTF8Bytes.contains(x, y)
+                }
+            }
+        }
+    }
+
+    /// `operation` on ASCII text and an ASCII needle already lower-cased (folded): the text's
+    /// letters are lower-cased as they are compared.
+    @inline(__always)
+    private static func asciiCaseless(_ operation: Operation, _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func same(from start: Int) -> Bool {
+            for k in 0..<y.count where UTF8Bytes.lowercasedASCII(x[start + k]) != y[k] { return false }
+            return true
+        }
+        switch operation {
+        case .equals: return x.count == y.count && same(from: 0)
+        case .beginsWith: return y.count <= x.count && same(from: 0)
+        case .endsWith: return y.count <= x.count && same(from: x.count - y.count)
+        case .contains:
+            guard y.count <= x.count else { return false }
+            for start in 0...(x.count - y.count) where same(from: start) { return true }
+            return false
+        }
+    }
+}

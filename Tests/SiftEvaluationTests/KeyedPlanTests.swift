@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import SiftEvaluation
+import SiftLanguage
+
+/// The fast paths for a key compared with a constant — with a qualifier, with string options,
+/// with any operator; the plan that evaluates dictionaries and queryable structs without the
+/// closure tree; a string test's needle prepared once — must give exactly the general path's
+/// answers, on the awkward values too.
+@Suite("Evaluator fast paths: keyed plans, qualifiers, prepared needles")
+struct KeyedPlanTests {
+    /// Values of every kind, and collections of them, for the key `x`.
+    static let values: [Value] = FastPathTests.values + [
+        .string("Stella"), .string("STÉPHANE"), .string("stéphane"), .string("s\u{0074}e\u{301}phane"), .string("ſt"), .string("ǅ"),
+        .string(""), .string("x"), .string("straße"), .string("İstanbul"), .int(Int64(1) << 53 + 1),
+        .array([.string("x"), .string("y")]), .array([.string("y"), .string("z")]), .set([.string("X"), .null]),
+        .array([.int(30), .double(.nan), .decimal(Decimal(string: "30.5") ?? 0)]), .array([.array([.string("x")]), .string("z")]),
+        .dictionary(ValueDictionary([("a", .string("x")), ("b", .int(31))])), .array([.null, .null]),
+    ]
+
+    static let constants = ["30", "30.5", "9007199254740993", "'x'", "'st'", "'ST'", "'É'", "'e\\u0301'", "'ß'", "''", "'\\u0301'", "nil", "YES"]
+    static let operators = ["==", "!=", "<", ">=", "==[c]", "!=[cd]", "BEGINSWITH", "BEGINSWITH[cd]", "ENDSWITH[c]", "CONTAINS[d]",
+                            "CONTAINS[cd]", "LIKE[c]", "MATCHES", "IN", "BEGINSWITH[n]", "==[l]"]
+    static let qualifiers = ["", "ANY ", "ALL ", "NONE "]
+
+    /// The plan (dictionary root), the closure tree's fast comparison (`AND SELF != nil` keeps
+    /// the predicate out of the plan) and the general path (`SELF.x`) agree on every value.
+    @Test(arguments: qualifiers)
+    func planFastClosureAndGeneralPathAgree(_ qualifier: String) throws {
+        for op in Self.operators {
+            for constant in Self.constants {
+                guard let general = try? CompiledPredicate(format: "\(qualifier)SELF.x \(op) \(constant)") else { continue }
+                let planned = try CompiledPredicate(format: "\(qualifier)x \(op) \(constant)")
+                let closure = try CompiledPredicate(format: "\(qualifier)x \(op) \(constant) AND SELF != nil")
+                #expect(planned.plan != nil)
+                #expect(closure.plan == nil)
+                for value in Self.values {
+                    let object = Value.dictionary(ValueDictionary([("a", .int(1)), ("x", value)]))
+                    let expected = try? general.evaluate(object)
+                    let context = "\(qualifier)x \(op) \(constant) on \(ValueText.text(value))"
+                    let viaPlan = try? planned.evaluate(object), viaClosure = try? closure.evaluate(object)
+                    #expect(viaPlan == expected, "\(context)")
+                    #expect(viaClosure == expected, "\(context)")
+                }
+                // A missing key is nil.
+                let missing = try? general.evaluate(.dictionary(ValueDictionary([("x", .null)])))
+                let viaPlan = try? planned.evaluate(.dictionary(ValueDictionary()))
+                let viaClosure = try? closure.evaluate(.dictionary(ValueDictionary()))
+                #expect(viaPlan == missing, "\(qualifier)x \(op) \(constant) on a missing key")
+                #expect(viaClosure == missing, "\(qualifier)x \(op) \(constant) on a missing key")
+            }
+        }
+    }
+
+    /// A needle prepared once answers as `StringPredicates` does, for every option.
+    @Test(arguments: ["", "[c]", "[d]", "[cd]", "[n]", "[cn]"])
+    func preparedNeedlesAnswerAsStringPredicates(_ written: String) throws {
+        var options: ComparisonOptions = []
+        if written.contains("c") { options.insert(.caseInsensitive) }
+        if written.contains("d") { options.insert(.diacriticInsensitive) }
+        if written.contains("n") { options = .normalized }
+        let texts = ["", "st", "ST", "Stella 12", "stéphane", "STÉPHANE", "ste\u{301}phane", "Ångel", "A\u{30A}ngel", "ǅemal", "ſtar",
+                     "straße", "STRASSE", "İstanbul", "ﬁst", "x\u{301}", "e\u{301}", "é", "\u{301}", "中文st", "tESt", "abcST"]
+        let needles = ["st", "ST", "é", "e\u{301}", "E", "\u{301}", "", "ß", "ss", "å", "ǆ", "ﬁ", "中", "t", "stella 12"]
+        for needle in needles {
+            let prepared: [(PreparedNeedle, (String) -> Bool)] = [
+                (PreparedNeedle(.equals, needle, options: options), { StringPredicates.equals($0, needle, options: options) }),
+                (PreparedNeedle(.beginsWith, needle, options: options), { StringPredicates.beginsWith($0, needle, options: options) }),
+                (PreparedNeedle(.endsWith, needle, options: options), { StringPredicates.endsWith($0, needle, options: options) }),
+                (PreparedNeedle(.contains, needle, options: options), { StringPredicates.contains($0, needle, options: options) }),
+            ]
+            for text in texts + needles {
+                for (needleTest, general) in prepared {
+                    #expect(needleTest.matches(text) == general(text), "\(text.unicodeScalars.map(\.value)) \(needleTest.operation)\(written) \(needle.unicodeScalars.map(\.value))")
+                }
+            }
+        }
+    }
+
+    struct Item: PredicateQueryable {
+        var name: String
+        var age: Int
+        var score: Double
+        var big: UInt64
+        var flag: Bool
+        var nickname: String?
+        var tags: [String]
+        var codes: Set<Int>
+        var scores: [Double?]
+        var grid: [[String]]
+        var when: Date
+        static let queryableKeys: QueryableKeys<Item> = [
+            "name": .key(\.name), "age": .key(\.age), "score": .key(\.score), "big": .key(\.big), "flag": .key(\.flag),
+            "nickname": .key(\.nickname), "tags": .key(\.tags), "codes": .key(\.codes), "scores": .key(\.scores),
+            "grid": .key(\.grid), "when": .key(\.when), "twice": .computed { .int(Int64($0.age) * 2) },
+        ]
+    }
+
+    static let items: [Item] = [
+        Item(name: "Stella", age: 31, score: .nan, big: .max, flag: true, nickname: nil, tags: ["x", "y"], codes: [1, 30],
+             scores: [nil, 30.5], grid: [["x"], []], when: Date(timeIntervalSinceReferenceDate: 0)),
+        Item(name: "ste\u{301}phane", age: 30, score: 30, big: 30, flag: false, nickname: "É", tags: [], codes: [],
+             scores: [], grid: [], when: Date(timeIntervalSinceReferenceDate: 30)),
+        Item(name: "", age: -1, score: -0.0, big: 1 << 63, flag: true, nickname: "st", tags: ["X", "ǅ", ""], codes: [31],
+             scores: [.infinity], grid: [["y", "z"]], when: .distantPast),
+    ]
+
+    /// A queryable struct evaluated in place (the plan) gives the answer of the same struct
+    /// wrapped as a ``Value`` and read through the closure tree.
+    @Test(arguments: [
+        "age > 30", "age == 30.0", "age > 30 AND name BEGINSWITH[cd] 'st'", "NOT age < 0 OR flag == NO", "score != 30", "score >= -0.0",
+        "big > 9223372036854775807", "big == 30", "flag == YES", "nickname == nil", "nickname ==[cd] 'e'", "name ENDSWITH 'phane'",
+        "name ==[cd] 'STEPHANE'", "ANY tags == 'x'", "ANY tags ==[c] 'x'", "ALL tags != ''", "NONE tags BEGINSWITH 'ǅ'", "tags == 'x'",
+        "tags CONTAINS 'x'", "ANY codes > 30", "ALL codes < 31", "NONE codes == 1", "codes == 31", "ANY scores == nil", "ALL scores > 30",
+        "ANY grid == 'x'", "ANY grid.@count == 1", "ANY grid CONTAINS 'y'", "twice == 62", "missing == nil", "ANY missing == nil",
+        "ALL missing == 1", "when < CAST(1, 'NSDate')", "TRUEPREDICATE AND age IN {30, 31}", "name MATCHES '[sS].*'", "name LIKE[c] 's*'",
+    ])
+    func queryableStructsInPlaceAgreeWithWrappedOnes(_ format: String) throws {
+        let predicate = try CompiledPredicate(format: format)
+        for item in Self.items {
+            #expect(try predicate.evaluate(item) == predicate.evaluate(Value(item)), "\(format) on \(item.name)")
+        }
+        // The typed filter checks the keys first (an unknown key throws); then it agrees too.
+        guard (try? Item.checkKeyPaths(of: predicate.predicate)) != nil else { return }
+        #expect(try predicate.filter(Self.items).map(\.name) == Self.items.filter { try predicate.evaluate(Value($0)) }.map(\.name))
+    }
+
+    /// Which predicates take the plan: only keys of the object compared with constants.
+    @Test func plansAreMadeForKeyComparisonsOnly() throws {
+        for format in ["age > 30", "ANY tags == 'x'", "NOT (a == 1 OR b BEGINSWITH[cd] 'x')", "TRUEPREDICATE", "x IN 'abc'"] {
+            #expect(try CompiledPredicate(format: format).plan != nil, "\(format)")
+        }
+        for format in ["a.b == 1", "a == b", "SELF == 1", "a == $v", "@count == 1", "a IN {1, 2}", "SUBQUERY(t, $x, $x == 1).@count > 0", "a + 1 > 2", "ANY a.b == 1"] {
+            #expect(try CompiledPredicate(format: format).plan == nil, "\(format)")
+        }
+    }
+
+    /// Element visitors: stored arrays and sets of convertible values get one; the values they
+    /// visit are the elements of the property's ``Value``, in the same order.
+    @Test func elementVisitorsVisitThePropertysElements() throws {
+        let table = Item.queryableKeys.table
+        let names = table.keyNames
+        #expect(names.indices.filter { table.elementVisitors[$0] != nil }.map { names[$0] } == ["tags", "codes", "scores", "grid"])
+        for item in Self.items {
+            let wrapped = Value(item)
+            for position in names.indices {
+                guard let visit = table.elementVisitors[position], case .object(let object) = wrapped else { continue }
+                var seen: [Value] = []
+                let found = try withUnsafeBytes(of: item) { (bytes: UnsafeRawBufferPointer) throws -> Bool in
+                    guard let address = bytes.baseAddress else { return true }
+                    return try visit(address) { (element: Value) throws(EvaluationError) -> Bool in seen.append(element); return false }
+                }
+                #expect(!found)
+                let expected = try object.value(forKey: names[position]).collectionElements ?? []
+                #expect(ValueComparison.equals(.array(seen), .array(expected)), "\(names[position])")
+            }
+        }
+    }
+}
