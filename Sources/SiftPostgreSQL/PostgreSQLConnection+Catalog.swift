@@ -51,54 +51,42 @@ extension PostgreSQLConnection {
 
     /// The foreign keys of every table, each with the table it belongs to.
     private func foreignKeys() throws(PostgreSQLError) -> [(table: TableKey, key: PostgreSQLForeignKey)] {
-        // One row per column of each key, in key order: gathered by (table, constraint).
-        var keys: [(table: TableKey, key: PostgreSQLForeignKey)] = []
-        var pending: (table: TableKey, name: String, rows: [PostgreSQLRow])?
-        func flush() {
-            guard let pending, let first = pending.rows.first else { return }
-            keys.append((pending.table, PostgreSQLForeignKey(
-                name: pending.name, columns: pending.rows.map { $0.text(3) },
+        try groups(Self.foreignKeysSQL).compactMap { group in
+            guard let first = group.rows.first else { return nil }
+            return (group.table, PostgreSQLForeignKey(
+                name: group.name, columns: group.rows.map { $0.text(3) },
                 referencedSchema: first.text(4), referencedTable: first.text(5),
-                referencedColumns: pending.rows.map { $0.text(6) },
-                onDelete: .init(code: first.text(7)), onUpdate: .init(code: first.text(8)))))
+                referencedColumns: group.rows.map { $0.text(6) },
+                onDelete: .init(code: first.text(7)), onUpdate: .init(code: first.text(8))))
         }
-        for row in try query(Self.foreignKeysSQL) {
-            let table = TableKey(schema: row.text(0), name: row.text(1))
-            let name = row.text(2)
-            if pending?.table == table, pending?.name == name {
-                pending?.rows.append(row)
-            } else {
-                flush()
-                pending = (table, name, [row])
-            }
-        }
-        flush()
-        return keys
     }
 
     /// The indexes of every table, each with the table it belongs to.
     private func indexes() throws(PostgreSQLError) -> [(table: TableKey, index: PostgreSQLIndex)] {
-        var indexes: [(table: TableKey, index: PostgreSQLIndex)] = []
-        var pending: (table: TableKey, name: String, rows: [PostgreSQLRow])?
-        func flush() {
-            guard let pending, let first = pending.rows.first else { return }
-            indexes.append((pending.table, PostgreSQLIndex(
-                name: pending.name, columns: pending.rows.map { $0[3].stringValue },
+        try groups(Self.indexesSQL).compactMap { group in
+            guard let first = group.rows.first else { return nil }
+            return (group.table, PostgreSQLIndex(
+                name: group.name, columns: group.rows.map { $0[3].stringValue },
                 isUnique: first[4].boolValue ?? false, isPrimaryKey: first[5].boolValue ?? false,
-                definition: first.text(6))))
+                definition: first.text(6)))
         }
-        for row in try query(Self.indexesSQL) {
+    }
+
+    /// The rows of a catalog query returning one row per column of a named object (a key, an
+    /// index) — schema, table and name first, the rows of one object next to each other, in
+    /// column order — gathered by (table, name).
+    private func groups(_ sql: String) throws(PostgreSQLError) -> [(table: TableKey, name: String, rows: [PostgreSQLRow])] {
+        var groups: [(table: TableKey, name: String, rows: [PostgreSQLRow])] = []
+        for row in try query(sql) {
             let table = TableKey(schema: row.text(0), name: row.text(1))
             let name = row.text(2)
-            if pending?.table == table, pending?.name == name {
-                pending?.rows.append(row)
+            if let last = groups.indices.last, groups[last].table == table, groups[last].name == name {
+                groups[last].rows.append(row)
             } else {
-                flush()
-                pending = (table, name, [row])
+                groups.append((table, name, [row]))
             }
         }
-        flush()
-        return indexes
+        return groups
     }
 
     /// The condition on namespace `n` leaving the system schemas out (user schemas cannot be

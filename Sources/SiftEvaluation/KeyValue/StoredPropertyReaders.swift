@@ -34,7 +34,7 @@ enum StoredPropertyReaders {
 }
 
 /// An array or set whose elements a to-many comparison visits in place.
-protocol VisitableElements {
+protocol VisitableElements: SendableMetatype {
     /// Whether some element's ``Value`` (as in the collection's `predicateValue`, in the same
     /// order) satisfies `body`; the collection is at `address`.
     static func someElement(at address: UnsafeRawPointer, where body: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool
