@@ -66,12 +66,9 @@ struct SQLFetchExecutor {
         var objects: [ManagedObject] = []
         var rows: [(key: Int64, id: ObjectID)] = []
         while try statement.step() {
-            var values: [Value] = []
-            values.reserveCapacity(layout.widestRow)
-            let row = layout.decode(statement, appendingTo: &values)
-            let object = store.managedObject(row, values: values[...])
+            let object = store.managedObject(decoding: statement, with: layout)
             if let residual, !(try residual.evaluate(.object(object))) { continue }
-            rows.append((row.key, row.id))
+            rows.append((object.storageKey, object.objectID))
             if plan.orderBy == nil { objects.append(object) }
         }
         if plan.orderBy == nil, !request.sortDescriptors.isEmpty {

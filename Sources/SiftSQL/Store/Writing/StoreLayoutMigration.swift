@@ -17,8 +17,8 @@ import SiftStore
 ///   like a number into a REAL, so the column's declared type changes: the table is made again).
 /// - Version 4: a searchable attribute has hidden columns holding its `[cd]`- and `[c]`-folded
 ///   text, indexed (``SearchFold``). A store whose stored model marks an attribute searchable
-///   without its columns (an older layout, or a model changed since) gains them — added, filled
-///   by the registered folding function, indexed — whatever its version.
+///   without its columns (one of an older layout) gains them — added, filled by the registered
+///   folding function, indexed — whatever its version.
 ///
 /// Migrating may change the schema (indexes, tables), which SQLite refuses while a statement of
 /// the connection is still being read — a fetch's objects still being iterated: the change then
