@@ -155,3 +155,67 @@ import Testing
         #expect(detail.stderr.contains("counts"))
     }
 }
+
+/// `sift query --output json/jsonl` writes objects straight to JSON text (``ObjectJSONWriter``):
+/// byte for byte what the object's dictionary (``ObjectOutput/value(of:model:)``) writes.
+@Suite struct ObjectJSONWriterTests {
+    static func expectSameText(_ store: any PersistentStore, _ statement: String, _ detail: RelationshipDetail) throws {
+        let output = ObjectOutput(relationships: detail)
+        var request = try FetchRequest(statement: statement)
+        request.fetchBatchSize = 3
+        try output.prepare(&request, model: store.model)
+        let writer = try #require(ObjectJSONWriter(output, model: store.model))
+        var count = 0
+        for object in try store.fetch(request) {
+            var direct: [UInt8] = []
+            writer.write(object, to: &direct)
+            var expected: [UInt8] = []
+            JSONWriter.write(output.value(of: object, model: store.model), to: &expected)
+            #expect(String(decoding: direct, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(statement) (\(detail))")
+            count += 1
+        }
+        #expect(count > 0, "\(statement)")
+    }
+
+    /// Every entity of the example store (to-one and to-many relationships, subentities).
+    @Test(arguments: RelationshipDetail.allCases)
+    func exampleStoreObjects(_ detail: RelationshipDetail) throws {
+        let store = try ExampleStores.open("example")
+        for entity in store.model.entities {
+            try Self.expectSameText(store, entity.name, detail)
+        }
+    }
+
+    /// Values whose text needs care: escapes, control characters, non-ASCII, the
+    /// infinities (null), -0.0, dates, decimals, data, UUIDs, nil; IDs that need escaping.
+    @Test func awkwardValuesAndNames() throws {
+        let model = try JSONModelFormat.read(Data(#"""
+        {"entities": [{"name": "Odd", "attributes": [
+          {"name": "text", "type": "String"}, {"name": "real", "type": "Double"},
+          {"name": "when", "type": "Date"}, {"name": "amount", "type": "Decimal"},
+          {"name": "blob", "type": "Binary"}, {"name": "uuid", "type": "UUID"},
+          {"name": "flag", "type": "Boolean"}, {"name": "n", "type": "Integer 64"}]}]}
+        """#.utf8))
+        let store = try SQLiteStore.inMemory(model: model)
+        let texts = ["", "a\"b\\c", "line\nbreak\ttab\u{1}\u{1F}", "é ß 𝄞 \u{7F}", "</script>"]
+        let doubles = [-0.0, .infinity, -.infinity, 1e300, 0.1, .leastNonzeroMagnitude]
+        for (i, text) in texts.enumerated() {
+            try store.insert("Odd", id: ObjectID("o\"\(i)\n\u{2}"), [
+                "text": .string(text), "real": .double(doubles[i % doubles.count]),
+                "when": .date(Date(timeIntervalSinceReferenceDate: Double(i) * 1234.5678)),
+                "amount": .decimal(Decimal(string: "12345678901234567890.\(i)") ?? 0),
+                "blob": .data(Data([0, 1, UInt8(i)])), "uuid": .uuid(UUID()),
+                "flag": .bool(i % 2 == 0), "n": .int(Int64.min + Int64(i)),
+            ])
+        }
+        try store.insert("Odd", id: ObjectID("empty"), [:])
+        try store.save()
+        for detail in RelationshipDetail.allCases { try Self.expectSameText(store, "Odd", detail) }
+    }
+
+    /// With `--properties`, objects are written through their dictionaries.
+    @Test func chosenPropertiesHaveNoDirectWriter() throws {
+        let store = try ExampleStores.open("example")
+        #expect(ObjectJSONWriter(ObjectOutput(properties: ["title"]), model: store.model) == nil)
+    }
+}

@@ -78,9 +78,19 @@ struct QueryCommand: ParsableCommand {
                     // Objects stream from the store as they are printed; a store that fails
                     // midway (a damaged file) throws here, after the objects before it.
                     var i = 0
-                    try objects.forEachObject { object in
-                        renderer.write(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: i))
-                        i += 1
+                    if output.printsRecordText, let writer = ObjectJSONWriter(objectOutput, model: model) {
+                        var text: [UInt8] = []
+                        try objects.forEachObject { object in
+                            text.removeAll(keepingCapacity: true)
+                            writer.write(object, to: &text)
+                            renderer.write(Match(compactText: text, position: i))
+                            i += 1
+                        }
+                    } else {
+                        try objects.forEachObject { object in
+                            renderer.write(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: i))
+                            i += 1
+                        }
                     }
                 case .dictionaries(let rows):
                     for (i, row) in rows.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: row), position: i)) }

@@ -10,7 +10,7 @@ struct JSONLinesRenderer: ResultRenderer {
     init(output: StandardOutput) { self.output = output }
 
     mutating func write(_ match: Match) {
-        output.write(JSONCompaction.containsLineBreak(match.text) ? JSONCompaction.compacted(match.text) : match.text)
+        output.write(!match.textIsOneLine && JSONCompaction.containsLineBreak(match.text) ? JSONCompaction.compacted(match.text) : match.text)
         output.write(byte: 0x0A)
         output.endOfResult()
     }

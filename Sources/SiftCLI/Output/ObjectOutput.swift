@@ -91,7 +91,7 @@ struct ObjectOutput: Sendable {
         return .dictionary(ValueDictionary(pairs))
     }
 
-    private func value(of relationship: RelationshipDescription, _ object: ManagedObject) -> Value {
+    func value(of relationship: RelationshipDescription, _ object: ManagedObject) -> Value {
         if !relationship.isToMany {
             return object.destinationIDs(of: relationship.name).first.map { .string($0.rawValue) } ?? .null
         }

@@ -1,11 +1,33 @@
 import Sift
 
 /// One result of `sift filter`: the record's value, its 0-based position in the input, and its
-/// JSON text as written in the input (kept only for the formats that print it).
+/// JSON text as written in the input (kept only for the formats that print it). A result Sift
+/// wrote itself (`sift query`'s objects) may carry its compact text alone.
 struct Match {
-    let value: Value
+    private let knownValue: Value?
     let position: Int
     let text: [UInt8]
+    /// Whether `text` is known to be one line (compact JSON Sift wrote), so that jsonl prints
+    /// it without looking for line breaks.
+    let textIsOneLine: Bool
+
+    init(value: Value, position: Int, text: [UInt8], textIsOneLine: Bool = false) {
+        knownValue = value
+        self.position = position
+        self.text = text
+        self.textIsOneLine = textIsOneLine
+    }
+
+    /// A result known by its compact JSON text alone (for the formats that print text: json,
+    /// jsonl); its value is read from the text if a renderer asks for it.
+    init(compactText: [UInt8], position: Int) {
+        knownValue = nil
+        self.position = position
+        text = compactText
+        textIsOneLine = true
+    }
+
+    var value: Value { knownValue ?? ((try? JSONParser.parse(text)) ?? .null) }
 }
 
 /// A section of results (`--section-by`).

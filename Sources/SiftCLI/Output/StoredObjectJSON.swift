@@ -22,6 +22,6 @@ enum StoredObjectJSON {
     static func match(_ value: Value, position: Int) -> Match {
         var text: [UInt8] = []
         JSONWriter.write(value, to: &text)
-        return Match(value: value, position: position, text: text)
+        return Match(value: value, position: position, text: text, textIsOneLine: true)
     }
 }

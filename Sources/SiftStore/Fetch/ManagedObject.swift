@@ -25,6 +25,10 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     /// Attribute values by name, in the entity's attribute order.
     public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: Array(values)) }
 
+    /// The attribute names (shared by the objects a fetch read of the entity: the same instance
+    /// means the same names) and the values in their order, read without copying either.
+    package var attributeSlots: (names: AttributeNames, values: ArraySlice<Value>) { (names, values) }
+
     /// An object of a store: `values` are its attributes, named by `shape`'s names; `shape`'s
     /// storage answers for its relationships, finding the object by `storageKey`.
     package init(objectID: ObjectID, shape: ObjectShape, values: ArraySlice<Value>, storageKey: Int64) {
