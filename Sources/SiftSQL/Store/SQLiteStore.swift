@@ -45,6 +45,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// prefetched relationships loaded in an earlier generation are read again.
     var generation: UInt64 = 0
     public internal(set) var hasChanges = false
+    /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
+    /// ends; nil when the cache has its own size.
+    var readCacheSize: Int64?
 
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
         self.url = url
