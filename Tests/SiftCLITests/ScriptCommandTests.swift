@@ -96,6 +96,26 @@ import Testing
         }
     }
 
+    /// `--relationships` sets how objects start showing to-many relationships, as
+    /// `.relationships` does; the script can still change it.
+    @Test func relationshipsSetsHowObjectsShowToManyRelationships() throws {
+        try Self.withNotesStore { directory in
+            let script = directory.appendingPathComponent("tags.sift")
+            try Self.write("Tag WHERE name == 'Monday'\n.relationships counts\nTag WHERE name == 'Monday'\n", to: script)
+            let store = directory.appendingPathComponent("notes.sqlite").path
+            let ids = try SiftBinary.run("run", script.path, "--store", store, "--output", "jsonl", "--relationships", "ids")
+            #expect(ids.status == 0, "\(ids.stderr)")
+            let lines = ids.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(ids.stdout)")
+            #expect(lines.first?.contains(#""notes":["#) == true, "\(ids.stdout)")
+            #expect(lines.last?.contains(#""notes":2"#) == true, "\(ids.stdout)")
+            let none = try SiftBinary.run("run", script.path, "--store", store, "--output", "jsonl", "--relationships", "none")
+            #expect(none.stdout.split(separator: "\n").first?.contains("notes") == false, "\(none.stdout)")
+            let bad = try SiftBinary.run("run", script.path, "--relationships", "all")
+            #expect(bad.status != 0)
+        }
+    }
+
     @Test func aMissingScriptOrStoreIsAnError() throws {
         let result = try SiftBinary.run("run", "/nonexistent/script.sift")
         #expect(result.status == 1)

@@ -13,6 +13,7 @@ struct RunCommand: ParsableCommand {
             Examples:
               $ sift run Examples/movies-report.sift
               $ sift run Examples/notes-by-category.sift --store notes.sqlite --output csv
+              $ sift run report.sift --store notes.sqlite --relationships ids
               $ sift run report.sift --store notes.sqlite --bail \\
                   --var 'since={"$date": "2017-07-06T00:00:00Z"}'
             """
@@ -33,6 +34,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The mode results start in: table, box, line, json, jsonl, csv or markdown.", valueName: "FORMAT"))
     var output: String?
 
+    @Option(help: ArgumentHelp("How objects start showing to-many relationships: counts (the number of destinations), ids (their @id values) or none (no relationships); .relationships changes it.", valueName: "counts|ids|none"))
+    var relationships: RelationshipDetail?
+
     func run() throws {
         let session = Session(output: .process(), source: .script(name: script))
         session.settings.bail = bail
@@ -42,6 +46,7 @@ struct RunCommand: ParsableCommand {
             }
             session.settings.mode = mode
         }
+        if let relationships { session.settings.relationships = relationships }
         for text in variables {
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 throw ValidationError("--var '\(text)': expected NAME=JSON")
