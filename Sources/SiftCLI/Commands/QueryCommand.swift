@@ -66,31 +66,31 @@ struct QueryCommand: ParsableCommand {
             && model.entity(named: fetch.entityName)?.entityAndSubentities.count == 1
         var renderer = output.makeRenderer(standardOutput, sameKeys: sameKeys)
         let objectOutput = ObjectOutput(relationships: relationships, properties: try properties.map(ObjectOutput.propertyList))
+        // json and jsonl print an object's text, written straight from its values; the other
+        // formats read the object's dictionary.
+        let writer = output.printsRecordText ? ObjectJSONWriter(objectOutput, model: model) : nil
+        var text: [UInt8] = []
+        func match(_ object: ManagedObject, position: Int) -> Match {
+            guard let writer else { return StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: position) }
+            text.removeAll(keepingCapacity: true)
+            writer.write(object, to: &text)
+            return Match(compactText: text, position: position)
+        }
         do {
             try objectOutput.prepare(&fetch, model: model)
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {
                 let sectioned = try store.fetchSections(fetch)
                 if let warning = sectioned.warning { Output.error("warning: \(warning)") }
-                try FetchedSectionsPrinter.print(sectioned, to: renderer) { objectOutput.value(of: $0, model: model) }
+                try FetchedSectionsPrinter.print(sectioned, to: renderer, match: match)
             } else {
                 switch try store.execute(fetch) {
                 case .objects(let objects):
                     // Objects stream from the store as they are printed; a store that fails
                     // midway (a damaged file) throws here, after the objects before it.
                     var i = 0
-                    if output.printsRecordText, let writer = ObjectJSONWriter(objectOutput, model: model) {
-                        var text: [UInt8] = []
-                        try objects.forEachObject { object in
-                            text.removeAll(keepingCapacity: true)
-                            writer.write(object, to: &text)
-                            renderer.write(Match(compactText: text, position: i))
-                            i += 1
-                        }
-                    } else {
-                        try objects.forEachObject { object in
-                            renderer.write(StoredObjectJSON.match(objectOutput.value(of: object, model: model), position: i))
-                            i += 1
-                        }
+                    try objects.forEachObject { object in
+                        renderer.write(match(object, position: i))
+                        i += 1
                     }
                 case .dictionaries(let rows):
                     for (i, row) in rows.enumerated() { renderer.write(StoredObjectJSON.match(StoredObjectJSON.value(of: row), position: i)) }

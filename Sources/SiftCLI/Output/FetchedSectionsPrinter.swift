@@ -9,13 +9,21 @@ enum FetchedSectionsPrinter {
     /// damaged file) throws after the objects before it, with what was printed closed.
     static func print(_ results: SectionedFetchResults, to renderer: any ResultRenderer,
                       value: (ManagedObject) throws -> Value) throws {
+        try print(results, to: renderer) { object, position in StoredObjectJSON.match(try value(object), position: position) }
+    }
+
+    /// Writes `results` to `renderer`'s section stream, each object as the result
+    /// `match(object, position)` makes of it (its text written straight from its values, for
+    /// json and jsonl: ``ObjectJSONWriter``).
+    static func print(_ results: SectionedFetchResults, to renderer: any ResultRenderer,
+                      match: (ManagedObject, _ position: Int) throws -> Match) throws {
         var stream = renderer.sectionStream()
         var position = 0
         do {
             for section in results.sections {
                 stream.begin(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.numberOfObjects))
                 try section.objects.forEachObject { object in
-                    stream.write(StoredObjectJSON.match(try value(object), position: position))
+                    stream.write(try match(object, position))
                     position += 1
                 }
             }
