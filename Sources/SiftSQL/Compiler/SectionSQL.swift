@@ -42,9 +42,9 @@ struct SectionSQL {
     let plan: FetchSQL
     /// The section key path's value per row.
     let value: SQLFragment
-    private let sortTerms: String
+    private let sortTerms: [SQLOrdering]
     /// The first sort key and its direction, when it sorts by the section key path.
-    private let runKey: (term: String, descending: Bool)?
+    private let runKey: (term: SQLExpression, descending: Bool)?
 
     /// Compiles the section key path of `plan`'s request; throws `SQLUnsupported` when it has
     /// no single SQL value per row (or the fetch does not run wholly in SQL).
@@ -59,7 +59,7 @@ struct SectionSQL {
         if value.kind == .dynamic { throw SQLUnsupported("sectioning by a value of several kinds") }
         self.plan = plan
         self.value = value
-        self.sortTerms = terms.joined(separator: ", ")
+        self.sortTerms = terms
         if let first = plan.request.sortDescriptors.first, let term = plan.sortKeys.first,
            first.keyPath == keys.joined(separator: ".") {
             runKey = (term, !first.ascending)
@@ -76,15 +76,16 @@ struct SectionSQL {
     }
 
     private var isPaged: Bool { plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 }
-    private var rowNumber: String { "row_number() OVER (ORDER BY \(sortTerms))" }
+    private var rowNumber: SQLExpression { .rowNumber(orderBy: sortTerms) }
 
     /// The sections' values, sizes, first and last places (1-based, in result order), in
     /// order of their first place.
     func summaryQuery() -> (sql: String, bindings: [SQLiteValue]) {
-        var inner = "SELECT \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
-        if isPaged { inner += plan.orderByClause + plan.pagingClause() }
-        return plan.context.finalize(
-            "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")")
+        let renderer = SQLRenderer()
+        var inner = "SELECT \(renderer.render(value.expression)) AS \"s\", \(renderer.render(rowNumber)) AS \"n\" \(plan.fromAndWhere(renderer))"
+        if isPaged { inner += plan.orderByClause(renderer) + plan.pagingClause(renderer) }
+        let sql = "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")"
+        return (sql, renderer.bindings)
     }
 
     /// Runs of equal first sort key, in result order, when that key is the section key path:
@@ -92,33 +93,41 @@ struct SectionSQL {
     /// its size. Nil when the first sort key is another key path.
     func runsQuery() -> (sql: String, bindings: [SQLiteValue])? {
         guard let runKey else { return nil }
+        let renderer = SQLRenderer()
         if isPaged {
             let order = runKey.descending ? "ORDER BY \"k\" DESC" : "ORDER BY \"k\""
-            let inner = "SELECT \(value.sql) AS \"s\", \(runKey.term) AS \"k\" \(plan.fromAndWhere)\(plan.orderByClause)\(plan.pagingClause())"
-            return plan.context.finalize(
-                "SELECT min(\"s\"), max(\"s\"), count(\"s\"), count(*) FROM (\(inner)) GROUP BY \"k\" \(order)")
+            let inner = "SELECT \(renderer.render(value.expression)) AS \"s\", \(renderer.render(runKey.term)) AS \"k\" \(plan.fromAndWhere(renderer))"
+                + plan.orderByClause(renderer) + plan.pagingClause(renderer)
+            let sql = "SELECT min(\"s\"), max(\"s\"), count(\"s\"), count(*) FROM (\(inner)) GROUP BY \"k\" \(order)"
+            return (sql, renderer.bindings)
         }
-        let direction = runKey.descending ? " DESC" : ""
-        return plan.context.finalize(
-            "SELECT min(\(value.sql)), max(\(value.sql)), count(\(value.sql)), count(*) \(plan.fromAndWhere)"
-                + " GROUP BY \(runKey.term) ORDER BY \(runKey.term)\(direction)")
+        let select = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
+                                         .function("count", [value.expression]), .countAll], from: nil)
+        var sql = renderer.render(select) + " " + plan.fromAndWhere(renderer)
+        sql += " GROUP BY " + renderer.render(runKey.term) + " ORDER BY " + renderer.render(SQLOrdering(expression: runKey.term, descending: runKey.descending))
+        return (sql, renderer.bindings)
     }
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
     func objectsQuery(_ columns: [String], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
         let context = plan.context
-        func matches(_ operand: String) -> String {
-            "(" + values.map { "\(operand) IS \(context.bind($0)) COLLATE BINARY" }.joined(separator: " OR ") + ")"
+        let renderer = SQLRenderer()
+        /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
+        /// column was declared with.
+        func matches(_ operand: SQLExpression) -> SQLExpression {
+            .or(values.map { .binary(.is, operand, .collate(context.bind($0), "BINARY")) })
         }
         guard isPaged else {
-            return context.finalize("SELECT \(columns.joined(separator: ", ")) \(plan.fromAndWhere(adding: [matches(value.sql)]))\(plan.orderByClause)")
+            let sql = "SELECT \(columns.joined(separator: ", ")) \(plan.fromAndWhere(renderer, adding: [matches(value.expression)]))\(plan.orderByClause(renderer))"
+            return (sql, renderer.bindings)
         }
         let named = columns.enumerated().map { "\($1) AS \"c\($0)\"" }
         let outer = columns.indices.map { "\"c\($0)\"" }
-        let inner = "SELECT \(named.joined(separator: ", ")), \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
-        return context.finalize(
-            "SELECT \(outer.joined(separator: ", ")) FROM (\(inner)) WHERE \"n\" BETWEEN \(context.bind(.integer(first))) AND \(context.bind(.integer(last)))"
-                + " AND \(matches("\"s\"")) ORDER BY \"n\"")
+        let inner = "SELECT \(named.joined(separator: ", ")), \(renderer.render(value.expression)) AS \"s\", \(renderer.render(rowNumber)) AS \"n\" \(plan.fromAndWhere(renderer))"
+        let place = SQLExpression.column(table: nil, name: "n")
+        let filter = SQLExpression.and([.between(place, context.bind(.integer(first)), context.bind(.integer(last))), matches(.column(table: nil, name: "s"))])
+        let sql = "SELECT \(outer.joined(separator: ", ")) FROM (\(inner)) WHERE \(renderer.render(filter)) ORDER BY \"n\""
+        return (sql, renderer.bindings)
     }
 }

@@ -39,6 +39,19 @@ struct ForeignColumn: Sendable {
         return value
     }
 
+    /// The expression reading the column `column`, as ``sql(_:)`` writes it.
+    func expression(_ column: SQLExpression) -> SQLExpression {
+        if stripsAffinity && storageClasses == nil && dateEncoding == nil && !normalizesText { return .unary(.plus, column) }
+        var value = column
+        if let storageClasses { value = .case([(when: .storageClassIn(column, storageClasses), then: column)], otherwise: nil) }
+        if let dateEncoding {
+            value = .function(SiftSQLFunctions.dateFunction, [value, .string(dateEncoding.rawValue)])
+        } else if normalizesText {
+            value = .function(SiftSQLFunctions.nfcFunction, [value])
+        }
+        return value
+    }
+
     /// Whether the column is read as it is stored (so its plain SQL, and an index on it, serve).
     var isPlain: Bool { dateEncoding == nil && storageClasses == nil && !normalizesText && !stripsAffinity }
 }

@@ -164,6 +164,16 @@ struct EntityTable: Sendable {
         return sql
     }
 
+    /// The expression reading attribute column `column` of the row aliased `alias`, as
+    /// ``valueSQL(column:alias:)`` writes it: `"t0"."name"`, `"t0"."name" COLLATE BINARY`, or its
+    /// ``ForeignColumn`` reading.
+    func value(column: String, alias: String) -> SQLExpression {
+        var value = SQLExpression.column(alias, column)
+        if let foreign = foreignColumns[column] { value = foreign.expression(value) }
+        if collatedColumns.contains(column) { value = .collate(value, "BINARY") }
+        return value
+    }
+
     /// Where an object's ID is read from.
     enum ObjectIDSource: Sendable {
         /// A text column holding the ID.
