@@ -153,19 +153,31 @@ struct FetchSQL {
 
     /// The whole query, selecting `columns`, and its bindings.
     func select(_ columns: [String]) -> (sql: String, bindings: [SQLiteValue]) {
-        let renderer = SQLRenderer()
+        let rendered = select(columns, in: SQLiteDialect())
+        return (rendered.sql, rendered.bindings)
+    }
+
+    /// The whole query in `dialect`, selecting `columns` (quoted names, which both dialects
+    /// write alike), with its bindings and what the dialect could not say.
+    func select(_ columns: [String], in dialect: any SQLDialect) -> RenderedSQL {
+        let renderer = SQLRenderer(dialect)
         let sql = "SELECT \(columns.joined(separator: ", ")) \(fromAndWhere(renderer))\(orderByClause(renderer))\(pagingClause(renderer))"
-        return (sql, renderer.bindings)
+        return RenderedSQL(sql: sql, renderer: renderer)
     }
 
     /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
     func countQuery() -> (sql: String, bindings: [SQLiteValue]) {
-        let renderer = SQLRenderer()
+        let rendered = countQuery(in: SQLiteDialect())
+        return (rendered.sql, rendered.bindings)
+    }
+
+    /// ``countQuery()`` in `dialect`.
+    func countQuery(in dialect: any SQLDialect) -> RenderedSQL {
+        let renderer = SQLRenderer(dialect)
         guard pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 else {
-            let sql = "SELECT count(*) \(fromAndWhere(renderer))"
-            return (sql, renderer.bindings)
+            return RenderedSQL(sql: "SELECT count(*) \(fromAndWhere(renderer))", renderer: renderer)
         }
         let sql = "SELECT count(*) FROM (SELECT 1 \(fromAndWhere(renderer))\(orderByClause(renderer))\(pagingClause(renderer)))"
-        return (sql, renderer.bindings)
+        return RenderedSQL(sql: sql, renderer: renderer)
     }
 }

@@ -55,4 +55,10 @@ struct PostgreSQLDialect: SQLDialect {
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 
     func storageClass(_ operand: String) -> String? { nil }
+
+    /// SQLite's `BINARY` (byte order, which is code-point order in UTF-8) is PostgreSQL's
+    /// `"C"`; Sift's collations are Swift functions registered in SQLite, which a server lacks.
+    func collation(_ name: String) -> String? {
+        name == "BINARY" ? quoted("C") : nil
+    }
 }

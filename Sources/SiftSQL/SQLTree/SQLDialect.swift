@@ -34,6 +34,10 @@ protocol SQLDialect: Sendable {
 
     /// A value's storage class as text (`typeof(x)`); nil when the dialect has none.
     func storageClass(_ operand: String) -> String?
+
+    /// The collation SQLite calls `name` (`BINARY`, or one of Sift's, `sift_case_insensitive`),
+    /// as the dialect writes it after COLLATE; nil when it has none of the same order.
+    func collation(_ name: String) -> String?
 }
 
 extension SQLDialect {

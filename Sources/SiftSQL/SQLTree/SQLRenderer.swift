@@ -86,7 +86,7 @@ final class SQLRenderer {
             if let otherwise { text += " ELSE " + render(otherwise) }
             return text + " END"
         case .collate(let operand, let collation):
-            return render(operand, atLeast: SQLPrecedenceTable.atom) + " COLLATE " + collation
+            return render(operand, atLeast: SQLPrecedenceTable.atom) + " COLLATE " + (dialect.collation(collation) ?? unsupported(collation))
         case .storageClassIn(let operand, let classes):
             return dialect.storageClassTest(render(operand), classes) ?? unsupported("typeof")
         case .storageClass(let operand):

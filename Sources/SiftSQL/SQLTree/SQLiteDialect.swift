@@ -62,4 +62,6 @@ struct SQLiteDialect: SQLDialect {
     }
 
     func storageClass(_ operand: String) -> String? { "typeof(\(operand))" }
+
+    func collation(_ name: String) -> String? { name }
 }

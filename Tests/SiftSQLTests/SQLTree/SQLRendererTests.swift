@@ -55,11 +55,11 @@ import Testing
         Case(name: "(a || b) + c", tree: .binary(.add, .binary(.concatenate, a, b), c),
              sqlite: #""t0"."a" || "t0"."b" + "t0"."c""#, postgreSQL: #"("t0"."a" || "t0"."b") + "t0"."c""#),
         Case(name: "a COLLATE BINARY = b", tree: .binary(.equal, .collate(a, "BINARY"), b),
-             sqlite: #""t0"."a" COLLATE BINARY = "t0"."b""#, postgreSQL: #""t0"."a" COLLATE BINARY = "t0"."b""#),
-        Case(name: "(a || b) COLLATE", tree: .collate(.binary(.concatenate, a, b), "NOCASE"),
-             sqlite: #"("t0"."a" || "t0"."b") COLLATE NOCASE"#, postgreSQL: #"("t0"."a" || "t0"."b") COLLATE NOCASE"#),
+             sqlite: #""t0"."a" COLLATE BINARY = "t0"."b""#, postgreSQL: #""t0"."a" COLLATE "C" = "t0"."b""#),
+        Case(name: "(a || b) COLLATE", tree: .collate(.binary(.concatenate, a, b), "BINARY"),
+             sqlite: #"("t0"."a" || "t0"."b") COLLATE BINARY"#, postgreSQL: #"("t0"."a" || "t0"."b") COLLATE "C""#),
         Case(name: "(-a) COLLATE", tree: .collate(.unary(.negate, a), "BINARY"),
-             sqlite: #"(-"t0"."a") COLLATE BINARY"#, postgreSQL: #"(-"t0"."a") COLLATE BINARY"#),
+             sqlite: #"(-"t0"."a") COLLATE BINARY"#, postgreSQL: #"(-"t0"."a") COLLATE "C""#),
         Case(name: "a IS ?", tree: .binary(.is, a, p(1, 5)),
              sqlite: #""t0"."a" IS ?1"#, postgreSQL: #""t0"."a" IS NOT DISTINCT FROM $1"#),
         Case(name: "(a = b) IS NOT c", tree: .binary(.isNot, .binary(.equal, a, b), c),
@@ -141,12 +141,13 @@ import Testing
     /// What PostgreSQL cannot say (SQLite's storage classes, Sift's Swift functions) is
     /// reported, never silently written.
     @Test func postgreSQLReportsWhatItCannotSpell() {
-        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function("sift_call", [.string("abs:"), Self.b])])
+        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function("sift_call", [.string("abs:"), Self.b]),
+                                      .binary(.lessThan, .collate(Self.c, "sift_case_insensitive"), .string("x"))])
         let postgreSQL = SQLRenderer(PostgreSQLDialect())
         _ = postgreSQL.render(tree)
-        #expect(postgreSQL.unsupported == ["typeof", "sift_call"])
+        #expect(postgreSQL.unsupported == ["typeof", "sift_call", "sift_case_insensitive"])
         let sqlite = SQLRenderer(SQLiteDialect())
-        #expect(sqlite.render(tree) == #"typeof("t0"."a") IN ('integer', 'real') AND sift_call('abs:', "t0"."b")"#)
+        #expect(sqlite.render(tree) == #"typeof("t0"."a") IN ('integer', 'real') AND sift_call('abs:', "t0"."b") AND "t0"."c" COLLATE sift_case_insensitive < 'x'"#)
         #expect(sqlite.unsupported.isEmpty)
         #expect(sqlite.render(.storageClassIn(Self.a, ["text"])) == #"typeof("t0"."a") = 'text'"#)
     }
