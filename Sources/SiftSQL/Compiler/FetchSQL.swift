@@ -152,17 +152,26 @@ struct FetchSQL {
     }
 
     /// The whole query, selecting `columns`, and its bindings.
-    func select(_ columns: [String]) -> (sql: String, bindings: [SQLiteValue]) {
+    func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLiteValue]) {
         let rendered = select(columns, in: SQLiteDialect())
         return (rendered.sql, rendered.bindings)
     }
 
-    /// The whole query in `dialect`, selecting `columns` (quoted names, which both dialects
-    /// write alike), with its bindings and what the dialect could not say.
-    func select(_ columns: [String], in dialect: any SQLDialect) -> RenderedSQL {
+    /// The whole query in `dialect`, selecting `columns`, with its bindings and what the
+    /// dialect could not say.
+    func select(_ columns: [SQLExpression], in dialect: any SQLDialect) -> RenderedSQL {
         let renderer = SQLRenderer(dialect)
-        let sql = "SELECT \(columns.joined(separator: ", ")) \(fromAndWhere(renderer))\(orderByClause(renderer))\(pagingClause(renderer))"
-        return RenderedSQL(sql: sql, renderer: renderer)
+        return RenderedSQL(sql: renderer.render(statement(selecting: columns)), renderer: renderer)
+    }
+
+    /// The query as a tree: `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
+    func statement(selecting columns: [SQLExpression]) -> SQLSelect {
+        var select = SQLSelect(columns: columns, from: from, where: conditions.isEmpty ? nil : .and(conditions), orderBy: orderTerms)
+        if pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            select.limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+            if request.fetchOffset > 0 { select.offset = context.bind(.integer(Int64(request.fetchOffset))) }
+        }
+        return select
     }
 
     /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
@@ -175,9 +184,11 @@ struct FetchSQL {
     func countQuery(in dialect: any SQLDialect) -> RenderedSQL {
         let renderer = SQLRenderer(dialect)
         guard pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 else {
-            return RenderedSQL(sql: "SELECT count(*) \(fromAndWhere(renderer))", renderer: renderer)
+            var count = statement(selecting: [.countAll])
+            count.orderBy = []
+            return RenderedSQL(sql: renderer.render(count), renderer: renderer)
         }
-        let sql = "SELECT count(*) FROM (SELECT 1 \(fromAndWhere(renderer))\(orderByClause(renderer))\(pagingClause(renderer)))"
+        let sql = "SELECT count(*) FROM (" + renderer.render(statement(selecting: [.integer(1)])) + ")"
         return RenderedSQL(sql: sql, renderer: renderer)
     }
 }

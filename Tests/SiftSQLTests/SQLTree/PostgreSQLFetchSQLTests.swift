@@ -41,12 +41,12 @@ import Testing
     func rendersForPostgreSQL(_ c: Case) throws {
         let store = try SQLTestModel.store()
         let plan = try SQLFetchExecutor(store: store).plan(try FetchRequest(statement: c.statement))
-        let rendered = plan.select([#""t0"."_pk""#], in: PostgreSQLDialect())
+        let rendered = plan.select([.column("t0", "_pk")], in: PostgreSQLDialect())
         #expect(rendered.sql == #"SELECT "t0"."_pk" "# + c.sql)
         #expect(rendered.bindings.map(\.description) == c.bindings)
         #expect(rendered.unsupported == c.unsupported)
         // The same plan in SQLite: the same bindings, nothing unsupported.
-        let sqlite = plan.select([#""t0"."_pk""#], in: SQLiteDialect())
+        let sqlite = plan.select([.column("t0", "_pk")], in: SQLiteDialect())
         #expect(sqlite.bindings == rendered.bindings)
         #expect(sqlite.unsupported.isEmpty)
     }
