@@ -105,16 +105,24 @@ struct DictionarySQL {
     /// The query and its bindings.
     func query() -> (sql: String, bindings: [SQLiteValue]) {
         let renderer = SQLRenderer()
-        let selected = columns.isEmpty ? "1" : columns.map { renderer.render($0.expression) }.joined(separator: ", ")
-        var sql = "SELECT \(selected) \(plan.fromAndWhere(renderer))"
+        return (renderer.render(statement()), renderer.bindings)
+    }
+
+    /// The query as a tree: the properties' columns over the fetch's FROM and WHERE, grouped
+    /// (in the order of each group's first object) or in the fetch's order, paged when
+    /// ``pagesInSQL``.
+    func statement() -> SQLSelect {
+        var select = SQLSelect(columns: columns.isEmpty ? [.integer(1)] : columns.map(\.expression), from: plan.from,
+                               where: plan.conditions.isEmpty ? nil : .and(plan.conditions))
         if let groupBy {
-            sql += " GROUP BY " + groupBy.map { renderer.render($0) }.joined(separator: ", ")
-            sql += " ORDER BY " + renderer.render(.function("min", [.column(plan.alias, plan.table.primaryKey)]))
+            select.groupBy = groupBy
+            select.orderBy = [SQLOrdering(expression: .function("min", [.column(plan.alias, plan.table.primaryKey)]))]
         } else if !aggregatesWholeResult {
-            sql += plan.orderByClause(renderer)
+            select.orderBy = plan.orderTerms
         }
-        if pagesInSQL { sql += plan.paging(renderer) }
-        return (sql, renderer.bindings)
+        // (The plan's request pages as this one does: only its sort descriptors may differ.)
+        if pagesInSQL, let (limit, offset) = plan.paging() { (select.limit, select.offset) = (limit, offset) }
+        return select
     }
 
     /// The result row the statement is on (before HAVING, sorting groups, distinct).

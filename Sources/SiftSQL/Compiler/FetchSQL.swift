@@ -140,15 +140,16 @@ struct FetchSQL {
 
     /// The LIMIT/OFFSET clause, when paging runs in SQL.
     func pagingClause(_ renderer: SQLRenderer) -> String {
-        pagesInSQL ? paging(renderer) : ""
+        guard pagesInSQL, let (limit, offset) = paging() else { return "" }
+        return " LIMIT " + renderer.render(limit) + (offset.map { " OFFSET " + renderer.render($0) } ?? "")
     }
 
-    /// ` LIMIT ?n OFFSET ?m` of the request (no limit is -1), or nothing when it has neither.
-    func paging(_ renderer: SQLRenderer) -> String {
-        guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
-        var text = " LIMIT " + renderer.render(context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1)))
-        if request.fetchOffset > 0 { text += " OFFSET " + renderer.render(context.bind(.integer(Int64(request.fetchOffset)))) }
-        return text
+    /// The request's LIMIT and OFFSET, bound (no limit is -1; no offset is nil); nil when it has
+    /// neither.
+    func paging() -> (limit: SQLExpression, offset: SQLExpression?)? {
+        guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return nil }
+        let limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+        return (limit, request.fetchOffset > 0 ? context.bind(.integer(Int64(request.fetchOffset))) : nil)
     }
 
     /// The whole query, selecting `columns`, and its bindings.
@@ -167,10 +168,7 @@ struct FetchSQL {
     /// The query as a tree: `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
     func statement(selecting columns: [SQLExpression]) -> SQLSelect {
         var select = SQLSelect(columns: columns, from: from, where: conditions.isEmpty ? nil : .and(conditions), orderBy: orderTerms)
-        if pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            select.limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
-            if request.fetchOffset > 0 { select.offset = context.bind(.integer(Int64(request.fetchOffset))) }
-        }
+        if pagesInSQL, let (limit, offset) = paging() { (select.limit, select.offset) = (limit, offset) }
         return select
     }
 

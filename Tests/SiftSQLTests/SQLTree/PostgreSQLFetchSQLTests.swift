@@ -1,3 +1,4 @@
+import SiftEvaluation
 import SiftStore
 @testable import SiftSQL
 import SiftSQLite
@@ -49,6 +50,19 @@ import Testing
         let sqlite = plan.select([.column("t0", "_pk")], in: SQLiteDialect())
         #expect(sqlite.bindings == rendered.bindings)
         #expect(sqlite.unsupported.isEmpty)
+    }
+
+    /// A grouped dictionary fetch is one tree too: GROUP BY and the groups' order, in PostgreSQL.
+    @Test func groupsForPostgreSQL() throws {
+        let store = try SQLTestModel.store()
+        let request = try FetchRequest(statement: "SELECT author.name AS name, count:(title) AS n FROM Book WHERE year != 1974 GROUP BY author.name LIMIT 2")
+        let executor = SQLFetchExecutor(store: store)
+        let plan = try executor.plan(request)
+        let statement = try executor.dictionarySQL(plan, properties: DictionaryResults.properties(request, entity: plan.table.entity)).statement()
+        let renderer = SQLRenderer(PostgreSQLDialect())
+        #expect(renderer.render(statement) == #"SELECT "t1"."name", count("t0"."title") FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" IS DISTINCT FROM $1 GROUP BY "t1"."name" ORDER BY min("t0"."_pk") LIMIT $2"#)
+        #expect(renderer.bindings == [.integer(1974), .integer(2)])
+        #expect(renderer.unsupported.isEmpty)
     }
 
     @Test func countsForPostgreSQL() throws {
