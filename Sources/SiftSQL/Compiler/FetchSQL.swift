@@ -105,25 +105,11 @@ struct FetchSQL {
     /// The FROM clause: the fetched table and the joins its key paths need.
     var from: SQLFrom { SQLFrom(table: table.table, alias: alias, joins: context.joins) }
 
-    /// `FROM … WHERE …` (with joins), with `extra` conditions ANDed after the request's own,
-    /// written by `renderer`.
-    func fromAndWhere(_ renderer: SQLRenderer, adding extra: [SQLExpression] = []) -> String {
-        var sql = "FROM " + renderer.render(from)
-        let all = conditions + extra
-        if !all.isEmpty { sql += " WHERE " + renderer.render(.and(all)) }
-        return sql
-    }
-
-    /// The ORDER BY clause (by the row key alone when sorting runs in memory).
+    /// The ORDER BY terms (by the row key alone when sorting runs in memory).
     ///
     /// The row key is the tie-break. Where the WHERE clause constrains an indexed column, it is
     /// written `+"t0"."_pk"`, so SQLite does not prefer reading the whole table in key order
     /// (which needs no sorting) over searching the index and sorting what it finds.
-    func orderByClause(_ renderer: SQLRenderer) -> String {
-        " ORDER BY " + orderTerms.map(renderer.render).joined(separator: ", ")
-    }
-
-    /// The ORDER BY terms of ``orderByClause(_:)``.
     var orderTerms: [SQLOrdering] {
         var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey))]
         if let last = terms.last, usesIndexedColumn { terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression)) }
@@ -136,12 +122,6 @@ struct FetchSQL {
         let indexed = table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
             + table.searchable.flatMap { column in SearchFold.allCases.map { $0.column(column) } }
         return indexed.contains { column in conditions.contains { $0.comparesColumn(alias, column) } }
-    }
-
-    /// The LIMIT/OFFSET clause, when paging runs in SQL.
-    func pagingClause(_ renderer: SQLRenderer) -> String {
-        guard pagesInSQL, let (limit, offset) = paging() else { return "" }
-        return " LIMIT " + renderer.render(limit) + (offset.map { " OFFSET " + renderer.render($0) } ?? "")
     }
 
     /// The request's LIMIT and OFFSET, bound (no limit is -1; no offset is nil); nil when it has
@@ -165,9 +145,12 @@ struct FetchSQL {
         return RenderedSQL(sql: renderer.render(statement(selecting: columns)), renderer: renderer)
     }
 
+    /// The WHERE condition: the conditions ANDed (nil when there are none).
+    var whereCondition: SQLExpression? { conditions.isEmpty ? nil : .and(conditions) }
+
     /// The query as a tree: `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
     func statement(selecting columns: [SQLExpression]) -> SQLSelect {
-        var select = SQLSelect(columns: columns, from: from, where: conditions.isEmpty ? nil : .and(conditions), orderBy: orderTerms)
+        var select = SQLSelect(columns: columns, from: from, where: whereCondition, orderBy: orderTerms)
         if pagesInSQL, let (limit, offset) = paging() { (select.limit, select.offset) = (limit, offset) }
         return select
     }
@@ -186,7 +169,7 @@ struct FetchSQL {
             count.orderBy = []
             return RenderedSQL(sql: renderer.render(count), renderer: renderer)
         }
-        let sql = "SELECT count(*) FROM (" + renderer.render(statement(selecting: [.integer(1)])) + ")"
-        return RenderedSQL(sql: sql, renderer: renderer)
+        let count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(statement(selecting: [.integer(1)])), alias: nil))
+        return RenderedSQL(sql: renderer.render(count), renderer: renderer)
     }
 }

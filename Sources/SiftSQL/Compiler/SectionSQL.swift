@@ -81,11 +81,14 @@ struct SectionSQL {
     /// The sections' values, sizes, first and last places (1-based, in result order), in
     /// order of their first place.
     func summaryQuery() -> (sql: String, bindings: [SQLiteValue]) {
-        let renderer = SQLRenderer()
-        var inner = "SELECT \(renderer.render(value.expression)) AS \"s\", \(renderer.render(rowNumber)) AS \"n\" \(plan.fromAndWhere(renderer))"
-        if isPaged { inner += plan.orderByClause(renderer) + plan.pagingClause(renderer) }
-        let sql = "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")"
-        return (sql, renderer.bindings)
+        var inner = plan.statement(selecting: [value.expression, rowNumber])
+        inner.aliases = ["s", "n"]
+        if !isPaged { inner.orderBy = [] }
+        let place = SQLExpression.column(table: nil, name: "n"), section = SQLExpression.column(table: nil, name: "s")
+        let summary = SQLSelect(columns: [section, .countAll, .function("min", [place]), .function("max", [place])],
+                                from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [.collate(section, "BINARY")],
+                                orderBy: [SQLOrdering(expression: .function("min", [place]))])
+        return Self.rendered(summary)
     }
 
     /// Runs of equal first sort key, in result order, when that key is the section key path:
@@ -93,41 +96,48 @@ struct SectionSQL {
     /// its size. Nil when the first sort key is another key path.
     func runsQuery() -> (sql: String, bindings: [SQLiteValue])? {
         guard let runKey else { return nil }
-        let renderer = SQLRenderer()
         if isPaged {
-            let order = runKey.descending ? "ORDER BY \"k\" DESC" : "ORDER BY \"k\""
-            let inner = "SELECT \(renderer.render(value.expression)) AS \"s\", \(renderer.render(runKey.term)) AS \"k\" \(plan.fromAndWhere(renderer))"
-                + plan.orderByClause(renderer) + plan.pagingClause(renderer)
-            let sql = "SELECT min(\"s\"), max(\"s\"), count(\"s\"), count(*) FROM (\(inner)) GROUP BY \"k\" \(order)"
-            return (sql, renderer.bindings)
+            var inner = plan.statement(selecting: [value.expression, runKey.term])
+            inner.aliases = ["s", "k"]
+            let section = SQLExpression.column(table: nil, name: "s"), key = SQLExpression.column(table: nil, name: "k")
+            let runs = SQLSelect(columns: [.function("min", [section]), .function("max", [section]), .function("count", [section]), .countAll],
+                                 from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [key],
+                                 orderBy: [SQLOrdering(expression: key, descending: runKey.descending)])
+            return Self.rendered(runs)
         }
-        let select = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
-                                         .function("count", [value.expression]), .countAll], from: nil)
-        var sql = renderer.render(select) + " " + plan.fromAndWhere(renderer)
-        sql += " GROUP BY " + renderer.render(runKey.term) + " ORDER BY " + renderer.render(SQLOrdering(expression: runKey.term, descending: runKey.descending))
-        return (sql, renderer.bindings)
+        let runs = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
+                                       .function("count", [value.expression]), .countAll],
+                             from: plan.from, where: plan.whereCondition, groupBy: [runKey.term],
+                             orderBy: [SQLOrdering(expression: runKey.term, descending: runKey.descending)])
+        return Self.rendered(runs)
     }
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
-    func objectsQuery(_ columns: [String], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+    func objectsQuery(_ columns: [SQLExpression], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
         let context = plan.context
-        let renderer = SQLRenderer()
         /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
         /// column was declared with.
         func matches(_ operand: SQLExpression) -> SQLExpression {
             .or(values.map { .binary(.is, operand, .collate(context.bind($0), "BINARY")) })
         }
         guard isPaged else {
-            let sql = "SELECT \(columns.joined(separator: ", ")) \(plan.fromAndWhere(renderer, adding: [matches(value.expression)]))\(plan.orderByClause(renderer))"
-            return (sql, renderer.bindings)
+            var objects = plan.statement(selecting: columns)
+            objects.where = .and(plan.conditions + [matches(value.expression)])
+            return Self.rendered(objects)
         }
-        let named = columns.enumerated().map { "\($1) AS \"c\($0)\"" }
-        let outer = columns.indices.map { "\"c\($0)\"" }
-        let inner = "SELECT \(named.joined(separator: ", ")), \(renderer.render(value.expression)) AS \"s\", \(renderer.render(rowNumber)) AS \"n\" \(plan.fromAndWhere(renderer))"
+        let names = columns.indices.map { "c\($0)" }
+        let inner = SQLSelect(columns: columns + [value.expression, rowNumber], aliases: names + ["s", "n"], from: plan.from, where: plan.whereCondition)
         let place = SQLExpression.column(table: nil, name: "n")
         let filter = SQLExpression.and([.between(place, context.bind(.integer(first)), context.bind(.integer(last))), matches(.column(table: nil, name: "s"))])
-        let sql = "SELECT \(outer.joined(separator: ", ")) FROM (\(inner)) WHERE \(renderer.render(filter)) ORDER BY \"n\""
-        return (sql, renderer.bindings)
+        let objects = SQLSelect(columns: names.map { .column(table: nil, name: $0) }, from: SQLFrom(source: .subquery(inner), alias: nil), where: filter,
+                                orderBy: [SQLOrdering(expression: place)])
+        return Self.rendered(objects)
+    }
+
+    /// A statement's SQLite text and bindings.
+    private static func rendered(_ select: SQLSelect) -> (sql: String, bindings: [SQLiteValue]) {
+        let renderer = SQLRenderer()
+        return (renderer.render(select), renderer.bindings)
     }
 }

@@ -139,7 +139,10 @@ final class SQLRenderer {
 
     /// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`.
     func render(_ select: SQLSelect) -> String {
-        var text = "SELECT " + select.columns.map { render($0) }.joined(separator: ", ")
+        var text = "SELECT " + select.columns.enumerated().map { index, column in
+            let alias = index < select.aliases.count ? select.aliases[index] : nil
+            return render(column) + (alias.map { " AS " + dialect.quoted($0) } ?? "")
+        }.joined(separator: ", ")
         if let from = select.from { text += " FROM " + render(from) }
         if let condition = select.where { text += " WHERE " + render(condition) }
         if !select.groupBy.isEmpty { text += " GROUP BY " + select.groupBy.map { render($0) }.joined(separator: ", ") }
@@ -151,7 +154,11 @@ final class SQLRenderer {
 
     /// `"Book" AS "t0" LEFT JOIN "Author" AS "t1" ON …`.
     func render(_ from: SQLFrom) -> String {
-        var text = dialect.quoted(from.table)
+        var text: String
+        switch from.source {
+        case .table(let table): text = dialect.quoted(table)
+        case .subquery(let select): text = "(" + render(select) + ")"
+        }
         if let alias = from.alias { text += " AS " + dialect.quoted(alias) }
         for join in from.joins { text += " " + render(join) }
         return text

@@ -4,6 +4,8 @@
 ///     SELECT <columns> FROM <from> WHERE <where> GROUP BY <groupBy> ORDER BY <orderBy> LIMIT <limit> OFFSET <offset>
 struct SQLSelect: Sendable {
     var columns: [SQLExpression]
+    /// Names given to the columns (`<column> AS "s"`), by position; nil or missing: none.
+    var aliases: [String?] = []
     var from: SQLFrom?
     var `where`: SQLExpression? = nil
     var groupBy: [SQLExpression] = []
@@ -12,14 +14,33 @@ struct SQLSelect: Sendable {
     var offset: SQLExpression? = nil
 }
 
-/// A FROM clause: one table and what joins it.
+/// A FROM clause: one table (or subquery) and what joins it.
 ///
 ///     "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target"
 ///     "Author"
+///     (SELECT … AS "s", … AS "n" FROM …)
 struct SQLFrom: Sendable {
-    var table: String
+    /// What rows the clause reads.
+    indirect enum Source: Sendable {
+        /// `"Book"`.
+        case table(String)
+        /// `(SELECT …)`.
+        case subquery(SQLSelect)
+    }
+
+    var source: Source
     var alias: String?
     var joins: [SQLJoin] = []
+
+    init(table: String, alias: String?, joins: [SQLJoin] = []) {
+        self.init(source: .table(table), alias: alias, joins: joins)
+    }
+
+    init(source: Source, alias: String?, joins: [SQLJoin] = []) {
+        self.source = source
+        self.alias = alias
+        self.joins = joins
+    }
 
     /// The clause with `more` joins added after its own, each once (by alias).
     func adding(_ more: [SQLJoin]) -> SQLFrom {
