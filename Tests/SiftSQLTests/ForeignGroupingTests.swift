@@ -71,7 +71,7 @@ import Testing
         Case(statement: "SELECT player, max:(HR) AS best FROM batting GROUP BY player ORDER BY best",
              sql: #"SELECT "t1"."id", sift_group_max("t0"."HR", "t0"."id") FROM "batting" AS "t0" LEFT JOIN "people" AS "t1" ON "t1"."id" = "t0"."player_id" GROUP BY "t1"."id" ORDER BY min("t0"."id")"#),
         Case(statement: "SELECT score, count:(team) AS n FROM batting GROUP BY score",
-             sql: #"SELECT sift_group_first("t0"."score", "t0"."id"), count("t0"."team") FROM "batting" AS "t0" GROUP BY "t0"."score", CASE WHEN ("t0"."score") >= 9.0e18 OR ("t0"."score") <= -9.0e18 THEN typeof("t0"."score") END ORDER BY min("t0"."id")"#),
+             sql: #"SELECT sift_group_first("t0"."score", "t0"."id"), count("t0"."team") FROM "batting" AS "t0" GROUP BY "t0"."score", CASE WHEN "t0"."score" >= 9.0e18 OR "t0"."score" <= -9.0e18 THEN typeof("t0"."score") END ORDER BY min("t0"."id")"#),
         // Without grouping: a to-one (one naming no row is nil) per row, and one row of aggregates.
         Case(statement: "SELECT id, player, player.nameLast AS surname FROM batting WHERE HR > 40",
              sql: #"SELECT "t0"."id", "t1"."id", sift_nfc("t1"."nameLast") FROM "batting" AS "t0" LEFT JOIN "people" AS "t1" ON "t1"."id" = "t0"."player_id" WHERE "t0"."HR" > ?1 ORDER BY "t0"."id""#),

@@ -16,7 +16,7 @@ import SiftSQLite
 extension ExpressionSQLCompiler {
     func cast(_ expression: ExpressionNode, to type: String, in scope: SQLScope) throws -> SQLFragment {
         let x = try materialised(try value(expression, in: scope))
-        if x.kind == .null { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        if x.kind == .null { return SQLFragment(expression: .null, kind: .null, nullable: true) }
         let nan = x.divergence.contains(.nanIsNull)
         func retyped(_ kind: SQLKind) -> SQLFragment {
             var result = x
@@ -50,7 +50,7 @@ extension ExpressionSQLCompiler {
     /// `sift_cast(x, ?kind, ?type)`.
     private func castCall(_ x: SQLFragment, to type: String, kind: SQLKind) throws -> SQLFragment {
         guard let letter = SQLArgumentKind(x.kind) else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
-        let sql = "\(SiftSQLFunctions.castFunction)(\(x.sql), \(context.bind(.text(String(letter.rawValue)))), \(context.bind(.text(type))))"
-        return SQLFragment(sql: sql, kind: kind, nullable: x.nullable)
+        let call = SQLExpression.function(SiftSQLFunctions.castFunction, [x.expression, context.bind(.text(String(letter.rawValue))), context.bind(.text(type))])
+        return SQLFragment(expression: call, kind: kind, nullable: x.nullable)
     }
 }

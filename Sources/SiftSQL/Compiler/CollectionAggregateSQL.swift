@@ -57,28 +57,28 @@ extension ExpressionSQLCompiler {
         let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
         switch (aggregate, element.kind) {
         case (.count, _):
-            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+            return SQLFragment(expression: path.scalar(.countAll), kind: .number(.integer), nullable: false)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
             let function: SiftKeyedAggregate.Function = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
-            let sql = path.scalar("\(function.rawValue)(\(element.sql), \(path.order), '\(SQLArgumentKind.decimal.rawValue)')")
-            return SQLFragment(sql: sql, kind: .number(.decimal), nullable: aggregate != .sum)
+            let sql = path.scalar(.function(function.rawValue, [element.expression, path.order, .string(String(SQLArgumentKind.decimal.rawValue))]))
+            return SQLFragment(expression: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
                                divergence: nan)
         case (.average, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
         case (.min, let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: path.scalar("min(\(element.sql))"), kind: kind, nullable: true)
+            return SQLFragment(expression: path.scalar(.function("min", [element.expression])), kind: kind, nullable: true)
         case (.max, let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(sql: path.scalar("max(\(element.sql))"), kind: kind, nullable: true)
+            return SQLFragment(expression: path.scalar(.function("max", [element.expression])), kind: kind, nullable: true)
         case (.median, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
         case (.standardDeviation, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true, divergence: nan)
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.standardDeviation)), kind: .number(.real), nullable: true, divergence: nan)
         case (.mode, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .number(n), nullable: true)
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.mode)), kind: .number(n), nullable: true)
         case (.mode, .date):
-            return SQLFragment(sql: path.scalar(path.orderedAggregate(.mode)), kind: .date, nullable: true)
+            return SQLFragment(expression: path.scalar(path.orderedAggregate(.mode)), kind: .date, nullable: true)
         default:
             throw SQLUnsupported("\(name) of \(element.kind)")
         }

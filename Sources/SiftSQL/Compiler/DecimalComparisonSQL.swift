@@ -9,7 +9,7 @@ import SiftLanguage
 ///     price > 12.5                 sift_order("t0"."price", ?1, 'er') > 0
 ///     price == 0.1                 sift_order("t0"."price", ?1, 'er') = 0
 ///     price == cost                coalesce(sift_order("t0"."price", "t0"."cost", 'ee') = 0, "t0"."price" IS NULL AND "t0"."cost" IS NULL)
-///     price BETWEEN {1, 2}         (sift_order("t0"."price", ?1, 'ei') >= 0 AND sift_order("t0"."price", ?2, 'ei') <= 0)
+///     price BETWEEN {1, 2}         sift_order("t0"."price", ?1, 'ei') >= 0 AND sift_order("t0"."price", ?2, 'ei') <= 0
 ///
 /// `sift_order` is NULL where either value is nil, so every test is false on nil as the
 /// evaluator's is, and nil-safe equality between two expressions adds the nil case.
@@ -27,17 +27,17 @@ extension PredicateSQLCompiler {
     }
 
     /// `sift_order(x, y, 'kk')`, and the two operands as SQL.
-    private func decimalOrder(_ l: SQLFragment, _ r: SQLFragment) throws -> (sql: String, x: SQLFragment, y: SQLFragment) {
+    private func decimalOrder(_ l: SQLFragment, _ r: SQLFragment) throws -> (sql: SQLExpression, x: SQLFragment, y: SQLFragment) {
         guard let a = SQLArgumentKind(l.kind), let b = SQLArgumentKind(r.kind) else {
             throw SQLUnsupported("comparing \(l.kind) with \(r.kind)")
         }
         let x = try expressions.materialised(l), y = try expressions.materialised(r)
-        return ("\(SiftSQLFunctions.orderFunction)(\(x.sql), \(y.sql), '\(a.rawValue)\(b.rawValue)')", x, y)
+        return (.function(SiftSQLFunctions.orderFunction, [x.expression, y.expression, .string("\(a.rawValue)\(b.rawValue)")]), x, y)
     }
 
     /// `< <= > >=` by the evaluator's numeric order.
     func decimalOrdering(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
-        SQLCondition(sql: "\(try decimalOrder(l, r).sql) \(op.symbol) 0", nullable: true)
+        SQLCondition(expression: .binary(try Self.orderOperator(op), try decimalOrder(l, r).sql, .integer(0)), nullable: true)
     }
 
     /// Nil-safe `==`: against a constant, equal in the evaluator's numeric order (NULL, so false,
@@ -46,8 +46,10 @@ extension PredicateSQLCompiler {
         let (order, x, y) = try decimalOrder(l, r)
         if l.constant != nil || r.constant != nil || (!x.nullable && !y.nullable) {
             // (NULL also where a decimal that is NaN meets a double: no order, as in the evaluator.)
-            return SQLCondition(sql: "\(order) = 0", nullable: true)
+            return SQLCondition(expression: .binary(.equal, order, .integer(0)), nullable: true)
         }
-        return SQLCondition(sql: "coalesce(\(order) = 0, \(x.operand) IS NULL AND \(y.operand) IS NULL)", nullable: false)
+        return SQLCondition(expression: .function("coalesce", [.binary(.equal, order, .integer(0)),
+                                                               .and([.isNull(x.expression, negated: false), .isNull(y.expression, negated: false)])]),
+                            nullable: false)
     }
 }

@@ -22,7 +22,7 @@ struct DictionaryColumn {
         case objectKey(prefix: String)
     }
 
-    let sql: String
+    let expression: SQLExpression
     let decoding: Decoding
 
     /// The result value of a stored value.

@@ -50,7 +50,7 @@ struct DictionarySQL {
     /// One per property, in order.
     let columns: [DictionaryColumn]
     /// The GROUP BY terms (nil without grouping).
-    let groupBy: [String]?
+    let groupBy: [SQLExpression]?
     /// Whether the query is one row of aggregates over the whole result (no GROUP BY).
     let aggregatesWholeResult: Bool
     /// Whether offset and limit run in SQL (nothing after the properties changes the rows).
@@ -87,7 +87,7 @@ struct DictionarySQL {
             pagesInSQL = !request.returnsDistinctResults && request.havingPredicate == nil
             return
         }
-        var groupTerms: [String] = []
+        var groupTerms: [SQLExpression] = []
         var grouped: [ExpressionNode: DictionaryColumn] = [:]
         for property in request.propertiesToGroupBy {
             let (column, terms) = try compiler.grouped(property.expression)
@@ -104,18 +104,25 @@ struct DictionarySQL {
 
     /// The query and its bindings.
     func query() -> (sql: String, bindings: [SQLiteValue]) {
-        let selected = columns.isEmpty ? "1" : columns.map(\.sql).joined(separator: ", ")
-        var sql = "SELECT \(selected) \(plan.fromAndWhere)"
+        let renderer = SQLRenderer()
+        return (renderer.render(statement()), renderer.bindings)
+    }
+
+    /// The query as a tree: the properties' columns over the fetch's FROM and WHERE, grouped
+    /// (in the order of each group's first object) or in the fetch's order, paged when
+    /// ``pagesInSQL``.
+    func statement() -> SQLSelect {
+        var select = SQLSelect(columns: columns.isEmpty ? [.integer(1)] : columns.map(\.expression), from: plan.from,
+                               where: plan.conditions.isEmpty ? nil : .and(plan.conditions))
         if let groupBy {
-            sql += " GROUP BY \(groupBy.joined(separator: ", ")) ORDER BY min(\(SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)))"
+            select.groupBy = groupBy
+            select.orderBy = [SQLOrdering(expression: .function("min", [.column(plan.alias, plan.table.primaryKey)]))]
         } else if !aggregatesWholeResult {
-            sql += plan.orderByClause
+            select.orderBy = plan.orderTerms
         }
-        if pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT \(plan.context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1)))"
-            if request.fetchOffset > 0 { sql += " OFFSET \(plan.context.bind(.integer(Int64(request.fetchOffset))))" }
-        }
-        return plan.context.finalize(sql)
+        // (The plan's request pages as this one does: only its sort descriptors may differ.)
+        if pagesInSQL, let (limit, offset) = plan.paging() { (select.limit, select.offset) = (limit, offset) }
+        return select
     }
 
     /// The result row the statement is on (before HAVING, sorting groups, distinct).
@@ -189,7 +196,7 @@ private struct DictionaryPropertyCompiler {
 
     /// A property's value per row: the selected column, the term to group by, and the
     /// attribute type reached (nil for an object reference or a collection operator).
-    func value(_ expression: ExpressionNode, allowsCollectionOperators: Bool) throws -> (column: DictionaryColumn, term: String, type: AttributeType?) {
+    func value(_ expression: ExpressionNode, allowsCollectionOperators: Bool) throws -> (column: DictionaryColumn, term: SQLExpression, type: AttributeType?) {
         let keys = try self.keys(expression)
         let ending = try resolve(keys)
         if case .toOne(let relationship) = ending, !schema.isSiftLayout {
@@ -200,35 +207,36 @@ private struct DictionaryPropertyCompiler {
                 throw SQLUnsupported("the to-one \(relationship.name)")
             }
             let key = try joinedKey(keys)
-            return (DictionaryColumn(sql: key, decoding: .objectKey(prefix: prefix)), key, nil)
+            return (DictionaryColumn(expression: key, decoding: .objectKey(prefix: prefix)), key, nil)
         }
         guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
             throw SQLUnsupported("\(expression) is not one value per row")
         }
         switch ending {
         case .attribute(let attribute):
-            return (DictionaryColumn(sql: fragment.sql, decoding: .value(decodingType(attribute.type))), fragment.sql, attribute.type)
+            return (DictionaryColumn(expression: fragment.expression, decoding: .value(decodingType(attribute.type))), fragment.expression, attribute.type)
         case .toOne(let relationship):
             guard case .object = fragment.kind, let destination = schema.table(for: relationship.destination) else {
                 throw SQLUnsupported("the to-one \(relationship.name)")
             }
             switch destination.objectID {
             case .column(let column):
-                let id = "(SELECT \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(destination.table)) WHERE \(SQLIdentifier.quoted(destination.primaryKey)) = \(fragment.sql))"
-                return (DictionaryColumn(sql: id, decoding: .objectID), fragment.sql, nil)
+                let id = SQLExpression.subquery(SQLSelect(columns: [.column(table: nil, name: column)], from: SQLFrom(table: destination.table, alias: nil),
+                                                          where: .binary(.equal, .column(table: nil, name: destination.primaryKey), fragment.expression)))
+                return (DictionaryColumn(expression: id, decoding: .objectID), fragment.expression, nil)
             case .primaryKey(let prefix):
-                return (DictionaryColumn(sql: fragment.sql, decoding: .objectKey(prefix: prefix)), fragment.sql, nil)
+                return (DictionaryColumn(expression: fragment.expression, decoding: .objectKey(prefix: prefix)), fragment.expression, nil)
             }
         case .collectionOperator(let op, let attribute):
             guard allowsCollectionOperators else { throw SQLUnsupported("grouping by \(op)") }
-            guard let attribute else { return (DictionaryColumn(sql: fragment.sql, decoding: .value(nil)), fragment.sql, nil) }
+            guard let attribute else { return (DictionaryColumn(expression: fragment.expression, decoding: .value(nil)), fragment.expression, nil) }
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
             // evaluator does, and values equal there are identical in SQLite; decimals are the
             // evaluator's own (``collectionAggregate(_:of:name:)``).
             guard fragment.kind.isOrdered, schema.isSiftLayout else {
                 throw SQLUnsupported("\(op) of \(attribute.name)")
             }
-            return (DictionaryColumn(sql: fragment.sql, decoding: .value(attribute.type)), fragment.sql, nil)
+            return (DictionaryColumn(expression: fragment.expression, decoding: .value(attribute.type)), fragment.expression, nil)
         }
     }
 
@@ -244,16 +252,17 @@ private struct DictionaryPropertyCompiler {
     /// where the evaluator no longer takes a whole real for an integer, a second term keeps
     /// integers and reals apart. An Undefined column holds values of several kinds, which SQL
     /// and the evaluator group differently (`1`, `1.0`, `'1'`, `YES`): in memory.
-    func grouped(_ expression: ExpressionNode) throws -> (column: DictionaryColumn, terms: [String]) {
+    func grouped(_ expression: ExpressionNode) throws -> (column: DictionaryColumn, terms: [SQLExpression]) {
         let (column, term, type) = try value(expression, allowsCollectionOperators: false)
         guard !schema.isSiftLayout else { return (column, [term]) }
         switch type {
         case .undefined?:
             throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
         case .double?:
-            let rowKey = SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)
-            let first = DictionaryColumn(sql: "\(SiftGroupFirst.name)(\(term), \(rowKey))", decoding: column.decoding)
-            return (first, [term, "CASE WHEN (\(term)) >= 9.0e18 OR (\(term)) <= -9.0e18 THEN typeof(\(term)) END"])
+            let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
+            let first = DictionaryColumn(expression: .function(SiftGroupFirst.name, [term, rowKey]), decoding: column.decoding)
+            let large = SQLExpression.or([.binary(.greaterThanOrEqual, term, .literal("9.0e18")), .binary(.lessThanOrEqual, term, .literal("-9.0e18"))])
+            return (first, [term, .case([(when: large, then: .storageClass(term))], otherwise: nil)])
         default:
             return (column, [term])
         }
@@ -261,7 +270,7 @@ private struct DictionaryPropertyCompiler {
 
     /// The row key of the object a path of to-one relationships reaches, read on the joined
     /// row (the joins the key path's own walk makes): NULL where the path reaches nil.
-    func joinedKey(_ keys: [String]) throws -> String {
+    func joinedKey(_ keys: [String]) throws -> SQLExpression {
         var alias = plan.alias
         var table = plan.table
         for key in keys {
@@ -273,7 +282,7 @@ private struct DictionaryPropertyCompiler {
             alias = plan.context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
             table = destination
         }
-        return SQLIdentifier.qualified(alias, table.primaryKey)
+        return .column(alias, table.primaryKey)
     }
 
     /// An aggregate function of a grouped fetch, over the group's objects (or of a fetch that
@@ -284,7 +293,7 @@ private struct DictionaryPropertyCompiler {
         }
         let keys = try self.keys(arguments[0])
         let ending = try resolve(keys)
-        let rowKey = SQLIdentifier.qualified(plan.alias, plan.table.primaryKey)
+        let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
         if name == "count:" {
             // The group reads the first key of each member and leaves nil out: the count is the
             // members whose first key is not nil, whatever the rest of the path reads.
@@ -294,12 +303,12 @@ private struct DictionaryPropertyCompiler {
             }
             if !schema.isSiftLayout, plan.table.entity.relationship(named: keys[0]) != nil {
                 // A foreign key naming no row reads nil: count the joined rows.
-                return DictionaryColumn(sql: "count(\(try joinedKey([keys[0]])))", decoding: .value(nil))
+                return DictionaryColumn(expression: .function("count", [try joinedKey([keys[0]])]), decoding: .value(nil))
             }
             guard case .single(let first) = try expressions.keyPath(base: nil, keys: [keys[0]], in: scope) else {
                 throw SQLUnsupported("count: of \(keys[0])")
             }
-            return DictionaryColumn(sql: "count(\(first.sql))", decoding: .value(nil))
+            return DictionaryColumn(expression: .function("count", [first.expression]), decoding: .value(nil))
         }
         guard case .attribute(let attribute) = ending else { throw SQLUnsupported("\(name) of \(arguments[0])") }
         guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
@@ -311,7 +320,8 @@ private struct DictionaryPropertyCompiler {
         case ("sum:", .decimal), ("average:", .decimal), ("min:", .decimal), ("max:", .decimal):
             // Read as decimals ('e'); the result a decimal's text, or the integer 0 of a sum of nils.
             let function: SiftKeyedAggregate.Function = name == "sum:" ? .sum : name == "average:" ? .average : name == "min:" ? .min : .max
-            return DictionaryColumn(sql: "\(function.rawValue)(\(fragment.sql), \(rowKey), '\(SQLArgumentKind.decimal.rawValue)')", decoding: .number)
+            return DictionaryColumn(expression: .function(function.rawValue, [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
+                                    decoding: .number)
         case ("sum:", .integer16), ("sum:", .integer32), ("sum:", .integer64), ("sum:", .double), ("sum:", .float), ("sum:", .boolean):
             function = .sum
         case ("average:", .integer16), ("average:", .integer32), ("average:", .integer64), ("average:", .double), ("average:", .float), ("average:", .boolean):
@@ -322,6 +332,6 @@ private struct DictionaryPropertyCompiler {
         default:
             throw SQLUnsupported("\(name) of \(attribute.name)")
         }
-        return DictionaryColumn(sql: "\(function.rawValue)(\(fragment.sql), \(rowKey))", decoding: decoding)
+        return DictionaryColumn(expression: .function(function.rawValue, [fragment.expression, rowKey]), decoding: decoding)
     }
 }

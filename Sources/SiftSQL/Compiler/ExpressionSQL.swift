@@ -17,10 +17,10 @@ enum SQLOperand {
 /// A to-many key path as a correlated subquery: `SELECT … FROM <from> WHERE <link>` yields
 /// one row per element, and `element` is the element's value in that row.
 struct CollectionPath {
-    /// The FROM clause body, with the subquery's joins.
-    var from: String
+    /// The FROM clause, with the subquery's joins.
+    var from: SQLFrom
     /// Ties the subquery to the row it belongs to.
-    var link: String
+    var link: SQLExpression
     var element: SQLFragment
     /// The element rows' scope, when the path ends at the relationship (for SUBQUERY).
     var elementScope: SQLScope?
@@ -28,34 +28,40 @@ struct CollectionPath {
     /// when they reach nil (`"t1"."_pk" IS NULL`, on the last to-one's LEFT JOIN), where the
     /// evaluator's value is one nil rather than an empty collection (the subquery is then
     /// empty, as its link fails). Nil when the path starts with the to-many step.
-    var missingOwner: String?
+    var missingOwner: SQLExpression?
     /// Whether to-one steps come before the to-many one.
     var hasToOnePrefix: Bool { missingOwner != nil }
     /// The elements' order in the collection, as the stores read it: the join table's
     /// `_position`, or the destination's row key (insertion order) for a to-many held by the
     /// destination's foreign key.
-    var order: String
+    var order: SQLExpression
+
+    /// `link AND condition`.
+    private func filter(_ condition: SQLExpression?) -> SQLExpression {
+        condition.map { .and([link, $0]) } ?? link
+    }
 
     /// `EXISTS (SELECT 1 FROM … WHERE link AND condition)`.
-    func exists(_ condition: String?) -> String {
-        "EXISTS (SELECT 1 FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
+    func exists(_ condition: SQLExpression?) -> SQLExpression {
+        .exists(SQLSelect(columns: [.integer(1)], from: from, where: filter(condition)))
     }
 
     /// The evaluator's aggregate of the elements, fed in the collection's order:
     /// `sift_group_sum(<element>, <order>)`.
-    func orderedAggregate(_ function: SiftKeyedAggregate.Function) -> String {
-        "\(function.rawValue)(\(element.sql), \(order))"
+    func orderedAggregate(_ function: SiftKeyedAggregate.Function) -> SQLExpression {
+        .function(function.rawValue, [element.expression, order])
     }
 
     /// `(SELECT <aggregate> FROM … WHERE link)`.
-    func scalar(_ aggregate: String, condition: String? = nil) -> String {
-        "(SELECT \(aggregate) FROM \(from) WHERE \(link)\(condition.map { " AND \($0)" } ?? ""))"
+    func scalar(_ aggregate: SQLExpression, condition: SQLExpression? = nil) -> SQLExpression {
+        .subquery(SQLSelect(columns: [aggregate], from: from, where: filter(condition)))
     }
 
     /// `(SELECT <value> FROM … WHERE link ORDER BY <order> LIMIT 1 OFFSET <offset>)`: the value
     /// read on one element by its place in the collection (`[FIRST]`, `[LAST]`, `[n]`).
-    func element(_ value: String, descending: Bool = false, offset: String? = nil) -> String {
-        "(SELECT \(value) FROM \(from) WHERE \(link) ORDER BY \(order)\(descending ? " DESC" : "") LIMIT 1\(offset.map { " OFFSET \($0)" } ?? ""))"
+    func element(_ value: SQLExpression, descending: Bool = false, offset: SQLExpression? = nil) -> SQLExpression {
+        .subquery(SQLSelect(columns: [value], from: from, where: link, orderBy: [SQLOrdering(expression: order, descending: descending)],
+                            limit: .integer(1), offset: offset))
     }
 }
 
@@ -164,7 +170,8 @@ struct ExpressionSQLCompiler {
             case let (k, l) where k == l: kind = k
             default: throw SQLUnsupported("TERNARY with branches of different kinds")
             }
-            return SQLFragment(sql: "CASE WHEN \(test.sql) THEN \(x.sql) ELSE \(y.sql) END", kind: kind, nullable: x.nullable || y.nullable,
+            return SQLFragment(expression: .case([(when: test.expression, then: x.expression)], otherwise: y.expression), kind: kind,
+                               nullable: x.nullable || y.nullable,
                                divergence: x.divergence.union(y.divergence))
         case .subquery:
             throw SQLUnsupported("a SUBQUERY outside @count or [SIZE]")
@@ -177,7 +184,7 @@ struct ExpressionSQLCompiler {
 
     /// A constant, bound where it is used.
     static func constant(_ value: Value) -> SQLFragment {
-        SQLFragment(sql: "", kind: kind(of: value), nullable: value.isNull, constant: value)
+        SQLFragment(expression: .null, kind: kind(of: value), nullable: value.isNull, constant: value)
     }
 
     static func kind(of value: Value) -> SQLKind {
@@ -196,17 +203,17 @@ struct ExpressionSQLCompiler {
         }
     }
 
-    /// A fragment with SQL text: a constant is bound as stored (NFC text, dates as seconds).
+    /// A fragment with an expression: a constant is bound as stored (NFC text, dates as seconds).
     func materialised(_ fragment: SQLFragment) throws -> SQLFragment {
         guard let value = fragment.constant else { return fragment }
         var result = fragment
-        result.sql = try bind(value, for: fragment.kind)
+        result.expression = try bind(value, for: fragment.kind)
         result.constant = nil
         return result
     }
 
     /// Binds a constant in the form stored values have; an object is bound as its row key.
-    func bind(_ value: Value, for kind: SQLKind, rawText: Bool = false) throws -> String {
+    func bind(_ value: Value, for kind: SQLKind, rawText: Bool = false) throws -> SQLExpression {
         switch value {
         case .object(let object):
             guard case .object(let table) = kind, !table.isEmpty else { throw SQLUnsupported("an object constant compared with no entity") }
@@ -223,11 +230,12 @@ struct ExpressionSQLCompiler {
 
     /// The row key of the object with an ID, in a table: a subquery on the ID column (NULL
     /// when no such object), or the number of an introspected table's `Table/42` ID.
-    func objectKey(_ id: ObjectID, table: String) -> String {
+    func objectKey(_ id: ObjectID, table: String) -> SQLExpression {
         guard let entityTable = schema.tables.values.first(where: { $0.table == table }) else { return context.bind(.null) }
         switch entityTable.objectID {
         case .column(let column):
-            return "(SELECT \(SQLIdentifier.quoted(entityTable.primaryKey)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(column)) = \(context.bind(.text(id.rawValue))))"
+            return .subquery(SQLSelect(columns: [.column(table: nil, name: entityTable.primaryKey)], from: SQLFrom(table: table, alias: nil),
+                                       where: .binary(.equal, .column(table: nil, name: column), context.bind(.text(id.rawValue)))))
         case .primaryKey(let prefix):
             let text = id.rawValue
             guard text.hasPrefix(prefix), let key = Int64(text.dropFirst(prefix.count)) else { return context.bind(.null) }
@@ -238,7 +246,7 @@ struct ExpressionSQLCompiler {
     // MARK: Objects and key paths
 
     func object(of scope: SQLScope) -> SQLFragment {
-        SQLFragment(sql: SQLIdentifier.qualified(scope.alias, scope.table.primaryKey), kind: .object(table: scope.table.table), nullable: false)
+        SQLFragment(expression: .column(scope.alias, scope.table.primaryKey), kind: .object(table: scope.table.table), nullable: false)
     }
 
     func keyPath(base: ExpressionNode?, keys: [String], in scope: SQLScope) throws -> SQLOperand {
@@ -273,8 +281,8 @@ struct ExpressionSQLCompiler {
             let isLast = index == keys.index(before: keys.endIndex)
             if key.hasPrefix("@") {
                 guard let source = collection else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
-                let path = CollectionPath(from: source.from + joinsText(source.scope), link: source.link,
-                                          element: SQLFragment(sql: "", kind: .null, nullable: true), elementScope: nil, missingOwner: source.missingOwner,
+                let path = CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link,
+                                          element: SQLFragment(expression: .null, kind: .null, nullable: true), elementScope: nil, missingOwner: source.missingOwner,
                                           order: source.order)
                 return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.scope))
             }
@@ -282,8 +290,7 @@ struct ExpressionSQLCompiler {
                 guard isLast, let column = table.columns[key] else { throw SQLUnsupported("a key after the attribute \(key)") }
                 // A column declared with another collation (NOCASE, RTRIM) compares as stored; a
                 // foreign date column is read as a date; an Undefined one is of any kind.
-                let sql = table.valueSQL(column: column, alias: alias)
-                var fragment = SQLFragment(sql: sql, kind: Self.kind(of: attribute.type),
+                var fragment = SQLFragment(expression: table.value(column: column, alias: alias), kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout,
                                            readsOneColumn: true)
                 if attribute.isSearchable, schema.isSiftLayout, table.searchable.contains(column), schema.searchColumns.isPresent {
@@ -296,11 +303,11 @@ struct ExpressionSQLCompiler {
                 throw SQLUnsupported("the key \(key) of \(table.entity.name)")
             }
             // After a to-one step, a nil owner makes the collection one nil value.
-            let missingOwner = joinedToOne ? "\(SQLIdentifier.qualified(alias, table.primaryKey)) IS NULL" : nil
+            let missingOwner: SQLExpression? = joinedToOne ? .isNull(.column(alias, table.primaryKey), negated: false) : nil
             switch storage {
             case .foreignKey(let column, let destinationTable, let destinationKey):
                 if isLast && schema.isSiftLayout {
-                    let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, column), kind: .object(table: destinationTable), nullable: true)
+                    let fragment = SQLFragment(expression: .column(alias, column), kind: .object(table: destinationTable), nullable: true)
                     return finish(fragment, collection)
                 }
                 // In a database Sift did not create the to-one is read on the joined row (below):
@@ -317,16 +324,16 @@ struct ExpressionSQLCompiler {
                 table = destination
                 if collection == nil { joinedToOne = true }
                 if isLast {
-                    let fragment = SQLFragment(sql: SQLIdentifier.qualified(alias, destination.primaryKey), kind: .object(table: destinationTable), nullable: true)
+                    let fragment = SQLFragment(expression: .column(alias, destination.primaryKey), kind: .object(table: destinationTable), nullable: true)
                     return finish(fragment, collection)
                 }
             case .inverseForeignKey(let column, let destinationTable, let sourceKey):
                 guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
                 let element = context.newAlias()
-                let from = "\(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element))"
-                let link = "\(SQLIdentifier.qualified(element, column)) = \(SQLIdentifier.qualified(alias, sourceKey))"
+                let from = SQLFrom(table: destinationTable, alias: element)
+                let link = SQLExpression.binary(.equal, .column(element, column), .column(alias, sourceKey))
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(element, destination.primaryKey),
+                collection = CollectionSource(from: from, link: link, scope: scope, order: .column(element, destination.primaryKey),
                                               missingOwner: missingOwner)
                 alias = element
                 table = destination
@@ -334,17 +341,20 @@ struct ExpressionSQLCompiler {
                 guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
                 let join = context.newAlias()
                 let element = context.newAlias()
-                let from = "\(SQLIdentifier.quoted(name)) AS \(SQLIdentifier.quoted(join)) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \(SQLIdentifier.quoted(element)) ON \(SQLIdentifier.qualified(element, destination.primaryKey)) = \(SQLIdentifier.qualified(join, SQLSchema.targetColumn))"
-                let link = "\(SQLIdentifier.qualified(join, SQLSchema.ownerColumn)) = \(SQLIdentifier.qualified(alias, table.primaryKey))"
+                let from = SQLFrom(table: name, alias: join, joins: [
+                    SQLJoin(kind: .inner, table: destinationTable, alias: element,
+                            on: .binary(.equal, .column(element, destination.primaryKey), .column(join, SQLSchema.targetColumn))),
+                ])
+                let link = SQLExpression.binary(.equal, .column(join, SQLSchema.ownerColumn), .column(alias, table.primaryKey))
                 let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: SQLIdentifier.qualified(join, SQLSchema.positionColumn),
+                collection = CollectionSource(from: from, link: link, scope: scope, order: .column(join, SQLSchema.positionColumn),
                                               missingOwner: missingOwner)
                 alias = element
                 table = destination
             }
             if isLast, let source = collection {
-                let element = SQLFragment(sql: SQLIdentifier.qualified(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
-                return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: element,
+                let element = SQLFragment(expression: .column(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
+                return .collection(CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link, element: element,
                                                   elementScope: source.scope, missingOwner: source.missingOwner, order: source.order))
             }
             index += 1
@@ -355,22 +365,18 @@ struct ExpressionSQLCompiler {
     /// A to-many step met while walking a key path: its subquery's FROM and link, the element
     /// rows' scope, and their order.
     private struct CollectionSource {
-        var from: String
-        var link: String
+        var from: SQLFrom
+        var link: SQLExpression
         var scope: SQLScope
-        var order: String
+        var order: SQLExpression
         /// ``CollectionPath/missingOwner``.
-        var missingOwner: String?
+        var missingOwner: SQLExpression?
     }
 
     private func finish(_ fragment: SQLFragment, _ collection: CollectionSource?) -> SQLOperand {
         guard let source = collection else { return .single(fragment) }
-        return .collection(CollectionPath(from: source.from + joinsText(source.scope), link: source.link, element: fragment,
+        return .collection(CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link, element: fragment,
                                           elementScope: nil, missingOwner: source.missingOwner, order: source.order))
-    }
-
-    private func joinsText(_ scope: SQLScope) -> String {
-        (scope.joins ?? []).map { " " + $0 }.joined()
     }
 
     /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path: the collection's
@@ -393,12 +399,9 @@ struct ExpressionSQLCompiler {
     }
 
     /// The subquery's FROM with the joins its element key paths added since it was made.
-    func fromWithJoins(_ from: String, _ scope: SQLScope) -> String {
+    func fromWithJoins(_ from: SQLFrom, _ scope: SQLScope) -> SQLFrom {
         // `path.from` already holds the joins made before the operator; add later ones.
-        let joins = scope.joins ?? []
-        var text = from
-        for join in joins where !text.contains(join) { text += " " + join }
-        return text
+        from.adding(scope.joins ?? [])
     }
 
     /// `SUBQUERY(collection, $x, predicate).@count`.
@@ -415,7 +418,7 @@ struct ExpressionSQLCompiler {
         let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
         let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil,
                                      missingOwner: path.missingOwner, order: path.order)
-        return SQLFragment(sql: rebuilt.scalar("count(*)", condition: condition.sql), kind: .number(.integer), nullable: false)
+        return SQLFragment(expression: rebuilt.scalar(.countAll, condition: condition.expression), kind: .number(.integer), nullable: false)
     }
 
     /// `x[FIRST]`, `x[LAST]`, `x[n]` of a to-many key path, and `keys` read on that element
@@ -438,12 +441,12 @@ struct ExpressionSQLCompiler {
             from = fromWithJoins(path.from, elementScope)
         }
         let located = CollectionPath(from: from, link: path.link, element: value, elementScope: nil, missingOwner: path.missingOwner, order: path.order)
-        let sql: String
+        let sql: SQLExpression
         switch position {
         case .first, .size:
-            sql = located.element(value.sql)
+            sql = located.element(value.expression)
         case .last:
-            sql = located.element(value.sql, descending: true)
+            sql = located.element(value.expression, descending: true)
         case .expression(let index):
             guard case .single(let fragment) = try operand(index, in: scope), let constant = fragment.constant else {
                 throw SQLUnsupported("an index that is not a constant")
@@ -452,11 +455,11 @@ struct ExpressionSQLCompiler {
             switch constant {
             case .int(let i) where i >= 0: offset = i
             case .bool(let b): offset = b ? 1 : 0
-            default: return SQLFragment(sql: "NULL", kind: .null, nullable: true)
+            default: return SQLFragment(expression: .null, kind: .null, nullable: true)
             }
-            sql = offset == 0 ? located.element(value.sql) : located.element(value.sql, offset: context.bind(.integer(offset)))
+            sql = offset == 0 ? located.element(value.expression) : located.element(value.expression, offset: context.bind(.integer(offset)))
         }
-        return SQLFragment(sql: sql, kind: value.kind, nullable: true)
+        return SQLFragment(expression: sql, kind: value.kind, nullable: true)
     }
 
     /// `x[SIZE]`: the count of a to-many path (its elements, nil values included, and 0 where a
@@ -468,13 +471,14 @@ struct ExpressionSQLCompiler {
         }
         switch try operand(base, in: scope) {
         case .collection(let path):
-            return SQLFragment(sql: path.scalar("count(*)"), kind: .number(.integer), nullable: false)
+            return SQLFragment(expression: path.scalar(.countAll), kind: .number(.integer), nullable: false)
         case .single(let value):
             // NaN, which SQL holds as NULL, has no size (nil, not 0).
             guard !value.divergence.contains(.nanIsNull) else { throw SQLUnsupported("[SIZE] of a value that may be NaN") }
             let x = try materialised(value)
-            if !x.nullable { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
-            return SQLFragment(sql: "CASE WHEN \(x.operand) IS NULL THEN 0 END", kind: .number(.integer), nullable: true)
+            if !x.nullable { return SQLFragment(expression: .null, kind: .null, nullable: true) }
+            return SQLFragment(expression: .case([(when: .isNull(x.expression, negated: false), then: .integer(0))], otherwise: nil),
+                               kind: .number(.integer), nullable: true)
         case .constants:
             throw SQLUnsupported("[SIZE] of a constant collection")
         }
@@ -488,10 +492,10 @@ struct ExpressionSQLCompiler {
         let x = try materialised(operand)
         switch (op, x.kind) {
         case (.negate, .number(let n)) where n != .decimal:
-            return SQLFragment(sql: "-\(x.operand)", kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable,
+            return SQLFragment(expression: .unary(.negate, x.expression), kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable,
                                divergence: x.divergence)
         case (.bitwiseNot, .number(let n)) where n == .integer || n == .boolean:
-            return SQLFragment(sql: "~\(x.operand)", kind: .number(.integer), nullable: x.nullable)
+            return SQLFragment(expression: .unary(.bitwiseNot, x.expression), kind: .number(.integer), nullable: x.nullable)
         default:
             throw SQLUnsupported("\(op.symbol) on \(x.kind)")
         }
@@ -509,7 +513,7 @@ struct ExpressionSQLCompiler {
     func arithmetic(_ op: BinaryOperator, _ a: SQLFragment, _ b: SQLFragment) throws -> SQLFragment {
         let x = try materialised(a), y = try materialised(b)
         let nullable = x.nullable || y.nullable
-        if x.kind == .null || y.kind == .null { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        if x.kind == .null || y.kind == .null { return SQLFragment(expression: .null, kind: .null, nullable: true) }
         func numberKind(_ k: SQLKind) -> SQLKind.NumberKind? {
             if case .number(let n) = k, n != .decimal { return n }
             return nil
@@ -527,25 +531,25 @@ struct ExpressionSQLCompiler {
                 default: nan = infinite.0 && infinite.1
                 }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
-                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(kind),
+                return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(kind),
                                    nullable: nullable || op == .divide || divergence.contains(.nanIsNull), divergence: divergence)
             }
             if op == .add || op == .subtract, x.kind == .date, numberKind(y.kind) != nil {
                 guard !(infinite.0 && infinite.1), inherited.isEmpty else { throw SQLUnsupported("a date moved by seconds that could make it NaN") }
-                return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .date, nullable: nullable)
+                return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .date, nullable: nullable)
             }
             if op == .add, y.kind == .date, numberKind(x.kind) != nil {
                 guard !(infinite.0 && infinite.1), inherited.isEmpty else { throw SQLUnsupported("a date moved by seconds that could make it NaN") }
-                return SQLFragment(sql: "\(x.operand) + \(y.operand)", kind: .date, nullable: nullable)
+                return SQLFragment(expression: .binary(.add, x.expression, y.expression), kind: .date, nullable: nullable)
             }
             if op == .subtract, x.kind == .date, y.kind == .date {
                 let divergence: SQLFragment.Divergence = infinite.0 && infinite.1 ? .nanIsNull : []
-                return SQLFragment(sql: "\(x.operand) - \(y.operand)", kind: .number(.real), nullable: nullable || !divergence.isEmpty, divergence: divergence)
+                return SQLFragment(expression: .binary(.subtract, x.expression, y.expression), kind: .number(.real), nullable: nullable || !divergence.isEmpty, divergence: divergence)
             }
             throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)")
         case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)") }
-            return SQLFragment(sql: "\(x.operand) \(op.symbol) \(y.operand)", kind: .number(.integer), nullable: nullable)
+            return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(.integer), nullable: nullable)
         case .bitwiseXor:
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'^' on \(x.kind) and \(y.kind)") }
             return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
@@ -563,6 +567,21 @@ struct ExpressionSQLCompiler {
             }
             return try call("raise:toPower:", [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
                             divergence: integralExponent ? [] : .nanIsNull)
+        }
+    }
+
+    /// The SQL operator of an arithmetic operator SQL has (`**` and `^` are the evaluator's).
+    static func sqlOperator(_ op: BinaryOperator) throws -> SQLBinaryOperator {
+        switch op {
+        case .add: .add
+        case .subtract: .subtract
+        case .multiply: .multiply
+        case .divide: .divide
+        case .bitwiseAnd: .bitwiseAnd
+        case .bitwiseOr: .bitwiseOr
+        case .leftShift: .leftShift
+        case .rightShift: .rightShift
+        case .bitwiseXor, .power: throw SQLUnsupported("'\(op.symbol)' as a SQL operator")
         }
     }
 

@@ -18,16 +18,16 @@ struct FetchSQL {
     let context: SQLGenerationContext
     let alias = "t0"
     /// Conditions ANDed in WHERE (the entity filter first).
-    private(set) var conditions: [String] = []
+    private(set) var conditions: [SQLExpression] = []
     /// What the evaluator must still check on each row (nil: SQL did everything).
     private(set) var residual: PredicateNode?
     /// Why part of the predicate runs in memory.
     private(set) var residualReason: String?
     /// ORDER BY terms (the row key last); nil when a sort key runs in memory.
-    private(set) var orderBy: [String]?
+    private(set) var orderBy: [SQLOrdering]?
     /// The sort descriptors' terms without their direction (`"t0"."city" COLLATE …`), one per
     /// descriptor; empty when a sort key runs in memory.
-    private(set) var sortKeys: [String] = []
+    private(set) var sortKeys: [SQLExpression] = []
     private(set) var sortReason: String?
 
     init(_ request: FetchRequest, schema: SQLSchema) throws {
@@ -47,8 +47,8 @@ struct FetchSQL {
             for (index, part) in parts.enumerated() {
                 do {
                     let condition = try compiler.condition(part, in: scope)
-                    if condition.sql != "1" { conditions.append(condition.sql) }
-                    if condition.sql == "0" { break }
+                    if !condition.isTrue { conditions.append(condition.expression) }
+                    if condition.isFalse { break }
                 } catch let unsupported as SQLUnsupported {
                     let rest = Array(parts[index...])
                     residual = rest.count == 1 ? rest[0] : PredicateNode(.and(rest))
@@ -59,7 +59,7 @@ struct FetchSQL {
         }
 
         let expressions = ExpressionSQLCompiler(schema: schema, context: context)
-        var terms: [String] = []
+        var terms: [SQLOrdering] = []
         do {
             for key in request.sortDescriptors {
                 let keys = key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -69,18 +69,18 @@ struct FetchSQL {
                 if case .object = fragment.kind { throw SQLUnsupported("sorting by a relationship") }
                 // SQLite orders storage classes its own way; the evaluator sorts mixed kinds.
                 if fragment.kind == .dynamic { throw SQLUnsupported("sorting by \(key.keyPath), whose values are of several kinds") }
-                var term = fragment.sql
+                var term = fragment.expression
                 // A decimal is text to SQLite: it sorts by a key ordered as the numbers are.
-                if fragment.kind == .number(.decimal) { term = "\(SiftSQLFunctions.decimalKeyFunction)(\(term))" }
+                if fragment.kind == .number(.decimal) { term = .function(SiftSQLFunctions.decimalKeyFunction, [term]) }
                 if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
                     // The comparator's collation replaces a column's COLLATE BINARY.
-                    if term.hasSuffix(" COLLATE BINARY") { term.removeLast(" COLLATE BINARY".count) }
-                    term += " COLLATE \(collation)"
+                    if case .collate(let value, "BINARY") = term { term = value }
+                    term = .collate(term, collation)
                 }
-                terms.append(term + (key.ascending ? "" : " DESC"))
+                terms.append(SQLOrdering(expression: term, descending: !key.ascending))
                 sortKeys.append(term)
             }
-            terms.append(SQLIdentifier.qualified(alias, table.primaryKey))
+            terms.append(SQLOrdering(expression: .column(alias, table.primaryKey)))
             orderBy = terms
         } catch let unsupported as SQLUnsupported {
             orderBy = nil
@@ -93,64 +93,83 @@ struct FetchSQL {
     var pagesInSQL: Bool { residual == nil && orderBy != nil }
 
     /// `"t0"."_entity" IN (…)` when the table holds other entities than the ones fetched.
-    private func entityFilter(_ table: EntityTable, includesSubentities: Bool) -> String? {
+    private func entityFilter(_ table: EntityTable, includesSubentities: Bool) -> SQLExpression? {
         guard let column = table.entityColumn else { return nil }
         let names = includesSubentities ? table.entity.entityAndSubentities : [table.entity.name]
         if Set(names) == Set(table.hierarchyEntityNames) { return nil }
         let placeholders = names.map { context.bind(.text($0)) }
-        let target = SQLIdentifier.qualified(alias, column)
-        return placeholders.count == 1 ? "\(target) = \(placeholders[0])" : "\(target) IN (\(placeholders.joined(separator: ", ")))"
+        let target = SQLExpression.column(alias, column)
+        return placeholders.count == 1 ? .binary(.equal, target, placeholders[0]) : .in(target, placeholders)
     }
 
-    /// `FROM … WHERE …` (with joins).
-    var fromAndWhere: String { fromAndWhere(adding: []) }
+    /// The FROM clause: the fetched table and the joins its key paths need.
+    var from: SQLFrom { SQLFrom(table: table.table, alias: alias, joins: context.joins) }
 
-    /// `FROM … WHERE …` with `extra` conditions ANDed after the request's own.
-    func fromAndWhere(adding extra: [String]) -> String {
-        var sql = "FROM \(SQLIdentifier.quoted(table.table)) AS \(SQLIdentifier.quoted(alias))"
-        for join in context.joins { sql += " " + join }
-        let all = conditions + extra
-        if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
-        return sql
-    }
-
-    /// The ORDER BY clause (by the row key alone when sorting runs in memory).
+    /// The ORDER BY terms (by the row key alone when sorting runs in memory).
     ///
     /// The row key is the tie-break. Where the WHERE clause constrains an indexed column, it is
     /// written `+"t0"."_pk"`, so SQLite does not prefer reading the whole table in key order
     /// (which needs no sorting) over searching the index and sorting what it finds.
-    var orderByClause: String {
-        var terms = orderBy ?? [SQLIdentifier.qualified(alias, table.primaryKey)]
-        if let last = terms.last, usesIndexedColumn { terms[terms.count - 1] = "+" + last }
-        return " ORDER BY " + terms.joined(separator: ", ")
+    var orderTerms: [SQLOrdering] {
+        var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey))]
+        if let last = terms.last, usesIndexedColumn { terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression)) }
+        return terms
     }
 
     /// Whether a condition reads the first column of one of the entity's indexes, or a
     /// searchable attribute's folded column (``SearchFold``).
     private var usesIndexedColumn: Bool {
-        let where_ = conditions.joined(separator: " ")
         let indexed = table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
             + table.searchable.flatMap { column in SearchFold.allCases.map { $0.column(column) } }
-        return indexed.contains { where_.contains(SQLIdentifier.qualified(alias, $0) + " ") }
+        return indexed.contains { column in conditions.contains { $0.comparesColumn(alias, column) } }
     }
 
-    /// The LIMIT/OFFSET clause, when paging runs in SQL.
-    func pagingClause() -> String {
-        guard pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
+    /// The request's LIMIT and OFFSET, bound (no limit is -1; no offset is nil); nil when it has
+    /// neither.
+    func paging() -> (limit: SQLExpression, offset: SQLExpression?)? {
+        guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return nil }
         let limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
-        if request.fetchOffset > 0 { return " LIMIT \(limit) OFFSET \(context.bind(.integer(Int64(request.fetchOffset))))" }
-        return " LIMIT \(limit)"
+        return (limit, request.fetchOffset > 0 ? context.bind(.integer(Int64(request.fetchOffset))) : nil)
     }
 
     /// The whole query, selecting `columns`, and its bindings.
-    func select(_ columns: [String]) -> (sql: String, bindings: [SQLiteValue]) {
-        context.finalize("SELECT \(columns.joined(separator: ", ")) \(fromAndWhere)\(orderByClause)\(pagingClause())")
+    func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLiteValue]) {
+        let rendered = select(columns, in: SQLiteDialect())
+        return (rendered.sql, rendered.bindings)
+    }
+
+    /// The whole query in `dialect`, selecting `columns`, with its bindings and what the
+    /// dialect could not say.
+    func select(_ columns: [SQLExpression], in dialect: any SQLDialect) -> RenderedSQL {
+        let renderer = SQLRenderer(dialect)
+        return RenderedSQL(sql: renderer.render(statement(selecting: columns)), renderer: renderer)
+    }
+
+    /// The WHERE condition: the conditions ANDed (nil when there are none).
+    var whereCondition: SQLExpression? { conditions.isEmpty ? nil : .and(conditions) }
+
+    /// The query as a tree: `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
+    func statement(selecting columns: [SQLExpression]) -> SQLSelect {
+        var select = SQLSelect(columns: columns, from: from, where: whereCondition, orderBy: orderTerms)
+        if pagesInSQL, let (limit, offset) = paging() { (select.limit, select.offset) = (limit, offset) }
+        return select
     }
 
     /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
     func countQuery() -> (sql: String, bindings: [SQLiteValue]) {
-        let paging = pagingClause()
-        if paging.isEmpty { return context.finalize("SELECT count(*) \(fromAndWhere)") }
-        return context.finalize("SELECT count(*) FROM (SELECT 1 \(fromAndWhere)\(orderByClause)\(paging))")
+        let rendered = countQuery(in: SQLiteDialect())
+        return (rendered.sql, rendered.bindings)
+    }
+
+    /// ``countQuery()`` in `dialect`.
+    func countQuery(in dialect: any SQLDialect) -> RenderedSQL {
+        let renderer = SQLRenderer(dialect)
+        guard pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 else {
+            var count = statement(selecting: [.countAll])
+            count.orderBy = []
+            return RenderedSQL(sql: renderer.render(count), renderer: renderer)
+        }
+        let count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(statement(selecting: [.integer(1)])), alias: nil))
+        return RenderedSQL(sql: renderer.render(count), renderer: renderer)
     }
 }

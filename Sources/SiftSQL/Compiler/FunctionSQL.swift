@@ -31,7 +31,7 @@ extension ExpressionSQLCompiler {
         }
         let values = try arguments.map { try value($0, in: scope) }
         // Every function but the aggregates is nil when an argument is.
-        if values.contains(where: { $0.kind == .null }) { return SQLFragment(sql: "NULL", kind: .null, nullable: true) }
+        if values.contains(where: { $0.kind == .null }) { return SQLFragment(expression: .null, kind: .null, nullable: true) }
         if let op = Self.operators[selector], values.count == 2 { return try arithmetic(op, values[0], values[1]) }
         switch (selector, values.count) {
         case ("noindex:", 1):
@@ -65,14 +65,14 @@ extension ExpressionSQLCompiler {
     func call(_ selector: String, _ arguments: [SQLFragment], kind: SQLKind, nullable: Bool,
               divergence: SQLFragment.Divergence = []) throws -> SQLFragment {
         var kinds = ""
-        var texts: [String] = []
+        var values: [SQLExpression] = []
         for argument in arguments {
             guard let letter = SQLArgumentKind(argument.kind) else { throw SQLUnsupported("\(selector) of \(argument.kind)") }
             kinds.append(letter.rawValue)
-            texts.append(try materialised(argument).sql)
+            values.append(try materialised(argument).expression)
         }
-        let sql = "\(SiftSQLFunctions.callFunction)(\(context.bind(.text(selector))), \(context.bind(.text(kinds)))\(texts.map { ", " + $0 }.joined()))"
-        return SQLFragment(sql: sql, kind: kind, nullable: nullable, divergence: divergence)
+        let call = SQLExpression.function(SiftSQLFunctions.callFunction, [context.bind(.text(selector)), context.bind(.text(kinds))] + values)
+        return SQLFragment(expression: call, kind: kind, nullable: nullable, divergence: divergence)
     }
 
     // MARK: The families

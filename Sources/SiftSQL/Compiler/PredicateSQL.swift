@@ -8,21 +8,24 @@ import SiftStore
 /// only matters under NOT, which is two-valued here as in the evaluator (`NOT (age > 30)` holds
 /// where age is nil): `NOT coalesce(p, 0)` for a nullable p, a plain `NOT p` otherwise, so
 /// comparisons on NOT NULL columns keep their plain, index-friendly form.
-struct SQLCondition {
-    var sql: String
+struct SQLCondition: Sendable {
+    var expression: SQLExpression
     var nullable: Bool
 
-    static let `true` = SQLCondition(sql: "1", nullable: false)
-    static let `false` = SQLCondition(sql: "0", nullable: false)
+    static let `true` = SQLCondition(expression: .boolean(true), nullable: false)
+    static let `false` = SQLCondition(expression: .boolean(false), nullable: false)
 
-    /// SQL that is exactly 1 or 0.
-    var twoValued: String { nullable ? "coalesce(\(sql), 0)" : sql }
+    var isTrue: Bool { expression.isBoolean(true) }
+    var isFalse: Bool { expression.isBoolean(false) }
 
+    /// SQL that is exactly 1 or 0: `coalesce(p, 0)` for a nullable p.
+    var twoValued: SQLExpression { nullable ? .function("coalesce", [expression, .boolean(false)]) : expression }
+
+    /// `NOT p` (parenthesised by the renderer where p binds less tightly than NOT).
     var negated: SQLCondition {
-        if sql == "1" { return .false }
-        if sql == "0" { return .true }
-        if nullable { return SQLCondition(sql: "NOT \(twoValued)", nullable: false) }
-        return SQLCondition(sql: sql.hasPrefix("(") && sql.hasSuffix(")") && !sql.contains(") OR (") ? "NOT \(sql)" : "NOT (\(sql))", nullable: false)
+        if isTrue { return .false }
+        if isFalse { return .true }
+        return SQLCondition(expression: .not(twoValued), nullable: false)
     }
 }
 
@@ -43,9 +46,9 @@ struct PredicateSQLCompiler {
         case .constant(let value):
             return value ? .true : .false
         case .and(let parts):
-            return try combine(parts.map { try condition($0, in: scope) }, with: "AND")
+            return try combine(parts.map { try condition($0, in: scope) }, with: .and)
         case .or(let parts):
-            return try combine(parts.map { try condition($0, in: scope) }, with: "OR")
+            return try combine(parts.map { try condition($0, in: scope) }, with: .or)
         case .not(let inner):
             return try condition(inner, in: scope).negated
         case .comparison(let comparison):
@@ -53,15 +56,20 @@ struct PredicateSQLCompiler {
         }
     }
 
-    func combine(_ parts: [SQLCondition], with op: String) -> SQLCondition {
-        let identity: SQLCondition = op == "AND" ? .true : .false
-        let absorbing: SQLCondition = op == "AND" ? .false : .true
-        if parts.contains(where: { $0.sql == absorbing.sql }) { return absorbing }
-        let kept = parts.filter { $0.sql != identity.sql }
+    /// How ``combine(_:with:)`` joins conditions.
+    enum Connective { case and, or }
+
+    /// The conditions joined by AND or OR, true and false folded away; the renderer
+    /// parenthesises an OR inside an AND.
+    func combine(_ parts: [SQLCondition], with op: Connective) -> SQLCondition {
+        let identity: SQLCondition = op == .and ? .true : .false
+        let absorbing: SQLCondition = op == .and ? .false : .true
+        if parts.contains(where: { $0.expression.isBoolean(absorbing.isTrue) }) { return absorbing }
+        let kept = parts.filter { !$0.expression.isBoolean(identity.isTrue) }
         guard !kept.isEmpty else { return identity }
         if kept.count == 1 { return kept[0] }
-        // Compound SQL is always parenthesised, so any condition can be embedded as it is.
-        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " \(op) ") + ")", nullable: kept.contains { $0.nullable })
+        let expressions = kept.map(\.expression)
+        return SQLCondition(expression: op == .and ? .and(expressions) : .or(expressions), nullable: kept.contains { $0.nullable })
     }
 
     // MARK: Comparisons
@@ -92,9 +100,9 @@ struct PredicateSQLCompiler {
         case .collection(let path):
             let test = try elementTest(op, options, path.element, right)
             switch modifier {
-            case .any: return SQLCondition(sql: path.exists(test.sql), nullable: false)
-            case .none: return SQLCondition(sql: "NOT \(path.exists(test.sql))", nullable: false)
-            default: return SQLCondition(sql: "NOT \(path.exists(test.negated.sql))", nullable: false)
+            case .any: return SQLCondition(expression: path.exists(test.expression), nullable: false)
+            case .none: return SQLCondition(expression: .not(path.exists(test.expression)), nullable: false)
+            default: return SQLCondition(expression: .not(path.exists(test.negated.expression)), nullable: false)
             }
         case .single(let value):
             // One value is a collection of one, nil an empty one: NaN (NULL in SQL) is not nil.
@@ -102,20 +110,20 @@ struct PredicateSQLCompiler {
             let x = try expressions.materialised(value)
             let test = try elementTest(op, options, x, right)
             if !x.nullable {
-                return modifier == .none ? test.negated : (modifier == .all ? SQLCondition(sql: test.twoValued, nullable: false) : test)
+                return modifier == .none ? test.negated : (modifier == .all ? SQLCondition(expression: test.twoValued, nullable: false) : test)
             }
-            let isNull = "\(x.operand) IS NULL"
+            let isNull = SQLExpression.isNull(x.expression, negated: false)
             switch modifier {
-            case .any: return SQLCondition(sql: "(\(x.operand) IS NOT NULL AND \(test.twoValued))", nullable: false)
-            case .all: return SQLCondition(sql: "(\(isNull) OR \(test.twoValued))", nullable: false)
-            default: return SQLCondition(sql: "(\(isNull) OR \(test.negated.sql))", nullable: false)
+            case .any: return SQLCondition(expression: .and([.isNull(x.expression, negated: true), test.twoValued]), nullable: false)
+            case .all: return SQLCondition(expression: .or([isNull, test.twoValued]), nullable: false)
+            default: return SQLCondition(expression: .or([isNull, test.negated.expression]), nullable: false)
             }
         case .constants(let elements):
             let tests = try elements.map { try elementTest(op, options, ExpressionSQLCompiler.constant($0), right) }
             switch modifier {
-            case .any: return combine(tests, with: "OR")
-            case .none: return combine(tests, with: "OR").negated
-            default: return combine(tests.map { SQLCondition(sql: $0.twoValued, nullable: false) }, with: "AND")
+            case .any: return combine(tests, with: .or)
+            case .none: return combine(tests, with: .or).negated
+            default: return combine(tests.map { SQLCondition(expression: $0.twoValued, nullable: false) }, with: .and)
             }
         }
     }
@@ -129,19 +137,19 @@ struct PredicateSQLCompiler {
         guard case .collection(let path) = right else { return try pair(op, options, x, right) }
         switch op {
         case .in:
-            return SQLCondition(sql: path.exists(try pair(.equalTo, options, x, .single(path.element)).sql), nullable: false)
+            return SQLCondition(expression: path.exists(try pair(.equalTo, options, x, .single(path.element)).expression), nullable: false)
         case .between:
             throw SQLUnsupported("BETWEEN a to-many key path")
         case .equalTo, .notEqualTo:
             var bothNil = SQLCondition.false
             if let missingOwner = path.missingOwner {
                 if let value = x.constant {
-                    if value.isNull { bothNil = SQLCondition(sql: missingOwner, nullable: false) }
+                    if value.isNull { bothNil = SQLCondition(expression: missingOwner, nullable: false) }
                 } else if x.nullable || x.kind == .null {
                     // NaN, which SQL holds as NULL, is not nil.
                     guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("a value that may be NaN compared with a to-many key path") }
                     let value = try expressions.materialised(x)
-                    bothNil = SQLCondition(sql: "(\(value.operand) IS NULL AND \(missingOwner))", nullable: false)
+                    bothNil = SQLCondition(expression: .and([.isNull(value.expression, negated: false), missingOwner]), nullable: false)
                 }
             }
             return op == .equalTo ? bothNil : bothNil.negated
@@ -158,30 +166,30 @@ struct PredicateSQLCompiler {
         case (.single(let l), _) where op == .in || op == .between:
             if case .collection(let path) = right {
                 guard op == .in else { throw SQLUnsupported("BETWEEN a to-many key path") }
-                return SQLCondition(sql: path.exists(try pair(.equalTo, options, l, .single(path.element)).sql), nullable: false)
+                return SQLCondition(expression: path.exists(try pair(.equalTo, options, l, .single(path.element)).expression), nullable: false)
             }
             return try pair(op, options, l, right)
         case (.single(let l), .single):
             return try pair(op, options, l, right)
         case (.collection(let path), _):
-            if op == .contains { return SQLCondition(sql: path.exists(try pair(.equalTo, options, path.element, right).sql), nullable: false) }
+            if op == .contains { return SQLCondition(expression: path.exists(try pair(.equalTo, options, path.element, right).expression), nullable: false) }
             if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
             if case .collection = right { throw SQLUnsupported("comparing two to-many key paths") }
-            let any = SQLCondition(sql: path.exists(try pair(op, options, path.element, right).sql), nullable: false)
+            let any = SQLCondition(expression: path.exists(try pair(op, options, path.element, right).expression), nullable: false)
             return try implicitAny(any, over: path) { try pair(op, options, ExpressionSQLCompiler.constant(.null), right) }
         case (.single(let l), .collection(let path)):
-            let any = SQLCondition(sql: path.exists(try pair(op, options, l, .single(path.element)).sql), nullable: false)
+            let any = SQLCondition(expression: path.exists(try pair(op, options, l, .single(path.element)).expression), nullable: false)
             return try implicitAny(any, over: path) { try pair(op, options, l, .single(ExpressionSQLCompiler.constant(.null))) }
         case (.single(let l), .constants(let elements)):
             // Implicit ANY over the right-hand elements.
-            return combine(try elements.map { try pair(op, options, l, .single(ExpressionSQLCompiler.constant($0))) }, with: "OR")
+            return combine(try elements.map { try pair(op, options, l, .single(ExpressionSQLCompiler.constant($0))) }, with: .or)
         case (.constants(let elements), _):
             if op == .contains {
-                return combine(try elements.map { try pair(.equalTo, options, ExpressionSQLCompiler.constant($0), right) }, with: "OR")
+                return combine(try elements.map { try pair(.equalTo, options, ExpressionSQLCompiler.constant($0), right) }, with: .or)
             }
             if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
             guard case .single = right else { throw SQLUnsupported("a constant collection compared with a collection") }
-            return combine(try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }, with: "OR")
+            return combine(try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }, with: .or)
         }
     }
 
@@ -194,8 +202,9 @@ struct PredicateSQLCompiler {
     private func implicitAny(_ any: SQLCondition, over path: CollectionPath, nilTest: () throws -> SQLCondition) throws -> SQLCondition {
         guard let missingOwner = path.missingOwner else { return any }
         let onNil = try nilTest()
-        return combine([any, combine([SQLCondition(sql: missingOwner, nullable: false), SQLCondition(sql: onNil.twoValued, nullable: false)], with: "AND")],
-                       with: "OR")
+        return combine([any, combine([SQLCondition(expression: missingOwner, nullable: false), SQLCondition(expression: onNil.twoValued, nullable: false)],
+                                     with: .and)],
+                       with: .or)
     }
 
     private func isSingle(_ operand: SQLOperand) -> Bool {
@@ -266,7 +275,7 @@ struct PredicateSQLCompiler {
     private func dynamicPair(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQLFragment, _ right: SQLOperand) throws -> SQLCondition {
         switch (op, right) {
         case (.in, .constants(let elements)):
-            return combine(try elements.map { try pair(.equalTo, options, left, ExpressionSQLCompiler.constant($0)) }, with: "OR")
+            return combine(try elements.map { try pair(.equalTo, options, left, ExpressionSQLCompiler.constant($0)) }, with: .or)
         case (.in, .single(let r)) where r.kind == .string:
             guard let guarded = left.guarded(as: .string) else { break }
             return try membership(options, guarded, right)
@@ -294,7 +303,7 @@ struct PredicateSQLCompiler {
         if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
            l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r) {
             let (x, y) = try bindPair(l, r, options: options)
-            return SQLCondition(sql: "\(x.operand) IS NOT \(y.operand)", nullable: false)
+            return SQLCondition(expression: .binary(.isNot, x.expression, y.expression), nullable: false)
         }
         let condition = try equality(options, l, r)
         return negated ? condition.negated : condition
@@ -311,27 +320,27 @@ struct PredicateSQLCompiler {
             // nil against a constant (an object ID too, which binds only against an entity).
             if let value = (l.kind == .null ? r : l).constant { return value.isNull ? .true : .false }
             let other = try expressions.materialised(l.kind == .null ? r : l)
-            return SQLCondition(sql: "\(other.operand) IS NULL", nullable: false)
+            return SQLCondition(expression: .isNull(other.expression, negated: false), nullable: false)
         }
         guard l.kind.isComparable(with: r.kind) || isObjectConstantPair(l, r) else {
             // Kinds that never compare equal: only nil equals nil.
             guard l.constant == nil, r.constant == nil, l.nullable, r.nullable else { return .false }
             let x = try expressions.materialised(l), y = try expressions.materialised(r)
-            return SQLCondition(sql: "(\(x.operand) IS NULL AND \(y.operand) IS NULL)", nullable: false)
+            return SQLCondition(expression: .and([.isNull(x.expression, negated: false), .isNull(y.expression, negated: false)]), nullable: false)
         }
         if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
         if let search = searchEquality(options, l, r, negated: false) { return search }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             // [c]/[d]: the evaluator's own string equality; nil only equals nil.
-            let test = "sift_equals(\(x.sql), \(y.sql), \(options.rawValue))"
-            if l.constant != nil || r.constant != nil { return SQLCondition(sql: test, nullable: true) }
-            return SQLCondition(sql: "coalesce(\(test), \(x.operand) IS \(y.operand))", nullable: false)
+            let test = SQLExpression.function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
+            return SQLCondition(expression: .function("coalesce", [test, .binary(.is, x.expression, y.expression)]), nullable: false)
         }
         if l.constant != nil || r.constant != nil {
-            return SQLCondition(sql: "\(x.operand) = \(y.operand)", nullable: x.nullable || y.nullable)
+            return SQLCondition(expression: .binary(.equal, x.expression, y.expression), nullable: x.nullable || y.nullable)
         }
-        return SQLCondition(sql: "\(x.operand) IS \(y.operand)", nullable: false)
+        return SQLCondition(expression: .binary(.is, x.expression, y.expression), nullable: false)
     }
 
     private func isObjectConstantPair(_ l: SQLFragment, _ r: SQLFragment) -> Bool {
@@ -346,7 +355,7 @@ struct PredicateSQLCompiler {
         func bound(_ f: SQLFragment, other: SQLFragment) throws -> SQLFragment {
             guard let value = f.constant else { return f }
             var result = f
-            result.sql = try expressions.bind(value, for: f.kind == .object(table: "") ? other.kind : f.kind, rawText: raw)
+            result.expression = try expressions.bind(value, for: f.kind == .object(table: "") ? other.kind : f.kind, rawText: raw)
             result.constant = nil
             // An object ID is looked up: NULL when no such object exists.
             if case .object = value { result.nullable = true }
@@ -362,9 +371,10 @@ struct PredicateSQLCompiler {
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
-            return SQLCondition(sql: "sift_compare(\(x.sql), \(y.sql), \(options.rawValue)) \(op.symbol) 0", nullable: true)
+            let compare = SQLExpression.function("sift_compare", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            return SQLCondition(expression: .binary(try Self.orderOperator(op), compare, .integer(0)), nullable: true)
         }
-        return SQLCondition(sql: "\(x.operand) \(op.symbol) \(y.operand)", nullable: x.nullable || y.nullable)
+        return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
     }
 
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES: text only (false otherwise), through the
@@ -381,14 +391,16 @@ struct PredicateSQLCompiler {
         }
         if let search = searchStringTest(op, options, l, r) { return search }
         // (Only on a column: a computed value would be computed twice, and no index serves it.)
-        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, l.readsOneColumn || !l.sql.contains("(") {
+        if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, l.readsOneColumn || l.expression.isSimple {
             let x = try expressions.materialised(l)
             let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
             let low = context.bind(.text(text))
             if let high = Self.successor(of: text) {
-                return SQLCondition(sql: "(\(x.operand) >= \(low) AND \(x.operand) < \(context.bind(.text(high))))", nullable: true)
+                return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
+                                                      .binary(.lessThan, x.expression, context.bind(.text(high)))]), nullable: true)
             }
-            return SQLCondition(sql: "(\(x.operand) >= \(low) AND sift_beginswith(\(x.sql), \(low), \(options.rawValue)))", nullable: true)
+            return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
+                                                  .function("sift_beginswith", [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
         // The functions prepare both sides themselves, exactly as the evaluator does.
         let (x, y) = try bindPair(l, r, options: options, rawText: true)
@@ -400,7 +412,7 @@ struct PredicateSQLCompiler {
         case .like: function = "sift_like"
         default: function = "sift_matches"
         }
-        return SQLCondition(sql: "\(function)(\(x.sql), \(y.sql), \(options.rawValue))", nullable: true)
+        return SQLCondition(expression: .function(function, [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
     }
 
     /// The least string greater than every string that begins with `prefix`, in code-point
@@ -433,12 +445,12 @@ struct PredicateSQLCompiler {
                !comparable.contains(where: Self.isDecimal) {
                 let x = try expressions.materialised(l)
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
-                let list = SQLCondition(sql: "\(x.operand) IN (\(placeholders.joined(separator: ", ")))", nullable: x.nullable)
+                let list = SQLCondition(expression: .in(x.expression, placeholders), nullable: x.nullable)
                 guard elements.contains(where: \.isNull) else { return list }
                 guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("IN a nil with a value that may be NaN") }
-                return combine([list, SQLCondition(sql: "\(x.operand) IS NULL", nullable: false)], with: "OR")
+                return combine([list, SQLCondition(expression: .isNull(x.expression, negated: false), nullable: false)], with: .or)
             }
-            return combine(try elements.map { try equality(options, l, ExpressionSQLCompiler.constant($0)) }, with: "OR")
+            return combine(try elements.map { try equality(options, l, ExpressionSQLCompiler.constant($0)) }, with: .or)
         case .single(let r):
             if let value = r.constant, value.isNull { return .false }
             if r.kind == .string {
@@ -447,13 +459,13 @@ struct PredicateSQLCompiler {
                 if case .string(let needle)? = l.constant, StringPredicates.isEmptyNeedle(needle, options: options) { return .false }
                 if let search = searchSubstring(options, needle: l, in: r) { return search }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
-                return SQLCondition(sql: "sift_contains(\(y.sql), \(x.sql), \(options.rawValue))", nullable: true)
+                return SQLCondition(expression: .function("sift_contains", [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
             }
             guard !r.nullable || r.constant != nil else {
                 // A nil right side is false for IN, not "equal to nil".
                 let equal = try equality(options, l, r)
                 let y = try expressions.materialised(r)
-                return combine([SQLCondition(sql: "\(y.operand) IS NOT NULL", nullable: false), equal], with: "AND")
+                return combine([SQLCondition(expression: .isNull(y.expression, negated: true), nullable: false), equal], with: .and)
             }
             return try equality(options, l, r)
         case .collection:
@@ -477,12 +489,12 @@ struct PredicateSQLCompiler {
         }
         if l.constant != nil { return try constantBetween(options, l, bounds) }
         if (l.kind == .string && !options.subtracting(.normalized).isEmpty) || Self.isDecimalPair(l, low) || Self.isDecimalPair(l, high) {
-            return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: "AND")
+            return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: .and)
         }
         let x = try expressions.materialised(l)
         let lo = try expressions.bind(bounds[0], for: l.kind, rawText: options.contains(.normalized))
         let hi = try expressions.bind(bounds[1], for: l.kind, rawText: options.contains(.normalized))
-        return SQLCondition(sql: "\(x.operand) BETWEEN \(lo) AND \(hi)", nullable: x.nullable)
+        return SQLCondition(expression: .between(x.expression, lo, hi), nullable: x.nullable)
     }
 
     private func constantBetween(_ options: ComparisonOptions, _ l: SQLFragment, _ bounds: [Value]) throws -> SQLCondition {
@@ -493,6 +505,19 @@ struct PredicateSQLCompiler {
         }
         let predicate = PredicateNode(.comparison(Comparison(ExpressionNode(.constant(x)), .between, ExpressionNode(.aggregate(elements)), options: options)))
         return try CompiledPredicate(predicate).evaluate(.null) ? .true : .false
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// The SQL operator of an ordering comparison.
+    static func orderOperator(_ op: ComparisonOperator) throws -> SQLBinaryOperator {
+        switch op {
+        case .lessThan: .lessThan
+        case .lessThanOrEqualTo: .lessThanOrEqual
+        case .greaterThan: .greaterThan
+        case .greaterThanOrEqualTo: .greaterThanOrEqual
+        default: throw SQLUnsupported("'\(op.symbol)' as an ordering")
+        }
     }
 }
 

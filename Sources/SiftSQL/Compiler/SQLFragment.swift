@@ -1,18 +1,19 @@
 import SiftEvaluation
 
-/// A compiled piece of SQL: its text (with `?NNN` placeholders whose values the generation
-/// context holds), what kind of value it yields, and whether it can be NULL. A constant keeps
-/// its value instead of text until a comparison knows how to bind it (NFC, folded, …).
+/// A compiled piece of SQL: its expression tree (``SQLExpression``, whose bound values are
+/// parameters, numbered when the statement is rendered), what kind of value it yields, and
+/// whether it can be NULL. A constant keeps its value instead of a tree until a comparison
+/// knows how to bind it (NFC, folded, …).
 ///
 /// The kind is known statically from the model, which is how the compiler reproduces the
 /// evaluator's rules without asking SQLite to coerce anything: values of kinds that never
 /// compare equal are decided before any SQL runs, and SQLite only ever compares numbers with
 /// numbers, text with text, and so on.
 struct SQLFragment {
-    var sql: String
+    var expression: SQLExpression
     var kind: SQLKind
     var nullable: Bool
-    /// A constant's value; its text is made (and bound) where it is used.
+    /// A constant's value; its parameter is made (and bound) where it is used.
     var constant: Value? = nil
     /// Where the value SQL computes may differ from the evaluator's.
     var divergence: Divergence = []
@@ -42,50 +43,13 @@ struct SQLFragment {
     /// NULL — the same truth in every test of a value of `kind` as the evaluator's, since a
     /// value of another kind equals none of it, orders with none of it and is no string. (Not
     /// for nil tests: a value of another kind is not nil.)
+    ///
+    ///     CASE WHEN typeof("t0"."x") IN ('integer', 'real') THEN "t0"."x" END
     func guarded(as kind: SQLKind) -> SQLFragment? {
         guard self.kind == .dynamic, constant == nil, let classes = kind.storageClasses else { return nil }
-        let list = classes.map { "'\($0)'" }.joined(separator: ", ")
-        let test = classes.count == 1 ? "typeof(\(sql)) = \(list)" : "typeof(\(sql)) IN (\(list))"
-        return SQLFragment(sql: "CASE WHEN \(test) THEN \(sql) END", kind: kind == .string ? .string : (kind == .data ? .data : .number(.mixed)),
+        return SQLFragment(expression: .case([(when: .storageClassIn(expression, classes), then: expression)], otherwise: nil),
+                           kind: kind == .string ? .string : (kind == .data ? .data : .number(.mixed)),
                            nullable: true, divergence: divergence, readsOneColumn: readsOneColumn)
-    }
-
-    /// SQL text safe to use as an operand: parenthesised unless it is one token, one
-    /// parenthesised group or one function call.
-    var operand: String {
-        if sql.first == "(" && Self.isOneGroup(sql[...]) { return sql }
-        if isFunctionCall { return sql }
-        if sql.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" || $0 == "." || $0 == "?" }) { return sql }
-        return "(\(sql))"
-    }
-
-    /// `name(…)`, the parentheses closing at the end.
-    private var isFunctionCall: Bool {
-        guard let open = sql.firstIndex(of: "("), open != sql.startIndex,
-              sql[..<open].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return false }
-        return Self.isOneGroup(sql[open...])
-    }
-
-    /// Whether text that starts with "(" ends with the ")" closing it ("(a) + (b)" starts and
-    /// ends with parentheses but is not one group).
-    private static func isOneGroup(_ text: Substring) -> Bool {
-        guard text.first == "(", text.last == ")" else { return false }
-        var depth = 0
-        var inString = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let ch = text[index]
-            if ch == "\"" || ch == "'" { inString.toggle() }
-            if !inString {
-                if ch == "(" { depth += 1 }
-                if ch == ")" {
-                    depth -= 1
-                    if depth == 0 && text.index(after: index) != text.endIndex { return false }
-                }
-            }
-            index = text.index(after: index)
-        }
-        return depth == 0
     }
 }
 

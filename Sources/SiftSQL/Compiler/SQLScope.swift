@@ -6,7 +6,7 @@ final class SQLScope {
     /// `$x` of an enclosing SUBQUERY, bound to its element's row.
     var variables: [String: SQLScope]
     /// Joins of a subquery scope (nil: the outermost query's joins, kept by the context).
-    var joins: [String]?
+    var joins: [SQLJoin]?
     var joinCache: [String: String] = [:]
 
     init(alias: String, table: EntityTable, variables: [String: SQLScope] = [:], isSubquery: Bool) {

@@ -8,8 +8,8 @@ struct SearchColumns {
     let column: String
 
     /// The qualified hidden column holding `fold` of the attribute.
-    func sql(_ fold: SearchFold) -> String {
-        SQLIdentifier.qualified(alias, fold.column(column))
+    func expression(_ fold: SearchFold) -> SQLExpression {
+        .column(alias, fold.column(column))
     }
 }
 
@@ -20,8 +20,8 @@ struct SearchColumns {
 /// |---|---|
 /// | `name ==[cd] "É"` | `"t0"."_cd_name" = ?1` (`?1` = `"e"`) |
 /// | `name !=[cd] "É"` | `"t0"."_cd_name" IS NOT ?1` (true where name is nil) |
-/// | `name IN[cd] {"A", "b", nil}` | `("t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL)` |
-/// | `name BEGINSWITH[cd] "ab"` | `("t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2)` (`"ab"`, `"ac"`) |
+/// | `name IN[cd] {"A", "b", nil}` | `"t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL` |
+/// | `name BEGINSWITH[cd] "ab"` | `"t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2` (`"ab"`, `"ac"`) |
 /// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
 /// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", ?1) = ?2` (`-2`, `"ab"`) |
 ///
@@ -37,10 +37,10 @@ extension PredicateSQLCompiler {
     /// The searchable column and the folded constant text of a pair, when `options` are
     /// exactly those of a fold and one side is a searchable attribute, the other a string
     /// constant: (folded column SQL, folded constant).
-    func searchPair(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> (column: String, text: String)? {
+    func searchPair(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> (column: SQLExpression, text: String)? {
         guard let fold = SearchFold(options) else { return nil }
-        if let search = l.search, case .string(let text)? = r.constant { return (search.sql(fold), fold.fold(text)) }
-        if let search = r.search, case .string(let text)? = l.constant { return (search.sql(fold), fold.fold(text)) }
+        if let search = l.search, case .string(let text)? = r.constant { return (search.expression(fold), fold.fold(text)) }
+        if let search = r.search, case .string(let text)? = l.constant { return (search.expression(fold), fold.fold(text)) }
         return nil
     }
 
@@ -48,7 +48,8 @@ extension PredicateSQLCompiler {
     func searchEquality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) -> SQLCondition? {
         guard let (column, text) = searchPair(options, l, r) else { return nil }
         let value = context.bind(.text(text))
-        return negated ? SQLCondition(sql: "\(column) IS NOT \(value)", nullable: false) : SQLCondition(sql: "\(column) = \(value)", nullable: true)
+        return negated ? SQLCondition(expression: .binary(.isNot, column, value), nullable: false)
+            : SQLCondition(expression: .binary(.equal, column, value), nullable: true)
     }
 
     /// `folded IN (?, …)` for the string elements (no other kind equals a string), `OR folded IS
@@ -60,11 +61,11 @@ extension PredicateSQLCompiler {
             return nil
         }
         guard !texts.isEmpty else { return nil }
-        let column = search.sql(fold)
-        let list = SQLCondition(sql: "\(column) IN (\(texts.map { context.bind(.text($0)) }.joined(separator: ", ")))", nullable: true)
+        let column = search.expression(fold)
+        let list = SQLCondition(expression: .in(column, texts.map { context.bind(.text($0)) }), nullable: true)
         guard elements.contains(where: \.isNull) else { return list }
         // (The folded column is NULL exactly where the attribute is: the index serves both.)
-        return combine([list, SQLCondition(sql: "\(column) IS NULL", nullable: false)], with: "OR")
+        return combine([list, SQLCondition(expression: .isNull(column, negated: false), nullable: false)], with: .or)
     }
 
     /// BEGINSWITH as a range of the folded column, CONTAINS as `instr`, ENDSWITH as the
@@ -72,20 +73,21 @@ extension PredicateSQLCompiler {
     /// is not empty once folded.
     func searchStringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> SQLCondition? {
         guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant else { return nil }
-        let column = search.sql(fold)
+        let column = search.expression(fold)
         let text = fold.fold(needle)
         guard !text.isEmpty else { return .false }
         switch op {
         case .beginsWith:
             let low = context.bind(.text(text))
             // Only a prefix of U+10FFFFs has no successor: every string at or above it begins with it.
-            guard let high = Self.successor(of: text) else { return SQLCondition(sql: "\(column) >= \(low)", nullable: true) }
-            return SQLCondition(sql: "(\(column) >= \(low) AND \(column) < \(context.bind(.text(high))))", nullable: true)
+            guard let high = Self.successor(of: text) else { return SQLCondition(expression: .binary(.greaterThanOrEqual, column, low), nullable: true) }
+            return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, column, low), .binary(.lessThan, column, context.bind(.text(high)))]),
+                                nullable: true)
         case .contains:
-            return SQLCondition(sql: "instr(\(column), \(context.bind(.text(text)))) > 0", nullable: true)
+            return SQLCondition(expression: .binary(.greaterThan, .function("instr", [column, context.bind(.text(text))]), .integer(0)), nullable: true)
         case .endsWith:
             let count = context.bind(.integer(-Int64(text.unicodeScalars.count)))
-            return SQLCondition(sql: "substr(\(column), \(count)) = \(context.bind(.text(text)))", nullable: true)
+            return SQLCondition(expression: .binary(.equal, .function("substr", [column, count]), context.bind(.text(text))), nullable: true)
         default:
             return nil
         }

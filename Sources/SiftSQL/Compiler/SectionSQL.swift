@@ -42,9 +42,9 @@ struct SectionSQL {
     let plan: FetchSQL
     /// The section key path's value per row.
     let value: SQLFragment
-    private let sortTerms: String
+    private let sortTerms: [SQLOrdering]
     /// The first sort key and its direction, when it sorts by the section key path.
-    private let runKey: (term: String, descending: Bool)?
+    private let runKey: (term: SQLExpression, descending: Bool)?
 
     /// Compiles the section key path of `plan`'s request; throws `SQLUnsupported` when it has
     /// no single SQL value per row (or the fetch does not run wholly in SQL).
@@ -59,7 +59,7 @@ struct SectionSQL {
         if value.kind == .dynamic { throw SQLUnsupported("sectioning by a value of several kinds") }
         self.plan = plan
         self.value = value
-        self.sortTerms = terms.joined(separator: ", ")
+        self.sortTerms = terms
         if let first = plan.request.sortDescriptors.first, let term = plan.sortKeys.first,
            first.keyPath == keys.joined(separator: ".") {
             runKey = (term, !first.ascending)
@@ -76,15 +76,19 @@ struct SectionSQL {
     }
 
     private var isPaged: Bool { plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 }
-    private var rowNumber: String { "row_number() OVER (ORDER BY \(sortTerms))" }
+    private var rowNumber: SQLExpression { .rowNumber(orderBy: sortTerms) }
 
     /// The sections' values, sizes, first and last places (1-based, in result order), in
     /// order of their first place.
     func summaryQuery() -> (sql: String, bindings: [SQLiteValue]) {
-        var inner = "SELECT \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
-        if isPaged { inner += plan.orderByClause + plan.pagingClause() }
-        return plan.context.finalize(
-            "SELECT \"s\", count(*), min(\"n\"), max(\"n\") FROM (\(inner)) GROUP BY \"s\" COLLATE BINARY ORDER BY min(\"n\")")
+        var inner = plan.statement(selecting: [value.expression, rowNumber])
+        inner.aliases = ["s", "n"]
+        if !isPaged { inner.orderBy = [] }
+        let place = SQLExpression.column(table: nil, name: "n"), section = SQLExpression.column(table: nil, name: "s")
+        let summary = SQLSelect(columns: [section, .countAll, .function("min", [place]), .function("max", [place])],
+                                from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [.collate(section, "BINARY")],
+                                orderBy: [SQLOrdering(expression: .function("min", [place]))])
+        return Self.rendered(summary)
     }
 
     /// Runs of equal first sort key, in result order, when that key is the section key path:
@@ -93,32 +97,47 @@ struct SectionSQL {
     func runsQuery() -> (sql: String, bindings: [SQLiteValue])? {
         guard let runKey else { return nil }
         if isPaged {
-            let order = runKey.descending ? "ORDER BY \"k\" DESC" : "ORDER BY \"k\""
-            let inner = "SELECT \(value.sql) AS \"s\", \(runKey.term) AS \"k\" \(plan.fromAndWhere)\(plan.orderByClause)\(plan.pagingClause())"
-            return plan.context.finalize(
-                "SELECT min(\"s\"), max(\"s\"), count(\"s\"), count(*) FROM (\(inner)) GROUP BY \"k\" \(order)")
+            var inner = plan.statement(selecting: [value.expression, runKey.term])
+            inner.aliases = ["s", "k"]
+            let section = SQLExpression.column(table: nil, name: "s"), key = SQLExpression.column(table: nil, name: "k")
+            let runs = SQLSelect(columns: [.function("min", [section]), .function("max", [section]), .function("count", [section]), .countAll],
+                                 from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [key],
+                                 orderBy: [SQLOrdering(expression: key, descending: runKey.descending)])
+            return Self.rendered(runs)
         }
-        let direction = runKey.descending ? " DESC" : ""
-        return plan.context.finalize(
-            "SELECT min(\(value.sql)), max(\(value.sql)), count(\(value.sql)), count(*) \(plan.fromAndWhere)"
-                + " GROUP BY \(runKey.term) ORDER BY \(runKey.term)\(direction)")
+        let runs = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
+                                       .function("count", [value.expression]), .countAll],
+                             from: plan.from, where: plan.whereCondition, groupBy: [runKey.term],
+                             orderBy: [SQLOrdering(expression: runKey.term, descending: runKey.descending)])
+        return Self.rendered(runs)
     }
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
-    func objectsQuery(_ columns: [String], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+    func objectsQuery(_ columns: [SQLExpression], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
         let context = plan.context
-        func matches(_ operand: String) -> String {
-            "(" + values.map { "\(operand) IS \(context.bind($0)) COLLATE BINARY" }.joined(separator: " OR ") + ")"
+        /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
+        /// column was declared with.
+        func matches(_ operand: SQLExpression) -> SQLExpression {
+            .or(values.map { .binary(.is, operand, .collate(context.bind($0), "BINARY")) })
         }
         guard isPaged else {
-            return context.finalize("SELECT \(columns.joined(separator: ", ")) \(plan.fromAndWhere(adding: [matches(value.sql)]))\(plan.orderByClause)")
+            var objects = plan.statement(selecting: columns)
+            objects.where = .and(plan.conditions + [matches(value.expression)])
+            return Self.rendered(objects)
         }
-        let named = columns.enumerated().map { "\($1) AS \"c\($0)\"" }
-        let outer = columns.indices.map { "\"c\($0)\"" }
-        let inner = "SELECT \(named.joined(separator: ", ")), \(value.sql) AS \"s\", \(rowNumber) AS \"n\" \(plan.fromAndWhere)"
-        return context.finalize(
-            "SELECT \(outer.joined(separator: ", ")) FROM (\(inner)) WHERE \"n\" BETWEEN \(context.bind(.integer(first))) AND \(context.bind(.integer(last)))"
-                + " AND \(matches("\"s\"")) ORDER BY \"n\"")
+        let names = columns.indices.map { "c\($0)" }
+        let inner = SQLSelect(columns: columns + [value.expression, rowNumber], aliases: names + ["s", "n"], from: plan.from, where: plan.whereCondition)
+        let place = SQLExpression.column(table: nil, name: "n")
+        let filter = SQLExpression.and([.between(place, context.bind(.integer(first)), context.bind(.integer(last))), matches(.column(table: nil, name: "s"))])
+        let objects = SQLSelect(columns: names.map { .column(table: nil, name: $0) }, from: SQLFrom(source: .subquery(inner), alias: nil), where: filter,
+                                orderBy: [SQLOrdering(expression: place)])
+        return Self.rendered(objects)
+    }
+
+    /// A statement's SQLite text and bindings.
+    private static func rendered(_ select: SQLSelect) -> (sql: String, bindings: [SQLiteValue]) {
+        let renderer = SQLRenderer()
+        return (renderer.render(select), renderer.bindings)
     }
 }

@@ -2,7 +2,7 @@ import SiftStore
 
 /// How a column of a database Sift did not create is read, and why its attribute has its type
 /// (``ColumnTypeInference``). Fetches, predicates, sorts and the rows' values all read the
-/// column through ``sql(_:)``, so SQL and the evaluator see the same values.
+/// column through ``expression(_:)``, so SQL and the evaluator see the same values.
 struct ForeignColumn: Sendable {
     /// The attribute type chosen.
     var type: AttributeType
@@ -23,18 +23,17 @@ struct ForeignColumn: Sendable {
     /// Why: `declared STRING`, `declared INT; holds integer, text`, …
     var reason: String
 
-    /// The SQL reading the column whose qualified name is `column`.
-    func sql(_ column: String) -> String {
+    /// The expression reading the column `column`: `+"t0"."c"` (no affinity), `CASE WHEN
+    /// typeof("t0"."c") IN ('integer', 'real') THEN "t0"."c" END`, `sift_date(…, 'unix')`,
+    /// `sift_nfc(…)`.
+    func expression(_ column: SQLExpression) -> SQLExpression {
+        if stripsAffinity && storageClasses == nil && dateEncoding == nil && !normalizesText { return .unary(.plus, column) }
         var value = column
-        if stripsAffinity && storageClasses == nil && dateEncoding == nil && !normalizesText { return "+\(column)" }
-        if let storageClasses {
-            let list = storageClasses.map { "'\($0)'" }.joined(separator: ", ")
-            value = "CASE WHEN typeof(\(column)) IN (\(list)) THEN \(column) END"
-        }
+        if let storageClasses { value = .case([(when: .storageClassIn(column, storageClasses), then: column)], otherwise: nil) }
         if let dateEncoding {
-            value = "\(SiftSQLFunctions.dateFunction)(\(value), '\(dateEncoding.rawValue)')"
+            value = .function(SiftSQLFunctions.dateFunction, [value, .string(dateEncoding.rawValue)])
         } else if normalizesText {
-            value = "\(SiftSQLFunctions.nfcFunction)(\(value))"
+            value = .function(SiftSQLFunctions.nfcFunction, [value])
         }
         return value
     }

@@ -155,13 +155,14 @@ struct EntityTable: Sendable {
     /// …), by column name; a column without an entry is read as it is.
     var foreignColumns: [String: ForeignColumn] = [:]
 
-    /// The SQL reading attribute column `column` of the row aliased `alias`: the column itself,
-    /// `COLLATE BINARY` for a declared collation, or its ``ForeignColumn`` reading.
-    func valueSQL(column: String, alias: String) -> String {
-        var sql = SQLIdentifier.qualified(alias, column)
-        if let foreign = foreignColumns[column] { sql = foreign.sql(sql) }
-        if collatedColumns.contains(column) { sql += " COLLATE BINARY" }
-        return sql
+    /// The expression reading attribute column `column` of the row aliased `alias`: the column
+    /// itself, `"t0"."name" COLLATE BINARY` for a declared collation, or its ``ForeignColumn``
+    /// reading.
+    func value(column: String, alias: String) -> SQLExpression {
+        var value = SQLExpression.column(alias, column)
+        if let foreign = foreignColumns[column] { value = foreign.expression(value) }
+        if collatedColumns.contains(column) { value = .collate(value, "BINARY") }
+        return value
     }
 
     /// Where an object's ID is read from.

@@ -13,6 +13,8 @@ import SiftStore
 struct RowLayout: Sendable {
     let table: EntityTable
     /// Selected column expressions, for `alias`.
+    let expressions: [SQLExpression]
+    /// ``expressions`` as SQLite text.
     let columns: [String]
     /// How rows of each entity of the table decode (by entity name).
     let entities: [String: EntityColumns]
@@ -48,16 +50,16 @@ struct RowLayout: Sendable {
     /// share one storage per entity of `store`.
     init(table: EntityTable, schema: SQLSchema, alias: String, store: SQLiteStore? = nil) {
         self.table = table
-        var columns = [SQLIdentifier.qualified(alias, table.primaryKey)]
+        var columns: [SQLExpression] = [.column(alias, table.primaryKey)]
         var idIndex: Int32?
         if case .column(let column) = table.objectID {
             idIndex = Int32(columns.count)
-            columns.append(SQLIdentifier.qualified(alias, column))
+            columns.append(.column(alias, column))
         }
         var entityIndex: Int32?
         if let column = table.entityColumn, table.hierarchyEntityNames.count > 1 {
             entityIndex = Int32(columns.count)
-            columns.append(SQLIdentifier.qualified(alias, column))
+            columns.append(.column(alias, column))
         }
         var columnIndex: [String: Int32] = [:]
         var entities: [String: EntityColumns] = [:]
@@ -72,7 +74,7 @@ struct RowLayout: Sendable {
                 } else {
                     index = Int32(columns.count)
                     columnIndex[column] = index
-                    columns.append(entityTable.valueSQL(column: column, alias: alias))
+                    columns.append(entityTable.value(column: column, alias: alias))
                 }
                 // An introspected column holds whatever was stored; only Date and Boolean are
                 // converted (seconds since 2001, 0/1), everything else reads as stored.
@@ -83,7 +85,9 @@ struct RowLayout: Sendable {
             entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) },
                                            names: names, columns: indexes, types: types)
         }
-        self.columns = columns
+        self.expressions = columns
+        // (Identifiers and compiler literals only: no parameters to number.)
+        self.columns = columns.map { SQLRenderer().render($0) }
         self.entities = entities
         self.entityColumnIndex = entityIndex
         self.idColumnIndex = idIndex

@@ -65,7 +65,7 @@ extension SQLFetchExecutor {
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         let prefetch = RelationshipPrefetch(request)
         let sections = merged.map { span in
-            let (sql, bindings) = sectionSQL.objectsQuery(layout.columns, values: span.values, first: span.first, last: span.last)
+            let (sql, bindings) = sectionSQL.objectsQuery(layout.expressions, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
                                   objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count),
                                                                                prefetch: prefetch),

@@ -44,7 +44,7 @@ struct SQLFetchExecutor {
         let plan = try self.plan(request)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         if plan.pagesInSQL {
-            let (sql, bindings) = plan.select(layout.columns)
+            let (sql, bindings) = plan.select(layout.expressions)
             // Prepared now, so an error is the fetch's error (not an empty result later).
             try database.prepare(sql).bind(bindings)
             let prefetch = RelationshipPrefetch(request)
@@ -60,7 +60,7 @@ struct SQLFetchExecutor {
     func matchingKeys(_ plan: FetchSQL, layout: RowLayout) throws -> [(key: Int64, id: ObjectID)] {
         let request = plan.request
         let residual = try plan.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        let (sql, bindings) = plan.select(layout.columns)
+        let (sql, bindings) = plan.select(layout.expressions)
         let statement = try database.prepare(sql)
         try statement.bind(bindings)
         var objects: [ManagedObject] = []

@@ -60,7 +60,7 @@ extension SQLiteStore {
                 // The objects are fetched, and the evaluator makes the dictionaries.
                 dictionaryReason = "dictionaries in memory: \(unsupported.reason)"
                 let objectsPlan = try executor.plan(SQLFetchExecutor.objectsRequest(for: request))
-                sql = objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).columns)
+                sql = objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).expressions)
             }
             if !request.propertiesToGroupBy.isEmpty {
                 // Groups are sorted by their properties once they are made.
@@ -75,9 +75,9 @@ extension SQLiteStore {
             sql = plan.countQuery()
         case .objectIDs:
             let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
-            sql = plan.select(Array(layout.columns.prefix(layout.idColumnIndex.map { Int($0) + 1 } ?? 1)))
+            sql = plan.select(Array(layout.expressions.prefix(layout.idColumnIndex.map { Int($0) + 1 } ?? 1)))
         default:
-            sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).columns)
+            sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).expressions)
         }
         // Both reasons where the dictionaries are made in memory and the groups sorted there:
         // the sort's alone would hide why the objects' query is shown.

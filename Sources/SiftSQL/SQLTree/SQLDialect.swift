@@ -1,0 +1,86 @@
+/// How one database spells a ``SQLExpression``: its placeholders, identifiers, operators and
+/// their precedence, truth values and functions. ``SQLRenderer`` asks the dialect and writes
+/// the parentheses its precedence table calls for, no more.
+///
+/// What a dialect cannot spell (Sift's Swift functions on a server, SQLite's `typeof`) it
+/// answers with nil; the renderer then records the construct in
+/// ``SQLRenderer/unsupported`` and the caller must not run the text.
+protocol SQLDialect: Sendable {
+    /// The placeholder of the `number`th bound value (from 1): `?1`, `$1`.
+    func placeholder(_ number: Int) -> String
+
+    /// An identifier, quoted: `"name"`.
+    func quoted(_ identifier: String) -> String
+
+    /// A truth value the compiler writes.
+    func boolean(_ value: Bool) -> String
+
+    /// A text literal the compiler writes: `'e'`.
+    func string(_ text: String) -> String
+
+    /// The spelling of a binary operator.
+    func spelling(of op: SQLBinaryOperator) -> String
+
+    /// How tightly each construct binds.
+    var precedence: SQLPrecedenceTable { get }
+
+    /// The name of the function SQLite calls `name` (a function of exactly the same meaning),
+    /// nil when the dialect has none.
+    func functionName(_ name: String) -> String?
+
+    /// The test that a value's storage class is one of `classes` (`typeof(x) IN (…)`), given
+    /// the value's text; nil when the dialect has no storage classes.
+    func storageClassTest(_ operand: String, _ classes: [String]) -> String?
+
+    /// A value's storage class as text (`typeof(x)`); nil when the dialect has none.
+    func storageClass(_ operand: String) -> String?
+
+    /// The collation SQLite calls `name` (`BINARY`, or one of Sift's, `sift_case_insensitive`),
+    /// as the dialect writes it after COLLATE; nil when it has none of the same order.
+    func collation(_ name: String) -> String?
+}
+
+extension SQLDialect {
+    /// `"name"`, with `"` doubled: the SQL standard's quoting, shared by SQLite and PostgreSQL.
+    func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
+
+    /// `'text'`, with `'` doubled.
+    func string(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+}
+
+/// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary
+/// operator are left-associative where ``isAssociative(_:)`` says so (`a - b - c` is
+/// `(a - b) - c`), so a right operand of that level is parenthesised (`a - (b - c)`);
+/// comparisons are written as non-associative (both operands bind tighter), as PostgreSQL
+/// requires.
+struct SQLPrecedenceTable: Sendable {
+    /// Columns, parameters, literals, function calls, CASE, subqueries, EXISTS, `(…)`.
+    static let atom = 1000
+
+    var unary: [SQLUnaryOperator: Int]
+    var collate: Int
+    var binary: [SQLBinaryOperator: Int]
+    /// `x IN (…)`.
+    var `in`: Int
+    /// `x BETWEEN a AND b`.
+    var between: Int
+    /// `x IS NULL`, `x IS NOT NULL`.
+    var isNull: Int
+    /// `typeof(x) = '…'` / `typeof(x) IN (…)`: as the equality or IN it is written with.
+    var storageClassTest: Int
+    var not: Int
+    var and: Int
+    var or: Int
+
+    /// The level of a binary operator (comparisons and the rest).
+    func level(_ op: SQLBinaryOperator) -> Int { binary[op] ?? 0 }
+
+    /// Whether `a op b op c` means `(a op b) op c`, so a left operand of the same level needs no
+    /// parentheses. Comparisons are not: both their operands must bind tighter.
+    func isAssociative(_ op: SQLBinaryOperator) -> Bool {
+        switch op {
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal, .notEqual, .is, .isNot: false
+        default: true
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Questions the compiler asks of a tree it built (never of text).
+extension SQLExpression {
+    /// A column, a bound value or a literal, perhaps with COLLATE, a prefix operator or one
+    /// binary operator on such leaves: cheap enough to write twice, and no call or subquery.
+    var isSimple: Bool {
+        switch self {
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string: true
+        case .collate(let e, _), .unary(_, let e): e.isLeaf
+        case .binary(_, let a, let b): a.isLeaf && b.isLeaf
+        default: false
+        }
+    }
+
+    private var isLeaf: Bool {
+        switch self {
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string: true
+        case .collate(let e, _), .unary(_, let e): e.isLeaf
+        default: false
+        }
+    }
+
+    /// Whether the column `name` of the row aliased `alias` is an operand of an operator
+    /// somewhere in the tree (`"t0"."year" > ?1`, `"t0"."year" + ?1`, `"t0"."year" IS NULL`,
+    /// `"t0"."year" IN (…)`), subqueries included, as opposed to only a function's argument:
+    /// where SQLite may search an index on it.
+    func comparesColumn(_ alias: String, _ name: String) -> Bool {
+        func isTheColumn(_ e: SQLExpression) -> Bool {
+            switch e {
+            case .column(let table, let column): table == alias && column == name
+            case .collate(let inner, _): isTheColumn(inner)
+            default: false
+            }
+        }
+        switch self {
+        case .binary(_, let a, let b):
+            return isTheColumn(a) || isTheColumn(b) || a.comparesColumn(alias, name) || b.comparesColumn(alias, name)
+        case .isNull(let e, _):
+            return isTheColumn(e) || e.comparesColumn(alias, name)
+        case .in(let e, let list):
+            return isTheColumn(e) || e.comparesColumn(alias, name) || list.contains { $0.comparesColumn(alias, name) }
+        case .between(let e, let low, let high):
+            return isTheColumn(e) || [e, low, high].contains { $0.comparesColumn(alias, name) }
+        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e):
+            return e.comparesColumn(alias, name)
+        case .and(let parts), .or(let parts), .function(_, let parts):
+            return parts.contains { $0.comparesColumn(alias, name) }
+        case .case(let branches, let otherwise):
+            // (A guarded column, `CASE WHEN typeof(x) = 'text' THEN x END`, is compared as itself.)
+            return branches.contains { $0.when.comparesColumn(alias, name) || isTheColumn($0.then) || $0.then.comparesColumn(alias, name) }
+                || otherwise.map { isTheColumn($0) || $0.comparesColumn(alias, name) } ?? false
+        case .exists(let select), .subquery(let select):
+            return select.comparesColumn(alias, name)
+        case .rowNumber(let orderBy):
+            return orderBy.contains { $0.expression.comparesColumn(alias, name) }
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string, .countAll:
+            return false
+        }
+    }
+}
+
+extension SQLSelect {
+    /// ``SQLExpression/comparesColumn(_:_:)`` anywhere in the statement.
+    func comparesColumn(_ alias: String, _ name: String) -> Bool {
+        (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? []))
+            .contains { $0.comparesColumn(alias, name) }
+    }
+}

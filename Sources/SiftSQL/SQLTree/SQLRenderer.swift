@@ -1,0 +1,174 @@
+import SiftSQLite
+
+/// Writes ``SQLExpression`` trees and ``SQLSelect``s as one statement's text in a
+/// ``SQLDialect``, collecting the values they bind.
+///
+/// Parameters are numbered in the order the text uses them, as it is written: one statement is
+/// rendered by one renderer, its parts in the order they appear, so a value bound for SQL that
+/// was finally left out is never numbered nor bound, and no text is renumbered afterwards.
+///
+/// Parentheses are those the dialect's precedence table calls for (``SQLPrecedenceTable``):
+/// an operand binding less tightly than its operator is parenthesised, and nothing else is.
+final class SQLRenderer {
+    let dialect: any SQLDialect
+    private let table: SQLPrecedenceTable
+    /// The bound values, in placeholder order.
+    private(set) var bindings: [SQLiteValue] = []
+    private var numbers: [Int: Int] = [:]
+    /// What the dialect could not spell (empty in SQLite): the text must not be run then.
+    private(set) var unsupported: [String] = []
+
+    init(_ dialect: any SQLDialect = SQLiteDialect()) {
+        self.dialect = dialect
+        self.table = dialect.precedence
+    }
+
+    // MARK: Expressions
+
+    /// The expression's text.
+    func render(_ expression: SQLExpression) -> String {
+        switch expression {
+        case .column(let alias, let name):
+            guard let alias else { return dialect.quoted(name) }
+            return dialect.quoted(alias) + "." + dialect.quoted(name)
+        case .parameter(let parameter):
+            if let number = numbers[parameter.id] { return dialect.placeholder(number) }
+            bindings.append(parameter.value)
+            numbers[parameter.id] = bindings.count
+            return dialect.placeholder(bindings.count)
+        case .null:
+            return "NULL"
+        case .boolean(let value):
+            return dialect.boolean(value)
+        case .integer(let value):
+            return String(value)
+        case .literal(let text):
+            return text
+        case .string(let text):
+            return dialect.string(text)
+        case .unary(let op, let operand):
+            let symbol: String
+            switch op {
+            case .negate: symbol = "-"
+            case .plus: symbol = "+"
+            case .bitwiseNot: symbol = "~"
+            }
+            return symbol + render(operand, atLeast: SQLPrecedenceTable.atom)
+        case .binary(let op, let left, let right):
+            let level = table.level(op)
+            let associative = table.isAssociative(op)
+            return render(left, atLeast: associative ? level : level + 1) + " " + dialect.spelling(of: op) + " " + render(right, atLeast: level + 1)
+        case .and(let parts):
+            guard !parts.isEmpty else { return dialect.boolean(true) }
+            if parts.count == 1 { return render(parts[0]) }
+            return parts.map { render($0, atLeast: table.and) }.joined(separator: " AND ")
+        case .or(let parts):
+            guard !parts.isEmpty else { return dialect.boolean(false) }
+            if parts.count == 1 { return render(parts[0]) }
+            return parts.map { render($0, atLeast: table.or) }.joined(separator: " OR ")
+        case .not(let operand):
+            return "NOT " + render(operand, atLeast: table.not)
+        case .isNull(let operand, let negated):
+            return render(operand, atLeast: table.isNull + 1) + (negated ? " IS NOT NULL" : " IS NULL")
+        case .in(let value, let list):
+            return render(value, atLeast: table.in + 1) + " IN (" + list.map { render($0) }.joined(separator: ", ") + ")"
+        case .between(let value, let low, let high):
+            return render(value, atLeast: table.between + 1) + " BETWEEN " + render(low, atLeast: table.between + 1)
+                + " AND " + render(high, atLeast: table.between + 1)
+        case .function(let name, let arguments):
+            let spelled = dialect.functionName(name) ?? unsupported(name)
+            return spelled + "(" + arguments.map { render($0) }.joined(separator: ", ") + ")"
+        case .countAll:
+            return "count(*)"
+        case .case(let branches, let otherwise):
+            var text = "CASE"
+            for branch in branches { text += " WHEN " + render(branch.when) + " THEN " + render(branch.then) }
+            if let otherwise { text += " ELSE " + render(otherwise) }
+            return text + " END"
+        case .collate(let operand, let collation):
+            return render(operand, atLeast: SQLPrecedenceTable.atom) + " COLLATE " + (dialect.collation(collation) ?? unsupported(collation))
+        case .storageClassIn(let operand, let classes):
+            return dialect.storageClassTest(render(operand), classes) ?? unsupported("typeof")
+        case .storageClass(let operand):
+            return dialect.storageClass(render(operand)) ?? unsupported("typeof")
+        case .exists(let select):
+            return "EXISTS (" + render(select) + ")"
+        case .subquery(let select):
+            return "(" + render(select) + ")"
+        case .rowNumber(let orderBy):
+            let name = dialect.functionName("row_number") ?? unsupported("row_number")
+            return name + "() OVER (ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
+        }
+    }
+
+    /// The expression's text, parenthesised when it binds less tightly than `level`.
+    func render(_ expression: SQLExpression, atLeast level: Int) -> String {
+        let text = render(expression)
+        return self.level(of: expression) < level ? "(" + text + ")" : text
+    }
+
+    /// How tightly the expression's text binds, as written in this dialect.
+    func level(of expression: SQLExpression) -> Int {
+        switch expression {
+        case .integer(let value) where value < 0:
+            return table.unary[.negate] ?? 0
+        case .literal(let text) where text.hasPrefix("-"):
+            return table.unary[.negate] ?? 0
+        case .unary(let op, _): return table.unary[op] ?? 0
+        case .binary(let op, _, _): return table.level(op)
+        case .and(let parts): return parts.count == 1 ? level(of: parts[0]) : parts.isEmpty ? SQLPrecedenceTable.atom : table.and
+        case .or(let parts): return parts.count == 1 ? level(of: parts[0]) : parts.isEmpty ? SQLPrecedenceTable.atom : table.or
+        case .not: return table.not
+        case .isNull: return table.isNull
+        case .in: return table.in
+        case .between: return table.between
+        case .collate: return table.collate
+        case .storageClassIn: return table.storageClassTest
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string, .function, .countAll, .case, .storageClass, .exists, .subquery,
+             .rowNumber:
+            return SQLPrecedenceTable.atom
+        }
+    }
+
+    private func unsupported(_ construct: String) -> String {
+        unsupported.append(construct)
+        return construct
+    }
+
+    // MARK: Statements
+
+    /// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`.
+    func render(_ select: SQLSelect) -> String {
+        var text = "SELECT " + select.columns.enumerated().map { index, column in
+            let alias = index < select.aliases.count ? select.aliases[index] : nil
+            return render(column) + (alias.map { " AS " + dialect.quoted($0) } ?? "")
+        }.joined(separator: ", ")
+        if let from = select.from { text += " FROM " + render(from) }
+        if let condition = select.where { text += " WHERE " + render(condition) }
+        if !select.groupBy.isEmpty { text += " GROUP BY " + select.groupBy.map { render($0) }.joined(separator: ", ") }
+        if !select.orderBy.isEmpty { text += " ORDER BY " + select.orderBy.map(render).joined(separator: ", ") }
+        if let limit = select.limit { text += " LIMIT " + render(limit) }
+        if let offset = select.offset { text += " OFFSET " + render(offset) }
+        return text
+    }
+
+    /// `"Book" AS "t0" LEFT JOIN "Author" AS "t1" ON …`.
+    func render(_ from: SQLFrom) -> String {
+        var text: String
+        switch from.source {
+        case .table(let table): text = dialect.quoted(table)
+        case .subquery(let select): text = "(" + render(select) + ")"
+        }
+        if let alias = from.alias { text += " AS " + dialect.quoted(alias) }
+        for join in from.joins { text += " " + render(join) }
+        return text
+    }
+
+    func render(_ join: SQLJoin) -> String {
+        (join.kind == .left ? "LEFT JOIN " : "JOIN ") + dialect.quoted(join.table) + " AS " + dialect.quoted(join.alias) + " ON " + render(join.on)
+    }
+
+    func render(_ ordering: SQLOrdering) -> String {
+        render(ordering.expression) + (ordering.descending ? " DESC" : "")
+    }
+}

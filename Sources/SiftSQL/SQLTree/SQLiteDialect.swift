@@ -1,0 +1,67 @@
+/// SQLite's spelling of the tree: `?N` placeholders, `1`/`0` for truth values, every function
+/// by its own name (Sift's Swift functions are registered in each connection), `typeof()`.
+///
+/// Precedence, from <https://www.sqlite.org/lang_expr.html> ("Operators, and Parse-Affecting
+/// Attributes"), tightest first:
+///
+///     ~ + -  (prefix)      COLLATE      ||      * / %      + -      & | << >>
+///     < <= > >=      = == != <> IS IS NOT BETWEEN IN ISNULL NOTNULL      NOT      AND      OR
+///
+/// A prefix operator's operand and COLLATE's are always atoms here (`-(a + b)`, `(-x) COLLATE
+/// BINARY`): SQLite's COLLATE binds tighter than `-` yet looser than `~`, and `- -1` must never
+/// become the comment `--1`, so the renderer does not rely on either.
+struct SQLiteDialect: SQLDialect {
+    func placeholder(_ number: Int) -> String { "?\(number)" }
+
+    func boolean(_ value: Bool) -> String { value ? "1" : "0" }
+
+    func spelling(of op: SQLBinaryOperator) -> String {
+        switch op {
+        case .concatenate: "||"
+        case .multiply: "*"
+        case .divide: "/"
+        case .remainder: "%"
+        case .add: "+"
+        case .subtract: "-"
+        case .bitwiseAnd: "&"
+        case .bitwiseOr: "|"
+        case .leftShift: "<<"
+        case .rightShift: ">>"
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqual: ">="
+        case .equal: "="
+        case .notEqual: "!="
+        case .is: "IS"
+        case .isNot: "IS NOT"
+        }
+    }
+
+    var precedence: SQLPrecedenceTable {
+        SQLPrecedenceTable(
+            unary: [.negate: 900, .plus: 900, .bitwiseNot: 900],
+            collate: 950,
+            binary: [
+                .concatenate: 800,
+                .multiply: 700, .divide: 700, .remainder: 700,
+                .add: 600, .subtract: 600,
+                .bitwiseAnd: 500, .bitwiseOr: 500, .leftShift: 500, .rightShift: 500,
+                .lessThan: 400, .lessThanOrEqual: 400, .greaterThan: 400, .greaterThanOrEqual: 400,
+                .equal: 300, .notEqual: 300, .is: 300, .isNot: 300,
+            ],
+            in: 300, between: 300, isNull: 300, storageClassTest: 300,
+            not: 200, and: 100, or: 50)
+    }
+
+    func functionName(_ name: String) -> String? { name }
+
+    func storageClassTest(_ operand: String, _ classes: [String]) -> String? {
+        let list = classes.map { string($0) }
+        return list.count == 1 ? "typeof(\(operand)) = \(list[0])" : "typeof(\(operand)) IN (\(list.joined(separator: ", ")))"
+    }
+
+    func storageClass(_ operand: String) -> String? { "typeof(\(operand))" }
+
+    func collation(_ name: String) -> String? { name }
+}
