@@ -109,19 +109,61 @@ struct FetchSQL {
     ///
     /// The row key is the tie-break. Where the WHERE clause constrains an indexed column, it is
     /// written `+"t0"."_pk"`, so SQLite does not prefer reading the whole table in key order
-    /// (which needs no sorting) over searching the index and sorting what it finds.
+    /// (which needs no sorting) over searching the index and sorting what it finds — unless
+    /// ``scansInKeyOrder`` says the search would find too many rows for that to pay.
     var orderTerms: [SQLOrdering] {
         var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey))]
-        if let last = terms.last, usesIndexedColumn { terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression)) }
+        if let last = terms.last, usesIndexedColumn, !scansInKeyOrder {
+            terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression))
+        }
         return terms
+    }
+
+    /// Set by the store when ``keyOrderRange`` matches many rows: the tie-break is then written
+    /// as it is, and SQLite reads the table in key order, testing each row, instead of looking
+    /// each match up from the index and sorting them (which costs a random page read per match:
+    /// from about 2 % of a table's rows, the scan is faster).
+    var scansInKeyOrder = false
+
+    /// The one condition that makes the index-or-scan choice a question of numbers: the only
+    /// condition reading an indexed column, a one-sided range of that column against a bound
+    /// value (`"t0"."age" > ?1`), with the rows in key order (no sort of the request's own).
+    /// SQLite, without statistics of the values, guesses such a range keeps a quarter of the
+    /// rows; the store counts instead (``SQLFetchExecutor/choosePlan(_:)``). Nil for every
+    /// other query: an equality, a list or a two-sided range, which SQLite searches its index
+    /// for on its own, or no indexed column at all.
+    var keyOrderRange: SQLExpression? {
+        guard request.resultType != .count, request.sortDescriptors.isEmpty, orderBy != nil else { return nil }
+        let indexed = indexedColumns
+        let reading = conditions.filter { condition in indexed.contains { condition.comparesColumn(alias, $0) } }
+        guard reading.count == 1, let range = reading.first,
+              case .binary(let op, .column(let table, let column), .parameter) = range,
+              table == alias, indexed.contains(column),
+              [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) else { return nil }
+        return range
     }
 
     /// Whether a condition reads the first column of one of the entity's indexes, or a
     /// searchable attribute's folded column (``SearchFold``).
     private var usesIndexedColumn: Bool {
-        let indexed = table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
+        indexedColumns.contains { column in conditions.contains { $0.comparesColumn(alias, column) } }
+    }
+
+    /// The first columns of the entity's indexes, and the searchable attributes' folded columns.
+    private var indexedColumns: [String] {
+        table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
             + table.searchable.flatMap { column in SearchFold.allCases.map { $0.column(column) } }
-        return indexed.contains { column in conditions.contains { $0.comparesColumn(alias, column) } }
+    }
+
+    /// `SELECT count(*) FROM (SELECT 1 FROM "<table>" AS "t0" WHERE <range> LIMIT ?)`: how many
+    /// rows ``keyOrderRange`` matches, counted up to `limit` from the index alone.
+    func rangeCount(_ range: SQLExpression, upTo limit: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+        let renderer = SQLRenderer(SQLiteDialect())
+        let matches = SQLSelect(columns: [.integer(1)], from: SQLFrom(table: table.table, alias: alias, joins: []), where: range,
+                                limit: context.bind(.integer(limit)))
+        let count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(matches), alias: nil))
+        let rendered = RenderedSQL(sql: renderer.render(count), renderer: renderer)
+        return (rendered.sql, rendered.bindings)
     }
 
     /// The request's LIMIT and OFFSET, bound (no limit is -1; no offset is nil); nil when it has

@@ -34,7 +34,33 @@ struct SQLFetchExecutor {
         }
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
-        return try FetchSQL(request, schema: schema)
+        var plan = try FetchSQL(request, schema: schema)
+        try choosePlan(&plan)
+        return plan
+    }
+
+    /// Tables with fewer rows than this are read as SQLite chooses: either way is quick.
+    static let rangeCountMinimumRows: Int64 = 20_000
+    /// The share of a table's rows (1 in this many) from which a one-sided range reads faster by
+    /// scanning the table in key order than by searching its index (measured with the sqlite3
+    /// shell on a million rows: the two cost the same at about 2 %).
+    static let rangeCountShare: Int64 = 40
+
+    /// Chooses between searching an index and scanning in key order where SQLite cannot know
+    /// (``FetchSQL/keyOrderRange``): counts the range's matches from the index, up to a 40th of
+    /// the table's rows (the largest row key, read from the table's B-tree, stands for their
+    /// number); reaching that, the table is scanned. A count of at most 25,000 index entries for a
+    /// million rows, about a millisecond, against a fetch that would otherwise read each of
+    /// hundreds of thousands of rows from a random page.
+    func choosePlan(_ plan: inout FetchSQL) throws {
+        guard schema.isSiftLayout, let range = plan.keyOrderRange else { return }
+        let key = SQLIdentifier.quoted(plan.table.primaryKey), table = SQLIdentifier.quoted(plan.table.table)
+        guard case .integer(let rows) = try database.scalar("SELECT max(\(key)) FROM \(table)"),
+              rows >= Self.rangeCountMinimumRows else { return }
+        let limit = rows / Self.rangeCountShare
+        let (sql, bindings) = plan.rangeCount(range, upTo: limit)
+        guard case .integer(let matches) = try database.scalar(sql, bindings) else { return }
+        plan.scansInKeyOrder = matches >= limit
     }
 
     // MARK: Objects
