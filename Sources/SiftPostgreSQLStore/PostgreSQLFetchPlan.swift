@@ -1,0 +1,84 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// What a fetch asks PostgreSQL and what it leaves to the evaluator: the seam where compiled SQL
+/// plugs in.
+///
+/// Today the server is asked only what needs no predicate compiler: the rows of the entity's
+/// table (restricted by `"_entity"` to the entity and its sub-entities when the table holds
+/// others), in insertion order (`"_pk"`). The whole predicate is ``residual``, and the sort,
+/// offset and limit run in memory (``sortsInMemory``, ``pagesInMemory``) with the evaluator's
+/// own code, so the answers are the in-memory stores' answers by construction. When the
+/// PostgreSQL dialect of the SQL compiler lands, it fills ``sql`` with a WHERE, ORDER BY and
+/// LIMIT and empties the parts of the residual work it took over.
+struct PostgreSQLFetchPlan {
+    /// The request, checked, its predicate typed by the model.
+    let request: FetchRequest
+    /// The fetched entity's place.
+    let table: EntityTable
+    /// The columns the query selects and how its rows decode.
+    let layout: PostgreSQLRowLayout
+    /// The query of the candidate rows, in insertion order, and its parameters.
+    let sql: String
+    let parameters: [PostgreSQLValue]
+    /// The predicate the evaluator applies to each candidate row (nil: every row matches).
+    let residual: CompiledPredicate?
+    /// Whether the evaluator sorts the matching rows.
+    let sortsInMemory: Bool
+    /// Whether offset and limit are applied in memory.
+    let pagesInMemory: Bool
+
+    /// Checks a request exactly as the in-memory executor does (so every store rejects the same
+    /// requests with the same errors) and plans it.
+    init(_ request: FetchRequest, store: PostgreSQLStore) throws {
+        guard request.fetchLimit >= 0 else { throw StoreError(.invalidRequest, "fetchLimit is negative (\(request.fetchLimit))") }
+        guard request.fetchOffset >= 0 else { throw StoreError(.invalidRequest, "fetchOffset is negative (\(request.fetchOffset))") }
+        guard request.fetchBatchSize >= 0 else { throw StoreError(.invalidRequest, "fetchBatchSize is negative (\(request.fetchBatchSize))") }
+        let model = store.model
+        let entity: EntityDescription
+        do throws(ModelError) {
+            entity = try model.requireEntity(request.entityName)
+        } catch {
+            throw StoreError(.unknownEntity, error.message, entity: request.entityName)
+        }
+        var request = request
+        if let predicate = request.predicate {
+            request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: model)
+        }
+        residual = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
+        if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
+            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
+        }
+        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
+        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
+        guard let table = store.schema.table(for: entity.name),
+              let rootTable = model.entity(named: entity.rootEntity).flatMap({ store.schema.table(for: $0.name) }) else {
+            throw StoreError(.unsupportedModel, "\(entity.name) has no table in this store", entity: entity.name)
+        }
+        self.request = request
+        self.table = table
+        layout = PostgreSQLRowLayout(table: rootTable, schema: store.schema, alias: "t0", store: store)
+        let members = request.includesSubentities ? entity.entityAndSubentities : [entity.name]
+        var sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\""
+        var parameters: [PostgreSQLValue] = []
+        if Set(members) != Set(table.hierarchyEntityNames) {
+            sql += " WHERE \"t0\".\(q(SQLSchema.entityColumn)) = ANY($1)"
+            parameters.append(.typed(PostgreSQLStore.textArrayLiteral(members), PostgreSQLStore.textArray))
+        }
+        sql += " ORDER BY \"t0\".\(q(SQLSchema.primaryKeyColumn))"
+        self.sql = sql
+        self.parameters = parameters
+        sortsInMemory = !request.sortDescriptors.isEmpty
+        pagesInMemory = true
+    }
+}
+
+extension PostgreSQLStore {
+    /// A `text[]` literal of names (each quoted, so any name is itself), sent as a parameter.
+    static func textArrayLiteral(_ names: [String]) -> String {
+        "{" + names.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+    }
+}
