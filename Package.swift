@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"],
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).
