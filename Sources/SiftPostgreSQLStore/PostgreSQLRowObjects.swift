@@ -123,7 +123,9 @@ final class PostgreSQLRowObjects: StoreObjects {
         }
         do {
             _ = try connection.run(sql.insert, parameters)
-        } catch let error where error.isConstraintViolation && error.constraint?.hasSuffix("\(SQLSchema.idColumn)_key") == true {
+        } catch let error where error.sqlState == "23505" {
+            // The only unique index an insert can break is the object IDs' (row keys are the
+            // store's own, given under its write lock).
             throw Self.duplicateID(id, entity: model.entities[entity].name)
         } catch {
             throw PostgreSQLStore.storeError(error)

@@ -5,7 +5,8 @@ import SiftStore
 /// The CREATE statements of a PostgreSQL store for a model: the layout of the SQLite store
 /// (``SQLSchema``: a table per entity hierarchy with `"_pk"`, `"_id"`, `"_entity"`, a column per
 /// attribute and per to-one, join tables `"_owner"`, `"_target"`, `"_position"`) in PostgreSQL
-/// types (``PostgreSQLColumnCodec``), an index on every to-one column, on `"_entity"` and on each
+/// types (``PostgreSQLColumnCodec``), a hash index and a unique MD5 index on `"_id"`, an index on
+/// every to-one column, on `"_entity"` and on each
 /// join table's `"_target"`, and the metadata table `"sift.metadata"`.
 ///
 /// The SQLite store's hidden folded columns of searchable attributes are not made: fetches
@@ -23,7 +24,7 @@ package enum PostgreSQLSchemaDDL {
             try checkName(root.name)
             var columns = [
                 "\(q(SQLSchema.primaryKeyColumn)) bigint PRIMARY KEY",
-                "\(q(SQLSchema.idColumn)) text NOT NULL UNIQUE",
+                "\(q(SQLSchema.idColumn)) text NOT NULL",
                 "\(q(SQLSchema.entityColumn)) text NOT NULL",
             ]
             var declared: [String: String] = [:]
@@ -51,6 +52,11 @@ package enum PostgreSQLSchemaDDL {
                 }
             }
             statements.append("CREATE TABLE \(q(root.name)) (\(columns.joined(separator: ", ")))")
+            // Object IDs of any length: found through a hash index (a B-tree entry holds at most
+            // about 2700 bytes), kept unique by a unique index on their MD5 (the store rules
+            // check IDs before inserting; this guards against other writers).
+            statements.append("CREATE INDEX ON \(q(root.name)) USING hash (\(q(SQLSchema.idColumn)))")
+            statements.append("CREATE UNIQUE INDEX ON \(q(root.name)) (md5(\(q(SQLSchema.idColumn))))")
             if root.entityAndSubentities.count > 1 {
                 statements.append("CREATE INDEX ON \(q(root.name)) (\(q(SQLSchema.entityColumn)))")
             }
