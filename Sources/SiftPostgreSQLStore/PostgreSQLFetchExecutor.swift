@@ -21,7 +21,8 @@ struct PostgreSQLFetchExecutor {
         store.lock.lock(); defer { store.lock.unlock() }
         let plan = try PostgreSQLFetchPlan(request, store: store)
         let keys = try matchingKeys(plan)
-        return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout), batchSize: request.fetchBatchSize)
+        return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
+                              batchSize: request.fetchBatchSize)
     }
 
     func count(_ request: FetchRequest) throws -> Int {
@@ -99,7 +100,8 @@ struct PostgreSQLFetchExecutor {
         let grouped = try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath)
         let sections = grouped.sections.map { section in
             FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                           objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: section.objectIndices.map { keys[$0] }, layout: plan.layout),
+                           objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: section.objectIndices.map { keys[$0] }, layout: plan.layout,
+                                                                                           request: plan.request),
                                                    batchSize: request.fetchBatchSize))
         }
         return SectionedFetchResults(sections: sections, warning: grouped.warning)

@@ -7,11 +7,29 @@ import SiftStore
 /// A fetch's results as the row keys (and IDs) of its objects, in order: IDs and the count are
 /// answered from the list; objects are read a batch at a time (one query per batch, by key) while
 /// iterating, or one at a time by position.
+///
+/// While iterating, the relationships the request prefetches (the first relationship of each
+/// `relationshipKeyPathsForPrefetching` path) are read for the whole batch with one query each
+/// and answered from memory (``PostgreSQLObjectStorage``).
 struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let keys: [(key: Int64, id: ObjectID)]
     let layout: PostgreSQLRowLayout
+    /// The relationships prefetched for each batch, by name.
+    var prefetch: [String] = []
     let failure: ReadFailure? = ReadFailure()
+
+    init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil) {
+        self.store = store
+        self.keys = keys
+        self.layout = layout
+        var names: [String] = []
+        for path in request?.relationshipKeyPathsForPrefetching ?? [] {
+            let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
+            if !first.isEmpty && !names.contains(first) { names.append(first) }
+        }
+        prefetch = names
+    }
 
     var count: Int { keys.count }
     func objectID(at index: Int) -> ObjectID { keys[index].id }
@@ -43,6 +61,25 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         return batch.compactMap { byKey[$0] }
     }
 
+    /// Reads the prefetched relationships of a batch's objects: one query per relationship and
+    /// entity of the batch.
+    func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
+        guard !prefetch.isEmpty, !objects.isEmpty else { return }
+        store.lock.lock(); defer { store.lock.unlock() }
+        var byEntity: [String: (storage: PostgreSQLObjectStorage, keys: [Int64])] = [:]
+        for object in objects {
+            guard let storage = layout.entities[object.entityName]?.shape.storage as? PostgreSQLObjectStorage else { continue }
+            byEntity[object.entityName, default: (storage, [])].keys.append(object.storageKey)
+        }
+        for (entity, owners) in byEntity {
+            guard let table = store.schema.table(for: entity) else { continue }
+            for name in prefetch {
+                guard let relationship = table.entity.relationship(named: name) else { continue }
+                owners.storage.setPrefetched(name, try store.destinations(of: relationship, from: table, keys: owners.keys))
+            }
+        }
+    }
+
     /// Reads the list in order, one query per batch.
     struct Cursor: FetchedObjectCursor {
         let source: PostgreSQLKeyListSource
@@ -52,7 +89,9 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
             let end = Swift.min(source.keys.count, position + Swift.min(count, source.keys.count))
             guard position < end else { return [] }
             defer { position = end }
-            return try source.objects(for: source.keys[position..<end].map(\.key))
+            let objects = try source.objects(for: source.keys[position..<end].map(\.key))
+            try source.prefetchRelationships(of: objects)
+            return objects
         }
     }
 }

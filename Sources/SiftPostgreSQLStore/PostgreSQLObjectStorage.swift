@@ -5,14 +5,39 @@ import SiftStore
 
 /// Fetched objects' link back to a PostgreSQL store, one per entity of a fetch: relationships
 /// are read when asked (a to-one as the destination object, a to-many as a set, or an array when
-/// ordered), with one query for the row whose key the object carries.
+/// ordered), with one query for the row whose key the object carries — or from memory, for the
+/// relationships a fetch prefetched for the batch being read, while the rows have not changed.
 final class PostgreSQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
     let store: PostgreSQLStore
     let entity: String
+    /// Prefetched destinations: relationship name → owner row key → destinations in order.
+    /// Guarded by `store.lock`.
+    private var prefetched: [String: [Int64: [ManagedObject]]] = [:]
+    /// The store generation `prefetched` was read in.
+    private var prefetchedGeneration: UInt64 = 0
 
     init(store: PostgreSQLStore, entity: String) {
         self.store = store
         self.entity = entity
+    }
+
+    /// Keeps `destinations` (every owner of a batch, those with none included) as the
+    /// relationship's value for those owners, forgetting an earlier batch's.
+    func setPrefetched(_ relationship: String, _ destinations: [Int64: [ManagedObject]]) {
+        store.lock.lock(); defer { store.lock.unlock() }
+        if prefetchedGeneration != store.generation {
+            prefetched = [:]
+            prefetchedGeneration = store.generation
+        }
+        prefetched[relationship] = destinations
+    }
+
+    /// The prefetched destinations of the owner with `key`, if they were prefetched and the rows
+    /// have not changed since.
+    func prefetchedDestinations(_ relationship: String, of key: Int64) -> [ManagedObject]? {
+        store.lock.lock(); defer { store.lock.unlock() }
+        guard prefetchedGeneration == store.generation else { return nil }
+        return prefetched[relationship]?[key]
     }
 
     func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
@@ -23,7 +48,8 @@ final class PostgreSQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
         }
         let objects: [ManagedObject]
         do {
-            objects = try store.destinations(of: relationship, from: table, key: object.storageKey)
+            objects = try prefetchedDestinations(key, of: object.storageKey)
+                ?? store.destinations(of: relationship, from: table, key: object.storageKey)
         } catch {
             throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
         }
@@ -51,6 +77,7 @@ final class PostgreSQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
 
     /// The destinations read now (none when the store cannot read them).
     private func destinations(_ relationship: RelationshipDescription, from table: EntityTable, of object: ManagedObject) -> [ManagedObject] {
-        (try? store.destinations(of: relationship, from: table, key: object.storageKey)) ?? []
+        if let loaded = prefetchedDestinations(relationship.name, of: object.storageKey) { return loaded }
+        return (try? store.destinations(of: relationship, from: table, key: object.storageKey)) ?? []
     }
 }

@@ -55,6 +55,7 @@ extension PostgreSQLStore {
     /// Discards the changes since the last save (rolls the transaction back).
     public func rollback() {
         lock.lock(); defer { lock.unlock() }
+        generation &+= 1
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
         endTransaction()
     }
@@ -79,6 +80,7 @@ extension PostgreSQLStore {
             result = try body()
         } catch {
             let unit = units.removeLast()
+            generation &+= 1
             if let savepoint = unit.savepoint, connection.isInTransaction {
                 try? connection.execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
                 rows.rewind(nextKey: unit.nextKey)
@@ -102,6 +104,7 @@ extension PostgreSQLStore {
     func change<T>(_ body: (inout PostgreSQLRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
+        generation &+= 1
         let mark = rows.nextKey
         try execute("SAVEPOINT sift_change")
         var rows = self.rows

@@ -40,6 +40,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     public internal(set) var hasChanges = false
     /// Names the cursors fetches declare.
     var cursorCounter = 0
+    /// Changes whenever the rows may change under fetched objects (a change, a rollback):
+    /// prefetched relationships read in an earlier generation are read again.
+    var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
     static let layoutVersion = "1"
@@ -182,25 +185,37 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
 
     /// The destinations of a relationship of the row with `key`, in order.
     func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
+        try destinations(of: relationship, from: table, keys: [key])[key] ?? []
+    }
+
+    /// The destinations of a relationship of the rows with `keys`, each owner's in order (every
+    /// owner has an entry), with one query.
+    func destinations(of relationship: RelationshipDescription, from table: EntityTable, keys: [Int64]) throws(StoreError) -> [Int64: [ManagedObject]] {
         lock.lock(); defer { lock.unlock() }
-        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination) else { return [] }
+        var found: [Int64: [ManagedObject]] = [:]
+        for key in keys { found[key] = [] }
+        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination) else { return found }
         let root = model.entity(named: destination.entity.rootEntity).flatMap { schema.table(for: $0.name) } ?? destination
         let layout = PostgreSQLRowLayout(table: root, schema: schema, alias: "d", store: self)
+        // The owner's key comes last, after the columns the layout decodes.
         let columns = layout.columns.joined(separator: ", ")
         let key0 = q(SQLSchema.primaryKeyColumn)
         let sql: String
         switch storage {
         case .foreignKey(let column, let destinationTable, let destinationKey):
-            sql = "SELECT \(columns) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(key0) = $1"
+            sql = "SELECT \(columns), \"s\".\(key0) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(key0) = ANY($1)"
         case .inverseForeignKey(let column, let destinationTable, _):
-            sql = "SELECT \(columns) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = $1 ORDER BY \"d\".\(key0)"
+            sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1) ORDER BY \"d\".\(key0)"
         case .joinTable(let name, let destinationTable):
-            sql = "SELECT \(columns) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(SQLSchema.targetColumn)) WHERE \"j\".\(q(SQLSchema.ownerColumn)) = $1 ORDER BY \"j\".\(q(SQLSchema.positionColumn))"
+            sql = "SELECT \(columns), \"j\".\(q(SQLSchema.ownerColumn)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(SQLSchema.targetColumn)) WHERE \"j\".\(q(SQLSchema.ownerColumn)) = ANY($1) ORDER BY \"j\".\(q(SQLSchema.ownerColumn)), \"j\".\(q(SQLSchema.positionColumn))"
         }
-        let result = try read { () throws(StoreError) in try query(sql, [.int64(key)]) }
-        var objects: [ManagedObject] = []
-        for row in result { objects.append(try layout.object(row)) }
-        return objects
+        let result = try read { () throws(StoreError) in try query(sql, [PostgreSQLRowObjects.keyArray(keys)]) }
+        let ownerColumn = layout.columns.count
+        for row in result {
+            guard let owner = row[ownerColumn].int64Value else { continue }
+            found[owner, default: []].append(try layout.object(row))
+        }
+        return found
     }
 
     // MARK: Statements
@@ -217,7 +232,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// the pending changes as they were (PostgreSQL would otherwise abort the transaction).
     func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
-        guard connection.isInTransaction else { return try body() }
+        guard writing, connection.isInTransaction else { return try body() }
         try execute("SAVEPOINT sift_read")
         do {
             let result = try body()
