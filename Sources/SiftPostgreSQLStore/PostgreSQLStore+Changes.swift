@@ -130,7 +130,11 @@ extension PostgreSQLStore {
         guard !writing else { return }
         do {
             try connection.execute("BEGIN")
+            let (seconds, attoseconds) = lockTimeout.components
+            let milliseconds = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            try connection.execute("SET LOCAL lock_timeout = \(milliseconds)")
             try connection.execute("LOCK TABLE \(q(SQLSchema.metadataTable)) IN SHARE ROW EXCLUSIVE MODE")
+            try connection.execute("SET LOCAL lock_timeout = 0")
         } catch {
             try? connection.execute("ROLLBACK")
             throw Self.storeError(error)

@@ -40,6 +40,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     public internal(set) var hasChanges = false
     /// Names the cursors fetches declare.
     var cursorCounter = 0
+    /// How long the first change waits for another writer's lock on the store before failing
+    /// with a `locked` error: 5 seconds unless set (as the SQLite store's busy timeout).
+    public var lockTimeout: Duration = .seconds(5)
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
     var generation: UInt64 = 0

@@ -44,6 +44,12 @@ import Testing
         #expect(sql.stderr.contains("PostgreSQL"))
         #expect(sql.stderr.contains("not there"))
 
+        let repl = try SiftBinary.run(arguments: ["repl", "--store", uri], stdin: "COUNT Note WHERE category.name == 'Work'\n")
+        #expect(repl.status == 0, "\(repl.stderr)")
+        let opened = try SiftBinary.run(arguments: ["repl"], stdin: ".open \(uri)\nCOUNT Category\n")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(opened.stdout.contains("3"), "\(opened.stdout)")
+
         let missing = try SiftBinary.run("query", "--store", "postgresql://nobody@/no_such_database?host=/nonexistent", "COUNT Note")
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error:"))

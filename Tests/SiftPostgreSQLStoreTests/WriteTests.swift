@@ -171,6 +171,29 @@ import Testing
         #expect(!store.hasChanges)
     }
 
+    /// One writer at a time: a second store's first change waits for the first's lock, and
+    /// fails with `locked` after its lock timeout; once the first saves, it goes through.
+    @Test func writersQueue() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "writers")
+        defer { test.database.drop() }
+        let second = try test.reopened()
+        second.lockTimeout = .milliseconds(200)
+        try test.store.insert("Folder", id: ObjectID("f1"), ["name": .string("First")])
+        do {
+            try second.insert("Folder", id: ObjectID("f2"), ["name": .string("Second")])
+            Issue.record("the second writer did not wait")
+        } catch {
+            #expect(error.code == .locked)
+        }
+        #expect(!second.hasChanges)
+        // Readers are not blocked.
+        #expect(try second.count(FetchRequest(entityName: "Folder")) == 0)
+        try test.store.save()
+        try second.insert("Folder", id: ObjectID("f2"), ["name": .string("Second")])
+        try second.save()
+        #expect(try Self.ids(test.reopened(), "Folder") == ["f1", "f2"])
+    }
+
     @Test func importGoesThroughSlots() async throws {
         let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "import")
         defer { test.database.drop() }
