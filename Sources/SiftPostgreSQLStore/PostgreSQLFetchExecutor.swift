@@ -62,7 +62,10 @@ struct PostgreSQLFetchExecutor {
             _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
-                for row in batch { try body(try plan.layout.object(row)) }
+                for row in batch {
+                    try store.interruption.check()
+                    try body(try plan.layout.object(row))
+                }
                 if batch.count < Self.cursorBatch { break }
             }
             try connection.execute("CLOSE \(cursor)")

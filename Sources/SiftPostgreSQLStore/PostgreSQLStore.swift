@@ -40,6 +40,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     public internal(set) var hasChanges = false
     /// Names the cursors fetches declare.
     var cursorCounter = 0
+    /// Lets ``interrupt()`` stop the fetches under way.
+    let interruption = FetchInterruption()
     /// How long the first change waits for another writer's lock on the store before failing
     /// with a `locked` error: 5 seconds unless set (as the SQLite store's busy timeout).
     public var lockTimeout: Duration = .seconds(5)
@@ -156,20 +158,22 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     // MARK: Fetching
 
     public func execute(_ request: FetchRequest) throws -> FetchResult {
-        switch request.resultType {
-        case .objects: .objects(try fetch(request))
-        case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-        case .count: .count(try PostgreSQLFetchExecutor(store: self).count(request))
-        case .dictionaries: .dictionaries(try PostgreSQLFetchExecutor(store: self).dictionaries(request))
+        try interruptible {
+            switch request.resultType {
+            case .objects: .objects(try fetch(request))
+            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
+            case .count: .count(try PostgreSQLFetchExecutor(store: self).count(request))
+            case .dictionaries: .dictionaries(try PostgreSQLFetchExecutor(store: self).dictionaries(request))
+            }
         }
     }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try PostgreSQLFetchExecutor(store: self).objects(request)
+        try interruptible { try PostgreSQLFetchExecutor(store: self).objects(request) }
     }
 
     public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try PostgreSQLFetchExecutor(store: self).sections(request)
+        try interruptible { try PostgreSQLFetchExecutor(store: self).sections(request) }
     }
 
     public func object(with id: ObjectID) -> ManagedObject? {

@@ -5,6 +5,7 @@ import SiftLanguage
 import SiftPostgreSQL
 import SiftPostgreSQLStore
 import SiftStore
+import Synchronization
 import Testing
 
 /// Changes to a PostgreSQL store: pending in one transaction until saved, rolled back whole, a
@@ -192,6 +193,40 @@ import Testing
         try second.insert("Folder", id: ObjectID("f2"), ["name": .string("Second")])
         try second.save()
         #expect(try Self.ids(test.reopened(), "Folder") == ["f1", "f2"])
+    }
+
+    /// An interrupt that comes when no fetch runs does not spoil the next one; interrupts that
+    /// come while a fetch runs stop it with `interrupted` (the evaluator checks at every row).
+    @Test func interrupts() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "interrupt")
+        defer { test.database.drop() }
+        let store = test.store
+        try store.performChanges {
+            for n in 0..<300 { try store.insert("Folder", id: ObjectID("f\(n)"), ["name": .string("\(n)")]) }
+        }
+        try store.save()
+        store.interrupt()
+        #expect(try store.count(FetchRequest(entityName: "Folder")) == 300)
+        // Each object's notes are read with a query of their own: the fetch takes a while.
+        let slow = try FetchRequest(entityName: "Folder", predicate: "notes.@count == 0")
+        let done = Atomic<Bool>(false)
+        let interrupter = Thread {
+            while !done.load(ordering: .relaxed) {
+                store.interrupt()
+                usleep(1000)
+            }
+        }
+        interrupter.start()
+        var code: StoreError.Code?
+        do {
+            _ = try store.count(slow)
+        } catch let error as StoreError {
+            code = error.code
+        }
+        done.store(true, ordering: .relaxed)
+        #expect(code == .interrupted)
+        usleep(20_000)
+        #expect(try store.count(slow) == 300)
     }
 
     @Test func importGoesThroughSlots() async throws {
