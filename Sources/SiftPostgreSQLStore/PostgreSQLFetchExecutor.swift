@@ -62,9 +62,13 @@ struct PostgreSQLFetchExecutor {
             _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
-                for row in batch {
+                var objects: [ManagedObject] = []
+                objects.reserveCapacity(batch.count)
+                for row in batch { objects.append(try plan.layout.object(row)) }
+                try store.prefetch(plan.scanPrefetch, of: objects, layout: plan.layout)
+                for object in objects {
                     try store.interruption.check()
-                    try body(try plan.layout.object(row))
+                    try body(object)
                 }
                 if batch.count < Self.cursorBatch { break }
             }

@@ -30,6 +30,12 @@ struct PostgreSQLFetchPlan {
     let sortsInMemory: Bool
     /// Whether offset and limit are applied in memory.
     let pagesInMemory: Bool
+    /// The relationships read for each batch of scanned rows before the evaluator sees them
+    /// (one query per relationship instead of one per row): those of the fetched entities whose
+    /// names the predicate mentions, and the first key of each sort key path. A guess from the
+    /// predicate's text — a wrong one costs a query per batch, a missed one a query per row,
+    /// neither changes an answer.
+    let scanPrefetch: [String]
 
     /// Checks a request exactly as the in-memory executor does (so every store rejects the same
     /// requests with the same errors) and plans it.
@@ -73,6 +79,34 @@ struct PostgreSQLFetchPlan {
         self.parameters = parameters
         sortsInMemory = !request.sortDescriptors.isEmpty
         pagesInMemory = true
+        scanPrefetch = Self.relationshipsRead(by: request, entities: members.compactMap(model.entity(named:)))
+    }
+
+    /// The relationships of `entities` a request's predicate or sort keys seem to read.
+    static func relationshipsRead(by request: FetchRequest, entities: [EntityDescription]) -> [String] {
+        let text = request.predicate.map { String(describing: $0) } ?? ""
+        let sortKeys = Set(request.sortDescriptors.compactMap { $0.keyPath.split(separator: ".").first.map(String.init) })
+        var names: [String] = []
+        for entity in entities {
+            for relationship in entity.relationships where !names.contains(relationship.name) {
+                if sortKeys.contains(relationship.name) || mentions(text, relationship.name) { names.append(relationship.name) }
+            }
+        }
+        return names
+    }
+
+    /// Whether `name` appears in `text` as a whole word.
+    static func mentions(_ text: String, _ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        func isWordCharacter(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+        var searchStart = text.startIndex
+        while let range = text.range(of: name, range: searchStart..<text.endIndex) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            if !isWordCharacter(before) && !isWordCharacter(after) { return true }
+            searchStart = range.upperBound
+        }
+        return false
     }
 }
 

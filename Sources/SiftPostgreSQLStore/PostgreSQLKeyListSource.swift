@@ -61,23 +61,9 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         return batch.compactMap { byKey[$0] }
     }
 
-    /// Reads the prefetched relationships of a batch's objects: one query per relationship and
-    /// entity of the batch.
+    /// Reads the prefetched relationships of a batch's objects.
     func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
-        guard !prefetch.isEmpty, !objects.isEmpty else { return }
-        store.lock.lock(); defer { store.lock.unlock() }
-        var byEntity: [String: (storage: PostgreSQLObjectStorage, keys: [Int64])] = [:]
-        for object in objects {
-            guard let storage = layout.entities[object.entityName]?.shape.storage as? PostgreSQLObjectStorage else { continue }
-            byEntity[object.entityName, default: (storage, [])].keys.append(object.storageKey)
-        }
-        for (entity, owners) in byEntity {
-            guard let table = store.schema.table(for: entity) else { continue }
-            for name in prefetch {
-                guard let relationship = table.entity.relationship(named: name) else { continue }
-                owners.storage.setPrefetched(name, try store.destinations(of: relationship, from: table, keys: owners.keys))
-            }
-        }
+        try store.prefetch(prefetch, of: objects, layout: layout)
     }
 
     /// Reads the list in order, one query per batch.
