@@ -70,4 +70,28 @@ import Testing
         let back = try #require(store.object(with: other))
         #expect(back.destinationIDs(of: "back\"") == [ObjectID("w")])
     }
+
+    /// Entity names with quotes, backslashes, commas and braces in a hierarchy: the `"_entity"`
+    /// restriction (a `text[]` parameter) selects exactly the asked entities.
+    @Test func hostileEntityNamesInAHierarchy() async throws {
+        let model = StoreTestModels.model(#"""
+            {"name": "Tree", "entities": [
+              {"name": "Ro\"ot", "attributes": [{"name": "n", "type": "integer64"}]},
+              {"name": "C\\h,{i}l d", "parent": "Ro\"ot"},
+              {"name": "NULL", "parent": "Ro\"ot"}
+            ]}
+            """#)
+        let test = try await StoreTestDatabase.make(model, label: "tree")
+        defer { test.database.drop() }
+        let names = model.entities.map(\.name)
+        for (index, name) in names.enumerated() { try test.store.insert(name, id: ObjectID("o\(index)"), ["n": .int(Int64(index))]) }
+        try test.store.save()
+        let store = try test.reopened()
+        for (index, name) in names.enumerated() {
+            var only = FetchRequest(entityName: name)
+            only.includesSubentities = false
+            #expect(try store.fetch(only).objectIDs == [ObjectID("o\(index)")], "\(name)")
+        }
+        #expect(try store.count(FetchRequest(entityName: names[0])) == 3)
+    }
 }
