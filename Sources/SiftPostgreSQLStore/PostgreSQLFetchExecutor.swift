@@ -27,7 +27,15 @@ struct PostgreSQLFetchExecutor {
 
     func count(_ request: FetchRequest) throws -> Int {
         store.lock.lock(); defer { store.lock.unlock() }
-        return try matchingKeys(try PostgreSQLFetchPlan(request, store: store)).count
+        let plan = try PostgreSQLFetchPlan(request, store: store)
+        // Without a predicate the server counts the candidate rows; paging is arithmetic.
+        if plan.residual == nil {
+            let parameters = Array(plan.parameters.prefix(plan.countSQL.contains("$1") ? 1 : 0))
+            let result = try store.read { () throws(StoreError) in try store.query(plan.countSQL, parameters) }
+            guard let total = result.first?[0].int64Value else { return 0 }
+            return plan.request.page(of: Int(total)).count
+        }
+        return try matchingKeys(plan).count
     }
 
     /// The keys and IDs of the objects the request returns, in order: the candidate rows,
@@ -120,8 +128,17 @@ struct PostgreSQLFetchExecutor {
     /// atomic stores (properties, grouping, HAVING, sort and paging of the rows).
     func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
         store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try PostgreSQLFetchPlan(request, store: store)
-        let properties = DictionaryResults.properties(plan.request, entity: plan.table.entity)
+        // Every matching object is read; offset and limit apply to the dictionaries (grouped
+        // or not), in DictionaryResults.
+        var unpaged = request
+        // (A negative offset or limit stays, for the plan to refuse.)
+        if request.fetchOffset > 0 { unpaged.fetchOffset = 0 }
+        if request.fetchLimit > 0 { unpaged.fetchLimit = 0 }
+        let plan = try PostgreSQLFetchPlan(unpaged, store: store)
+        var typed = plan.request
+        typed.fetchOffset = request.fetchOffset
+        typed.fetchLimit = request.fetchLimit
+        let properties = DictionaryResults.properties(typed, entity: plan.table.entity)
         // The evaluator's compile errors first, as in memory.
         for property in properties { _ = try CompiledExpression(property.expression) }
         var objects: [ManagedObject] = []
@@ -129,6 +146,6 @@ struct PostgreSQLFetchExecutor {
             if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
             objects.append(object)
         }
-        return try DictionaryResults.make(plan.request, objects: objects.map { .object($0) }, entity: plan.table.entity)
+        return try DictionaryResults.make(typed, objects: objects.map { .object($0) }, entity: plan.table.entity)
     }
 }

@@ -9,9 +9,11 @@ import SiftStore
 ///
 /// Today the server is asked only what needs no predicate compiler: the rows of the entity's
 /// table (restricted by `"_entity"` to the entity and its sub-entities when the table holds
-/// others), in insertion order (`"_pk"`). The whole predicate is ``residual``, and the sort,
-/// offset and limit run in memory (``sortsInMemory``, ``pagesInMemory``) with the evaluator's
-/// own code, so the answers are the in-memory stores' answers by construction. When the
+/// others), in insertion order (`"_pk"`) — paged with `OFFSET` and `LIMIT` when nothing runs in
+/// memory before paging (no predicate, no sort), and counted with `count(*)` when there is no
+/// predicate. The whole predicate is ``residual``, and the sort, offset and limit run in memory
+/// (``sortsInMemory``, ``pagesInMemory``) with the evaluator's own code, so the answers are the
+/// in-memory stores' answers by construction. When the
 /// PostgreSQL dialect of the SQL compiler lands, it fills ``sql`` with a WHERE, ORDER BY and
 /// LIMIT and empties the parts of the residual work it took over.
 struct PostgreSQLFetchPlan {
@@ -24,6 +26,8 @@ struct PostgreSQLFetchPlan {
     /// The query of the candidate rows, in insertion order, and its parameters.
     let sql: String
     let parameters: [PostgreSQLValue]
+    /// `SELECT count(*)` of the candidate rows (before paging), with ``parameters``.
+    let countSQL: String
     /// The predicate the evaluator applies to each candidate row (nil: every row matches).
     let residual: CompiledPredicate?
     /// Whether the evaluator sorts the matching rows.
@@ -68,17 +72,30 @@ struct PostgreSQLFetchPlan {
         self.table = table
         layout = PostgreSQLRowLayout(table: rootTable, schema: store.schema, alias: "t0", store: store)
         let members = request.includesSubentities ? entity.entityAndSubentities : [entity.name]
-        var sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\""
+        var from = " FROM \(q(table.table)) AS \"t0\""
         var parameters: [PostgreSQLValue] = []
         if Set(members) != Set(table.hierarchyEntityNames) {
-            sql += " WHERE \"t0\".\(q(SQLSchema.entityColumn)) = ANY($1)"
+            from += " WHERE \"t0\".\(q(SQLSchema.entityColumn)) = ANY($1)"
             parameters.append(.typed(PostgreSQLStore.textArrayLiteral(members), PostgreSQLStore.textArray))
         }
-        sql += " ORDER BY \"t0\".\(q(SQLSchema.primaryKeyColumn))"
+        var sql = "SELECT \(layout.columns.joined(separator: ", "))" + from + " ORDER BY \"t0\".\(q(SQLSchema.primaryKeyColumn))"
+        countSQL = "SELECT count(*)" + from
+        sortsInMemory = !request.sortDescriptors.isEmpty
+        // With nothing to do in memory before paging, the server pages (any offset and limit up
+        // to Int.max: OFFSET and LIMIT take bigint).
+        pagesInMemory = residual != nil || sortsInMemory
+        if !pagesInMemory {
+            if request.fetchOffset > 0 {
+                parameters.append(.int64(Int64(request.fetchOffset)))
+                sql += " OFFSET $\(parameters.count)"
+            }
+            if request.fetchLimit > 0 {
+                parameters.append(.int64(Int64(request.fetchLimit)))
+                sql += " LIMIT $\(parameters.count)"
+            }
+        }
         self.sql = sql
         self.parameters = parameters
-        sortsInMemory = !request.sortDescriptors.isEmpty
-        pagesInMemory = true
         scanPrefetch = Self.relationshipsRead(by: request, entities: members.compactMap(model.entity(named:)))
     }
 
