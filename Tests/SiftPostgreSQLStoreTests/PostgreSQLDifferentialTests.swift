@@ -25,7 +25,7 @@ import Testing
             try connection.execute("SET search_path TO \(schema)")
             return try PostgreSQLStore.create(connection: connection, model: model)
         }, reopen: { store in
-            guard let store = store as? PostgreSQLStore else { return store }
+            guard store is PostgreSQLStore else { return store }
             let connection = try database.connect()
             try connection.execute("SET search_path TO \(PostgreSQLIdentifier.quoted("s\(counter.current)"))")
             return try PostgreSQLStore.open(connection: connection)

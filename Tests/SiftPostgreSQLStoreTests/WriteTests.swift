@@ -157,9 +157,10 @@ import Testing
             }
         }
         #expect(store.hasChanges)
-        try store.performChanges {
+        let inserted = try store.performChanges {
             try store.insert("Folder", id: ObjectID("f3"), ["name": .string("Unit")])
         }
+        #expect(inserted == ObjectID("f3"))
         try store.save()
         #expect(try Self.ids(test.reopened(), "Folder") == ["f1", "f3"])
         // A failed unit with nothing pending before leaves nothing pending.
