@@ -11,6 +11,7 @@
 //   SiftPostgreSQL a thin wrapper of the system libpq (connections, prepared statements, streaming,
 //                  cancel, catalog introspection); like SiftSQLite, it knows nothing of Sift
 //   SiftSQL        the SQLite store: schema from a model, the SQL compiler, introspection
+//   SiftPostgreSQLStore the PostgreSQL store: SiftSQL's layout in PostgreSQL types, writes as rows
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
@@ -75,6 +76,9 @@ let package = Package(
         // Layer 4: the SQLite store and the SQL compiler.
         .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite"]),
 
+        // Layer 4: the PostgreSQL store (the SQLite store's layout, in PostgreSQL types, through libpq).
+        .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL"]),
+
         // The umbrella.
         .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL"]),
 
@@ -83,6 +87,7 @@ let package = Package(
             name: "SiftCLI",
             dependencies: [
                 "Sift",
+                "SiftPostgreSQLStore",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -98,7 +103,8 @@ let package = Package(
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift"],
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport"]),
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).

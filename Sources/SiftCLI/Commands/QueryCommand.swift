@@ -33,7 +33,7 @@ struct QueryCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist), or a PostgreSQL database (postgres://USER@HOST/DB).", valueName: "STORE"))
     var store: String
 
     @OptionGroup var fetch: FetchInput

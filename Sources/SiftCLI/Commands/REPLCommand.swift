@@ -78,6 +78,10 @@ enum ShellStores {
                 throw ExitCode(1)
             }
         }
+        if StoreFile.Kind(path: path) == .postgres {
+            let newModel = try create ? model.map(StoreFile.loadModel) : nil
+            return try StoreFile.report { () throws(StoreError) in try StoreFile.openPostgreSQL(path, creatingWith: newModel) }
+        }
         if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path) }
         guard create, let model else {
             Output.error("error: no store at \(path)\(SessionStores.suggestion(for: path))\(create ? "; --create needs --model MODEL" : " (give --create --model MODEL to create one)")")

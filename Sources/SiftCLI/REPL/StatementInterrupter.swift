@@ -8,6 +8,7 @@ import Darwin
 import Dispatch
 import Foundation
 import Sift
+import SiftPostgreSQLStore
 import SiftEvaluation
 
 /// Ctrl-C in an interactive session: while a statement runs, SIGINT stops it (the open store's
@@ -64,6 +65,7 @@ final class StatementInterrupter {
         switch store {
         case let store as SQLiteStore: { store.interrupt() }
         case let store as AtomicStore: { store.interrupt() }
+        case let store as PostgreSQLStore: { store.interrupt() }
         default: nil
         }
     }

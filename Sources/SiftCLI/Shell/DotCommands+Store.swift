@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftPostgreSQLStore
 
 /// The store and its model: `.open`, `.entities`, `.schema`, `.use`.
 extension DotCommands {
@@ -78,6 +79,7 @@ extension DotCommands {
 enum SessionStores {
     static func open(_ path: String) throws -> any PersistentStore {
         if ExampleStores.isExampleName(path) { return try ExampleStores.open(path) }
+        if StoreFile.Kind(path: path) == .postgres { return try PostgreSQLStore.open(conninfo: path) }
         guard FileManager.default.fileExists(atPath: path) else {
             throw SessionError("no store at \(path)" + suggestion(for: path))
         }
@@ -85,6 +87,7 @@ enum SessionStores {
         switch StoreFile.Kind(path: path) {
         case .sqlite: return try SQLiteStore.open(at: url)
         case .atomic: return try AtomicStore.open(at: url)
+        case .postgres: return try PostgreSQLStore.open(conninfo: path)
         }
     }
 

@@ -1,18 +1,26 @@
 import ArgumentParser
 import Foundation
 import Sift
+import SiftPostgreSQLStore
 
 /// Opening the store a `--store` option names; the kind follows the extension: `.sqlite` or
 /// `.db` SQLite store (any SQLite database opens; one Sift did not create is read into a model
 /// from its tables and can be queried, not changed), `.json` JSON store, `.plist` binary store.
 /// When the extension says nothing, an existing file's first bytes do (``StoreFileKind``).
+/// A `postgres://` or `postgresql://` URI, or a libpq `key=value` string that names no file
+/// (`host=/tmp dbname=notes`), is a PostgreSQL database holding a Sift store.
 enum StoreFile {
     /// The kinds of store file, by extension or header.
     enum Kind {
         case sqlite
         case atomic
+        case postgres
 
         init(path: String) {
+            if PostgreSQLStore.isConnectionString(path) && !FileManager.default.fileExists(atPath: path) {
+                self = .postgres
+                return
+            }
             switch StoreFileKind.of(URL(fileURLWithPath: path)) {
             case .sqlite?: self = .sqlite
             default: self = .atomic
@@ -21,9 +29,13 @@ enum StoreFile {
     }
 
     static func open(_ path: String) throws -> any PersistentStore {
+        if Kind(path: path) == .postgres {
+            return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
+        }
         try requireExisting(path)
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
+        case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
         }
@@ -36,6 +48,8 @@ enum StoreFile {
     static func openForWriting(_ path: String, creatingWith model: DataModel?) throws -> any PersistentStore {
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
+        case .postgres:
+            return try report { () throws(StoreError) in try openPostgreSQL(path, creatingWith: model) }
         case .sqlite:
             if let model, !FileManager.default.fileExists(atPath: path) {
                 do {
@@ -53,6 +67,17 @@ enum StoreFile {
         }
     }
 
+    /// Opens the Sift store of a PostgreSQL database; with `model`, a database holding none gets
+    /// one.
+    static func openPostgreSQL(_ conninfo: String, creatingWith model: DataModel?) throws(StoreError) -> PostgreSQLStore {
+        do {
+            return try PostgreSQLStore.open(conninfo: conninfo)
+        } catch where error.code == .unsupportedModel {
+            guard let model else { throw error }
+            return try PostgreSQLStore.create(conninfo: conninfo, model: model)
+        }
+    }
+
     /// Prints `error: no store at PATH` and exits with status 1 when there is no file at `path`.
     private static func requireExisting(_ path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -63,6 +88,10 @@ enum StoreFile {
 
     /// Opens a SQLite store (for `sift sql` and `sift explain`); any other kind is a usage error.
     static func openSQLite(_ path: String, command: String) throws -> SQLiteStore {
+        if Kind(path: path) == .postgres {
+            Output.error("error: 'sift \(command)' cannot show PostgreSQL's SQL yet: the PostgreSQL dialect of the SQL compiler is not there, and fetches on a PostgreSQL store evaluate the predicate, sort and paging in memory (docs/POSTGRESQL.md)")
+            throw ExitCode(1)
+        }
         guard Kind(path: path) == .sqlite else {
             Output.error("error: \(path) is not a SQLite store; 'sift \(command)' needs a .sqlite or .db store (JSON and binary stores run fetches in memory, without SQL)")
             throw ExitCode(64)
@@ -76,6 +105,7 @@ enum StoreFile {
         switch Kind(path: path) {
         case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.create(at: url, model: model) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.create(at: url, model: model) }
+        case .postgres: return try report { () throws(StoreError) in try openPostgreSQL(path, creatingWith: model) }
         }
     }
 

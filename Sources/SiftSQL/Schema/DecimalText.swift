@@ -11,9 +11,9 @@ import Foundation
 /// Text has no numeric order: SQL orders decimals by ``sortKey(_:)``, a BLOB whose byte order
 /// is the decimals' numeric order (`sift_decimal_key`), and compares them with the evaluator's
 /// own comparison (`sift_order`).
-enum DecimalText {
+package enum DecimalText {
     /// The canonical text of a decimal.
-    static func text(_ decimal: Decimal) -> String {
+    package static func text(_ decimal: Decimal) -> String {
         if decimal.isNaN { return "NaN" }
         var compact = decimal
         NSDecimalCompact(&compact)
@@ -23,7 +23,7 @@ enum DecimalText {
     /// The decimal a stored text holds (nil when it is not a decimal's text). An infinity,
     /// which SQLite writes as `Inf` when one is stored into the TEXT column by other means,
     /// reads as NaN, as an infinite REAL does (a decimal has no infinity).
-    static func decimal(_ text: String) -> Decimal? {
+    package static func decimal(_ text: String) -> Decimal? {
         if text == "NaN" || text == "Inf" || text == "-Inf" { return .nan }
         return Decimal(string: text, locale: nil)
     }

@@ -19,9 +19,9 @@ import SiftStore
 /// `SchemaIntrospection` with the same types, so the compiler treats both alike.
 public struct SQLSchema: Sendable {
     public let model: DataModel
-    let tables: [String: EntityTable]
+    package let tables: [String: EntityTable]
     /// Whether the database is one Sift created (and so may write).
-    let isSiftLayout: Bool
+    package let isSiftLayout: Bool
     /// Whether the searchable attributes' hidden columns are in the database (so fetches may
     /// read them).
     let searchColumns: SearchColumnPresence
@@ -45,18 +45,18 @@ public struct SQLSchema: Sendable {
     }
 
     /// The table an entity's objects live in.
-    func table(for entity: String) -> EntityTable? { tables[entity] }
+    package func table(for entity: String) -> EntityTable? { tables[entity] }
 
-    static let primaryKeyColumn = "_pk"
-    static let idColumn = "_id"
-    static let entityColumn = "_entity"
-    static let ownerColumn = "_owner"
-    static let targetColumn = "_target"
-    static let positionColumn = "_position"
-    static let metadataTable = "sift.metadata"
+    package static let primaryKeyColumn = "_pk"
+    package static let idColumn = "_id"
+    package static let entityColumn = "_entity"
+    package static let ownerColumn = "_owner"
+    package static let targetColumn = "_target"
+    package static let positionColumn = "_position"
+    package static let metadataTable = "sift.metadata"
 
     /// The layout of a store Sift creates for `model`.
-    static func forModel(_ model: DataModel) throws(StoreError) -> SQLSchema {
+    package static func forModel(_ model: DataModel) throws(StoreError) -> SQLSchema {
         var tables: [String: EntityTable] = [:]
         let reserved: Set<String> = [primaryKeyColumn, idColumn, entityColumn]
         for entity in model.entities {
@@ -128,24 +128,24 @@ public struct SQLSchema: Sendable {
 }
 
 /// One entity's place in the database.
-struct EntityTable: Sendable {
-    let entity: EntityDescription
+package struct EntityTable: Sendable {
+    package let entity: EntityDescription
     /// The table holding the entity's hierarchy.
-    let table: String
+    package let table: String
     /// The integer key column (insertion order; `rowid` in a database without one).
-    let primaryKey: String
+    package let primaryKey: String
     /// Where object IDs come from.
-    let objectID: ObjectIDSource
+    package let objectID: ObjectIDSource
     /// The column naming each row's entity (nil when the table holds one entity).
-    let entityColumn: String?
+    package let entityColumn: String?
     /// The entity names a fetch of this entity selects; nil when that is every row of the table.
-    let entityNames: [String]?
+    package let entityNames: [String]?
     /// Every entity sharing the table.
-    let hierarchyEntityNames: [String]
+    package let hierarchyEntityNames: [String]
     /// Attribute name → column name.
-    let columns: [String: String]
+    package let columns: [String: String]
     /// Relationship name → where it is held.
-    let relationships: [String: RelationshipStorage]
+    package let relationships: [String: RelationshipStorage]
     /// The attribute columns with hidden folded copies (``SearchFold``) in this table.
     var searchable: Set<String> = []
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):
@@ -166,7 +166,7 @@ struct EntityTable: Sendable {
     }
 
     /// Where an object's ID is read from.
-    enum ObjectIDSource: Sendable {
+    package enum ObjectIDSource: Sendable {
         /// A text column holding the ID.
         case column(String)
         /// `<prefix><primary key>` (introspected tables: `Artist/3`).
@@ -175,7 +175,7 @@ struct EntityTable: Sendable {
 }
 
 /// Where a relationship is held.
-enum RelationshipStorage: Sendable, Hashable {
+package enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: this table's `column` holds the destination row's `destinationKey`.
     case foreignKey(column: String, destinationTable: String, destinationKey: String)
     /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`.

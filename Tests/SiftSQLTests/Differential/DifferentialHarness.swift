@@ -58,6 +58,9 @@ enum DifferentialHarness {
         var reportLimit = 3
         /// Store runs one shrink may take.
         var shrinkBudget = 1500
+        /// Changes each generated data set before both stores are filled with it (a store that
+        /// cannot hold some values, such as PostgreSQL's text and NUL, is compared on the rest).
+        var adaptData: (@Sendable (DifferentialDataSet) -> DifferentialDataSet)?
 
         static let defaultCases = 2000
         static let defaultSeed: UInt64 = 0x51F7_D1FF_2026
@@ -154,7 +157,8 @@ enum DifferentialHarness {
 
         for dataSetIndex in 0..<dataSetCount {
             let dataSeed = DifferentialRandom.derive(configuration.seed, dataSetIndex)
-            let data = dataGenerator.make(seed: dataSeed)
+            let generated = dataGenerator.make(seed: dataSeed)
+            let data = configuration.adaptData.map { $0(generated) } ?? generated
             summary.dataSets += 1
             summary.objects += data.objects.count
             let referenceStore: any PersistentStore

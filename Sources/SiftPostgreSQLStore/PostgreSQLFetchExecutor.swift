@@ -1,0 +1,151 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// Runs fetch requests on a PostgreSQL store: plans them (``PostgreSQLFetchPlan``), reads the
+/// candidate rows through a server-side cursor a batch at a time, and does the rest with the
+/// evaluator's code: the predicate (`CompiledPredicate`), the sort (`Sorting`), paging,
+/// sections (`SectionedResults`) and dictionaries (`DictionaryResults`), as the in-memory
+/// executor does them.
+struct PostgreSQLFetchExecutor {
+    let store: PostgreSQLStore
+
+    /// Rows read per `FETCH` from the cursor.
+    static let cursorBatch = 1000
+
+    // MARK: Objects
+
+    func objects(_ request: FetchRequest) throws -> FetchedObjects {
+        store.lock.lock(); defer { store.lock.unlock() }
+        let plan = try PostgreSQLFetchPlan(request, store: store)
+        let keys = try matchingKeys(plan)
+        return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
+                              batchSize: request.fetchBatchSize)
+    }
+
+    func count(_ request: FetchRequest) throws -> Int {
+        store.lock.lock(); defer { store.lock.unlock() }
+        let plan = try PostgreSQLFetchPlan(request, store: store)
+        // Without a predicate the server counts the candidate rows; paging is arithmetic.
+        if plan.residual == nil {
+            let parameters = Array(plan.parameters.prefix(plan.countSQL.contains("$1") ? 1 : 0))
+            let result = try store.read { () throws(StoreError) in try store.query(plan.countSQL, parameters) }
+            guard let total = result.first?[0].int64Value else { return 0 }
+            return plan.request.page(of: Int(total)).count
+        }
+        return try matchingKeys(plan).count
+    }
+
+    /// The keys and IDs of the objects the request returns, in order: the candidate rows,
+    /// filtered by the residual predicate, sorted, then paged.
+    func matchingKeys(_ plan: PostgreSQLFetchPlan) throws -> [(key: Int64, id: ObjectID)] {
+        let request = plan.request
+        var objects: [ManagedObject] = []
+        var rows: [(key: Int64, id: ObjectID)] = []
+        try scan(plan) { object in
+            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
+            rows.append((object.storageKey, object.objectID))
+            if plan.sortsInMemory { objects.append(object) }
+        }
+        if plan.sortsInMemory {
+            let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: request.sortDescriptors)
+            rows = order.map { rows[$0] }
+        }
+        return plan.pagesInMemory ? Array(rows[request.page(of: rows.count)]) : rows
+    }
+
+    /// Calls `body` with the object of each row of the plan's query, in order, read through a
+    /// cursor ``cursorBatch`` rows at a time (between batches the connection is free, so `body`
+    /// may read relationships). Inside the write transaction the cursor lives in a savepoint;
+    /// otherwise in a read-only transaction of its own.
+    func scan(_ plan: PostgreSQLFetchPlan, _ body: (ManagedObject) throws -> Void) throws {
+        let connection = store.connection
+        let inTransaction = connection.isInTransaction
+        store.cursorCounter += 1
+        let cursor = q("sift_cursor_\(store.cursorCounter)")
+        do {
+            try connection.execute(inTransaction ? "SAVEPOINT sift_fetch" : "BEGIN READ ONLY")
+            _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
+            while true {
+                let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
+                var objects: [ManagedObject] = []
+                objects.reserveCapacity(batch.count)
+                for row in batch { objects.append(try plan.layout.object(row)) }
+                try store.prefetch(plan.scanPrefetch, of: objects, layout: plan.layout)
+                for object in objects {
+                    try store.interruption.check()
+                    try body(object)
+                }
+                if batch.count < Self.cursorBatch { break }
+            }
+            try connection.execute("CLOSE \(cursor)")
+            try connection.execute(inTransaction ? "RELEASE SAVEPOINT sift_fetch" : "COMMIT")
+        } catch {
+            if inTransaction {
+                try? connection.execute("ROLLBACK TO SAVEPOINT sift_fetch; RELEASE SAVEPOINT sift_fetch")
+            } else if connection.isInTransaction {
+                try? connection.execute("ROLLBACK")
+            }
+            throw error is PostgreSQLError ? PostgreSQLStore.storeError(error) : error
+        }
+    }
+
+    // MARK: Sections
+
+    func sections(_ request: FetchRequest) throws -> SectionedFetchResults {
+        guard let keyPath = request.sectionNameKeyPath else {
+            throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
+        }
+        store.lock.lock(); defer { store.lock.unlock() }
+        let entity: EntityDescription
+        do throws(ModelError) {
+            entity = try store.model.requireEntity(request.entityName)
+        } catch {
+            throw StoreError(.unknownEntity, error.message, entity: request.entityName)
+        }
+        _ = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
+        let plan = try PostgreSQLFetchPlan(request, store: store)
+        let keys = try matchingKeys(plan)
+        let source = PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout)
+        let objects = FetchedObjects(source: source, batchSize: request.fetchBatchSize)
+        let values = objects.map { Value.object($0) }
+        if let error = objects.readError { throw error }
+        let grouped = try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath)
+        let sections = grouped.sections.map { section in
+            FetchedSection(name: section.name, indexTitle: section.indexTitle,
+                           objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: section.objectIndices.map { keys[$0] }, layout: plan.layout,
+                                                                                           request: plan.request),
+                                                   batchSize: request.fetchBatchSize))
+        }
+        return SectionedFetchResults(sections: sections, warning: grouped.warning)
+    }
+
+    // MARK: Dictionaries
+
+    /// Dictionary results from the matching objects, by `DictionaryResults.make` as in the
+    /// atomic stores (properties, grouping, HAVING, sort and paging of the rows).
+    func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
+        store.lock.lock(); defer { store.lock.unlock() }
+        // Every matching object is read; offset and limit apply to the dictionaries (grouped
+        // or not), in DictionaryResults.
+        var unpaged = request
+        // (A negative offset or limit stays, for the plan to refuse.)
+        if request.fetchOffset > 0 { unpaged.fetchOffset = 0 }
+        if request.fetchLimit > 0 { unpaged.fetchLimit = 0 }
+        let plan = try PostgreSQLFetchPlan(unpaged, store: store)
+        var typed = plan.request
+        typed.fetchOffset = request.fetchOffset
+        typed.fetchLimit = request.fetchLimit
+        let properties = DictionaryResults.properties(typed, entity: plan.table.entity)
+        // The evaluator's compile errors first, as in memory.
+        for property in properties { _ = try CompiledExpression(property.expression) }
+        var objects: [ManagedObject] = []
+        try scan(plan) { object in
+            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
+            objects.append(object)
+        }
+        return try DictionaryResults.make(typed, objects: objects.map { .object($0) }, entity: plan.table.entity)
+    }
+}

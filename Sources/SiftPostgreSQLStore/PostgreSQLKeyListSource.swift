@@ -1,0 +1,83 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// A fetch's results as the row keys (and IDs) of its objects, in order: IDs and the count are
+/// answered from the list; objects are read a batch at a time (one query per batch, by key) while
+/// iterating, or one at a time by position.
+///
+/// While iterating, the relationships the request prefetches (the first relationship of each
+/// `relationshipKeyPathsForPrefetching` path) are read for the whole batch with one query each
+/// and answered from memory (``PostgreSQLObjectStorage``).
+struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
+    let store: PostgreSQLStore
+    let keys: [(key: Int64, id: ObjectID)]
+    let layout: PostgreSQLRowLayout
+    /// The relationships prefetched for each batch, by name.
+    var prefetch: [String] = []
+    let failure: ReadFailure? = ReadFailure()
+
+    init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil) {
+        self.store = store
+        self.keys = keys
+        self.layout = layout
+        var names: [String] = []
+        for path in request?.relationshipKeyPathsForPrefetching ?? [] {
+            let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
+            if !first.isEmpty && !names.contains(first) { names.append(first) }
+        }
+        prefetch = names
+    }
+
+    var count: Int { keys.count }
+    func objectID(at index: Int) -> ObjectID { keys[index].id }
+
+    /// The object at a position; an object without data (its ID only) if its row is gone or
+    /// cannot be read (the error is kept in ``failure``).
+    func object(at index: Int) -> ManagedObject {
+        do {
+            if let object = try objects(for: [keys[index].key]).first { return object }
+        } catch {
+            failure?.record(error)
+        }
+        return ManagedObject(objectID: keys[index].id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
+                             storage: PostgreSQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: keys[index].key)
+    }
+
+    func makeCursor() -> any FetchedObjectCursor { Cursor(source: self) }
+
+    /// The objects of rows with these keys, in the keys' order (rows gone since are left out).
+    func objects(for batch: [Int64]) throws(StoreError) -> [ManagedObject] {
+        store.lock.lock(); defer { store.lock.unlock() }
+        let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(SQLSchema.primaryKeyColumn)) = ANY($1)"
+        let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(batch)]) }
+        var byKey: [Int64: ManagedObject] = [:]
+        for row in result {
+            let object = try layout.object(row)
+            byKey[object.storageKey] = object
+        }
+        return batch.compactMap { byKey[$0] }
+    }
+
+    /// Reads the prefetched relationships of a batch's objects.
+    func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
+        try store.prefetch(prefetch, of: objects, layout: layout)
+    }
+
+    /// Reads the list in order, one query per batch.
+    struct Cursor: FetchedObjectCursor {
+        let source: PostgreSQLKeyListSource
+        var position = 0
+
+        mutating func next(_ count: Int) throws -> [ManagedObject] {
+            let end = Swift.min(source.keys.count, position + Swift.min(count, source.keys.count))
+            guard position < end else { return [] }
+            defer { position = end }
+            let objects = try source.objects(for: source.keys[position..<end].map(\.key))
+            try source.prefetchRelationships(of: objects)
+            return objects
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// The CREATE statements of a PostgreSQL store for a model: the layout of the SQLite store
+/// (``SQLSchema``: a table per entity hierarchy with `"_pk"`, `"_id"`, `"_entity"`, a column per
+/// attribute and per to-one, join tables `"_owner"`, `"_target"`, `"_position"`) in PostgreSQL
+/// types (``PostgreSQLColumnCodec``), a hash index and a unique MD5 index on `"_id"`, an index on
+/// every to-one column, on `"_entity"` and on each
+/// join table's `"_target"`, and the metadata table `"sift.metadata"`.
+///
+/// The SQLite store's hidden folded columns of searchable attributes are not made: fetches
+/// evaluate predicates in memory here, and need none.
+package enum PostgreSQLSchemaDDL {
+    /// PostgreSQL truncates longer identifiers (63 bytes); a model needing one is refused.
+    static let identifierLimit = 63
+
+    package static func statements(for schema: SQLSchema) throws(StoreError) -> [String] {
+        let model = schema.model
+        var statements: [String] = [
+            "CREATE TABLE \(q(SQLSchema.metadataTable)) (\(q("key")) text PRIMARY KEY, \(q("value")) text NOT NULL)",
+        ]
+        for root in model.entities where root.parent == nil {
+            try checkName(root.name)
+            var columns = [
+                "\(q(SQLSchema.primaryKeyColumn)) bigint PRIMARY KEY",
+                "\(q(SQLSchema.idColumn)) text NOT NULL",
+                "\(q(SQLSchema.entityColumn)) text NOT NULL",
+            ]
+            var declared: [String: String] = [:]
+            var foreignKeys: [String] = []
+            for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
+                for attribute in entity.ownAttributes {
+                    guard let type = PostgreSQLColumnCodec.columnType(attribute.type) else {
+                        throw StoreError(.unsupportedModel, "\(entity.name).\(attribute.name): a PostgreSQL store cannot hold undefined attributes (a column has one type)", entity: entity.name)
+                    }
+                    if let previous = declared[attribute.name] {
+                        guard previous == type else {
+                            throw StoreError(.unsupportedModel, "\(entity.name).\(attribute.name): entities of one hierarchy give this attribute the PostgreSQL types \(previous) and \(type); one column holds one type", entity: entity.name)
+                        }
+                        continue
+                    }
+                    try checkName(attribute.name)
+                    declared[attribute.name] = type
+                    columns.append("\(q(attribute.name)) \(type)")
+                }
+                for relationship in entity.ownRelationships where !relationship.isToMany && declared[relationship.name] == nil {
+                    try checkName(relationship.name)
+                    declared[relationship.name] = "bigint"
+                    columns.append("\(q(relationship.name)) bigint")
+                    foreignKeys.append(relationship.name)
+                }
+            }
+            statements.append("CREATE TABLE \(q(root.name)) (\(columns.joined(separator: ", ")))")
+            // Object IDs of any length: found through a hash index (a B-tree entry holds at most
+            // about 2700 bytes), kept unique by a unique index on their MD5 (the store rules
+            // check IDs before inserting; this guards against other writers).
+            statements.append("CREATE INDEX ON \(q(root.name)) USING hash (\(q(SQLSchema.idColumn)))")
+            statements.append("CREATE UNIQUE INDEX ON \(q(root.name)) (md5(\(q(SQLSchema.idColumn))))")
+            if root.entityAndSubentities.count > 1 {
+                statements.append("CREATE INDEX ON \(q(root.name)) (\(q(SQLSchema.entityColumn)))")
+            }
+            for column in foreignKeys {
+                statements.append("CREATE INDEX ON \(q(root.name)) (\(q(column)))")
+            }
+        }
+        var joinTables: Set<String> = []
+        for entity in model.entities {
+            for relationship in entity.ownRelationships {
+                guard case .joinTable(let name, _) = schema.table(for: entity.name)?.relationships[relationship.name],
+                      joinTables.insert(name).inserted else { continue }
+                try checkName(name)
+                let owner = q(SQLSchema.ownerColumn), target = q(SQLSchema.targetColumn), position = q(SQLSchema.positionColumn)
+                statements.append("CREATE TABLE \(q(name)) (\(owner) bigint NOT NULL, \(target) bigint NOT NULL, \(position) bigint NOT NULL, PRIMARY KEY (\(owner), \(position)))")
+                statements.append("CREATE INDEX ON \(q(name)) (\(target))")
+            }
+        }
+        return statements
+    }
+
+    /// A table or column name PostgreSQL keeps whole.
+    static func checkName(_ name: String) throws(StoreError) {
+        guard name.utf8.count <= identifierLimit else {
+            throw StoreError(.unsupportedModel, "'\(name)' is longer than PostgreSQL's \(identifierLimit)-byte identifiers")
+        }
+        guard !name.utf8.contains(0) else {
+            throw StoreError(.unsupportedModel, "a PostgreSQL identifier cannot hold the NUL character")
+        }
+    }
+}
+
+/// A name from the model, quoted.
+func q(_ name: String) -> String { PostgreSQLIdentifier.quoted(name) }

@@ -1,0 +1,253 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// A Sift store in a PostgreSQL database, through libpq (docs/POSTGRESQL.md): the SQLite store's
+/// layout (``SQLSchema``: a table per entity hierarchy, a column per attribute, join tables) in
+/// PostgreSQL types (``PostgreSQLColumnCodec``), with the model kept in the table
+/// `"sift.metadata"`, so opening a store needs only its connection string.
+///
+/// Changes follow the store rules of every store (`StoreObjects`, on ``PostgreSQLRowObjects``):
+/// the first change begins a transaction (taking the store's write lock, so writers queue as in
+/// SQLite; readers are not blocked); each change is written into it at once inside a savepoint,
+/// so a failed change leaves nothing of itself; `save()` validates the changed objects and
+/// commits, `rollback()` rolls back. A failed save leaves the database as it was and the
+/// changes pending.
+///
+/// Fetches: see ``PostgreSQLFetchPlan``. Today the server is sent only the entity's rows (in
+/// insertion order, read through a cursor a batch at a time); the predicate, the sort, paging,
+/// sections and dictionaries run in memory with the evaluator's own code, so every answer is
+/// the in-memory stores' answer.
+///
+///     let store = try PostgreSQLStore.create(conninfo: "postgres://me@localhost/notes", model: model)
+///     try store.insert("Note", ["title": .string("Hello")])
+///     try store.save()
+public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
+    public var model: DataModel { schema.model }
+    let schema: SQLSchema
+    let connection: PostgreSQLConnection
+    let lock = NSRecursiveLock()
+
+    /// The rows as the store rules see them, and what the open transaction changed.
+    private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, connection: connection)
+    /// The open ``performChanges(_:)`` units, innermost last.
+    var units: [PostgreSQLChangeUnit] = []
+    /// Whether the store's write transaction is open.
+    var writing = false
+    public internal(set) var hasChanges = false
+    /// Names the cursors fetches declare.
+    var cursorCounter = 0
+    /// Lets ``interrupt()`` stop the fetches under way.
+    let interruption = FetchInterruption()
+    /// How long the first change waits for another writer's lock on the store before failing
+    /// with a `locked` error: 5 seconds unless set (as the SQLite store's busy timeout).
+    public var lockTimeout: Duration = .seconds(5)
+    /// Changes whenever the rows may change under fetched objects (a change, a rollback):
+    /// prefetched relationships read in an earlier generation are read again.
+    var generation: UInt64 = 0
+
+    /// The layout version a PostgreSQL store records in its metadata.
+    static let layoutVersion = "1"
+    /// `bigint[]` and `text[]`, for lists of keys and names sent as one parameter.
+    static let bigintArray = PostgreSQLTypeOID(rawValue: 1016)
+    static let textArray = PostgreSQLTypeOID(rawValue: 1009)
+
+    init(connection: PostgreSQLConnection, schema: SQLSchema) {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    // MARK: Opening
+
+    /// Whether `location` names a PostgreSQL database rather than a file: a `postgres://` or
+    /// `postgresql://` URI, or a libpq `key=value` string whose first keyword is one of libpq's
+    /// (`host=/tmp dbname=notes`, `dbname=notes`).
+    public static func isConnectionString(_ location: String) -> Bool {
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") { return true }
+        let trimmed = location.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        let keyword = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+        return conninfoKeywords.contains(keyword)
+    }
+
+    /// libpq's connection keywords a `key=value` string may begin with.
+    static let conninfoKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode",
+        "connect_timeout", "application_name", "options", "target_session_attrs",
+    ]
+
+    /// Makes a store in the database `conninfo` names (a URI or `key=value` string): the model's
+    /// tables and the metadata, in one transaction. A database already holding a Sift store, or
+    /// any of the tables, is an error and is left as it was.
+    public static func create(conninfo: String, model: DataModel) throws(StoreError) -> PostgreSQLStore {
+        try create(connection: try connect(conninfo), model: model)
+    }
+
+    /// Makes a store through an open connection (see ``create(conninfo:model:)``).
+    public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
+        let schema = try SQLSchema.forModel(model)
+        let statements = try PostgreSQLSchemaDDL.statements(for: schema)
+        do {
+            try connection.transaction {
+                if try isSiftStore(connection) {
+                    throw StoreError(.fileSystem, "the database \(connection.database) already holds a Sift store")
+                }
+                for statement in statements { try connection.execute(statement) }
+                let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8)"
+                _ = try connection.run(insert, [.text("format"), .text("sift"), .text("version"), .text(layoutVersion),
+                                                .text("database"), .text("postgresql"), .text("model"), .text(JSONModelFormat.write(model))])
+            }
+        } catch {
+            throw storeError(error)
+        }
+        return PostgreSQLStore(connection: connection, schema: schema)
+    }
+
+    /// Opens the Sift store in the database `conninfo` names, with the model it keeps.
+    public static func open(conninfo: String) throws(StoreError) -> PostgreSQLStore {
+        try open(connection: try connect(conninfo))
+    }
+
+    /// Opens the Sift store of an open connection (see ``open(conninfo:)``).
+    public static func open(connection: PostgreSQLConnection) throws(StoreError) -> PostgreSQLStore {
+        do {
+            guard try isSiftStore(connection) else {
+                throw StoreError(.unsupportedModel, "the database \(connection.database) holds no Sift store (no \(q(SQLSchema.metadataTable)) table); opening other PostgreSQL databases by their catalog is not there yet")
+            }
+            var metadata: [String: String] = [:]
+            for row in try connection.query("SELECT \(q("key")), \(q("value")) FROM \(q(SQLSchema.metadataTable))") {
+                if let key = row[0].stringValue, let value = row[1].stringValue { metadata[key] = value }
+            }
+            guard metadata["format"] == "sift", metadata["database"] == "postgresql" else {
+                throw StoreError(.corruptStore, "the Sift metadata of \(connection.database) is not a PostgreSQL store's")
+            }
+            guard metadata["version"] == layoutVersion else {
+                throw StoreError(.corruptStore, "\(connection.database) has store layout \(metadata["version"] ?? "?"); this Sift reads layout \(layoutVersion)")
+            }
+            guard let text = metadata["model"] else {
+                throw StoreError(.corruptStore, "\(connection.database): the Sift metadata has no model")
+            }
+            let model: DataModel
+            do {
+                model = try JSONModelFormat.read(Data(text.utf8))
+            } catch {
+                throw StoreError(.corruptStore, "\(connection.database): the stored model cannot be read: \(error)")
+            }
+            return PostgreSQLStore(connection: connection, schema: try SQLSchema.forModel(model))
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    private static func connect(_ conninfo: String) throws(StoreError) -> PostgreSQLConnection {
+        do {
+            return try PostgreSQLConnection(conninfo)
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Whether the connection's schema holds the Sift metadata table.
+    private static func isSiftStore(_ connection: PostgreSQLConnection) throws -> Bool {
+        try !connection.scalar("SELECT to_regclass($1)::text", [.text(q(SQLSchema.metadataTable))]).isNull
+    }
+
+    // MARK: Fetching
+
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        try interruptible {
+            switch request.resultType {
+            case .objects: .objects(try fetch(request))
+            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
+            case .count: .count(try PostgreSQLFetchExecutor(store: self).count(request))
+            case .dictionaries: .dictionaries(try PostgreSQLFetchExecutor(store: self).dictionaries(request))
+            }
+        }
+    }
+
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
+        try interruptible { try PostgreSQLFetchExecutor(store: self).objects(request) }
+    }
+
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
+        try interruptible { try PostgreSQLFetchExecutor(store: self).sections(request) }
+    }
+
+    public func object(with id: ObjectID) -> ManagedObject? {
+        lock.lock(); defer { lock.unlock() }
+        guard !id.rawValue.utf8.contains(0) else { return nil }
+        var seen: Set<String> = []
+        for entity in model.entities where entity.parent == nil {
+            guard let table = schema.table(for: entity.name), seen.insert(table.table).inserted else { continue }
+            let layout = PostgreSQLRowLayout(table: table, schema: schema, alias: "t0", store: self)
+            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\" WHERE \"t0\".\(q(SQLSchema.idColumn)) = $1"
+            guard let row = try? read({ () throws(StoreError) in try query(sql, [.text(id.rawValue)]) }).first else { continue }
+            return try? layout.object(row)
+        }
+        return nil
+    }
+
+    /// The destinations of a relationship of the row with `key`, in order.
+    func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
+        try destinations(of: relationship, from: table, keys: [key])[key] ?? []
+    }
+
+    /// The destinations of a relationship of the rows with `keys`, each owner's in order (every
+    /// owner has an entry), with one query.
+    func destinations(of relationship: RelationshipDescription, from table: EntityTable, keys: [Int64]) throws(StoreError) -> [Int64: [ManagedObject]] {
+        lock.lock(); defer { lock.unlock() }
+        var found: [Int64: [ManagedObject]] = [:]
+        for key in keys { found[key] = [] }
+        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination) else { return found }
+        let root = model.entity(named: destination.entity.rootEntity).flatMap { schema.table(for: $0.name) } ?? destination
+        let layout = PostgreSQLRowLayout(table: root, schema: schema, alias: "d", store: self)
+        // The owner's key comes last, after the columns the layout decodes.
+        let columns = layout.columns.joined(separator: ", ")
+        let key0 = q(SQLSchema.primaryKeyColumn)
+        let sql: String
+        switch storage {
+        case .foreignKey(let column, let destinationTable, let destinationKey):
+            sql = "SELECT \(columns), \"s\".\(key0) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(key0) = ANY($1)"
+        case .inverseForeignKey(let column, let destinationTable, _):
+            sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1) ORDER BY \"d\".\(key0)"
+        case .joinTable(let name, let destinationTable):
+            sql = "SELECT \(columns), \"j\".\(q(SQLSchema.ownerColumn)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(SQLSchema.targetColumn)) WHERE \"j\".\(q(SQLSchema.ownerColumn)) = ANY($1) ORDER BY \"j\".\(q(SQLSchema.ownerColumn)), \"j\".\(q(SQLSchema.positionColumn))"
+        }
+        let result = try read { () throws(StoreError) in try query(sql, [PostgreSQLRowObjects.keyArray(keys)]) }
+        let ownerColumn = layout.columns.count
+        for row in result {
+            guard let owner = row[ownerColumn].int64Value else { continue }
+            found[owner, default: []].append(try layout.object(row))
+        }
+        return found
+    }
+
+    // MARK: Statements
+
+    func query(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(StoreError) -> PostgreSQLResult {
+        do { return try connection.query(sql, parameters) } catch { throw Self.storeError(error) }
+    }
+
+    func execute(_ sql: String) throws(StoreError) {
+        do { try connection.execute(sql) } catch { throw Self.storeError(error) }
+    }
+
+    /// Runs a read; inside the write transaction, within a savepoint, so a failed read leaves
+    /// the pending changes as they were (PostgreSQL would otherwise abort the transaction).
+    func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock(); defer { lock.unlock() }
+        guard writing, connection.isInTransaction else { return try body() }
+        try execute("SAVEPOINT sift_read")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT sift_read")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK TO SAVEPOINT sift_read; RELEASE SAVEPOINT sift_read")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../SiftSQLTests/Differential/DifferentialDataSet.swift
