@@ -26,6 +26,8 @@ struct KeyComparison: Sendable {
     let test: ComparisonCompiler.PairTest
     /// The test's answer for a nil value (or element).
     let nilAnswer: Bool
+    /// Where the key was last found in a dictionary, by the dictionary's shape.
+    let slots = KeySlotCache()
 
     /// Nil when the comparison does not have this shape.
     init?(_ c: Comparison, constant: Value, options: ComparisonOptions, test: @escaping ComparisonCompiler.PairTest) throws(EvaluationError) {
@@ -67,7 +69,7 @@ struct KeyComparison: Sendable {
     @inline(__always)
     func evaluate(_ root: Value) throws(EvaluationError) -> Bool {
         if case .dictionary(let dictionary) = root {
-            guard let position = dictionary.position(of: key) else { return try evaluate(value: .null) }
+            guard let position = dictionary.position(of: key, cache: slots) else { return try evaluate(value: .null) }
             return try evaluate(value: dictionary.value(at: position))
         }
         return try evaluate(value: try KeyValueAccess.value(of: root, forKey: key))
@@ -97,8 +99,7 @@ struct KeyComparison: Sendable {
             for element in elements where try single(element) == answer { return true }
             return false
         case .dictionary(let dictionary):
-            for element in dictionary.values where try single(element) == answer { return true }
-            return false
+            return try dictionary.containsValue { (element: Value) throws(EvaluationError) -> Bool in try single(element) == answer }
         case .null:
             return false
         default:
