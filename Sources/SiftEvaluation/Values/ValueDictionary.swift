@@ -73,15 +73,15 @@ public struct ValueDictionary: @unchecked Sendable {
             (elements + i).initialize(to: value)
             i += 1
         }
-        storage.header.count = i
+        storage.head.pointee.count = i
     }
 
-    public var keys: [String] { storage.header.shape.keys }
-    public var values: [Value] { Array(UnsafeBufferPointer(start: storage.elements, count: storage.header.count)) }
-    public var count: Int { storage.header.count }
+    public var keys: [String] { storage.head.pointee.shape.keys }
+    public var values: [Value] { Array(UnsafeBufferPointer(start: storage.elements, count: storage.head.pointee.count)) }
+    public var count: Int { storage.head.pointee.count }
 
     /// The shape (keys) this dictionary holds, shared or not.
-    var shape: DictionaryShape { storage.header.shape }
+    var shape: DictionaryShape { storage.head.pointee.shape }
 
     public subscript(key: String) -> Value? {
         get {
@@ -103,21 +103,21 @@ public struct ValueDictionary: @unchecked Sendable {
     /// Where `key` is in ``keys`` (keys are compared as strings: canonically equivalent keys
     /// are the same key).
     func position(of key: String) -> Int? {
-        storage.header.shape.position(of: key)
+        storage.head.pointee.shape.position(of: key)
     }
 
     /// Where `key` is in ``keys``: first by representation (a key read from the same kind of
     /// source usually has the very same bits), then as ``position(of:)-(String)`` does.
     @inline(__always)
     func position(of key: PreparedKey) -> Int? {
-        storage.header.shape.position(of: key)
+        storage.head.pointee.shape.position(of: key)
     }
 
     /// Where `key` is in ``keys``, remembered per shape in `cache` (a key compiled into a
     /// predicate finds its position once for all the records of one shape).
     @inline(__always)
     func position(of key: PreparedKey, cache: KeySlotCache) -> Int? {
-        cache.position(of: key, in: storage.header.shape)
+        cache.position(of: key, in: storage.head.pointee.shape)
     }
 
     /// The value at a position ``position(of:)`` returned.
@@ -135,7 +135,7 @@ public struct ValueDictionary: @unchecked Sendable {
     func containsValue(where predicate: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool {
         try withExtendedLifetime(storage) { () throws(EvaluationError) -> Bool in
             let elements = storage.elements
-            for i in 0..<storage.header.count where try predicate(elements[i]) { return true }
+            for i in 0..<storage.head.pointee.count where try predicate(elements[i]) { return true }
             return false
         }
     }
@@ -145,37 +145,37 @@ public struct ValueDictionary: @unchecked Sendable {
 
     /// Makes the storage this dictionary's own, with room for at least `capacity` values.
     private mutating func makeUnique(capacity: Int) {
-        if isKnownUniquelyReferenced(&storage), storage.header.capacity >= capacity { return }
+        if isKnownUniquelyReferenced(&storage), storage.head.pointee.capacity >= capacity { return }
         storage = storage.copy(capacity: capacity)
     }
 
     /// Makes the shape this dictionary's own (its storage already is), so it may change.
     private mutating func makeShapeUnique() {
-        if !isKnownUniquelyReferenced(&storage.header.shape) {
-            storage.header.shape = storage.header.shape.copy()
+        if !isKnownUniquelyReferenced(&storage.head.pointee.shape) {
+            storage.head.pointee.shape = storage.head.pointee.shape.copy()
         }
     }
 
     private mutating func append(_ key: String, _ value: Value) {
-        let count = storage.header.count
-        if count >= storage.header.capacity || !isKnownUniquelyReferenced(&storage) {
+        let count = storage.head.pointee.count
+        if count >= storage.head.pointee.capacity || !isKnownUniquelyReferenced(&storage) {
             makeUnique(capacity: Swift.max(count + 1, count * 2, 4))
         }
         makeShapeUnique()
-        storage.header.shape.append(key)
+        storage.head.pointee.shape.append(key)
         (storage.elements + count).initialize(to: value)
-        storage.header.count = count + 1
+        storage.head.pointee.count = count + 1
     }
 
     private mutating func remove(at position: Int) {
         makeUnique(capacity: count)
         makeShapeUnique()
-        storage.header.shape.remove(at: position)
+        storage.head.pointee.shape.remove(at: position)
         let elements = storage.elements
-        let count = storage.header.count
+        let count = storage.head.pointee.count
         (elements + position).deinitialize(count: 1)
         (elements + position).moveInitialize(from: elements + position + 1, count: count - position - 1)
-        storage.header.count = count - 1
+        storage.head.pointee.count = count - 1
     }
 }
 
@@ -197,16 +197,22 @@ final class DictionaryStorage: ManagedBuffer<DictionaryStorageHeader, Value> {
         return unsafeDowncast(buffer, to: DictionaryStorage.self)
     }
 
+    /// The header's address (valid while the storage lives). Read through it, not through
+    /// `header`: `header` is a class's stored property, checked for exclusive access at run time
+    /// on every read from outside the standard library.
+    @inline(__always)
+    var head: UnsafeMutablePointer<DictionaryStorageHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
     /// The first value's address (valid while the storage lives).
     @inline(__always)
     var elements: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToElements { $0 } }
 
     /// A copy (sharing the shape) with room for `capacity` values.
     func copy(capacity: Int) -> DictionaryStorage {
-        let count = header.count
-        let copy = DictionaryStorage.make(shape: header.shape, capacity: Swift.max(capacity, count))
+        let count = head.pointee.count
+        let copy = DictionaryStorage.make(shape: head.pointee.shape, capacity: Swift.max(capacity, count))
         copy.elements.initialize(from: elements, count: count)
-        copy.header.count = count
+        copy.head.pointee.count = count
         return copy
     }
 
