@@ -18,6 +18,21 @@ final class KeySlotCache: Sendable {
 
     init() {}
 
+    /// The position remembered for the shape of identity `identity`; nil when none is, or when
+    /// the shape does not have the key (``knowsAbsence(in:)``).
+    @inline(__always)
+    func knownPosition(in identity: UInt64) -> Int? {
+        let known = entry.load(ordering: .relaxed)
+        guard known >> 16 == identity, known & 0xFFFF != Self.absent else { return nil }
+        return Int(truncatingIfNeeded: known & 0xFFFF)
+    }
+
+    /// Whether the shape of identity `identity` is remembered not to have the key.
+    @inline(__always)
+    func knowsAbsence(in identity: UInt64) -> Bool {
+        entry.load(ordering: .relaxed) == identity << 16 | Self.absent && identity < 1 << 48
+    }
+
     /// Where `key` is in `shape`'s keys.
     @inline(__always)
     func position(of key: PreparedKey, in shape: DictionaryShape) -> Int? {

@@ -117,7 +117,16 @@ public struct ValueDictionary: @unchecked Sendable {
     /// predicate finds its position once for all the records of one shape).
     @inline(__always)
     func position(of key: PreparedKey, cache: KeySlotCache) -> Int? {
-        cache.position(of: key, in: storage.head.pointee.shape)
+        let head = storage.head
+        // The shape's identity is read from the header (no reference to the shape taken); the
+        // shape itself only when the cache does not know it. A position past the values (which
+        // a header out of step with its shape could give) is not trusted.
+        if let position = cache.knownPosition(in: head.pointee.shapeIdentity) {
+            if position < head.pointee.count { return position }
+        } else if cache.knowsAbsence(in: head.pointee.shapeIdentity) {
+            return nil
+        }
+        return cache.position(of: key, in: head.pointee.shape)
     }
 
     /// The value at a position ``position(of:)`` returned.
@@ -153,6 +162,7 @@ public struct ValueDictionary: @unchecked Sendable {
     private mutating func makeShapeUnique() {
         if !isKnownUniquelyReferenced(&storage.head.pointee.shape) {
             storage.head.pointee.shape = storage.head.pointee.shape.copy()
+            storage.head.pointee.shapeIdentity = storage.head.pointee.shape.identity
         }
     }
 
@@ -163,6 +173,7 @@ public struct ValueDictionary: @unchecked Sendable {
         }
         makeShapeUnique()
         storage.head.pointee.shape.append(key)
+        storage.head.pointee.shapeIdentity = storage.head.pointee.shape.identity
         (storage.elements + count).initialize(to: value)
         storage.head.pointee.count = count + 1
     }
@@ -171,6 +182,7 @@ public struct ValueDictionary: @unchecked Sendable {
         makeUnique(capacity: count)
         makeShapeUnique()
         storage.head.pointee.shape.remove(at: position)
+        storage.head.pointee.shapeIdentity = storage.head.pointee.shape.identity
         let elements = storage.elements
         let count = storage.head.pointee.count
         (elements + position).deinitialize(count: 1)
@@ -183,6 +195,9 @@ public struct ValueDictionary: @unchecked Sendable {
 struct DictionaryStorageHeader {
     /// The keys, one per value.
     var shape: DictionaryShape
+    /// `shape.identity`, kept here (set whenever the shape changes) so that a compiled key's
+    /// remembered position is checked without taking a reference to the shape.
+    var shapeIdentity: UInt64
     /// How many values are initialized (as many as the shape's keys).
     var count: Int
     /// How many values fit.
@@ -193,7 +208,7 @@ struct DictionaryStorageHeader {
 /// Mutated only while uniquely referenced (``ValueDictionary`` copies on write).
 final class DictionaryStorage: ManagedBuffer<DictionaryStorageHeader, Value> {
     static func make(shape: DictionaryShape, capacity: Int) -> DictionaryStorage {
-        let buffer = create(minimumCapacity: capacity) { _ in DictionaryStorageHeader(shape: shape, count: 0, capacity: capacity) }
+        let buffer = create(minimumCapacity: capacity) { _ in DictionaryStorageHeader(shape: shape, shapeIdentity: shape.identity, count: 0, capacity: capacity) }
         return unsafeDowncast(buffer, to: DictionaryStorage.self)
     }
 
