@@ -75,6 +75,24 @@ struct KeyComparison: Sendable {
         return try evaluate(value: try KeyValueAccess.value(of: root, forKey: key))
     }
 
+    /// Whether the value at `address` satisfies the comparison: an integer or a double compared
+    /// with a number is read in place (no copy of the `Value`); anything else as
+    /// ``evaluate(value:)`` does.
+    @inline(__always)
+    func evaluate(valueAt address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
+        if case .direct = modifier {
+            switch fastConstant {
+            case .int(let y):
+                if case .int(let x) = address.pointee { return accept(x < y ? -1 : (x == y ? 0 : 1)) }
+            case .double(let y):
+                if case .int(let x) = address.pointee { return accept(ValueComparison.compareIntDouble(x, y)) }
+            default:
+                break
+            }
+        }
+        return try evaluate(value: address.pointee)
+    }
+
     /// Whether the key's value satisfies the comparison.
     @inline(__always)
     func evaluate(value: Value) throws(EvaluationError) -> Bool {

@@ -108,6 +108,8 @@ protocol KeyedRoot {
 extension ValueDictionary: KeyedRoot {
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool {
         guard let position = position(of: comparison.key, cache: comparison.slots) else { return try comparison.evaluate(value: .null) }
-        return try withValue(at: position) { (value: Value) throws(EvaluationError) -> Bool in try comparison.evaluate(value: value) }
+        return try withValueAddress(at: position) { (address: UnsafePointer<Value>) throws(EvaluationError) -> Bool in
+            try comparison.evaluate(valueAt: address)
+        }
     }
 }

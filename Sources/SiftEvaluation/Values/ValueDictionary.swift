@@ -139,6 +139,13 @@ public struct ValueDictionary: @unchecked Sendable {
         try withExtendedLifetime(storage) { () throws(EvaluationError) -> R in try body(storage.elements[position]) }
     }
 
+    /// `body` on the address of the value at a position ``position(of:)`` returned (valid only
+    /// during `body`), for a test that reads the value without copying it.
+    @inline(__always)
+    func withValueAddress<R>(at position: Int, _ body: (UnsafePointer<Value>) throws(EvaluationError) -> R) throws(EvaluationError) -> R {
+        try withExtendedLifetime(storage) { () throws(EvaluationError) -> R in try body(UnsafePointer(storage.elements + position)) }
+    }
+
     /// Whether some value, read in place, satisfies `predicate`.
     @inline(__always)
     func containsValue(where predicate: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool {
