@@ -3,8 +3,11 @@
 // reads: `seconds=<CPU seconds of the work> checksum=<what the work added up to>`.
 //
 //     PeerWorkloads parse FILE ROUNDS                        parse every line of FILE, ROUNDS times
-//     PeerWorkloads dictionaries plain|compound|any COUNT ROUNDS
-//                                                            evaluate over COUNT dictionaries
+//     PeerWorkloads dictionaries plain|compound|any COUNT ROUNDS [shared|own]
+//                                                            evaluate over COUNT dictionaries (shared:
+//                                                            built through DictionaryShapes, one key
+//                                                            list for all, as the JSON reader builds
+//                                                            them; own: each with its own keys)
 //     PeerWorkloads structs plain|any sift|sift-wrapped|foundation|closure COUNT ROUNDS
 //                                                            evaluate over COUNT structs (sift: in
 //                                                            place; sift-wrapped: each wrapped as a Value)
@@ -77,13 +80,21 @@ func parse(_ arguments: [String]) throws {
 }
 
 func dictionaries(_ arguments: [String]) throws {
-    guard arguments.count == 3 else { throw WorkloadError(description: "dictionaries KIND COUNT ROUNDS") }
+    guard arguments.count == 3 || arguments.count == 4 else { throw WorkloadError(description: "dictionaries KIND COUNT ROUNDS [shared|own]") }
     let predicate = try CompiledPredicate(format: try predicateFormat(arguments[0]))
     let count = try number(arguments[1], "COUNT")
     let rounds = try number(arguments[2], "ROUNDS")
+    let shared: Bool
+    switch arguments.count == 4 ? arguments[3] : "shared" {
+    case "shared": shared = true
+    case "own": shared = false
+    default: throw WorkloadError(description: "dictionaries: shared or own, not \(arguments[3])")
+    }
+    var shapes = DictionaryShapes()
     let records: [Value] = (0..<count).map { i in
-        .dictionary(ValueDictionary([("name", .string(Records.name(i))), ("age", .int(Int64(Records.age(i)))),
-                                     ("tags", .array(Records.tags(i).map { .string($0) }))]))
+        let pairs: [(String, Value)] = [("name", .string(Records.name(i))), ("age", .int(Int64(Records.age(i)))),
+                                        ("tags", .array(Records.tags(i).map { .string($0) }))]
+        return .dictionary(shared ? shapes.dictionary(pairs) : ValueDictionary(pairs))
     }
     let start = cpuTime()
     var matched = 0

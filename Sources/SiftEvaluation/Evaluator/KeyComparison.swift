@@ -26,6 +26,8 @@ struct KeyComparison: Sendable {
     let test: ComparisonCompiler.PairTest
     /// The test's answer for a nil value (or element).
     let nilAnswer: Bool
+    /// Where the key was last found in a dictionary, by the dictionary's shape.
+    let slots = KeySlotCache()
 
     /// Nil when the comparison does not have this shape.
     init?(_ c: Comparison, constant: Value, options: ComparisonOptions, test: @escaping ComparisonCompiler.PairTest) throws(EvaluationError) {
@@ -67,10 +69,28 @@ struct KeyComparison: Sendable {
     @inline(__always)
     func evaluate(_ root: Value) throws(EvaluationError) -> Bool {
         if case .dictionary(let dictionary) = root {
-            guard let position = dictionary.position(of: key) else { return try evaluate(value: .null) }
+            guard let position = dictionary.position(of: key, cache: slots) else { return try evaluate(value: .null) }
             return try evaluate(value: dictionary.value(at: position))
         }
         return try evaluate(value: try KeyValueAccess.value(of: root, forKey: key))
+    }
+
+    /// Whether the value at `address` satisfies the comparison: an integer or a double compared
+    /// with a number is read in place (no copy of the `Value`); anything else as
+    /// ``evaluate(value:)`` does.
+    @inline(__always)
+    func evaluate(valueAt address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
+        if case .direct = modifier {
+            switch fastConstant {
+            case .int(let y):
+                if case .int(let x) = address.pointee { return accept(x < y ? -1 : (x == y ? 0 : 1)) }
+            case .double(let y):
+                if case .int(let x) = address.pointee { return accept(ValueComparison.compareIntDouble(x, y)) }
+            default:
+                break
+            }
+        }
+        return try evaluate(value: address.pointee)
     }
 
     /// Whether the key's value satisfies the comparison.
@@ -97,8 +117,7 @@ struct KeyComparison: Sendable {
             for element in elements where try single(element) == answer { return true }
             return false
         case .dictionary(let dictionary):
-            for element in dictionary.values where try single(element) == answer { return true }
-            return false
+            return try dictionary.containsValue { (element: Value) throws(EvaluationError) -> Bool in try single(element) == answer }
         case .null:
             return false
         default:

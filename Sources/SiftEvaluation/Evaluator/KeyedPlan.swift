@@ -107,7 +107,9 @@ protocol KeyedRoot {
 /// A dictionary's keys are found as the closure tree finds them (a missing key is nil).
 extension ValueDictionary: KeyedRoot {
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool {
-        guard let position = position(of: comparison.key) else { return try comparison.evaluate(value: .null) }
-        return try withValue(at: position) { (value: Value) throws(EvaluationError) -> Bool in try comparison.evaluate(value: value) }
+        guard let position = position(of: comparison.key, cache: comparison.slots) else { return try comparison.evaluate(value: .null) }
+        return try withValueAddress(at: position) { (address: UnsafePointer<Value>) throws(EvaluationError) -> Bool in
+            try comparison.evaluate(valueAt: address)
+        }
     }
 }

@@ -21,6 +21,9 @@ struct JSONScanWorkspace {
     /// Whether the top-level keys of object records are collected in `keysSeen`.
     var collectingKeys = false
     var keysSeen: Set<String> = []
+    /// The key lists of the objects read so far, so objects of the same keys (the records of one
+    /// file) share one.
+    var shapes = DictionaryShapes()
     /// Past this many keys, collecting stops (a sample is enough for suggestions).
     static let mostKeysSeen = 10_000
 
@@ -49,11 +52,9 @@ struct JSONScanWorkspace {
     /// its last value), removed from the stacks.
     mutating func takeObject(_ container: Container) -> ValueDictionary {
         let n = values.count - container.valuesStart
-        var pairs: [(String, Value)] = []
-        pairs.reserveCapacity(n)
-        for i in 0..<n { pairs.append((keys[container.keysStart + i], values[container.valuesStart + i])) }
+        let object = shapes.dictionary(keys: keys[container.keysStart...], values: values[container.valuesStart...])
         values.removeLast(n)
         keys.removeLast(n)
-        return ValueDictionary(pairs)
+        return object
     }
 }

@@ -13,7 +13,8 @@ extension Value {
     /// Anything else — or nesting deeper than ``JSONParser/maximumDepth`` — throws
     /// ``EvaluationError`` with code `invalidArgument`.
     public init(any value: Any?) throws(EvaluationError) {
-        self = try AnyConversion.value(value, depth: 0)
+        var shapes = DictionaryShapes()
+        self = try AnyConversion.value(value, depth: 0, shapes: &shapes)
     }
 }
 
@@ -21,7 +22,9 @@ extension Value {
 enum AnyConversion {
     static let booleanNumberType: Any.Type = type(of: NSNumber(value: true))
 
-    static func value(_ value: Any?, depth: Int) throws(EvaluationError) -> Value {
+    /// `value` as a ``Value``; dictionaries of the same keys in the same order share them
+    /// through `shapes` (an array of records converts to records of one shape).
+    static func value(_ value: Any?, depth: Int, shapes: inout DictionaryShapes) throws(EvaluationError) -> Value {
         guard depth <= JSONParser.maximumDepth else {
             throw EvaluationError(.invalidArgument, "a value nested more than \(JSONParser.maximumDepth) deep")
         }
@@ -38,34 +41,34 @@ enum AnyConversion {
         case let v as Value: return v
         case let d as ValueDictionary: return .dictionary(d)
         case let o as any KeyValueObject: return .object(o)
-        case let o as any AnyOptional: return try self.value(o.wrappedAny, depth: depth)
+        case let o as any AnyOptional: return try self.value(o.wrappedAny, depth: depth, shapes: &shapes)
         default: break
         }
         // An empty array also casts to an empty list of pairs: it is an array.
         if let array = value as? [Any], array.isEmpty { return .array([]) }
         if let pairs = value as? [(String, Any?)] {
-            return try dictionary(pairs, depth: depth)
+            return try dictionary(pairs, depth: depth, shapes: &shapes)
         }
         if let pairs = value as? KeyValuePairs<String, Any?> {
-            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth)
+            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth, shapes: &shapes)
         }
         if let pairs = value as? KeyValuePairs<String, Any> {
-            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth)
+            return try dictionary(pairs.map { ($0.key, $0.value) }, depth: depth, shapes: &shapes)
         }
         if let dictionary = value as? [String: Any?] {
-            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth)
+            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth, shapes: &shapes)
         }
         if let dictionary = value as? [String: Any] {
-            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth)
+            return try self.dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, depth: depth, shapes: &shapes)
         }
         if let array = value as? [Any?] {
-            return .array(try elements(array, depth: depth))
+            return .array(try elements(array, depth: depth, shapes: &shapes))
         }
         if let array = value as? [Any] {
-            return .array(try elements(array.map { Optional($0) }, depth: depth))
+            return .array(try elements(array.map { Optional($0) }, depth: depth, shapes: &shapes))
         }
         if let set = value as? Set<AnyHashable> {
-            return .set(try elements(set.map { Optional($0.base) }, depth: depth))
+            return .set(try elements(set.map { Optional($0.base) }, depth: depth, shapes: &shapes))
         }
         throw EvaluationError(.invalidArgument, "a value of type \(type(of: value)) cannot be converted to a Value")
     }
@@ -83,16 +86,17 @@ enum AnyConversion {
         }
     }
 
-    static func dictionary(_ pairs: [(String, Any?)], depth: Int) throws(EvaluationError) -> Value {
-        var dictionary = ValueDictionary()
-        for (key, element) in pairs { dictionary[key] = try value(element, depth: depth + 1) }
-        return .dictionary(dictionary)
+    static func dictionary(_ pairs: [(String, Any?)], depth: Int, shapes: inout DictionaryShapes) throws(EvaluationError) -> Value {
+        var converted: [(String, Value)] = []
+        converted.reserveCapacity(pairs.count)
+        for (key, element) in pairs { converted.append((key, try value(element, depth: depth + 1, shapes: &shapes))) }
+        return .dictionary(shapes.dictionary(converted))
     }
 
-    static func elements(_ array: [Any?], depth: Int) throws(EvaluationError) -> [Value] {
+    static func elements(_ array: [Any?], depth: Int, shapes: inout DictionaryShapes) throws(EvaluationError) -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(array.count)
-        for element in array { values.append(try value(element, depth: depth + 1)) }
+        for element in array { values.append(try value(element, depth: depth + 1, shapes: &shapes)) }
         return values
     }
 }
