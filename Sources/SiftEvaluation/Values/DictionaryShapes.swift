@@ -1,5 +1,5 @@
 /// A builder's table of the key lists of the dictionaries it made, so that dictionaries with the
-/// same keys in the same order share one (``DictionaryShape``): each record then costs one
+/// same keys in the same order share one (`DictionaryShape`): each record then costs one
 /// allocation for its values, and a predicate evaluated over the records reads one key list and
 /// finds each key once per shape instead of once per record.
 ///

@@ -1,12 +1,12 @@
 /// A JSON object's keys and values in their original order, looked up by key.
 ///
 /// One allocation per dictionary: a reference-counted block (copied on write) holding its values
-/// inline, and a reference to its keys (``DictionaryShape``), which dictionaries built with the
+/// inline, and a reference to its keys (`DictionaryShape`), which dictionaries built with the
 /// same keys in the same order share — the records of one JSON file (``JSONParser``,
 /// ``JSONRecordReader``), of one conversion (``Value/init(any:)``), or of any builder using
 /// ``DictionaryShapes``. Copying a dictionary — or a `Value` holding one — is a single retain;
 /// evaluating a key over many records of one shape reads one shared key list, and a compiled
-/// key remembers its position per shape (``KeySlotCache``).
+/// key remembers its position per shape (`KeySlotCache`).
 ///
 /// How a dictionary was built does not show: equality, order, ``keys``, ``values`` and
 /// ``pairs`` are the same for a shared shape and an own one.
