@@ -42,12 +42,10 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
-        // PostgreSQL's client library.
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // PostgreSQL's client library, opened with dlopen when a PostgreSQL connection is first
+        // made (Sources/CLibPQ/include/CLibPQ.h says why): its header from apt libpq-dev, the
+        // library itself (libpq.so.5, apt libpq5) only where PostgreSQL is used.
+        .target(name: "CLibPQ"),
         // The REPL's line editing and history.
         .systemLibrary(
             name: "CEditLine",

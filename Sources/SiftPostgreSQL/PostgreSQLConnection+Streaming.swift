@@ -20,21 +20,21 @@ extension PostgreSQLConnection {
         // known only before.
         let inTransaction = isInTransaction
         let sent = encoded.withValuePointers { values in
-            PQsendQueryPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
+            sift_PQsendQueryPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
         }
         guard sent == 1 else { throw PostgreSQLError.from(connection: handle, sql: sql) }
-        guard PQsetSingleRowMode(handle) == 1 else {
+        guard sift_PQsetSingleRowMode(handle) == 1 else {
             drainResults()
             throw PostgreSQLError(sqlState: "08000", message: "libpq refused single-row mode", sql: sql)
         }
         var failure: PostgreSQLError?
-        while let next = PQgetResult(handle) {
-            let status = PQresultStatus(next)
+        while let next = sift_PQgetResult(handle) {
+            let status = sift_PQresultStatus(next)
             guard status == PGRES_SINGLE_TUPLE else {
                 if status != PGRES_TUPLES_OK, status != PGRES_COMMAND_OK, failure == nil {
                     failure = PostgreSQLError.from(result: next, connection: handle, sql: sql)
                 }
-                PQclear(next)
+                sift_PQclear(next)
                 continue
             }
             let row = PostgreSQLResult(handle: next)[0]
@@ -51,6 +51,6 @@ extension PostgreSQLConnection {
 
     /// Reads and frees every result still coming, so the connection can run the next statement.
     private func drainResults() {
-        while let result = PQgetResult(handle) { PQclear(result) }
+        while let result = sift_PQgetResult(handle) { sift_PQclear(result) }
     }
 }

@@ -19,12 +19,12 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// database, `28P01` a wrong password) and `08001` when no server answered.
     public init(_ conninfo: String, settings: [String: String] = [:]) throws(PostgreSQLError) {
         handle = try PostgreSQLConnector.connect(conninfo, settings: settings)
-        cancelHandle = PQgetCancel(handle)
+        cancelHandle = sift_PQgetCancel(handle)
     }
 
     deinit {
-        if let cancelHandle { PQfreeCancel(cancelHandle) }
-        PQfinish(handle)
+        if let cancelHandle { sift_PQfreeCancel(cancelHandle) }
+        sift_PQfinish(handle)
     }
 
     /// The `PGconn*` handle, for calls this wrapper does not cover. Do not close it.
@@ -38,7 +38,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// error stops them.
     public func execute(_ sql: String) throws(PostgreSQLError) {
         guard !sql.containsNUL else { throw .nulCharacter(in: "the SQL text", sql: sql) }
-        _ = try checked(PQexec(handle, sql), sql: sql)
+        _ = try checked(sift_PQexec(handle, sql), sql: sql)
     }
 
     /// Every row of one statement with `parameters` (`$1`, `$2`, …), prepared once and kept in
@@ -48,7 +48,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
         let encoded = try PostgreSQLParameters(parameters, sql: sql)
         let name = try preparedStatement(sql, parameterTypes: encoded.types)
         let result = encoded.withValuePointers { values in
-            PQexecPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
+            sift_PQexecPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
         }
         return try checked(result, sql: sql)
     }
@@ -87,7 +87,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
         if let name = statementCache.name(for: key) { return name }
         guard !sql.containsNUL else { throw .nulCharacter(in: "the SQL text", sql: sql) }
         let name = statementCache.newName()
-        _ = try checked(PQprepare(handle, name, sql, Int32(parameterTypes.count), parameterTypes), sql: sql)
+        _ = try checked(sift_PQprepare(handle, name, sql, Int32(parameterTypes.count), parameterTypes), sql: sql)
         deallocate(statementCache.trim(to: statementCache.capacity - 1))
         statementCache.insert(name, for: key)
         return name
@@ -97,9 +97,9 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// transaction, when the server refuses any statement but `ROLLBACK`, the statements stay
     /// prepared (unused, under names never given again) until the connection closes.
     private func deallocate(_ names: [String]) {
-        guard PQtransactionStatus(handle) != PQTRANS_INERROR else { return }
+        guard sift_PQtransactionStatus(handle) != PQTRANS_INERROR else { return }
         for name in names {
-            if let result = PQexec(handle, "DEALLOCATE " + PostgreSQLIdentifier.quoted(name)) { PQclear(result) }
+            if let result = sift_PQexec(handle, "DEALLOCATE " + PostgreSQLIdentifier.quoted(name)) { sift_PQclear(result) }
         }
     }
 
@@ -109,12 +109,12 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// (libpq's, when it made no result: out of memory, a lost connection).
     func checked(_ result: OpaquePointer?, sql: String?) throws(PostgreSQLError) -> PostgreSQLResult {
         guard let result else { throw PostgreSQLError.from(connection: handle, sql: sql) }
-        switch PQresultStatus(result) {
+        switch sift_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
             return PostgreSQLResult(handle: result)
         default:
             let error = PostgreSQLError.from(result: result, connection: handle, sql: sql)
-            PQclear(result)
+            sift_PQclear(result)
             throw error
         }
     }
@@ -123,29 +123,29 @@ public final class PostgreSQLConnection: @unchecked Sendable {
 
     /// Whether a transaction is open, failed or not (`PQtransactionStatus`).
     public var isInTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = sift_PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
     /// Whether the open transaction has failed: the server refuses every statement until
     /// `ROLLBACK`.
-    public var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+    public var isInFailedTransaction: Bool { sift_PQtransactionStatus(handle) == PQTRANS_INERROR }
 
     /// The database the connection is to (`PQdb`).
-    public var database: String { string(PQdb(handle)) }
+    public var database: String { string(sift_PQdb(handle)) }
     /// The user it connected as (`PQuser`).
-    public var user: String { string(PQuser(handle)) }
+    public var user: String { string(sift_PQuser(handle)) }
     /// The server's host name or address, or the directory of its Unix socket (`PQhost`).
-    public var host: String { string(PQhost(handle)) }
+    public var host: String { string(sift_PQhost(handle)) }
     /// The server's port (`PQport`).
-    public var port: String { string(PQport(handle)) }
+    public var port: String { string(sift_PQport(handle)) }
 
     private func string(_ text: UnsafeMutablePointer<CChar>?) -> String {
         text.map { String(cString: $0) } ?? ""
     }
 
     /// The server's version as a number: 150004 for 15.4.
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    public var serverVersion: Int { Int(sift_PQserverVersion(handle)) }
 
     /// Asks the server to stop the statement running on this connection; it then fails with
     /// SQLSTATE `57014` (`isCancelled`). Safe to call from any thread (`PQcancel`); a no-op when
@@ -154,6 +154,6 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     public func cancel() -> Bool {
         guard let cancelHandle else { return false }
         var message = [CChar](repeating: 0, count: 256)
-        return PQcancel(cancelHandle, &message, Int32(message.count)) == 1
+        return sift_PQcancel(cancelHandle, &message, Int32(message.count)) == 1
     }
 }

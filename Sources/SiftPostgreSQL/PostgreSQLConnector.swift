@@ -15,6 +15,7 @@ enum PostgreSQLConnector {
     /// An open connection for `conninfo` (key/value or URL), with `settings` overriding its
     /// keywords; the client encoding is always UTF-8.
     static func connect(_ conninfo: String, settings: [String: String]) throws(PostgreSQLError) -> OpaquePointer {
+        try loadLibPQ()
         let sortedSettings = settings.sorted { $0.key < $1.key }
         let keywords = ["dbname"] + sortedSettings.map(\.key) + ["client_encoding"]
         let values = [conninfo] + sortedSettings.map(\.value) + ["UTF8"]
@@ -24,7 +25,7 @@ enum PostgreSQLConnector {
         let started = withCStringArray(keywords) { keywords in
             withCStringArray(values) { values in
                 // expand_dbname 1: the first dbname may be a whole conninfo or URL.
-                PQconnectStartParams(keywords, values, 1)
+                sift_PQconnectStartParams(keywords, values, 1)
             }
         }
         guard let connection = started else {
@@ -33,17 +34,26 @@ enum PostgreSQLConnector {
         do {
             try finish(connection)
         } catch {
-            PQfinish(connection)
+            sift_PQfinish(connection)
             throw error
         }
-        PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        sift_PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
         return connection
+    }
+
+    /// Opens the system's libpq the first time (``CLibPQ`` loads it with dlopen, so processes that
+    /// never connect do not load it): an error naming the package when it is not installed.
+    static func loadLibPQ() throws(PostgreSQLError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard sift_pq_load(&message, message.count) != 0 else { return }
+        let text = message.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
+        throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: text)
     }
 
     /// Polls `connection` until it is open; throws when it fails or `connect_timeout` passes.
     private static func finish(_ connection: OpaquePointer) throws(PostgreSQLError) {
-        guard PQstatus(connection) != CONNECTION_BAD else { throw failure(of: connection) }
-        PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
+        guard sift_PQstatus(connection) != CONNECTION_BAD else { throw failure(of: connection) }
+        sift_PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
         let timeout = connectTimeoutSeconds(connection)
         let deadline = timeout.map { ContinuousClock.now + .seconds($0) }
         var status = PGRES_POLLING_WRITING
@@ -55,7 +65,7 @@ enum PostgreSQLConnector {
                 throw failure(of: connection)
             default:
                 let events = Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT)
-                var descriptor = pollfd(fd: PQsocket(connection), events: events, revents: 0)
+                var descriptor = pollfd(fd: sift_PQsocket(connection), events: events, revents: 0)
                 var waitMilliseconds: Int32 = -1
                 if let deadline {
                     let left = deadline - ContinuousClock.now
@@ -71,14 +81,14 @@ enum PostgreSQLConnector {
                     throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: "poll failed while connecting (errno \(errno))")
                 }
             }
-            status = PQconnectPoll(connection)
+            status = sift_PQconnectPoll(connection)
         }
     }
 
     /// The `connect_timeout` the connection was given, in seconds; nil for none (wait forever).
     private static func connectTimeoutSeconds(_ connection: OpaquePointer) -> Int? {
-        guard let options = PQconninfo(connection) else { return nil }
-        defer { PQconninfoFree(options) }
+        guard let options = sift_PQconninfo(connection) else { return nil }
+        defer { sift_PQconninfoFree(options) }
         var option = options
         while let keyword = option.pointee.keyword {
             if String(cString: keyword) == "connect_timeout" {
@@ -96,7 +106,7 @@ enum PostgreSQLConnector {
     /// `LOCATION:` lines. The last attempt's SQLSTATE is taken; `08001` when the server gave none
     /// (no server there, a bad connection string).
     static func failure(of connection: OpaquePointer) -> PostgreSQLError {
-        let text = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
+        let text = sift_PQerrorMessage(connection).map { String(cString: $0) } ?? ""
         return parseFailure(text)
     }
 

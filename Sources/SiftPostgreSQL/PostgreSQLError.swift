@@ -71,12 +71,12 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
     /// has no SQLSTATE: it is `08006` when `connection` is lost, `08000` otherwise.
     static func from(result: OpaquePointer, connection: OpaquePointer, sql: String?) -> PostgreSQLError {
         func field(_ code: Character) -> String? {
-            guard let ascii = code.asciiValue, let text = PQresultErrorField(result, Int32(ascii)) else { return nil }
+            guard let ascii = code.asciiValue, let text = sift_PQresultErrorField(result, Int32(ascii)) else { return nil }
             return String(cString: text)
         }
-        let message = field("M") ?? PQresultErrorMessage(result).map { String(cString: $0) }?.trimmedTrailingNewlines ?? "unknown error"
+        let message = field("M") ?? sift_PQresultErrorMessage(result).map { String(cString: $0) }?.trimmedTrailingNewlines ?? "unknown error"
         return PostgreSQLError(
-            sqlState: field("C") ?? (PQstatus(connection) == CONNECTION_OK ? "08000" : "08006"),
+            sqlState: field("C") ?? (sift_PQstatus(connection) == CONNECTION_OK ? "08000" : "08006"),
             severity: field("V") ?? field("S") ?? "ERROR",
             message: message,
             detail: field("D"),
@@ -92,8 +92,8 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
     /// The error libpq reports on `connection` (`PQerrorMessage`) when it made no result: the
     /// connection was lost (`08006`) or a call failed on the client's side (`08000`).
     static func from(connection: OpaquePointer, sql: String?) -> PostgreSQLError {
-        let message = PQerrorMessage(connection).map { String(cString: $0) }?.trimmedTrailingNewlines ?? ""
-        let lost = PQstatus(connection) != CONNECTION_OK
+        let message = sift_PQerrorMessage(connection).map { String(cString: $0) }?.trimmedTrailingNewlines ?? ""
+        let lost = sift_PQstatus(connection) != CONNECTION_OK
         return PostgreSQLError(
             sqlState: lost ? "08006" : "08000", message: message.isEmpty ? "libpq reported an error" : message, sql: sql)
     }

@@ -12,12 +12,12 @@ public final class PostgreSQLResult: @unchecked Sendable, RandomAccessCollection
     }
 
     deinit {
-        PQclear(handle)
+        sift_PQclear(handle)
     }
 
     public var startIndex: Int { 0 }
     /// The number of rows.
-    public var endIndex: Int { Int(PQntuples(handle)) }
+    public var endIndex: Int { Int(sift_PQntuples(handle)) }
 
     /// Row `index` (0-based).
     public subscript(index: Int) -> PostgreSQLRow {
@@ -25,32 +25,32 @@ public final class PostgreSQLResult: @unchecked Sendable, RandomAccessCollection
     }
 
     /// The number of columns in each row.
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    public var columnCount: Int { Int(sift_PQnfields(handle)) }
 
     /// The columns' names and types, in order.
     public var columns: [PostgreSQLColumn] {
-        (0..<PQnfields(handle)).map { index in
+        (0..<sift_PQnfields(handle)).map { index in
             PostgreSQLColumn(
-                name: PQfname(handle, index).map { String(cString: $0) } ?? "",
-                type: PostgreSQLTypeOID(rawValue: PQftype(handle, index)))
+                name: sift_PQfname(handle, index).map { String(cString: $0) } ?? "",
+                type: PostgreSQLTypeOID(rawValue: sift_PQftype(handle, index)))
         }
     }
 
     /// The rows an INSERT, UPDATE, DELETE, MERGE, SELECT, MOVE, FETCH or COPY affected
     /// (`PQcmdTuples`); 0 for other statements.
     public var affectedRowCount: Int {
-        guard let text = PQcmdTuples(handle) else { return 0 }
+        guard let text = sift_PQcmdTuples(handle) else { return 0 }
         return Int(String(cString: text)) ?? 0
     }
 
     /// The value in `column` of row `row`, decoded by the column's type.
     func value(row: Int32, column: Int32) -> PostgreSQLValue {
-        guard row >= 0, row < PQntuples(handle), column >= 0, column < PQnfields(handle) else { return .null }
-        if PQgetisnull(handle, row, column) != 0 { return .null }
-        let length = Int(PQgetlength(handle, row, column))
-        let bytes = UnsafeRawBufferPointer(start: PQgetvalue(handle, row, column), count: length)
+        guard row >= 0, row < sift_PQntuples(handle), column >= 0, column < sift_PQnfields(handle) else { return .null }
+        if sift_PQgetisnull(handle, row, column) != 0 { return .null }
+        let length = Int(sift_PQgetlength(handle, row, column))
+        let bytes = UnsafeRawBufferPointer(start: sift_PQgetvalue(handle, row, column), count: length)
         return PostgreSQLValueDecoder.decode(
-            bytes, type: PostgreSQLTypeOID(rawValue: PQftype(handle, column)), binary: PQfformat(handle, column) == 1)
+            bytes, type: PostgreSQLTypeOID(rawValue: sift_PQftype(handle, column)), binary: sift_PQfformat(handle, column) == 1)
     }
 }
 

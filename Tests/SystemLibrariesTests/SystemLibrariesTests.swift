@@ -37,12 +37,16 @@ struct SystemLibrariesTests {
         #expect(result > 0)
     }
 
-    /// libpq links and parses a connection URL (no server needed: SiftPostgreSQLTests has one).
-    @Test func libpqParsesAConnectionURL() {
-        #expect(PQlibVersion() >= 100_000)
+    /// libpq loads (with dlopen: CLibPQ) and parses a connection URL (no server needed:
+    /// SiftPostgreSQLTests has one).
+    @Test func libpqParsesAConnectionURL() throws {
+        var message = [CChar](repeating: 0, count: 512)
+        let loaded = sift_pq_load(&message, message.count)
+        try #require(loaded == 0, "\(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+        #expect(sift_PQlibVersion() >= 100_000)
         var error: UnsafeMutablePointer<CChar>?
-        let options = PQconninfoParse("postgresql://sift@localhost:5433/shop?application_name=tests", &error)
-        defer { PQconninfoFree(options) }
+        let options = sift_PQconninfoParse("postgresql://sift@localhost:5433/shop?application_name=tests", &error)
+        defer { sift_PQconninfoFree(options) }
         #expect(error == nil)
         var parsed: [String: String] = [:]
         var option = options
