@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist), or a PostgreSQL database (postgres://USER@HOST/DB). created when it does not exist.", valueName: "STORE"))
+    @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist), or a PostgreSQL database (postgres://USER@HOST/DB); created when it does not exist.", valueName: "STORE"))
     var store: String
 
     @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one.", valueName: "MODEL"))
