@@ -12,8 +12,11 @@ struct SQLCondition: Sendable {
     var expression: SQLExpression
     var nullable: Bool
 
-    static let `true` = SQLCondition(expression: .boolean(true), nullable: false)
-    static let `false` = SQLCondition(expression: .boolean(false), nullable: false)
+    // Made on each use, not stored: an indirect case's box held by a global is a pointer with
+    // Swift's enum tag bits, which LeakSanitizer does not recognise, so the fuzzers reported
+    // the lazily made globals as leaks.
+    static var `true`: SQLCondition { SQLCondition(expression: .boolean(true), nullable: false) }
+    static var `false`: SQLCondition { SQLCondition(expression: .boolean(false), nullable: false) }
 
     var isTrue: Bool { expression.isBoolean(true) }
     var isFalse: Bool { expression.isBoolean(false) }
