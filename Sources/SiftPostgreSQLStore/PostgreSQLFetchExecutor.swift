@@ -19,23 +19,63 @@ struct PostgreSQLFetchExecutor {
 
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
         store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try PostgreSQLFetchPlan(request, store: store)
-        let keys = try matchingKeys(plan)
-        return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
-                              batchSize: request.fetchBatchSize)
+        return try planned(request) { plan in
+            let keys = try matchingKeys(plan)
+            return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
+                                  batchSize: request.fetchBatchSize)
+        }
     }
 
     func count(_ request: FetchRequest) throws -> Int {
         store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try PostgreSQLFetchPlan(request, store: store)
-        // Without a predicate the server counts the candidate rows; paging is arithmetic.
-        if plan.residual == nil {
-            let parameters = Array(plan.parameters.prefix(plan.countSQL.contains("$1") ? 1 : 0))
-            let result = try store.read { () throws(StoreError) in try store.query(plan.countSQL, parameters) }
-            guard let total = result.first?[0].int64Value else { return 0 }
-            return plan.request.page(of: Int(total)).count
+        return try planned(request) { plan in
+            // Without a residual predicate the server counts; paging it did not do is arithmetic.
+            guard plan.residual == nil else { return try matchingKeys(plan).count }
+            let result = try inReadTransaction(plan) { try store.connection.query(plan.countSQL, plan.countParameters) }
+            let total = Int(result.first?[0].int64Value ?? 0)
+            return plan.countIsPaged ? total : plan.request.page(of: total).count
         }
-        return try matchingKeys(plan).count
+    }
+
+    /// Runs `body` with the request's compiled plan; should the server refuse the compiled
+    /// query (``CompiledQueryRefused``), again with a plan that does everything in memory.
+    func planned<T>(_ request: FetchRequest, orderingRows: Bool = true, _ body: (PostgreSQLFetchPlan) throws -> T) throws -> T {
+        let plan = try PostgreSQLFetchPlan(request, store: store, orderingRows: orderingRows)
+        store.fetchStatistics.count(plan)
+        do {
+            return try body(plan)
+        } catch is CompiledQueryRefused {
+            store.fetchStatistics.refused += 1
+            return try body(try PostgreSQLFetchPlan(request, store: store, compiled: false, orderingRows: orderingRows))
+        }
+    }
+
+    /// The server refused a compiled query with an error the evaluator does not have: an
+    /// integer overflow or a division by zero (class 22, which the evaluator answers with a
+    /// double, infinity or nil), or an operator it lacks for the operands' types (class 42).
+    struct CompiledQueryRefused: Error {}
+
+    /// Runs `body` in a read-only transaction (inside the write transaction: a savepoint), the
+    /// connection's errors made store errors, or ``CompiledQueryRefused``.
+    func inReadTransaction<T>(_ plan: PostgreSQLFetchPlan, _ body: () throws -> T) throws -> T {
+        let connection = store.connection
+        let inTransaction = connection.isInTransaction
+        do {
+            try connection.execute(inTransaction ? "SAVEPOINT sift_fetch" : "BEGIN READ ONLY")
+            let result = try body()
+            try connection.execute(inTransaction ? "RELEASE SAVEPOINT sift_fetch" : "COMMIT")
+            return result
+        } catch {
+            if inTransaction {
+                try? connection.execute("ROLLBACK TO SAVEPOINT sift_fetch; RELEASE SAVEPOINT sift_fetch")
+            } else if connection.isInTransaction {
+                try? connection.execute("ROLLBACK")
+            }
+            if plan.isCompiled, let error = error as? PostgreSQLError, ["22", "42"].contains(error.sqlStateClass) {
+                throw CompiledQueryRefused()
+            }
+            throw error is PostgreSQLError ? PostgreSQLStore.storeError(error) : error
+        }
     }
 
     /// The keys and IDs of the objects the request returns, in order: the candidate rows,
@@ -62,11 +102,9 @@ struct PostgreSQLFetchExecutor {
     /// otherwise in a read-only transaction of its own.
     func scan(_ plan: PostgreSQLFetchPlan, _ body: (ManagedObject) throws -> Void) throws {
         let connection = store.connection
-        let inTransaction = connection.isInTransaction
         store.cursorCounter += 1
         let cursor = q("sift_cursor_\(store.cursorCounter)")
-        do {
-            try connection.execute(inTransaction ? "SAVEPOINT sift_fetch" : "BEGIN READ ONLY")
+        try inReadTransaction(plan) {
             _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
@@ -81,14 +119,6 @@ struct PostgreSQLFetchExecutor {
                 if batch.count < Self.cursorBatch { break }
             }
             try connection.execute("CLOSE \(cursor)")
-            try connection.execute(inTransaction ? "RELEASE SAVEPOINT sift_fetch" : "COMMIT")
-        } catch {
-            if inTransaction {
-                try? connection.execute("ROLLBACK TO SAVEPOINT sift_fetch; RELEASE SAVEPOINT sift_fetch")
-            } else if connection.isInTransaction {
-                try? connection.execute("ROLLBACK")
-            }
-            throw error is PostgreSQLError ? PostgreSQLStore.storeError(error) : error
         }
     }
 
@@ -106,7 +136,11 @@ struct PostgreSQLFetchExecutor {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
         _ = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
-        let plan = try PostgreSQLFetchPlan(request, store: store)
+        return try planned(request) { plan in try sections(plan, sectionKeyPath: keyPath) }
+    }
+
+    private func sections(_ plan: PostgreSQLFetchPlan, sectionKeyPath keyPath: String) throws -> SectionedFetchResults {
+        let request = plan.request
         let keys = try matchingKeys(plan)
         let source = PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout)
         let objects = FetchedObjects(source: source, batchSize: request.fetchBatchSize)
@@ -134,10 +168,13 @@ struct PostgreSQLFetchExecutor {
         // (A negative offset or limit stays, for the plan to refuse.)
         if request.fetchOffset > 0 { unpaged.fetchOffset = 0 }
         if request.fetchLimit > 0 { unpaged.fetchLimit = 0 }
-        let plan = try PostgreSQLFetchPlan(unpaged, store: store)
+        return try planned(unpaged, orderingRows: false) { plan in try dictionaries(plan, offset: request.fetchOffset, limit: request.fetchLimit) }
+    }
+
+    private func dictionaries(_ plan: PostgreSQLFetchPlan, offset: Int, limit: Int) throws -> [ValueDictionary] {
         var typed = plan.request
-        typed.fetchOffset = request.fetchOffset
-        typed.fetchLimit = request.fetchLimit
+        typed.fetchOffset = offset
+        typed.fetchLimit = limit
         let properties = DictionaryResults.properties(typed, entity: plan.table.entity)
         // The evaluator's compile errors first, as in memory.
         for property in properties { _ = try CompiledExpression(property.expression) }

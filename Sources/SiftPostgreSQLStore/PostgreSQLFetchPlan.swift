@@ -2,20 +2,23 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLite
 import SiftStore
 
-/// What a fetch asks PostgreSQL and what it leaves to the evaluator: the seam where compiled SQL
-/// plugs in.
+/// What a fetch asks PostgreSQL and what it leaves to the evaluator.
 ///
-/// Today the server is asked only what needs no predicate compiler: the rows of the entity's
-/// table (restricted by `"_entity"` to the entity and its sub-entities when the table holds
-/// others), in insertion order (`"_pk"`) — paged with `OFFSET` and `LIMIT` when nothing runs in
-/// memory before paging (no predicate, no sort), and counted with `count(*)` when there is no
-/// predicate. The whole predicate is ``residual``, and the sort, offset and limit run in memory
-/// (``sortsInMemory``, ``pagesInMemory``) with the evaluator's own code, so the answers are the
-/// in-memory stores' answers by construction. When the
-/// PostgreSQL dialect of the SQL compiler lands, it fills ``sql`` with a WHERE, ORDER BY and
-/// LIMIT and empties the parts of the residual work it took over.
+/// The request is compiled by the SQLite store's compiler in PostgreSQL's dialect
+/// (`DialectFetchQuery`): the predicate's conjuncts become the WHERE clause until one cannot be
+/// said in SQL without Sift's Swift functions (MATCHES, `[c]`/`[d]` string tests, decimals, …),
+/// which with the later ones is the ``residual`` the evaluator checks on each row the server
+/// returns; sort keys become ORDER BY (or the sort runs in memory, ``sortsInMemory``); LIMIT and
+/// OFFSET go to the server when nothing runs in memory before them.
+///
+/// A plan made with `compiled: false` asks the server only for the entity's rows in insertion
+/// order and does everything else in memory: what a fetch falls back to when the server refuses
+/// its compiled query (an integer overflow or a division by zero, which the evaluator answers
+/// and PostgreSQL reports as errors), and when a bound text holds a NUL character (which
+/// PostgreSQL's text cannot).
 struct PostgreSQLFetchPlan {
     /// The request, checked, its predicate typed by the model.
     let request: FetchRequest
@@ -23,27 +26,40 @@ struct PostgreSQLFetchPlan {
     let table: EntityTable
     /// The columns the query selects and how its rows decode.
     let layout: PostgreSQLRowLayout
-    /// The query of the candidate rows, in insertion order, and its parameters.
+    /// The query of the candidate rows, in order, and its parameters.
     let sql: String
     let parameters: [PostgreSQLValue]
-    /// `SELECT count(*)` of the candidate rows (before paging), with ``parameters``.
+    /// `SELECT count(*)`: of the rows the request returns when nothing runs in memory, else of
+    /// the candidate rows.
     let countSQL: String
+    let countParameters: [PostgreSQLValue]
     /// The predicate the evaluator applies to each candidate row (nil: every row matches).
     let residual: CompiledPredicate?
+    /// The residual as written (for `sift sql`).
+    let residualPredicate: PredicateNode?
+    /// Why part of the fetch runs in memory.
+    let inMemoryReason: String?
     /// Whether the evaluator sorts the matching rows.
     let sortsInMemory: Bool
     /// Whether offset and limit are applied in memory.
     let pagesInMemory: Bool
+    /// Whether ``countSQL`` counts what the request returns, paging included.
+    var countIsPaged: Bool { isCompiled && !pagesInMemory }
+    /// Whether the query is the compiler's (false: the entity's rows, everything in memory).
+    let isCompiled: Bool
     /// The relationships read for each batch of scanned rows before the evaluator sees them
     /// (one query per relationship instead of one per row): those of the fetched entities whose
-    /// names the predicate mentions, and the first key of each sort key path. A guess from the
-    /// predicate's text — a wrong one costs a query per batch, a missed one a query per row,
-    /// neither changes an answer.
+    /// names the residual predicate mentions, and the first key of each sort key path sorted in
+    /// memory. A guess from the predicate's text — a wrong one costs a query per batch, a missed
+    /// one a query per row, neither changes an answer.
     let scanPrefetch: [String]
 
     /// Checks a request exactly as the in-memory executor does (so every store rejects the same
     /// requests with the same errors) and plans it.
-    init(_ request: FetchRequest, store: PostgreSQLStore) throws {
+    ///
+    /// With `orderingRows` false the rows come in insertion order whatever the sort descriptors
+    /// (dictionaries, which the evaluator sorts once they are made, from the rows in that order).
+    init(_ request: FetchRequest, store: PostgreSQLStore, compiled: Bool = true, orderingRows: Bool = true) throws {
         guard request.fetchLimit >= 0 else { throw StoreError(.invalidRequest, "fetchLimit is negative (\(request.fetchLimit))") }
         guard request.fetchOffset >= 0 else { throw StoreError(.invalidRequest, "fetchOffset is negative (\(request.fetchOffset))") }
         guard request.fetchBatchSize >= 0 else { throw StoreError(.invalidRequest, "fetchBatchSize is negative (\(request.fetchBatchSize))") }
@@ -58,7 +74,8 @@ struct PostgreSQLFetchPlan {
         if let predicate = request.predicate {
             request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: model)
         }
-        residual = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
+        // The evaluator's compile errors come first, as in memory, whatever the server runs.
+        let whole = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
         if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         }
@@ -70,8 +87,36 @@ struct PostgreSQLFetchPlan {
         }
         self.request = request
         self.table = table
-        layout = PostgreSQLRowLayout(table: rootTable, schema: store.schema, alias: "t0", store: store)
+        let layout = PostgreSQLRowLayout(table: rootTable, schema: store.schema, alias: "t0", store: store)
+        self.layout = layout
         let members = request.includesSubentities ? entity.entityAndSubentities : [entity.name]
+        let entities = members.compactMap(model.entity(named:))
+
+        var compiledRequest = request
+        if !orderingRows { compiledRequest.sortDescriptors = [] }
+        let query = compiled ? try? DialectFetchQuery(compiledRequest, schema: store.schema, dialect: store.dialect, columns: layout.columns) : nil
+        if let query, let parameters = Self.sent(query.bindings), let countParameters = Self.sent(query.countBindings) {
+            sql = query.sql
+            self.parameters = parameters
+            countSQL = query.countSQL
+            self.countParameters = countParameters
+            residualPredicate = query.residual
+            residual = try query.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) }
+            inMemoryReason = query.reason
+            sortsInMemory = !query.sortsInSQL
+            pagesInMemory = !query.pagesInSQL
+            isCompiled = true
+            var prefetch = query.residual.map { Self.relationshipsRead(by: $0, sortKeys: [], entities: entities) } ?? []
+            if sortsInMemory {
+                for name in Self.relationshipsRead(by: nil, sortKeys: request.sortDescriptors.map(\.keyPath), entities: entities) where !prefetch.contains(name) {
+                    prefetch.append(name)
+                }
+            }
+            scanPrefetch = prefetch
+            return
+        }
+
+        // Everything in memory: the entity's rows in insertion order.
         var from = " FROM \(q(table.table)) AS \"t0\""
         var parameters: [PostgreSQLValue] = []
         if Set(members) != Set(table.hierarchyEntityNames) {
@@ -80,7 +125,13 @@ struct PostgreSQLFetchPlan {
         }
         var sql = "SELECT \(layout.columns.joined(separator: ", "))" + from + " ORDER BY \"t0\".\(q(SQLSchema.primaryKeyColumn))"
         countSQL = "SELECT count(*)" + from
-        sortsInMemory = !request.sortDescriptors.isEmpty
+        countParameters = parameters
+        residual = whole
+        residualPredicate = request.predicate
+        inMemoryReason = !compiled ? "the server refused the compiled query"
+            : query == nil ? "the compiler failed" : "a bound text holds a NUL character, which PostgreSQL's text cannot"
+        sortsInMemory = orderingRows && !request.sortDescriptors.isEmpty
+        isCompiled = false
         // With nothing to do in memory before paging, the server pages (any offset and limit up
         // to Int.max: OFFSET and LIMIT take bigint).
         pagesInMemory = residual != nil || sortsInMemory
@@ -96,13 +147,33 @@ struct PostgreSQLFetchPlan {
         }
         self.sql = sql
         self.parameters = parameters
-        scanPrefetch = Self.relationshipsRead(by: request, entities: members.compactMap(model.entity(named:)))
+        scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entities: entities)
+    }
+
+    /// The compiler's bound values as sent: numbers, text and bytes as SQLite holds them (the
+    /// dialect reads columns in that form); a NaN, which SQLite binds as NULL, as NULL. Nil when
+    /// a text holds a NUL character, which PostgreSQL's text cannot.
+    static func sent(_ bindings: [SQLiteValue]) -> [PostgreSQLValue]? {
+        var result: [PostgreSQLValue] = []
+        result.reserveCapacity(bindings.count)
+        for binding in bindings {
+            switch binding {
+            case .null: result.append(.null)
+            case .integer(let i): result.append(.int64(i))
+            case .real(let d): result.append(d.isNaN ? .null : .double(d))
+            case .text(let s):
+                guard !s.utf8.contains(0) else { return nil }
+                result.append(.text(s))
+            case .blob(let b): result.append(.bytes(b))
+            }
+        }
+        return result
     }
 
     /// The relationships of `entities` a request's predicate or sort keys seem to read.
-    static func relationshipsRead(by request: FetchRequest, entities: [EntityDescription]) -> [String] {
-        let text = request.predicate.map { String(describing: $0) } ?? ""
-        let sortKeys = Set(request.sortDescriptors.compactMap { $0.keyPath.split(separator: ".").first.map(String.init) })
+    static func relationshipsRead(by predicate: PredicateNode?, sortKeys keyPaths: [String], entities: [EntityDescription]) -> [String] {
+        let text = predicate.map { String(describing: $0) } ?? ""
+        let sortKeys = Set(keyPaths.compactMap { $0.split(separator: ".").first.map(String.init) })
         var names: [String] = []
         for entity in entities {
             for relationship in entity.relationships where !names.contains(relationship.name) {

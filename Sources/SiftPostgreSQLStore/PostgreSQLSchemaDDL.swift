@@ -42,7 +42,9 @@ package enum PostgreSQLSchemaDDL {
                     }
                     try checkName(attribute.name)
                     declared[attribute.name] = type
-                    columns.append("\(q(attribute.name)) \(type)")
+                    // Text in code-point order (SQLite's BINARY, the evaluator's), whatever
+                    // the database's collation.
+                    columns.append("\(q(attribute.name)) \(type)" + (type == "text" ? " COLLATE \"C\"" : ""))
                 }
                 for relationship in entity.ownRelationships where !relationship.isToMany && declared[relationship.name] == nil {
                     try checkName(relationship.name)

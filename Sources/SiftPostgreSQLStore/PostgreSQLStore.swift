@@ -38,6 +38,10 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// Whether the store's write transaction is open.
     var writing = false
     public internal(set) var hasChanges = false
+    /// How fetches are written for this store's columns (their types, by table).
+    private(set) lazy var dialect = PostgreSQLDialect(columnTypes: Self.columnTypes(schema))
+    /// How the fetches made so far ran: in the server or partly in memory.
+    package internal(set) var fetchStatistics = PostgreSQLFetchStatistics()
     /// Names the cursors fetches declare.
     var cursorCounter = 0
     /// Lets ``interrupt()`` stop the fetches under way.
@@ -58,6 +62,18 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     init(connection: PostgreSQLConnection, schema: SQLSchema) {
         self.connection = connection
         self.schema = schema
+    }
+
+    /// The PostgreSQL type of each attribute column, by table.
+    static func columnTypes(_ schema: SQLSchema) -> [String: [String: String]] {
+        var types: [String: [String: String]] = [:]
+        for table in schema.tables.values {
+            for attribute in table.entity.attributes {
+                guard let column = table.columns[attribute.name], let type = PostgreSQLColumnCodec.columnType(attribute.type) else { continue }
+                types[table.table, default: [:]][column] = type
+            }
+        }
+        return types
     }
 
     // MARK: Opening

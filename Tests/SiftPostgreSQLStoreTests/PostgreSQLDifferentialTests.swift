@@ -3,7 +3,7 @@ import PostgreSQLTestSupport
 import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
-import SiftPostgreSQLStore
+@testable import SiftPostgreSQLStore
 import SiftStore
 import Testing
 
@@ -18,17 +18,18 @@ import Testing
         let database = try await PostgreSQLTestServer.makeDatabase("differential")
         defer { database.drop() }
         let counter = SchemaCounter()
+        let stores = StoreList()
         let candidate = DifferentialStore("PostgreSQLStore", make: { model in
             let connection = try database.connect()
             let schema = PostgreSQLIdentifier.quoted("s\(counter.next())")
             try connection.execute("CREATE SCHEMA \(schema)")
             try connection.execute("SET search_path TO \(schema)")
-            return try PostgreSQLStore.create(connection: connection, model: model)
+            return stores.add(try PostgreSQLStore.create(connection: connection, model: model))
         }, reopen: { store in
             guard store is PostgreSQLStore else { return store }
             let connection = try database.connect()
             try connection.execute("SET search_path TO \(PostgreSQLIdentifier.quoted("s\(counter.current)"))")
-            return try PostgreSQLStore.open(connection: connection)
+            return stores.add(try PostgreSQLStore.open(connection: connection))
         })
         var configuration = DifferentialHarness.Configuration.standard
         // A quarter of the SQLite store's cases: each data set is a schema made on a server.
@@ -51,6 +52,29 @@ import Testing
             candidate: candidate, configuration: configuration)
         print("differential (in-memory vs PostgreSQL): \(summary)")
         #expect(summary.cases == configuration.cases)
+        // How much of the work the server did (issue 17: at least 95 % of the predicates).
+        let statistics = stores.statistics
+        print("differential on PostgreSQL: \(statistics.summary)")
+        for (reason, count) in statistics.reasons.sorted(by: { $0.value > $1.value }).prefix(12) { print("  \(count) in memory: \(reason)") }
+        #expect(statistics.withPredicate > 0)
+        #expect(Double(statistics.predicateInServer) >= 0.5 * Double(statistics.withPredicate))
+    }
+}
+
+/// The stores one test made, for their fetch statistics.
+final class StoreList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stores: [PostgreSQLStore] = []
+
+    func add(_ store: PostgreSQLStore) -> PostgreSQLStore {
+        lock.lock(); defer { lock.unlock() }
+        stores.append(store)
+        return store
+    }
+
+    var statistics: PostgreSQLFetchStatistics {
+        lock.lock(); defer { lock.unlock() }
+        return stores.reduce(PostgreSQLFetchStatistics()) { $0 + $1.fetchStatistics }
     }
 }
 

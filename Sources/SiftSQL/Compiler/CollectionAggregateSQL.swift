@@ -55,6 +55,8 @@ extension ExpressionSQLCompiler {
     func collectionAggregate(_ aggregate: CollectionAggregate, of path: CollectionPath, name: String) throws -> SQLFragment {
         let element = path.element
         let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
+        // (Sums, means, medians and deviations are Sift's functions: no dialect without them
+        // computes a NaN here.)
         switch (aggregate, element.kind) {
         case (.count, _):
             return SQLFragment(expression: path.scalar(.countAll), kind: .number(.integer), nullable: false)

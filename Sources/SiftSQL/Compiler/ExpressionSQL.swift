@@ -293,6 +293,11 @@ struct ExpressionSQLCompiler {
                 var fragment = SQLFragment(expression: table.value(column: column, alias: alias), kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout,
                                            readsOneColumn: true)
+                // A dialect whose doubles hold NaN reads them with NaN as NULL (SQLite's form).
+                if context.dialect.holdsNaN, fragment.kind == .number(.real) {
+                    fragment.divergence.insert(.nanIsNull)
+                    fragment.nullable = true
+                }
                 if attribute.isSearchable, schema.isSiftLayout, table.searchable.contains(column), schema.searchColumns.isPresent {
                     fragment.search = SearchColumns(alias: alias, column: column)
                 }
@@ -530,6 +535,7 @@ struct ExpressionSQLCompiler {
                 case .multiply: nan = (infinite.0 && Self.mayBeZero(b)) || (infinite.1 && Self.mayBeZero(a))
                 default: nan = infinite.0 && infinite.1
                 }
+                if nan { try refuseComputedNaN(op) }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
                 return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(kind),
                                    nullable: nullable || op == .divide || divergence.contains(.nanIsNull), divergence: divergence)
@@ -544,6 +550,7 @@ struct ExpressionSQLCompiler {
             }
             if op == .subtract, x.kind == .date, y.kind == .date {
                 let divergence: SQLFragment.Divergence = infinite.0 && infinite.1 ? .nanIsNull : []
+                if !divergence.isEmpty { try refuseComputedNaN(op) }
                 return SQLFragment(expression: .binary(.subtract, x.expression, y.expression), kind: .number(.real), nullable: nullable || !divergence.isEmpty, divergence: divergence)
             }
             throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)")
@@ -568,6 +575,13 @@ struct ExpressionSQLCompiler {
             return try call("raise:toPower:", [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
                             divergence: integralExponent ? [] : .nanIsNull)
         }
+    }
+
+    /// In a dialect whose doubles hold NaN (PostgreSQL), arithmetic that could make one is the
+    /// evaluator's: the server would order the NaN above every number and equal to itself, not
+    /// as SQLite's NULL for it.
+    func refuseComputedNaN(_ op: BinaryOperator) throws {
+        if context.dialect.holdsNaN { throw SQLUnsupported("'\(op.symbol)' that could make NaN, which the server orders as a number") }
     }
 
     /// The SQL operator of an arithmetic operator SQL has (`**` and `^` are the evaluator's).

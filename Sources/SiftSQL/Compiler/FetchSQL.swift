@@ -30,13 +30,15 @@ struct FetchSQL {
     private(set) var sortKeys: [SQLExpression] = []
     private(set) var sortReason: String?
 
-    init(_ request: FetchRequest, schema: SQLSchema) throws {
+    /// Compiles `request` for `dialect`: a conjunct or sort key the dialect cannot say (a Swift
+    /// function on a server) is left to the evaluator, as one SQL cannot compile is.
+    init(_ request: FetchRequest, schema: SQLSchema, dialect: any SQLDialect = SQLiteDialect()) throws {
         guard let table = schema.table(for: request.entityName) else {
             throw StoreError(.unknownEntity, "unknown entity '\(request.entityName)'", entity: request.entityName)
         }
         self.request = request
         self.table = table
-        self.context = SQLGenerationContext()
+        self.context = SQLGenerationContext(dialect: dialect)
         let scope = SQLScope(alias: alias, table: table, isSubquery: false)
         if let filter = entityFilter(table, includesSubentities: request.includesSubentities) { conditions.append(filter) }
 
@@ -47,6 +49,7 @@ struct FetchSQL {
             for (index, part) in parts.enumerated() {
                 do {
                     let condition = try compiler.condition(part, in: scope)
+                    try checkDialect(where: condition.expression)
                     if !condition.isTrue { conditions.append(condition.expression) }
                     if condition.isFalse { break }
                 } catch let unsupported as SQLUnsupported {
@@ -80,13 +83,24 @@ struct FetchSQL {
                 terms.append(SQLOrdering(expression: term, descending: !key.ascending))
                 sortKeys.append(term)
             }
-            terms.append(SQLOrdering(expression: .column(alias, table.primaryKey)))
+            terms.append(SQLOrdering(expression: .column(alias, table.primaryKey), isNeverNull: true))
+            try checkDialect(orderBy: terms)
             orderBy = terms
         } catch let unsupported as SQLUnsupported {
             orderBy = nil
             sortKeys = []
             sortReason = unsupported.reason
         }
+    }
+
+    /// Throws ``SQLUnsupported`` when the dialect cannot say a condition or an ORDER BY (a
+    /// statement reading the fetched table with them is rendered to find out).
+    private func checkDialect(where condition: SQLExpression? = nil, orderBy: [SQLOrdering] = []) throws {
+        let dialect = context.dialect
+        guard !(dialect is SQLiteDialect) else { return }
+        let renderer = SQLRenderer(dialect)
+        _ = renderer.render(SQLSelect(columns: [.integer(1)], from: from, where: condition, orderBy: orderBy))
+        if let construct = renderer.unsupported.first { throw SQLUnsupported("\(dialect.name) has no \(construct)") }
     }
 
     /// Whether limit and offset can run in SQL.
@@ -112,9 +126,10 @@ struct FetchSQL {
     /// (which needs no sorting) over searching the index and sorting what it finds — unless
     /// ``scansInKeyOrder`` says the search would find too many rows for that to pay.
     var orderTerms: [SQLOrdering] {
-        var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey))]
-        if let last = terms.last, usesIndexedColumn, !scansInKeyOrder {
-            terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression))
+        var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey), isNeverNull: true)]
+        // (SQLite's planner only: PostgreSQL chooses by its statistics.)
+        if let last = terms.last, context.dialect is SQLiteDialect, usesIndexedColumn, !scansInKeyOrder {
+            terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression), isNeverNull: true)
         }
         return terms
     }

@@ -5,11 +5,17 @@ import SiftSQLite
 /// ``SQLRenderer``, in order of first use), the LEFT JOINs to-one key paths need (one per
 /// distinct path), and fresh table aliases.
 final class SQLGenerationContext {
+    /// The dialect the SQL is for: what its values can be (``SQLDialect/holdsNaN``).
+    let dialect: any SQLDialect
     private var parameterCount = 0
     private var aliasCount = 0
     /// The joins of the outermost query, in the order they were first needed.
     private(set) var joins: [SQLJoin] = []
     private var joinAliases: [String: String] = [:]
+
+    init(dialect: any SQLDialect = SQLiteDialect()) {
+        self.dialect = dialect
+    }
 
     /// A bound value, as an expression: `?N` once rendered.
     func bind(_ value: SQLiteValue) -> SQLExpression {

@@ -12,7 +12,31 @@
 ///
 /// Unlike SQLite's, `||` binds looser than `+` (`a || b + c` is `a || (b + c)`), a prefix `~` is
 /// an "other" operator (`~a + b` is `~(a + b)`), and IS binds looser than `=`.
-struct PostgreSQLDialect: SQLDialect {
+///
+/// The compiler writes SQL for values as the SQLite store holds them; a PostgreSQL store's
+/// columns have types of their own (``columnTypes``), read in SQLite's form where they differ:
+///
+/// | column type | read as |
+/// |---|---|
+/// | `boolean` | `("t0"."b"::integer)`: 0 or 1, a number like any other |
+/// | `timestamptz` | `((extract(epoch FROM "t0"."d") - 978307200)::float8)`: seconds since 2001 (exact: microseconds are whole) |
+/// | `double precision` | `nullif("t0"."x", 'NaN')`: PostgreSQL orders NaN above every number and equal to itself; read as NULL, the compiler treats it as SQLite's NULL for NaN (``holdsNaN``) |
+/// | `uuid` | `uuid_send("t0"."u")`: its 16 bytes, as SQLite holds them |
+/// | `numeric` | unsupported: SQLite holds decimals as text, compared by Sift's functions |
+///
+/// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
+/// as in SQLite; the shifts are unsupported (PostgreSQL shifts a `bigint` by an `integer` only).
+package struct PostgreSQLDialect: SQLDialect {
+    /// The types of the columns of each table (`"boolean"`, `"timestamptz"`, …), by table and
+    /// column name; a column not listed is read as it is.
+    package var columnTypes: [String: [String: String]]
+
+    package init(columnTypes: [String: [String: String]] = [:]) {
+        self.columnTypes = columnTypes
+    }
+
+    var name: String { "PostgreSQL" }
+
     func placeholder(_ number: Int) -> String { "$\(number)" }
 
     func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
@@ -61,4 +85,24 @@ struct PostgreSQLDialect: SQLDialect {
     func collation(_ name: String) -> String? {
         name == "BINARY" ? quoted("C") : nil
     }
+
+    func column(_ quoted: String, table: String?, name: String) -> String? {
+        guard let table, let type = columnTypes[table]?[name] else { return quoted }
+        switch type {
+        case "boolean": return "(\(quoted)::integer)"
+        case "timestamptz": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
+        case "double precision": return "nullif(\(quoted), 'NaN')"
+        case "uuid": return "uuid_send(\(quoted))"
+        case "numeric": return nil
+        default: return quoted
+        }
+    }
+
+    func supports(_ op: SQLBinaryOperator) -> Bool { op != .leftShift && op != .rightShift }
+
+    func nullsOrder(descending: Bool) -> String { descending ? " NULLS LAST" : " NULLS FIRST" }
+
+    var requiresDerivedTableAlias: Bool { true }
+
+    var holdsNaN: Bool { true }
 }

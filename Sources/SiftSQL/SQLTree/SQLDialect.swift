@@ -6,6 +6,9 @@
 /// answers with nil; the renderer then records the construct in
 /// ``SQLRenderer/unsupported`` and the caller must not run the text.
 protocol SQLDialect: Sendable {
+    /// The database's name, for messages: `SQLite`, `PostgreSQL`.
+    var name: String { get }
+
     /// The placeholder of the `number`th bound value (from 1): `?1`, `$1`.
     func placeholder(_ number: Int) -> String
 
@@ -38,6 +41,28 @@ protocol SQLDialect: Sendable {
     /// The collation SQLite calls `name` (`BINARY`, or one of Sift's, `sift_case_insensitive`),
     /// as the dialect writes it after COLLATE; nil when it has none of the same order.
     func collation(_ name: String) -> String?
+
+    /// How a column of a table is read, given its quoted text (`"t0"."name"`): the text itself,
+    /// or a conversion to the form the compiler's other dialect stores (a PostgreSQL `boolean`
+    /// read as the integer SQLite holds). Nil when the dialect cannot read the column as the
+    /// compiler means it. `table` is the table the alias names in the statement (nil when the
+    /// column is of a subquery's result).
+    func column(_ quoted: String, table: String?, name: String) -> String?
+
+    /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
+    func supports(_ op: SQLBinaryOperator) -> Bool
+
+    /// What follows an ORDER BY term to put NULL first when ascending and last when descending,
+    /// SQLite's order: nothing in SQLite, `NULLS FIRST`/`NULLS LAST` in PostgreSQL.
+    func nullsOrder(descending: Bool) -> String
+
+    /// Whether a subquery in FROM must be given an alias (PostgreSQL before 16).
+    var requiresDerivedTableAlias: Bool { get }
+
+    /// Whether the dialect's doubles hold NaN (PostgreSQL's do, and order it above every
+    /// number; SQLite stores NULL). The compiler then leaves to the evaluator every computation
+    /// that could make a NaN, and reads stored doubles with NaN as NULL.
+    var holdsNaN: Bool { get }
 }
 
 extension SQLDialect {
@@ -46,6 +71,16 @@ extension SQLDialect {
 
     /// `'text'`, with `'` doubled.
     func string(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    func column(_ quoted: String, table: String?, name: String) -> String? { quoted }
+
+    func supports(_ op: SQLBinaryOperator) -> Bool { true }
+
+    func nullsOrder(descending: Bool) -> String { "" }
+
+    var requiresDerivedTableAlias: Bool { false }
+
+    var holdsNaN: Bool { false }
 }
 
 /// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary

@@ -125,6 +125,9 @@ enum SQLBinaryOperator: Hashable, Sendable {
 struct SQLOrdering: Sendable {
     var expression: SQLExpression
     var descending = false
+    /// The term is never NULL (a row key): no dialect needs to say where NULL goes, which would
+    /// keep PostgreSQL from reading an index in order.
+    var isNeverNull = false
 }
 
 extension SQLExpression {

@@ -17,6 +17,9 @@ final class SQLRenderer {
     private var numbers: [Int: Int] = [:]
     /// What the dialect could not spell (empty in SQLite): the text must not be run then.
     private(set) var unsupported: [String] = []
+    /// The tables the aliases of the statements being written name, innermost statement last
+    /// (the key "" holds an unaliased table).
+    private var scopes: [[String: String]] = []
 
     init(_ dialect: any SQLDialect = SQLiteDialect()) {
         self.dialect = dialect
@@ -29,8 +32,8 @@ final class SQLRenderer {
     func render(_ expression: SQLExpression) -> String {
         switch expression {
         case .column(let alias, let name):
-            guard let alias else { return dialect.quoted(name) }
-            return dialect.quoted(alias) + "." + dialect.quoted(name)
+            let text = alias.map { dialect.quoted($0) + "." + dialect.quoted(name) } ?? dialect.quoted(name)
+            return dialect.column(text, table: tableOf(alias: alias ?? ""), name: name) ?? unsupported("the column \(text)")
         case .parameter(let parameter):
             if let number = numbers[parameter.id] { return dialect.placeholder(number) }
             bindings.append(parameter.value)
@@ -57,6 +60,7 @@ final class SQLRenderer {
         case .binary(let op, let left, let right):
             let level = table.level(op)
             let associative = table.isAssociative(op)
+            if !dialect.supports(op) { _ = unsupported("the operator \(dialect.spelling(of: op))") }
             return render(left, atLeast: associative ? level : level + 1) + " " + dialect.spelling(of: op) + " " + render(right, atLeast: level + 1)
         case .and(let parts):
             guard !parts.isEmpty else { return dialect.boolean(true) }
@@ -130,6 +134,21 @@ final class SQLRenderer {
         }
     }
 
+    /// The table `alias` names in the innermost statement that has it.
+    private func tableOf(alias: String) -> String? {
+        for scope in scopes.reversed() { if let table = scope[alias] { return table } }
+        return nil
+    }
+
+    /// The aliases a FROM clause introduces, and their tables.
+    private func aliases(of from: SQLFrom?) -> [String: String] {
+        guard let from else { return [:] }
+        var result: [String: String] = [:]
+        if case .table(let table) = from.source { result[from.alias ?? ""] = table }
+        for join in from.joins { result[join.alias] = join.table }
+        return result
+    }
+
     private func unsupported(_ construct: String) -> String {
         unsupported.append(construct)
         return construct
@@ -139,6 +158,8 @@ final class SQLRenderer {
 
     /// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`.
     func render(_ select: SQLSelect) -> String {
+        scopes.append(aliases(of: select.from))
+        defer { scopes.removeLast() }
         var text = "SELECT " + select.columns.enumerated().map { index, column in
             let alias = index < select.aliases.count ? select.aliases[index] : nil
             return render(column) + (alias.map { " AS " + dialect.quoted($0) } ?? "")
@@ -157,7 +178,9 @@ final class SQLRenderer {
         var text: String
         switch from.source {
         case .table(let table): text = dialect.quoted(table)
-        case .subquery(let select): text = "(" + render(select) + ")"
+        case .subquery(let select):
+            text = "(" + render(select) + ")"
+            if from.alias == nil && dialect.requiresDerivedTableAlias { text += " AS " + dialect.quoted("_") }
         }
         if let alias = from.alias { text += " AS " + dialect.quoted(alias) }
         for join in from.joins { text += " " + render(join) }
@@ -169,6 +192,6 @@ final class SQLRenderer {
     }
 
     func render(_ ordering: SQLOrdering) -> String {
-        render(ordering.expression) + (ordering.descending ? " DESC" : "")
+        render(ordering.expression) + (ordering.descending ? " DESC" : "") + (ordering.isNeverNull ? "" : dialect.nullsOrder(descending: ordering.descending))
     }
 }

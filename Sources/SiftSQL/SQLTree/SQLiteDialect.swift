@@ -11,6 +11,8 @@
 /// BINARY`): SQLite's COLLATE binds tighter than `-` yet looser than `~`, and `- -1` must never
 /// become the comment `--1`, so the renderer does not rely on either.
 struct SQLiteDialect: SQLDialect {
+    var name: String { "SQLite" }
+
     func placeholder(_ number: Int) -> String { "?\(number)" }
 
     func boolean(_ value: Bool) -> String { value ? "1" : "0" }

@@ -95,7 +95,7 @@ import Testing
                                                                                      orderBy: [SQLOrdering(expression: .column("t1", "_pk"), descending: true)],
                                                                                      limit: .integer(1), offset: p(1, 2))), p(2, 1)),
              sqlite: #"(SELECT count(*) FROM "Book" AS "t1" ORDER BY "t1"."_pk" DESC LIMIT 1 OFFSET ?1) > ?2"#,
-             postgreSQL: #"(SELECT count(*) FROM "Book" AS "t1" ORDER BY "t1"."_pk" DESC LIMIT 1 OFFSET $1) > $2"#),
+             postgreSQL: #"(SELECT count(*) FROM "Book" AS "t1" ORDER BY "t1"."_pk" DESC NULLS LAST LIMIT 1 OFFSET $1) > $2"#),
         Case(name: "quoted identifiers", tree: .column("t\"0", "we\"ird"), sqlite: #""t""0"."we""ird""#, postgreSQL: #""t""0"."we""ird""#),
         Case(name: "compiler text literal", tree: .function("min", [.string("it's")]), sqlite: "min('it''s')", postgreSQL: "min('it''s')"),
     ]

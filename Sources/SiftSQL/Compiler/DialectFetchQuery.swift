@@ -1,0 +1,58 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQLite
+import SiftStore
+
+/// A fetch request compiled (``FetchSQL``) for a store on a server, in PostgreSQL's dialect:
+/// the query of the rows it returns, its count, and what the evaluator must still do.
+///
+///     SELECT <columns> FROM "Note" AS "t0" LEFT JOIN … WHERE … ORDER BY … NULLS FIRST, "t0"."_pk" NULLS FIRST LIMIT $n OFFSET $m
+///
+/// Exactly as in SQLite, the predicate's conjuncts are compiled in order until one cannot be
+/// (or the dialect cannot say it: Sift's Swift functions): that one and the later ones are the
+/// ``residual``, checked in memory on the rows the query returns, and then the sort (if it ran
+/// in memory) and paging follow in memory too.
+package struct DialectFetchQuery {
+    /// The query of the rows: the WHERE, ORDER BY (by the row key alone when ``sortsInSQL`` is
+    /// false), and LIMIT and OFFSET when ``pagesInSQL``.
+    package let sql: String
+    /// The values of `$1`, `$2`, … as SQLite would hold them (numbers, text, blobs): the dialect
+    /// reads each column in that form.
+    package let bindings: [SQLiteValue]
+    /// `SELECT count(*)` of the rows the request returns when ``residual`` is nil (paging
+    /// included), else of the candidate rows; with ``countBindings``.
+    package let countSQL: String
+    package let countBindings: [SQLiteValue]
+    /// What the evaluator checks on each row (nil: the server did everything).
+    package let residual: PredicateNode?
+    /// Why part of the predicate, or the sort, runs in memory.
+    package let reason: String?
+    package let sortsInSQL: Bool
+    package let pagesInSQL: Bool
+
+    /// Compiles `request` (its predicate typed by the model) selecting `columns` (SQL text the
+    /// caller writes: the row layout's columns, read as they are).
+    package init(_ request: FetchRequest, schema: SQLSchema, dialect: PostgreSQLDialect, columns: [String]) throws {
+        let plan = try FetchSQL(request, schema: schema, dialect: dialect)
+        var select = plan.statement(selecting: columns.map { .literal($0) })
+        // No limit is no LIMIT (SQLite's -1 is an error here).
+        if request.fetchLimit == 0 { select.limit = nil }
+        let renderer = SQLRenderer(dialect)
+        sql = renderer.render(select)
+        bindings = renderer.bindings
+        var count = plan.statement(selecting: [.countAll])
+        count.orderBy = []
+        if plan.pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            var rows = plan.statement(selecting: [.integer(1)])
+            if request.fetchLimit == 0 { rows.limit = nil }
+            count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(rows), alias: nil))
+        }
+        let countRenderer = SQLRenderer(dialect)
+        countSQL = countRenderer.render(count)
+        countBindings = countRenderer.bindings
+        residual = plan.residual
+        reason = plan.residualReason ?? plan.sortReason
+        sortsInSQL = plan.orderBy != nil
+        pagesInSQL = plan.pagesInSQL
+    }
+}
