@@ -55,8 +55,7 @@ extension ExpressionSQLCompiler {
     func collectionAggregate(_ aggregate: CollectionAggregate, of path: CollectionPath, name: String) throws -> SQLFragment {
         let element = path.element
         let nan: SQLFragment.Divergence = Self.mayBeInfinite(element) ? .nanIsNull : []
-        // (Sums, means, medians and deviations are Sift's functions: no dialect without them
-        // computes a NaN here.)
+        if !context.dialect.hasSiftFunctions, let plain = try plainAggregate(aggregate, of: path) { return plain }
         switch (aggregate, element.kind) {
         case (.count, _):
             return SQLFragment(expression: path.scalar(.countAll), kind: .number(.integer), nullable: false)
@@ -83,6 +82,45 @@ extension ExpressionSQLCompiler {
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.mode)), kind: .date, nullable: true)
         default:
             throw SQLUnsupported("\(name) of \(element.kind)")
+        }
+    }
+
+    /// `@sum` and `@avg` of integers (and booleans) or doubles in plain SQL, for a dialect
+    /// without Sift's functions (PostgreSQL), giving the evaluator's values exactly
+    /// (`Aggregates`); nil for other aggregates and kinds (left to the evaluator).
+    ///
+    ///     coalesce((SELECT CASE WHEN CAST(sum(abs(CAST(x AS numeric))) AS bigint) IS NOT NULL THEN CAST(sum(x) AS bigint) END FROM …), 0)  -- @sum of integers
+    ///     (SELECT CASE WHEN … THEN CAST(sum(x) AS double precision) / count(x) END FROM …)                                       -- @avg of integers
+    ///     nullif(coalesce((SELECT sum(x ORDER BY <order>) FROM …), 0), 'NaN')                                                    -- @sum of doubles
+    ///     nullif((SELECT sum(x ORDER BY <order>) / count(x) FROM …), 'NaN')                                                      -- @avg of doubles
+    ///
+    /// Integers: while the sum of the magnitudes fits a bigint no partial sum overflows, so the
+    /// exact sum is the evaluator's integer one and the mean its `Double(sum) / Double(count)`;
+    /// past that the cast fails and the fetch runs in memory (where the evaluator's sum turns
+    /// into a double). Doubles: added in the collection's order, as the evaluator adds them,
+    /// NaN included (read as stored), the result's NaN then read as NULL (``SQLFragment/
+    /// Divergence/nanIsNull``); a finite sum that overflows is an error, and the fetch runs in
+    /// memory.
+    private func plainAggregate(_ aggregate: CollectionAggregate, of path: CollectionPath) throws -> SQLFragment? {
+        guard aggregate == .sum || aggregate == .average, case .number(let kind) = path.element.kind else { return nil }
+        switch kind {
+        case .integer, .boolean:
+            let x = path.element.expression
+            let magnitudes = SQLExpression.cast(.function("sum", [.function("abs", [.cast(x, "numeric")])]), "bigint")
+            let value: SQLExpression = aggregate == .sum ? .cast(.function("sum", [x]), "bigint")
+                : .binary(.divide, .cast(.function("sum", [x]), "double precision"), .function("count", [x]))
+            let guarded = path.scalar(.case([(when: .isNull(magnitudes, negated: true), then: value)], otherwise: nil))
+            return aggregate == .sum
+                ? SQLFragment(expression: .function("coalesce", [guarded, .integer(0)]), kind: .number(.integer), nullable: false)
+                : SQLFragment(expression: guarded, kind: .number(.real), nullable: true)
+        case .real:
+            guard let x = path.element.storedWithNaN else { return nil }
+            let sum = SQLExpression.orderedAggregate("sum", x, orderBy: [SQLOrdering(expression: path.order, isNeverNull: true)])
+            let value = aggregate == .sum ? .function("coalesce", [path.scalar(sum), .integer(0)])
+                : path.scalar(.binary(.divide, sum, .function("count", [x])))
+            return SQLFragment(expression: .function("nullif", [value, .string("NaN")]), kind: .number(.real), nullable: true, divergence: .nanIsNull)
+        default:
+            return nil
         }
     }
 }

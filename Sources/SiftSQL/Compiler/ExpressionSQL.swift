@@ -295,6 +295,7 @@ struct ExpressionSQLCompiler {
                                            readsOneColumn: true)
                 // A dialect whose doubles hold NaN reads them with NaN as NULL (SQLite's form).
                 if context.dialect.holdsNaN, fragment.kind == .number(.real) {
+                    fragment.expression = .function("nullif", [fragment.expression, .string("NaN")])
                     fragment.divergence.insert(.nanIsNull)
                     fragment.nullable = true
                 }

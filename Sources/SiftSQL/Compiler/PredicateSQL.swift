@@ -316,6 +316,10 @@ struct PredicateSQLCompiler {
         // Nil-safe equality tells NULL from the NaN SQL holds as NULL; equality with a constant
         // (`x = ?`) does not.
         if l.divergence.contains(.nanIsNull) || r.divergence.contains(.nanIsNull), l.constant == nil && r.constant == nil || l.kind == .null || r.kind == .null {
+            // A stored double of a dialect holding NaN is nil exactly where its column is NULL.
+            if l.kind == .null || r.kind == .null, let stored = (l.kind == .null ? r : l).storedWithNaN {
+                return l.kind == .null && r.kind == .null ? .true : SQLCondition(expression: .isNull(stored, negated: false), nullable: false)
+            }
             throw SQLUnsupported("nil-safe equality with a value that may be NaN")
         }
         if l.kind == .null || r.kind == .null {
@@ -404,6 +408,17 @@ struct PredicateSQLCompiler {
             }
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
                                                   .function("sift_beginswith", [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
+        }
+        // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last characters, as on
+        // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
+        if op == .contains || op == .endsWith, options.subtracting(.normalized).isEmpty, case .string(let needle)? = r.constant,
+           l.constant == nil, l.readsOneColumn || l.expression.isSimple, !l.divergence.contains(.textIsNFC) {
+            let x = try expressions.materialised(l)
+            let text = options.contains(.normalized) ? needle : StringFolding.nfc(needle)
+            let value = context.bind(.text(text))
+            let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function("instr", [x.expression, value]), .integer(0))
+                : .binary(.equal, .suffix(x.expression, characters: Int64(text.unicodeScalars.count)), value)
+            return SQLCondition(expression: test, nullable: true)
         }
         // The functions prepare both sides themselves, exactly as the evaluator does.
         let (x, y) = try bindPair(l, r, options: options, rawText: true)

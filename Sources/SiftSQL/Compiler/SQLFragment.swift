@@ -39,6 +39,14 @@ struct SQLFragment {
         static let textIsNFC = Divergence(rawValue: 2)
     }
 
+    /// A stored double of a dialect that holds NaN, read as it is stored (NaN and all) rather
+    /// than with NaN as NULL: `"t0"."x"` for `nullif("t0"."x", 'NaN')`. Nil for anything else.
+    var storedWithNaN: SQLExpression? {
+        guard case .function("nullif", let arguments) = expression, arguments.count == 2,
+              case .string("NaN") = arguments[1], case .column = arguments[0] else { return nil }
+        return arguments[0]
+    }
+
     /// A dynamic value read as `kind`: itself where its storage class holds that kind, else
     /// NULL — the same truth in every test of a value of `kind` as the evaluator's, since a
     /// value of another kind equals none of it, orders with none of it and is no string. (Not

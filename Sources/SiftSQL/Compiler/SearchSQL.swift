@@ -23,7 +23,7 @@ struct SearchColumns {
 /// | `name IN[cd] {"A", "b", nil}` | `"t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL` |
 /// | `name BEGINSWITH[cd] "ab"` | `"t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2` (`"ab"`, `"ac"`) |
 /// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
-/// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", ?1) = ?2` (`-2`, `"ab"`) |
+/// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", -2) = ?1` (`"ab"`) |
 ///
 /// The constant is folded here by the same `StringFolding.fold` that wrote the column, so
 /// both are NFC and the evaluator's tests — byte comparisons of the folded UTF-8
@@ -86,8 +86,8 @@ extension PredicateSQLCompiler {
         case .contains:
             return SQLCondition(expression: .binary(.greaterThan, .function("instr", [column, context.bind(.text(text))]), .integer(0)), nullable: true)
         case .endsWith:
-            let count = context.bind(.integer(-Int64(text.unicodeScalars.count)))
-            return SQLCondition(expression: .binary(.equal, .function("substr", [column, count]), context.bind(.text(text))), nullable: true)
+            return SQLCondition(expression: .binary(.equal, .suffix(column, characters: Int64(text.unicodeScalars.count)), context.bind(.text(text))),
+                                nullable: true)
         default:
             return nil
         }

@@ -20,7 +20,6 @@
 /// |---|---|
 /// | `boolean` | `("t0"."b"::integer)`: 0 or 1, a number like any other |
 /// | `timestamptz` | `((extract(epoch FROM "t0"."d") - 978307200)::float8)`: seconds since 2001 (exact: microseconds are whole) |
-/// | `double precision` | `nullif("t0"."x", 'NaN')`: PostgreSQL orders NaN above every number and equal to itself; read as NULL, the compiler treats it as SQLite's NULL for NaN (``holdsNaN``) |
 /// | `uuid` | `uuid_send("t0"."u")`: its 16 bytes, as SQLite holds them |
 /// | `numeric` | unsupported: SQLite holds decimals as text, compared by Sift's functions |
 ///
@@ -71,10 +70,12 @@ package struct PostgreSQLDialect: SQLDialect {
     func functionName(_ name: String) -> String? {
         switch name {
         case "instr": "strpos"
-        case "coalesce", "min", "max", "count", "abs", "row_number": name
+        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right": name
         default: nil
         }
     }
+
+    func suffix(_ operand: String, characters: Int64) -> String { "right(\(operand), \(characters))" }
 
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 
@@ -91,7 +92,6 @@ package struct PostgreSQLDialect: SQLDialect {
         switch type {
         case "boolean": return "(\(quoted)::integer)"
         case "timestamptz": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
-        case "double precision": return "nullif(\(quoted), 'NaN')"
         case "uuid": return "uuid_send(\(quoted))"
         case "numeric": return nil
         default: return quoted
@@ -105,4 +105,6 @@ package struct PostgreSQLDialect: SQLDialect {
     var requiresDerivedTableAlias: Bool { true }
 
     var holdsNaN: Bool { true }
+
+    var hasSiftFunctions: Bool { false }
 }

@@ -49,6 +49,9 @@ protocol SQLDialect: Sendable {
     /// column is of a subquery's result).
     func column(_ quoted: String, table: String?, name: String) -> String?
 
+    /// The last `characters` characters of a text, given its text.
+    func suffix(_ operand: String, characters: Int64) -> String
+
     /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
     func supports(_ op: SQLBinaryOperator) -> Bool
 
@@ -63,6 +66,10 @@ protocol SQLDialect: Sendable {
     /// number; SQLite stores NULL). The compiler then leaves to the evaluator every computation
     /// that could make a NaN, and reads stored doubles with NaN as NULL.
     var holdsNaN: Bool { get }
+
+    /// Whether Sift's Swift functions (`sift_…`) and collations are there (SQLite, where the
+    /// store registers them); without them the compiler writes what it can in plain SQL.
+    var hasSiftFunctions: Bool { get }
 }
 
 extension SQLDialect {
@@ -81,6 +88,8 @@ extension SQLDialect {
     var requiresDerivedTableAlias: Bool { false }
 
     var holdsNaN: Bool { false }
+
+    var hasSiftFunctions: Bool { true }
 }
 
 /// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary

@@ -40,8 +40,10 @@ extension SQLExpression {
             return isTheColumn(e) || e.comparesColumn(alias, name) || list.contains { $0.comparesColumn(alias, name) }
         case .between(let e, let low, let high):
             return isTheColumn(e) || [e, low, high].contains { $0.comparesColumn(alias, name) }
-        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e):
+        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .cast(let e, _), .suffix(let e, _):
             return e.comparesColumn(alias, name)
+        case .orderedAggregate(_, let e, let orderBy):
+            return e.comparesColumn(alias, name) || orderBy.contains { $0.expression.comparesColumn(alias, name) }
         case .and(let parts), .or(let parts), .function(_, let parts):
             return parts.contains { $0.comparesColumn(alias, name) }
         case .case(let branches, let otherwise):

@@ -66,6 +66,18 @@ indirect enum SQLExpression: Sendable {
     /// `count(*)`.
     case countAll
 
+    /// An aggregate of the rows fed in an order: `sum(x ORDER BY "t1"."_pk")` (SQLite from 3.44,
+    /// PostgreSQL).
+    case orderedAggregate(String, SQLExpression, orderBy: [SQLOrdering])
+
+    /// The last `characters` characters of a text: `substr(x, -3)` in SQLite, `right(x, 3)` in
+    /// PostgreSQL.
+    case suffix(SQLExpression, characters: Int64)
+
+    /// `CAST(x AS type)`, the type as the dialect names it (the compiler writes only `numeric`,
+    /// `bigint` and `double precision`, for a dialect without Sift's functions).
+    case cast(SQLExpression, String)
+
     /// `CASE WHEN c1 THEN v1 WHEN c2 THEN v2 ELSE e END` (no ELSE when `otherwise` is nil).
     case `case`([(when: SQLExpression, then: SQLExpression)], otherwise: SQLExpression?)
 

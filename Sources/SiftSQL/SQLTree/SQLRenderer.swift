@@ -84,6 +84,13 @@ final class SQLRenderer {
             return spelled + "(" + arguments.map { render($0) }.joined(separator: ", ") + ")"
         case .countAll:
             return "count(*)"
+        case .orderedAggregate(let name, let argument, let orderBy):
+            let spelled = dialect.functionName(name) ?? unsupported(name)
+            return spelled + "(" + render(argument) + " ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
+        case .suffix(let value, let characters):
+            return dialect.suffix(render(value), characters: characters)
+        case .cast(let value, let type):
+            return "CAST(" + render(value) + " AS " + type + ")"
         case .case(let branches, let otherwise):
             var text = "CASE"
             for branch in branches { text += " WHEN " + render(branch.when) + " THEN " + render(branch.then) }
@@ -129,7 +136,7 @@ final class SQLRenderer {
         case .collate: return table.collate
         case .storageClassIn: return table.storageClassTest
         case .column, .parameter, .null, .boolean, .integer, .literal, .string, .function, .countAll, .case, .storageClass, .exists, .subquery,
-             .rowNumber:
+             .rowNumber, .orderedAggregate, .cast, .suffix:
             return SQLPrecedenceTable.atom
         }
     }

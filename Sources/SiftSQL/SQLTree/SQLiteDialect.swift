@@ -58,6 +58,8 @@ struct SQLiteDialect: SQLDialect {
 
     func functionName(_ name: String) -> String? { name }
 
+    func suffix(_ operand: String, characters: Int64) -> String { "substr(\(operand), -\(characters))" }
+
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? {
         let list = classes.map { string($0) }
         return list.count == 1 ? "typeof(\(operand)) = \(list[0])" : "typeof(\(operand)) IN (\(list.joined(separator: ", ")))"
