@@ -4,7 +4,7 @@ import Testing
 
 /// `sift` with `--store` naming a PostgreSQL database (a `postgresql://` URI or a libpq
 /// `key=value` string), against the test server: import creates the store, query and count
-/// read it, `sift sql` says the PostgreSQL compiler is not there yet.
+/// read it, `sift sql` and `sift explain` show the server's SQL and plan.
 @Suite struct PostgreSQLStoreCommandTests {
     static let notes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/Notes")
@@ -39,13 +39,25 @@ import Testing
         #expect(titles.status == 0, "\(titles.stderr)")
         #expect(titles.stdout.contains("My First Note"))
 
-        let sql = try SiftBinary.run("sql", "--store", uri, "Note")
-        #expect(sql.status == 1)
-        #expect(sql.stderr.contains("PostgreSQL"))
-        #expect(sql.stderr.contains("not there"))
+        // `sift sql` shows the server's query, `$N` values, and what the evaluator does.
+        let sql = try SiftBinary.run("sql", "--store", uri, "Note WHERE category.name == 'Work' AND title MATCHES '.*e.*' SORT BY title LIMIT 2")
+        #expect(sql.status == 0, "\(sql.stderr)")
+        #expect(sql.stdout.contains(#"LEFT JOIN "Category" AS "t1" ON "t1"."_pk" = "t0"."category" WHERE "t1"."name" = $1 ORDER BY "t0"."title" NULLS FIRST, "t0"."_pk""#), "\(sql.stdout)")
+        #expect(sql.stdout.contains("\n  $1 = 'Work'\n"), "\(sql.stdout)")
+        #expect(sql.stdout.contains(#"-- then in memory: title MATCHES ".*e.*" (PostgreSQL has no sift_matches)"#), "\(sql.stdout)")
+        let countSQL = try SiftBinary.run("sql", "--store", uri, "COUNT Note WHERE title CONTAINS 'Note'")
+        #expect(countSQL.stdout.hasPrefix(#"SELECT count(*) FROM "Note" AS "t0" WHERE strpos("t0"."title", $1) > 0"#), "\(countSQL.stdout)")
+        // `sift explain` adds PostgreSQL's plan.
+        let explained = try SiftBinary.run("explain", "--store", conninfo, "Note WHERE category.name == 'Work'")
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains("QUERY PLAN\n"), "\(explained.stdout)")
+        #expect(explained.stdout.contains("Scan on"), "\(explained.stdout)")
 
         let repl = try SiftBinary.run(arguments: ["repl", "--store", uri], stdin: "COUNT Note WHERE category.name == 'Work'\n")
         #expect(repl.status == 0, "\(repl.stderr)")
+        let shown = try SiftBinary.run(arguments: ["repl", "--store", uri], stdin: ".sql on\n.eqp on\nCOUNT Note WHERE title CONTAINS 'Note'\n")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains(#"strpos("t0"."title", $1) > 0"#) && shown.stdout.contains("QUERY PLAN\n"), "\(shown.stdout)")
         let opened = try SiftBinary.run(arguments: ["repl"], stdin: ".open \(uri)\nCOUNT Category\n")
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(opened.stdout.contains("3"), "\(opened.stdout)")

@@ -6,7 +6,7 @@ import Sift
 enum GeneratedSQLOutput {
     /// The SQL a request runs on `store`; an error (an unknown entity, a bad key path) is printed
     /// as `error: ...` and exits 1.
-    static func generated(_ store: SQLiteStore, _ request: FetchRequest) throws -> GeneratedSQL {
+    static func generated(_ store: any SQLShowingStore, _ request: FetchRequest) throws -> GeneratedSQL {
         do {
             return try store.generatedSQL(for: request)
         } catch {

@@ -157,7 +157,8 @@ extension Session {
     /// no SQL: `.engine sql` is the store's own engine there), and `.engine both` compares it
     /// with a copy of its objects in an in-memory SQLite store.
     func engines(for store: any PersistentStore) throws -> (main: Engine, other: Engine?) {
-        let isSQLite = store is SQLiteStore
+        // (A PostgreSQL store's own engine is SQL too.)
+        let isSQLite = store is any SQLShowingStore
         let own = Engine(name: isSQLite ? "sql" : "memory", store: store)
         switch settings.engine {
         case .sql:
@@ -173,7 +174,7 @@ extension Session {
     /// time it and, with `.sql on`, to print the SQL and its bindings.
     private func prepare(_ request: FetchRequest, on engine: Engine) throws {
         guard settings.showSQL || settings.showPlan || settings.timer else { return }
-        if engine.name == "sql", let sqlite = engine.store as? SQLiteStore {
+        if engine.name == "sql", let sqlite = engine.store as? any SQLShowingStore {
             let generated: GeneratedSQL
             do {
                 generated = try sqlite.generatedSQL(for: request)
@@ -187,10 +188,11 @@ extension Session {
         if settings.timer, let predicate = request.predicate { _ = try? CompiledPredicate(predicate) }
     }
 
-    /// SQLite's query plan for a fetch (`.eqp on`), as `sift explain` prints it.
+    /// The database's query plan for a fetch (`.eqp on`), as `sift explain` prints it.
     private func showPlan(_ request: FetchRequest, on engine: Engine) throws {
-        guard settings.showPlan, engine.name == "sql", let sqlite = engine.store as? SQLiteStore else { return }
-        output.write("QUERY PLAN\n" + GeneratedSQLOutput.tree(try sqlite.queryPlan(for: request)))
+        guard settings.showPlan, engine.name == "sql", let store = engine.store as? any SQLShowingStore else { return }
+        let plan = try store.queryPlan(for: request)
+        output.write("QUERY PLAN\n" + (store.plansAsSQLiteSteps ? GeneratedSQLOutput.tree(plan) : plan.map { $0 + "\n" }.joined()))
     }
 
     /// Why a fetch runs without SQL, for `.sql on` and `.eqp on`.
@@ -211,7 +213,7 @@ extension Session {
     private func prepareChange(entity: String, predicate: PredicateNode?, on store: any PersistentStore) throws {
         guard settings.showSQL || settings.showPlan || settings.timer else { return }
         let finder = FetchRequest(entityName: entity, predicate: predicate)
-        let engine = Engine(name: store is SQLiteStore ? "sql" : "memory", store: store)
+        let engine = Engine(name: store is any SQLShowingStore ? "sql" : "memory", store: store)
         if settings.showSQL || settings.showPlan { output.write("-- the objects to change:\n") }
         try prepare(finder, on: engine)
         try showPlan(finder, on: engine)

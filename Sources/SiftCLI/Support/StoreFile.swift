@@ -86,18 +86,19 @@ enum StoreFile {
         }
     }
 
-    /// Opens a SQLite store (for `sift sql` and `sift explain`); any other kind is a usage error.
-    static func openSQLite(_ path: String, command: String) throws -> SQLiteStore {
-        if Kind(path: path) == .postgres {
-            Output.error("error: 'sift \(command)' cannot show PostgreSQL's SQL yet: the PostgreSQL dialect of the SQL compiler is not there, and fetches on a PostgreSQL store evaluate the predicate, sort and paging in memory (docs/POSTGRESQL.md)")
-            throw ExitCode(1)
-        }
-        guard Kind(path: path) == .sqlite else {
-            Output.error("error: \(path) is not a SQLite store; 'sift \(command)' needs a .sqlite or .db store (JSON and binary stores run fetches in memory, without SQL)")
+    /// Opens a SQLite or PostgreSQL store (for `sift sql` and `sift explain`); any other kind
+    /// is a usage error.
+    static func openSQLStore(_ path: String, command: String) throws -> any SQLShowingStore {
+        switch Kind(path: path) {
+        case .postgres:
+            return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
+        case .sqlite:
+            guard let store = try open(path) as? SQLiteStore else { throw ExitCode(1) }
+            return store
+        case .atomic:
+            Output.error("error: \(path) is not a SQLite store or a PostgreSQL database; 'sift \(command)' needs a .sqlite or .db store or a postgres:// URL (JSON and binary stores run fetches in memory, without SQL)")
             throw ExitCode(64)
         }
-        guard let store = try open(path) as? SQLiteStore else { throw ExitCode(1) }
-        return store
     }
 
     static func create(_ path: String, model: DataModel) throws -> any PersistentStore {

@@ -5,7 +5,7 @@ import SiftStore
 
 /// The SQL a fetch runs, for `sift sql` and `sift explain`.
 public struct GeneratedSQL: Sendable, CustomStringConvertible {
-    /// The query (with `?NNN` placeholders).
+    /// The query (with `?NNN` placeholders, `$N` in PostgreSQL).
     public let sql: String
     /// The values bound to `?1`, `?2`, …
     public let bindings: [SQLiteValue]
@@ -22,10 +22,20 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     public var sectionsSQL: String? = nil
     /// The values bound in `sectionsSQL`.
     public var sectionsBindings: [SQLiteValue] = []
+    /// What a placeholder's number follows: `?` in SQLite, `$` in PostgreSQL.
+    public var placeholderPrefix = "?"
+
+    package init(sql: String, bindings: [SQLiteValue], inMemoryPredicate: String?, inMemoryReason: String?, sortsInMemory: Bool) {
+        self.sql = sql
+        self.bindings = bindings
+        self.inMemoryPredicate = inMemoryPredicate
+        self.inMemoryReason = inMemoryReason
+        self.sortsInMemory = sortsInMemory
+    }
 
     public var description: String {
         var text = sql
-        for (index, value) in bindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
+        for (index, value) in bindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
         if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
         if sortsInMemory { text += "\n-- sorted in memory" }
         if let inMemoryReason { text += (inMemoryPredicate == nil && !sortsInMemory ? "\n-- " : " ") + "(\(inMemoryReason))" }
