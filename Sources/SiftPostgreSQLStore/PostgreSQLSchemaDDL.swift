@@ -65,6 +65,7 @@ package enum PostgreSQLSchemaDDL {
             for column in foreignKeys {
                 statements.append("CREATE INDEX ON \(q(root.name)) (\(q(column)))")
             }
+            statements += declaredIndexes(root: root, model: model, types: declared)
         }
         var joinTables: Set<String> = []
         for entity in model.entities {
@@ -75,6 +76,32 @@ package enum PostgreSQLSchemaDDL {
                 let owner = q(SQLSchema.ownerColumn), target = q(SQLSchema.targetColumn), position = q(SQLSchema.positionColumn)
                 statements.append("CREATE TABLE \(q(name)) (\(owner) bigint NOT NULL, \(target) bigint NOT NULL, \(position) bigint NOT NULL, PRIMARY KEY (\(owner), \(position)))")
                 statements.append("CREATE INDEX ON \(q(name)) (\(target))")
+            }
+        }
+        return statements
+    }
+
+    /// The entities' declared indexes and their uniqueness constraints' indexes (partial, on the
+    /// entity's rows, for a sub-entity), as SQLite's store makes them: each column as compiled
+    /// fetches read it (a boolean as an integer, a double with NaN as NULL; `PostgreSQLDialect`)
+    /// and NULL first, SQLite's order, so the index serves sorts both ways.
+    static func declaredIndexes(root: EntityDescription, model: DataModel, types: [String: String]) -> [String] {
+        var statements: [String] = []
+        var made: Set<String> = []
+        for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
+            let filter = entity.name == root.name ? "" :
+                " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")))"
+            for columns in entity.indexes + entity.uniquenessConstraints where !columns.isEmpty {
+                let keys = columns.map { column -> String in
+                    let read = switch types[column] {
+                    case "boolean": "(\(q(column))::integer)"
+                    case "double precision": "(nullif(\(q(column)), 'NaN'))"
+                    default: q(column)
+                    }
+                    return read + " NULLS FIRST"
+                }
+                let statement = "CREATE INDEX ON \(q(root.name)) (\(keys.joined(separator: ", ")))\(filter)"
+                if made.insert(statement).inserted { statements.append(statement) }
             }
         }
         return statements
