@@ -37,12 +37,36 @@ extension PredicateSQLCompiler {
 
     /// `< <= > >=` by the evaluator's numeric order.
     func decimalOrdering(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
-        SQLCondition(expression: .binary(try Self.orderOperator(op), try decimalOrder(l, r).sql, .integer(0)), nullable: true)
+        if let (x, y) = try exactDecimalPair(l, r) {
+            return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
+        }
+        return SQLCondition(expression: .binary(try Self.orderOperator(op), try decimalOrder(l, r).sql, .integer(0)), nullable: true)
+    }
+
+    /// In a dialect without Sift's functions whose decimals are numbers (PostgreSQL's
+    /// `numeric`): a decimal and a decimal or an integer (or boolean), compared exactly as the
+    /// evaluator compares them, a decimal constant bound as its text and cast (`CAST($1 AS
+    /// numeric)`). Nil elsewhere (a double: the evaluator compares it and a decimal as doubles).
+    private func exactDecimalPair(_ l: SQLFragment, _ r: SQLFragment) throws -> (SQLFragment, SQLFragment)? {
+        guard !context.dialect.hasSiftFunctions, case .number(let m) = l.kind, case .number(let n) = r.kind,
+              [m, n].allSatisfy({ [.decimal, .integer, .boolean].contains($0) }) else { return nil }
+        func operand(_ f: SQLFragment) throws -> SQLFragment {
+            var x = try expressions.materialised(f)
+            if case .decimal? = f.constant { x.expression = .cast(x.expression, "numeric") }
+            return x
+        }
+        return (try operand(l), try operand(r))
     }
 
     /// Nil-safe `==`: against a constant, equal in the evaluator's numeric order (NULL, so false,
     /// where the other is nil); between two expressions, also true where both are nil.
     func decimalEquality(_ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        if let (x, y) = try exactDecimalPair(l, r) {
+            if l.constant != nil || r.constant != nil || (!x.nullable && !y.nullable) {
+                return SQLCondition(expression: .binary(.equal, x.expression, y.expression), nullable: true)
+            }
+            return SQLCondition(expression: .binary(.is, x.expression, y.expression), nullable: false)
+        }
         let (order, x, y) = try decimalOrder(l, r)
         if l.constant != nil || r.constant != nil || (!x.nullable && !y.nullable) {
             // (NULL also where a decimal that is NaN meets a double: no order, as in the evaluator.)

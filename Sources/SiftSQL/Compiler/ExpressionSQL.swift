@@ -293,8 +293,9 @@ struct ExpressionSQLCompiler {
                 var fragment = SQLFragment(expression: table.value(column: column, alias: alias), kind: Self.kind(of: attribute.type),
                                            nullable: attribute.isOptional || joinedToOne || collection != nil || !schema.isSiftLayout,
                                            readsOneColumn: true)
-                // A dialect whose doubles hold NaN reads them with NaN as NULL (SQLite's form).
-                if context.dialect.holdsNaN, fragment.kind == .number(.real) {
+                // A dialect whose doubles and decimals hold NaN reads them with NaN as NULL
+                // (SQLite's form for doubles; its decimals are Sift's functions' text).
+                if context.dialect.holdsNaN, fragment.kind == .number(.real) || fragment.kind == .number(.decimal) {
                     fragment.expression = .function("nullif", [fragment.expression, .string("NaN")])
                     fragment.divergence.insert(.nanIsNull)
                     fragment.nullable = true

@@ -73,8 +73,9 @@ struct FetchSQL {
                 // SQLite orders storage classes its own way; the evaluator sorts mixed kinds.
                 if fragment.kind == .dynamic { throw SQLUnsupported("sorting by \(key.keyPath), whose values are of several kinds") }
                 var term = fragment.expression
-                // A decimal is text to SQLite: it sorts by a key ordered as the numbers are.
-                if fragment.kind == .number(.decimal) { term = .function(SiftSQLFunctions.decimalKeyFunction, [term]) }
+                // A decimal is text to SQLite: it sorts by a key ordered as the numbers are
+                // (a number in a dialect without Sift's functions: PostgreSQL's numeric).
+                if fragment.kind == .number(.decimal) && context.dialect.hasSiftFunctions { term = .function(SiftSQLFunctions.decimalKeyFunction, [term]) }
                 if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
                     // The comparator's collation replaces a column's COLLATE BINARY.
                     if case .collate(let value, "BINARY") = term { term = value }

@@ -21,7 +21,7 @@
 /// | `boolean` | `("t0"."b"::integer)`: 0 or 1, a number like any other |
 /// | `timestamptz` | `((extract(epoch FROM "t0"."d") - 978307200)::float8)`: seconds since 2001 (exact: microseconds are whole) |
 /// | `uuid` | `uuid_send("t0"."u")`: its 16 bytes, as SQLite holds them |
-/// | `numeric` | unsupported: SQLite holds decimals as text, compared by Sift's functions |
+/// | `numeric` | itself: compared exactly with decimals and integers (SQLite holds decimals as text, compared by Sift's functions) |
 ///
 /// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
 /// as in SQLite; the shifts are unsupported (PostgreSQL shifts a `bigint` by an `integer` only).
@@ -93,7 +93,6 @@ package struct PostgreSQLDialect: SQLDialect {
         case "boolean": return "(\(quoted)::integer)"
         case "timestamptz": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
         case "uuid": return "uuid_send(\(quoted))"
-        case "numeric": return nil
         default: return quoted
         }
     }
