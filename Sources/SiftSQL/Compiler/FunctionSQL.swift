@@ -102,6 +102,7 @@ extension ExpressionSQLCompiler {
     /// three (unless it is `abs:`, `sqrt:` or `exp:` of something, never negative).
     private func numeric(_ selector: String, _ x: SQLFragment, argument: ExpressionNode) throws -> SQLFragment {
         guard case .number(let n) = x.kind, n != .decimal else { throw SQLUnsupported("\(selector) of \(x.kind)") }
+        if !context.dialect.hasSiftFunctions, let plain = try plainNumeric(selector, x, kind: n) { return plain }
         let kind: SQLKind.NumberKind
         var divergence = x.divergence
         switch selector {
@@ -116,6 +117,34 @@ extension ExpressionSQLCompiler {
             if case .function(let inner, _) = argument.kind, ["abs:", "sqrt:", "exp:"].contains(inner) {} else { divergence.insert(.nanIsNull) }
         }
         return try call(selector, [x], kind: .number(kind), nullable: x.nullable || divergence.contains(.nanIsNull), divergence: divergence)
+    }
+
+    /// `abs: floor: ceiling: trunc: sqrt:` in plain SQL, for a dialect without Sift's functions
+    /// (PostgreSQL): the rounding functions are the integer itself or the double's
+    /// `floor`/`ceil`/`trunc`, `abs` and `sqrt` are correctly rounded as the evaluator's are;
+    /// `abs` of the least integer and `sqrt` of a negative number are errors there (the fetch
+    /// then runs in memory, where they are a double and NaN). `log: ln: exp:` depend on the
+    /// server's maths library: nil, left to the evaluator.
+    private func plainNumeric(_ selector: String, _ x: SQLFragment, kind n: SQLKind.NumberKind) throws -> SQLFragment? {
+        let integer = n == .integer || n == .boolean
+        let value = try materialised(x)
+        switch selector {
+        case "floor:", "ceiling:", "trunc:":
+            if integer { return SQLFragment(expression: value.expression, kind: .number(.integer), nullable: x.nullable, divergence: x.divergence) }
+            guard n == .real else { return nil }
+            let name = selector == "floor:" ? "floor" : selector == "ceiling:" ? "ceil" : "trunc"
+            return SQLFragment(expression: .function(name, [value.expression]), kind: .number(.real), nullable: x.nullable, divergence: x.divergence)
+        case "abs:":
+            guard integer || n == .real else { return nil }
+            return SQLFragment(expression: .function("abs", [value.expression]), kind: .number(integer ? .integer : .real), nullable: x.nullable,
+                               divergence: x.divergence)
+        case "sqrt:":
+            guard integer || n == .real else { return nil }
+            return SQLFragment(expression: .function("sqrt", [.cast(value.expression, "double precision")]), kind: .number(.real),
+                               nullable: x.nullable, divergence: x.divergence)
+        default:
+            return nil
+        }
     }
 
     /// `modulus:by:`: an integer of two integers (nil for a zero divisor), else `fmod`'s double

@@ -312,6 +312,13 @@ struct PredicateSQLCompiler {
         return negated ? condition.negated : condition
     }
 
+    /// `x IS NULL` exactly where the evaluator's value is nil: on a stored double's column (NaN is
+    /// not nil), or on a value SQL never holds as NULL for NaN; nil when it may (a computed NaN).
+    static func nilTest(_ x: SQLFragment) -> SQLExpression? {
+        if let stored = x.storedWithNaN { return .isNull(stored, negated: false) }
+        return x.divergence.contains(.nanIsNull) ? nil : .isNull(x.expression, negated: false)
+    }
+
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         // Nil-safe equality tells NULL from the NaN SQL holds as NULL; equality with a constant
         // (`x = ?`) does not.
@@ -319,6 +326,12 @@ struct PredicateSQLCompiler {
             // A stored double of a dialect holding NaN is nil exactly where its column is NULL.
             if l.kind == .null || r.kind == .null, let stored = (l.kind == .null ? r : l).storedWithNaN {
                 return l.kind == .null && r.kind == .null ? .true : SQLCondition(expression: .isNull(stored, negated: false), nullable: false)
+            }
+            // Two numbers, at least one a stored double read with NaN as NULL: equal, or both nil
+            // (tested on the stored column, where NaN is not NULL).
+            if case .number(let m) = l.kind, case .number(let n) = r.kind, m != .decimal, n != .decimal,
+               let lNil = Self.nilTest(l), let rNil = Self.nilTest(r) {
+                return SQLCondition(expression: .function("coalesce", [.binary(.equal, l.expression, r.expression), .and([lNil, rNil])]), nullable: false)
             }
             throw SQLUnsupported("nil-safe equality with a value that may be NaN")
         }

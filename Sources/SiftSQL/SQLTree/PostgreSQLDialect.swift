@@ -70,7 +70,7 @@ package struct PostgreSQLDialect: SQLDialect {
     func functionName(_ name: String) -> String? {
         switch name {
         case "instr": "strpos"
-        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right": name
+        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt": name
         default: nil
         }
     }
