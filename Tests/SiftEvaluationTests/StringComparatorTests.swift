@@ -125,4 +125,33 @@ struct StringComparatorTests {
             }
         }
     }
+
+    /// A comparator's sort key orders (by UTF-8 bytes) and ties exactly as the comparator does:
+    /// on the mixed sample, every pair of the table above, and random strings of digits, letters,
+    /// marks and other scripts.
+    @Test(arguments: [StringComparator.caseInsensitiveCompare, .localizedCaseInsensitiveCompare, .localizedStandardCompare])
+    func sortKeyOrdersAsTheComparator(_ comparator: StringComparator) {
+        var sample = ["", "a", "A", "b", "B", "\u{E9}", "e\u{301}", "E", "\u{C9}", "e", "f", "ß", "ss", "SS", "Straße",
+                      "strasse", "\u{212B}", "\u{C5}", "å", "a1", "a01", "a2", "a10", "A10", "a1b", "file 2", "file2",
+                      "😀", "日本", "z9", "z09x", "Z10", "0", "00", "000a", "/", ":", "a0", "a00", "a/", "a:",
+                      "x123456789", "x1234567890", "x99999999", "x000000000123", "\u{663}", "\u{661}\u{660}"]
+        sample += Self.orders.flatMap { [$0.a, $0.b] }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [String] = ["0", "1", "9", "0", "5", "a", "B", "é", "E\u{301}", "ß", " ", "-", "/", ":", "日", "\u{663}", "Z"]
+        for _ in 0..<400 {
+            sample.append((0..<Int.random(in: 0...7, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined())
+        }
+        func byteOrder(_ x: String, _ y: String) -> Int {
+            let a = Array(x.utf8), b = Array(y.utf8)
+            return a == b ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1)
+        }
+        for a in sample {
+            guard let ka = comparator.sortKey(a) else { Issue.record("no key"); return }
+            for b in sample {
+                guard let kb = comparator.sortKey(b) else { continue }
+                #expect(byteOrder(ka, kb) == comparator.compare(a, b), "\(displayed(a)) vs \(displayed(b)): keys \(displayed(ka)), \(displayed(kb))")
+            }
+        }
+        #expect(StringComparator.compare.sortKey("a") == nil && StringComparator.localizedCompare.sortKey("a") == nil)
+    }
 }

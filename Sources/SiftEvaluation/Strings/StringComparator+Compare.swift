@@ -60,3 +60,49 @@ extension StringComparator {
         return restA == restB ? 0 : (restA < restB ? -1 : 1)
     }
 }
+
+extension StringComparator {
+    /// A text whose code-point (UTF-8 byte) order is this comparator's order, equal texts for
+    /// strings that tie: what a store without Sift's functions (PostgreSQL) keeps beside a text
+    /// column to sort by it in SQL. Nil for `compare` and `localizedCompare` (the text itself; the
+    /// `[cd]` fold then the text); the `[c]` fold for `caseInsensitiveCompare`, the `[cd]` fold for
+    /// `localizedCaseInsensitiveCompare`, and for `localizedStandardCompare` the `[cd]` fold with
+    /// each run of ASCII digits written as its value's length then its digits (leading zeros
+    /// dropped): the length as one digit `0`…`8`, or `9` then the length less 9 written the same
+    /// way, so a longer run sorts after a shorter one and runs of one length by their digits.
+    /// Every byte but the runs' is the fold's, and a run still begins with an ASCII digit, so it
+    /// orders against any other byte as the run's first digit does.
+    public func sortKey(_ s: String) -> String? {
+        switch self {
+        case .compare, .localizedCompare: return nil
+        case .caseInsensitiveCompare: return StringFolding.fold(s, options: .caseInsensitive)
+        case .localizedCaseInsensitiveCompare: return StringFolding.fold(s, options: [.caseInsensitive, .diacriticInsensitive])
+        case .localizedStandardCompare:
+            let folded = Array(StringFolding.fold(s, options: [.caseInsensitive, .diacriticInsensitive]).utf8)
+            @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+            var key: [UInt8] = []
+            key.reserveCapacity(folded.count + 4)
+            var i = 0
+            while i < folded.count {
+                guard isDigit(folded[i]) else {
+                    key.append(folded[i])
+                    i += 1
+                    continue
+                }
+                var start = i
+                while start < folded.count && folded[start] == 0x30 { start += 1 }
+                var end = start
+                while end < folded.count && isDigit(folded[end]) { end += 1 }
+                var length = end - start
+                while length >= 9 {
+                    key.append(0x39)
+                    length -= 9
+                }
+                key.append(0x30 + UInt8(length))
+                key.append(contentsOf: folded[start..<end])
+                i = end
+            }
+            return String(decoding: key, as: UTF8.self)
+        }
+    }
+}

@@ -76,7 +76,13 @@ struct FetchSQL {
                 // A decimal is text to SQLite: it sorts by a key ordered as the numbers are
                 // (a number in a dialect without Sift's functions: PostgreSQL's numeric).
                 if fragment.kind == .number(.decimal) && context.dialect.hasSiftFunctions { term = .function(SiftSQLFunctions.decimalKeyFunction, [term]) }
-                if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
+                if fragment.kind == .string, !context.dialect.hasSiftFunctions, let search = fragment.search {
+                    // Without Sift's collations: the hidden columns holding the comparator's
+                    // sort key (its fold), then for localizedCompare the text itself.
+                    let columns = search.sortColumns(for: key.comparator, text: term)
+                    for column in columns.dropLast() { terms.append(SQLOrdering(expression: column, descending: !key.ascending)) }
+                    term = columns[columns.count - 1]
+                } else if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
                     // The comparator's collation replaces a column's COLLATE BINARY.
                     if case .collate(let value, "BINARY") = term { term = value }
                     term = .collate(term, collation)

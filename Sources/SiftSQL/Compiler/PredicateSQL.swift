@@ -389,6 +389,7 @@ struct PredicateSQLCompiler {
     private func order(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
+        if let search = searchOrdering(op, options, l, r) { return search }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             let compare = SQLExpression.function("sift_compare", [x.expression, y.expression, .integer(Int64(options.rawValue))])

@@ -11,6 +11,20 @@ struct SearchColumns {
     func expression(_ fold: SearchFold) -> SQLExpression {
         .column(alias, fold.column(column))
     }
+
+    /// What a comparator sorts the attribute by, in a store keeping its sort keys (PostgreSQL,
+    /// ``SearchFold/standardSortKeyColumn(_:)``): `text` itself (`compare`), the `[c]` fold,
+    /// the `[cd]` fold then `text` (`localizedCompare`), the `[cd]` fold, or the
+    /// `localizedStandardCompare` key (`StringComparator.sortKey(_:)` orders as each does).
+    func sortColumns(for comparator: StringComparator, text: SQLExpression) -> [SQLExpression] {
+        switch comparator {
+        case .compare: [text]
+        case .caseInsensitiveCompare: [expression(.caseOnly)]
+        case .localizedCompare: [expression(.caseAndDiacritics), text]
+        case .localizedCaseInsensitiveCompare: [expression(.caseAndDiacritics)]
+        case .localizedStandardCompare: [.column(alias, SearchFold.standardSortKeyColumn(column))]
+        }
+    }
 }
 
 /// `[cd]` and `[c]` tests of a searchable attribute against constants, on its folded column
@@ -24,6 +38,7 @@ struct SearchColumns {
 /// | `name BEGINSWITH[cd] "ab"` | `"t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2` (`"ab"`, `"ac"`) |
 /// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
 /// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", -2) = ?1` (`"ab"`) |
+/// | `name <[c] "Ab"` | `"t0"."_c_name" < ?1` (`"ab"`) |
 ///
 /// The constant is folded here by the same `StringFolding.fold` that wrote the column, so
 /// both are NFC and the evaluator's tests — byte comparisons of the folded UTF-8
@@ -91,6 +106,19 @@ extension PredicateSQLCompiler {
         default:
             return nil
         }
+    }
+
+    /// `< <= > >=` under `[c]` or `[cd]` of a searchable attribute and a constant: the folded
+    /// column against the folded constant (the evaluator orders the folded texts by code point).
+    func searchOrdering(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> SQLCondition? {
+        guard let fold = SearchFold(options), let sqlOperator = try? Self.orderOperator(op) else { return nil }
+        if let search = l.search, case .string(let text)? = r.constant {
+            return SQLCondition(expression: .binary(sqlOperator, search.expression(fold), context.bind(.text(fold.fold(text)))), nullable: true)
+        }
+        if let search = r.search, case .string(let text)? = l.constant {
+            return SQLCondition(expression: .binary(sqlOperator, context.bind(.text(fold.fold(text))), search.expression(fold)), nullable: true)
+        }
+        return nil
     }
 
     /// `"ab" IN[cd] name` (a substring test, the needle on the left): `instr` on the folded column.

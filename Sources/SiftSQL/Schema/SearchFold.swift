@@ -43,6 +43,11 @@ enum SearchFold: CaseIterable, Sendable {
         }
     }
 
+    /// The hidden column a store without Sift's collations (PostgreSQL) keeps beside a text
+    /// attribute's, holding `StringComparator.localizedStandardCompare.sortKey(_:)` of it:
+    /// `_s_<column>`.
+    package static func standardSortKeyColumn(_ column: String) -> String { "_s_" + column }
+
     /// The folded text of a string.
     func fold(_ text: String) -> String { StringFolding.fold(text, options: options) }
 
