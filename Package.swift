@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite", "SiftSQL", "SiftPostgreSQL"]),
 
         // The umbrella.
-        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL"]),
+        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL", "SiftPostgreSQLStore"]),
 
         // Command line.
         .target(

@@ -6,3 +6,5 @@
 @_exported import SiftEvaluation
 @_exported import SiftStore
 @_exported import SiftSQL
+@_exported import SiftPostgreSQL
+@_exported import SiftPostgreSQLStore

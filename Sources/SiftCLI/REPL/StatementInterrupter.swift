@@ -8,7 +8,6 @@ import Darwin
 import Dispatch
 import Foundation
 import Sift
-import SiftPostgreSQLStore
 import SiftEvaluation
 
 /// Ctrl-C in an interactive session: while a statement runs, SIGINT stops it (the open store's

@@ -1,6 +1,5 @@
 import Foundation
 import Sift
-import SiftPostgreSQLStore
 
 /// The store and its model: `.open`, `.entities`, `.schema`, `.use`.
 extension DotCommands {

@@ -1,5 +1,4 @@
 import Sift
-import SiftPostgreSQLStore
 
 /// A store whose fetches run SQL, which `sift sql` and `sift explain` show: SQLite and
 /// PostgreSQL stores.

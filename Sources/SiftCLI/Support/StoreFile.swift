@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Sift
-import SiftPostgreSQLStore
 
 /// Opening the store a `--store` option names; the kind follows the extension: `.sqlite` or
 /// `.db` SQLite store (any SQLite database opens; one Sift did not create is read into a model
