@@ -29,8 +29,6 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
 
     func key(_ key: Int64) -> PostgreSQLValue { .int64(key) }
 
-    func text(_ text: String) -> PostgreSQLValue { .text(text) }
-
     func attribute(_ value: Value) throws(StoreError) -> PostgreSQLValue { try PostgreSQLColumnCodec.encode(value) }
 
     /// Never asked: a PostgreSQL store's tables have no folded columns.

@@ -19,8 +19,6 @@ package protocol SQLRowDatabase: AnyObject {
 
     /// A row key bound.
     func key(_ key: Int64) -> Binding
-    /// Text bound (an entity name).
-    func text(_ text: String) -> Binding
     /// An attribute value (converted to its attribute's type) as its column holds it.
     func attribute(_ value: Value) throws(StoreError) -> Binding
     /// What a searchable attribute's hidden column (``SearchFold``) holds for the attribute

@@ -28,8 +28,6 @@ final class SQLiteRowDatabase: SQLRowDatabase {
 
     func key(_ key: Int64) -> SQLiteValue { .integer(key) }
 
-    func text(_ text: String) -> SQLiteValue { .text(text) }
-
     func attribute(_ value: Value) -> SQLiteValue { ColumnCodec.encode(value) }
 
     func searchFold(_ fold: SearchFold, of stored: SQLiteValue) -> SQLiteValue { fold.stored(stored) }
