@@ -95,13 +95,15 @@ let package = Package(
         // Tests.
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
-        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL", "SeedAppSupport"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
-        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport"]),
+        // The seed apps' example fetches (Examples/<App>/fetches.json), for the tests of each store.
+        .target(name: "SeedAppSupport", dependencies: ["SiftStore"], path: "Tests/SeedAppSupport"),
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),

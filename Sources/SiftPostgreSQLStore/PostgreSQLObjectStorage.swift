@@ -4,10 +4,10 @@ import SiftSQL
 import SiftStore
 
 /// Fetched objects' link back to a PostgreSQL store, one per entity of a fetch: relationships
-/// are read when asked (a to-one as the destination object, a to-many as a set, or an array when
-/// ordered), with one query for the row whose key the object carries — or from memory, for the
-/// relationships a fetch prefetched for the batch being read, while the rows have not changed.
-final class PostgreSQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
+/// are read when asked, as the SQLite store's are (``RelationshipReadingStorage``), with one
+/// query for the row whose key the object carries — or from memory, for the relationships a
+/// fetch prefetched for the batch being read, while the rows have not changed.
+final class PostgreSQLObjectStorage: RelationshipReadingStorage, @unchecked Sendable {
     let store: PostgreSQLStore
     let entity: String
     /// Prefetched destinations: relationship name → owner row key → destinations in order.
@@ -40,44 +40,12 @@ final class PostgreSQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
         return prefetched[relationship]?[key]
     }
 
-    func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
-        guard let table = store.schema.table(for: entity) else { return .null }
-        guard let relationship = table.entity.relationship(named: key) else {
-            if table.entity.attribute(named: key) != nil { return .null }
-            throw EvaluationError(.unknownKey, table.entity.unknownKeyMessage(key), keyPath: key)
-        }
-        let objects: [ManagedObject]
-        do {
-            objects = try prefetchedDestinations(key, of: object.storageKey)
-                ?? store.destinations(of: relationship, from: table, key: object.storageKey)
-        } catch {
-            throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
-        }
-        if !relationship.isToMany { return objects.first.map { .object($0) } ?? .null }
-        let values = objects.map { Value.object($0) }
-        return relationship.isOrdered ? .array(values) : .set(values)
-    }
+    /// None: a PostgreSQL fetch prefetches no counts.
+    func prefetchedCount(_ relationship: String, of key: Int64) -> Int? { nil }
 
-    func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
-        guard let table = store.schema.table(for: entity) else { return [] }
-        return table.entity.relationships.map { relationship in
-            (relationship.name, destinations(relationship, from: table, of: object).map(\.objectID), relationship.isToMany)
-        }
-    }
+    var schema: SQLSchema { store.schema }
 
-    func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID] {
-        guard let table = store.schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return [] }
-        return destinations(description, from: table, of: object).map(\.objectID)
-    }
-
-    func destinationCount(_ relationship: String, of object: ManagedObject) -> Int {
-        guard let table = store.schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return 0 }
-        return destinations(description, from: table, of: object).count
-    }
-
-    /// The destinations read now (none when the store cannot read them).
-    private func destinations(_ relationship: RelationshipDescription, from table: EntityTable, of object: ManagedObject) -> [ManagedObject] {
-        if let loaded = prefetchedDestinations(relationship.name, of: object.storageKey) { return loaded }
-        return (try? store.destinations(of: relationship, from: table, key: object.storageKey)) ?? []
+    func readDestinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
+        try store.destinations(of: relationship, from: table, key: key)
     }
 }

@@ -32,7 +32,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
-    private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, connection: connection)
+    private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: PostgreSQLRowDatabase(connection))
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [PostgreSQLChangeUnit] = []
     /// Whether the store's write transaction is open.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgreSQLTestSupport
+import SeedAppSupport
 import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
@@ -40,7 +41,7 @@ import Testing
         for (name, spec) in fetches {
             let request: FetchRequest
             do {
-                request = try Self.request(spec)
+                request = try SeedFetchRequest.request(spec)
             } catch {
                 continue  // a fetch whose text does not parse fails on every store alike
             }
@@ -93,32 +94,6 @@ import Testing
         return items.compactMap { item in
             guard case .dictionary(let fields) = item, case .string(let name)? = fields["name"] else { return nil }
             return (name, fields)
-        }
-    }
-
-    /// The fetch request a fetch describes (as SeedFetchTests reads it).
-    static func request(_ spec: ValueDictionary) throws -> FetchRequest {
-        var arguments: [Any?] = []
-        var argumentValues: [Value] = []
-        if case .array(let items)? = spec["arguments"] {
-            argumentValues = items
-            for item in items { arguments.append(try JSONArguments.argument(item)) }
-        }
-        var variables: [String: Any?] = [:]
-        var variableValues = ValueDictionary()
-        if case .dictionary(let d)? = spec["variables"] {
-            variableValues = d
-            for (name, item) in d.pairs { variables[name] = try JSONArguments.argument(item) }
-        }
-        switch (spec["statement"], spec["request"]) {
-        case (.string(let statement)?, nil):
-            return try FetchRequest(statement: statement, arguments: arguments, variables: variables)
-        case (nil, .dictionary(var fields)?):
-            if !argumentValues.isEmpty { fields["arguments"] = .array(argumentValues) }
-            if variableValues.count > 0 { fields["variables"] = .dictionary(variableValues) }
-            return try FetchRequest(jsonValue: .dictionary(fields))
-        default:
-            throw StoreError(.invalidRequest, "a fetch needs exactly one of \"statement\" and \"request\"")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeedAppSupport
 import SiftEvaluation
 import SiftLanguage
 import Testing
@@ -114,33 +115,6 @@ import SiftSQL
         init(_ description: String) { self.description = description }
     }
 
-    /// The fetch request a fetch describes: a statement with its arguments and variables
-    /// converted by JSONArguments, or a JSON request (its arguments and variables added).
-    static func request(_ spec: ValueDictionary) throws -> FetchRequest {
-        var arguments: [Any?] = []
-        var argumentValues: [Value] = []
-        if case .array(let items)? = spec["arguments"] {
-            argumentValues = items
-            for item in items { arguments.append(try JSONArguments.argument(item)) }
-        }
-        var variables: [String: Any?] = [:]
-        var variableValues = ValueDictionary()
-        if case .dictionary(let d)? = spec["variables"] {
-            variableValues = d
-            for (name, item) in d.pairs { variables[name] = try JSONArguments.argument(item) }
-        }
-        switch (spec["statement"], spec["request"]) {
-        case (.string(let statement)?, nil):
-            return try FetchRequest(statement: statement, arguments: arguments, variables: variables)
-        case (nil, .dictionary(var fields)?):
-            if !argumentValues.isEmpty { fields["arguments"] = .array(argumentValues) }
-            if variableValues.count > 0 { fields["variables"] = .dictionary(variableValues) }
-            return try FetchRequest(jsonValue: .dictionary(fields))
-        default:
-            throw Failure("a fetch needs exactly one of \"statement\" and \"request\"")
-        }
-    }
-
     // MARK: Checking
 
     /// A value as comparable JSON text: dates ISO 8601, UUIDs and decimals as strings.
@@ -165,7 +139,7 @@ import SiftSQL
         if form == "error" {
             guard case .string(let substring) = expected else { throw Failure("\(fetch): \"error\" must be a string") }
             do {
-                let request = try request(spec)
+                let request = try SeedFetchRequest.request(spec)
                 let result = try store.execute(request)
                 Issue.record("\(fetch) [\(kind)]: expected an error containing '\(substring)', got \(describe(result))")
             } catch {
@@ -176,7 +150,7 @@ import SiftSQL
             return
         }
 
-        let request = try request(spec)
+        let request = try SeedFetchRequest.request(spec)
         switch form {
         case "ordered", "unordered":
             guard case .array(let values) = expected else { throw Failure("\(fetch): \(form) must be an array") }

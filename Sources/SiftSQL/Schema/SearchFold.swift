@@ -12,7 +12,7 @@ import SiftSQLite
 /// The hidden columns are named `_cd_<column>` and `_c_<column>`: not attributes of the model
 /// (object output, `sift schema` and introspection never show them), and the model may not
 /// use those names for attributes of the same table.
-enum SearchFold: CaseIterable, Sendable {
+package enum SearchFold: CaseIterable, Sendable {
     /// `[cd]`: case folded, nonspacing marks removed: `_cd_<column>`.
     case caseAndDiacritics
     /// `[c]`: case folded: `_c_<column>`.

@@ -3,14 +3,14 @@ import SiftLanguage
 import SiftStore
 
 /// Fetched objects' link back to the SQLite store, one per entity of a fetch: relationships
-/// are read when asked (a to-one as the destination object, a to-many as a set, or an array
-/// when ordered), for the row whose key the object carries.
+/// are read when asked (``RelationshipReadingStorage``), for the row whose key the object
+/// carries.
 ///
 /// Relationships a fetch prefetches (`RelationshipPrefetch`), and the to-many counts it
 /// prefetches, are kept here for the batch being read and answered from memory; any other
 /// object (of an earlier batch, or a relationship not prefetched) is read with one query of its
 /// own (`SQLiteStore.destinations(of:from:key:)`).
-final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
+final class SQLObjectStorage: RelationshipReadingStorage, @unchecked Sendable {
     let store: SQLiteStore
     let entity: String
     /// Prefetched destinations, in order: relationship name → owner row key → destinations.
@@ -77,52 +77,11 @@ final class SQLObjectStorage: ManagedObjectStorage, @unchecked Sendable {
         return prefetched[relationship]?[key]
     }
 
-    // MARK: ManagedObjectStorage
+    // MARK: RelationshipReadingStorage
 
-    func value(forKey key: String, of object: ManagedObject) throws(EvaluationError) -> Value {
-        guard let table = store.schema.table(for: entity) else { return .null }
-        guard let relationship = table.entity.relationship(named: key) else {
-            if table.entity.attribute(named: key) != nil { return .null }
-            throw EvaluationError(.unknownKey, table.entity.unknownKeyMessage(key), keyPath: key)
-        }
-        let objects: [ManagedObject]
-        if let loaded = prefetchedDestinations(key, of: object.storageKey) {
-            objects = loaded
-        } else {
-            do {
-                objects = try store.destinations(of: relationship, from: table, key: object.storageKey)
-            } catch {
-                throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
-            }
-        }
-        if !relationship.isToMany { return objects.first.map { .object($0) } ?? .null }
-        let values = objects.map { Value.object($0) }
-        return relationship.isOrdered ? .array(values) : .set(values)
-    }
+    var schema: SQLSchema { store.schema }
 
-    func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
-        guard let table = store.schema.table(for: entity) else { return [] }
-        return table.entity.relationships.map { relationship in
-            (relationship.name, destinationObjects(relationship, from: table, of: object).map(\.objectID), relationship.isToMany)
-        }
-    }
-
-    func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID] {
-        guard let table = store.schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return [] }
-        return destinationObjects(description, from: table, of: object).map(\.objectID)
-    }
-
-    /// A prefetched count, else the prefetched destinations counted, else the destinations
-    /// read (one query).
-    func destinationCount(_ relationship: String, of object: ManagedObject) -> Int {
-        if let count = prefetchedCount(relationship, of: object.storageKey) { return count }
-        guard let table = store.schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return 0 }
-        return destinationObjects(description, from: table, of: object).count
-    }
-
-    /// The destinations, prefetched or read now (none when the store cannot read them).
-    private func destinationObjects(_ relationship: RelationshipDescription, from table: EntityTable, of object: ManagedObject) -> [ManagedObject] {
-        if let loaded = prefetchedDestinations(relationship.name, of: object.storageKey) { return loaded }
-        return (try? store.destinations(of: relationship, from: table, key: object.storageKey)) ?? []
+    func readDestinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
+        try store.destinations(of: relationship, from: table, key: key)
     }
 }

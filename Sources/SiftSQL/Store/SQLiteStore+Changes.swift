@@ -36,21 +36,21 @@ extension SQLiteStore {
     public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
         // An insert without relationships is one INSERT: atomic without a savepoint.
         try change(writesOnce: relationships.isEmpty, journal: { .insert(entity: entity, id: $0, attributes: attributes, relationships: relationships) }) {
-            (rows: inout SQLRowObjects) throws(StoreError) in
+            (rows: inout SQLiteRowObjects) throws(StoreError) in
             try rows.insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
         }
     }
 
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
-            (rows: inout SQLRowObjects) throws(StoreError) in
+            (rows: inout SQLiteRowObjects) throws(StoreError) in
             try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
         }
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
         try change(writesOnce: relationships.isEmpty, journal: { _ in .update(id, attributes: attributes, relationships: relationships) }) {
-            (rows: inout SQLRowObjects) throws(StoreError) in
+            (rows: inout SQLiteRowObjects) throws(StoreError) in
             try rows.updateObject(id, attributes: attributes, relationships: relationships)
         }
     }
@@ -60,7 +60,7 @@ extension SQLiteStore {
     }
 
     package func delete(_ ids: [ObjectID]) throws(StoreError) {
-        _ = try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: inout SQLRowObjects) throws(StoreError) in
+        _ = try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: inout SQLiteRowObjects) throws(StoreError) in
             try rows.deleteObjects(ids)
         }
     }
@@ -151,7 +151,7 @@ extension SQLiteStore {
     /// Runs one change on the rows. A change that writes more than one statement runs in a
     /// savepoint, so an error half-way leaves nothing of it.
     func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange,
-                   _ body: (inout SQLRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
+                   _ body: (inout SQLiteRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         generation &+= 1

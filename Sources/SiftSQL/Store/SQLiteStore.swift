@@ -35,7 +35,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
-    private(set) lazy var rows = SQLRowObjects(schema: schema, database: database)
+    private(set) lazy var rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own

@@ -1,33 +1,30 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// Validation at save, on the objects the transaction changed only, with the rules and errors of
 /// every store (``ObjectValidation``): the first object in insertion order that breaks a rule is
 /// reported, then uniqueness constraints are checked, in the model's order.
 extension SQLRowObjects {
-    func validateChanges() throws(StoreError) {
+    package func validateChanges() throws(StoreError) {
         var first: (key: Int64, error: StoreError)?
         for table in tables {
-            guard let check = ObjectCheckSQL(table: table, rows: self) else { continue }
+            guard let check = ObjectCheckSQL(table: table, model: model, schema: schema, entities: entities, dialect: database.dialect) else { continue }
             for (condition, bindings) in changedRows(in: table, alias: "t") {
-                let statement = try cached("\(check.select) WHERE \(condition) ORDER BY \"t\".\(SQLIdentifier.quoted(SQLSchema.primaryKeyColumn))")
-                try bind(statement, bindings)
-                defer { statement.reset() }
-                while try step(statement) {
-                    let key = statement.int64(0)
-                    if let first, first.key < key { break }
-                    let object = try reference(statement, key: 0, entity: 2)
-                    guard let columns = check.columns[object.entity] else { continue }
+                let sql = "\(check.select) WHERE \(condition) ORDER BY \(SQLIdentifier.qualified("t", SQLSchema.primaryKeyColumn))"
+                try database.query(sql, bindings) { (row) throws(StoreError) in
+                    if let first, let key = row.int64(0), first.key < key { return false }
+                    let object = try reference(row, key: 0, entity: 2)
+                    guard let columns = check.columns[object.entity] else { return true }
                     do throws(StoreError) {
-                        try ObjectValidation.check(model.entities[object.entity], id: ObjectID(statement.text(1)),
-                                                   isNull: { columns.attributes[$0].map(statement.isNull) ?? false },
-                                                   count: { columns.relationships[$0].map { Int(statement.int64($0)) } ?? 0 })
+                        try ObjectValidation.check(model.entities[object.entity], id: ObjectID(row.text(1) ?? ""),
+                                                   isNull: { columns.attributes[$0].map(row.isNull) ?? false },
+                                                   count: { columns.relationships[$0].map { Int(row.int64($0) ?? 0) } ?? 0 })
                     } catch {
-                        first = (key, error)
-                        break
+                        first = (object.key, error)
+                        return false
                     }
+                    return true
                 }
             }
         }
@@ -37,13 +34,13 @@ extension SQLRowObjects {
 
     /// The conditions selecting the rows a transaction changed in a table (as `alias`), with
     /// their bindings: the inserted ones by range, the others in lists of keys.
-    private func changedRows(in table: String, alias: String) -> [(condition: String, bindings: [SQLiteValue])] {
+    private func changedRows(in table: String, alias: String) -> [(condition: String, bindings: [Database.Binding])] {
         let key = SQLIdentifier.qualified(alias, SQLSchema.primaryKeyColumn)
-        var conditions: [(String, [SQLiteValue])] = []
-        if nextKey > firstNewKey { conditions.append(("\(key) >= ?1", [.integer(firstNewKey)])) }
+        var conditions: [(String, [Database.Binding])] = []
+        if nextKey > firstNewKey { conditions.append(("\(key) >= \(database.dialect.placeholder(1))", [database.key(firstNewKey)])) }
         let updated = (updatedKeys[table] ?? []).filter { $0 < firstNewKey }.sorted()
-        for (count, bindings) in RowKeyLists.chunks(updated) {
-            conditions.append(("\(key) \(RowKeyLists.inList(count))", bindings))
+        for list in database.keyLists(updated) {
+            conditions.append(("\(key) \(list.test)", list.bindings))
         }
         return conditions
     }
@@ -62,24 +59,21 @@ extension SQLRowObjects {
                 var found: (later: Int64, first: Int64)?
                 for (condition, bindings) in changedRows(in: table.table, alias: "b") {
                     var parameters = bindings
-                    func memberFilter(_ alias: String) -> String {
-                        guard !members.isEmpty else { return "" }
-                        let list = members.map { name -> String in
-                            parameters.append(.text(name))
-                            return "?\(parameters.count)"
-                        }
-                        return " AND \(SQLIdentifier.qualified(alias, SQLSchema.entityColumn)) IN (\(list.joined(separator: ", ")))"
+                    var memberFilter = { (_: String) in "" }
+                    if !members.isEmpty {
+                        let list = database.textList(members, from: parameters.count + 1)
+                        parameters += list.bindings
+                        memberFilter = { alias in " AND \(SQLIdentifier.qualified(alias, SQLSchema.entityColumn)) \(list.test)" }
                     }
                     let same = columns.map { "\"a\".\(q($0)) = \"b\".\(q($0))" }.joined(separator: " AND ") + memberFilter("a")
                     let present = columns.map { "\"b\".\(q($0)) IS NOT NULL" }.joined(separator: " AND ") + memberFilter("b")
                     let twin = "SELECT \"a\".\(key) FROM \(q(table.table)) AS \"a\" WHERE \(same) ORDER BY \"a\".\(key)"
-                    let sql = "SELECT \"p1\", \"p2\" FROM (SELECT (\(twin) LIMIT 1) AS \"p1\", (\(twin) LIMIT 1 OFFSET 1) AS \"p2\" FROM \(q(table.table)) AS \"b\" WHERE (\(condition)) AND \(present)) WHERE \"p2\" IS NOT NULL ORDER BY \"p2\" LIMIT 1"
-                    let statement = try cached(sql)
-                    try bind(statement, parameters)
-                    defer { statement.reset() }
-                    guard try step(statement) else { continue }
-                    let (first, later) = (statement.int64(0), statement.int64(1))
-                    if found.map({ later < $0.later }) ?? true { found = (later, first) }
+                    let sql = "SELECT \"p1\", \"p2\" FROM (SELECT (\(twin) LIMIT 1) AS \"p1\", (\(twin) LIMIT 1 OFFSET 1) AS \"p2\" FROM \(q(table.table)) AS \"b\" WHERE (\(condition)) AND \(present)) AS \"u\" WHERE \"p2\" IS NOT NULL ORDER BY \"p2\" LIMIT 1"
+                    try database.query(sql, parameters) { (row) throws(StoreError) in
+                        guard let first = row.int64(0), let later = row.int64(1) else { return false }
+                        if found.map({ later < $0.later }) ?? true { found = (later, first) }
+                        return false
+                    }
                 }
                 guard let found else { continue }
                 let objects = try objectsByKey([found.later, found.first], table: table.table)
@@ -92,12 +86,13 @@ extension SQLRowObjects {
 
     /// The IDs and entity names of rows of a table.
     private func objectsByKey(_ keys: [Int64], table: String) throws(StoreError) -> [Int64: (id: ObjectID, entity: String)] {
-        let q = SQLIdentifier.quoted
-        let statement = try cached("SELECT \(q(SQLSchema.primaryKeyColumn)), \(q(SQLSchema.idColumn)), \(q(SQLSchema.entityColumn)) FROM \(q(table)) WHERE \(q(SQLSchema.primaryKeyColumn)) \(RowKeyLists.inList(keys.count))")
-        try bind(statement, keys.map { .integer($0) })
-        defer { statement.reset() }
         var objects: [Int64: (id: ObjectID, entity: String)] = [:]
-        while try step(statement) { objects[statement.int64(0)] = (ObjectID(statement.text(1)), statement.text(2)) }
+        for list in database.keyLists(keys) {
+            try database.query(RowWriteSQL.objects(in: table, keys: list.test), list.bindings) { (row) throws(StoreError) in
+                if let key = row.int64(0), let id = row.text(1), let entity = row.text(2) { objects[key] = (ObjectID(id), entity) }
+                return true
+            }
+        }
         return objects
     }
 }
@@ -109,24 +104,24 @@ private struct ObjectCheckSQL {
     /// `SELECT "t"."_pk", "t"."_id", "t"."_entity", … FROM "<table>" AS "t"`.
     let select: String
     /// By entity position: attribute slot → column index (to test for NULL), relationship slot
-    /// → column index (a count, or a to-one's column).
-    let columns: [Int: (attributes: [Int: Int32], relationships: [Int: Int32])]
+    /// → column index (a count).
+    let columns: [Int: (attributes: [Int: Int], relationships: [Int: Int])]
 
-    init?(table: String, rows: SQLRowObjects) {
+    init?(table: String, model: DataModel, schema: SQLSchema, entities: [RowWriteSQL?], dialect: RowWriteDialect) {
         let q = SQLIdentifier.quoted, key = SQLIdentifier.qualified("t", SQLSchema.primaryKeyColumn)
         var expressions: [String] = [key, SQLIdentifier.qualified("t", SQLSchema.idColumn), SQLIdentifier.qualified("t", SQLSchema.entityColumn)]
-        var index: [String: Int32] = [:]
-        func column(_ expression: String) -> Int32 {
+        var index: [String: Int] = [:]
+        func column(_ expression: String) -> Int {
             if let existing = index[expression] { return existing }
             expressions.append(expression)
-            index[expression] = Int32(expressions.count - 1)
-            return Int32(expressions.count - 1)
+            index[expression] = expressions.count - 1
+            return expressions.count - 1
         }
-        var columns: [Int: (attributes: [Int: Int32], relationships: [Int: Int32])] = [:]
+        var columns: [Int: (attributes: [Int: Int], relationships: [Int: Int])] = [:]
         var needed = false
-        for (position, entity) in rows.model.entities.enumerated() {
-            guard let sql = rows.entities[position], sql.table == table, let layout = rows.schema.table(for: entity.name) else { continue }
-            var attributes: [Int: Int32] = [:], relationships: [Int: Int32] = [:]
+        for (position, entity) in model.entities.enumerated() {
+            guard let sql = entities[position], sql.table == table, let layout = schema.table(for: entity.name) else { continue }
+            var attributes: [Int: Int] = [:], relationships: [Int: Int] = [:]
             for (slot, attribute) in entity.attributes.enumerated() where ObjectValidation.needsValue(attribute) {
                 guard let name = sql.columns[slot] else { continue }
                 attributes[slot] = column(SQLIdentifier.qualified("t", name))
@@ -136,7 +131,7 @@ private struct ObjectCheckSQL {
                 let count: String
                 switch layout.relationships[relationship.name] {
                 case .foreignKey(let name, _, _)?:
-                    count = "(\(SQLIdentifier.qualified("t", name)) IS NOT NULL)"
+                    count = dialect.toOneCount(SQLIdentifier.qualified("t", name))
                 case .inverseForeignKey(let name, let destination, _)?:
                     count = "(SELECT count(*) FROM \(q(destination)) WHERE \(q(name)) = \(key))"
                 case .joinTable(let name, _)?:

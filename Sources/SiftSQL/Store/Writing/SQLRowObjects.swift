@@ -1,23 +1,23 @@
-import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
-/// A Sift SQLite store's rows as the store rules (``StoreObjects``) see them: every answer is
-/// a query and every change a prepared INSERT, UPDATE or DELETE of exactly the rows it touches,
+/// A SQL store's rows as the store rules (``StoreObjects``) see them — the SQLite store's and
+/// the PostgreSQL store's, which share the layout (``SQLSchema``): every answer is a query and
+/// every change an INSERT, UPDATE or DELETE of exactly the rows it touches (``RowWriteSQL``),
 /// inside the store's open write transaction. Nothing is loaded that the change does not read.
+/// What each database does its own way (binding values, running statements) is `Database`'s.
 ///
 /// It remembers what the transaction changed, for validation at save: the objects it inserted
 /// (row keys from ``firstNewKey`` on, since keys only grow) and the other objects whose
 /// attributes or relationships it changed (``updatedKeys``).
-final class SQLRowObjects: StoreObjects {
+package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
     let schema: SQLSchema
-    let database: SQLiteDatabase
-    let model: DataModel
+    let database: Database
+    package let model: DataModel
 
     /// The key the next inserted object gets.
-    private(set) var nextKey: Int64 = 1
+    package private(set) var nextKey: Int64 = 1
     /// The first key this transaction gave: every object from it on was inserted by it.
     private(set) var firstNewKey: Int64 = 1
     /// Objects (not inserted by the transaction) whose rows or relationships it changed, by table.
@@ -29,48 +29,38 @@ final class SQLRowObjects: StoreObjects {
     let tables: [String]
     /// `SELECT "_pk", "_entity" FROM "<table>" WHERE "_id" = ?1 UNION ALL …  LIMIT 1`.
     private let referenceSQL: String
-    /// For each table: `SELECT 1 FROM "<other table>" WHERE "_id" = ?1 UNION ALL … LIMIT 1` over
-    /// every other table (nil when there is none).
-    private let otherTablesUseSQL: [String: String]
-    /// The statements above, prepared once.
-    private var statements: [String: SQLiteStatement] = [:]
-    /// The statements run once per object, kept at hand: the reference lookup and each entity's
-    /// INSERT (by entity position).
-    private var referenceStatement: SQLiteStatement?
-    private var insertStatements: [SQLiteStatement?]
+    /// For each table: the same over every other table (nil when there is none).
+    private let otherTablesReferenceSQL: [String: String]
 
-    init(schema: SQLSchema, database: SQLiteDatabase) {
+    package init(schema: SQLSchema, database: Database) {
         self.schema = schema
         self.database = database
         self.model = schema.model
-        self.insertStatements = Array(repeating: nil, count: schema.model.entities.count)
         var tables: [String] = []
         entities = schema.model.entities.map { entity in
             guard let table = schema.table(for: entity.name) else { return nil }
             if !tables.contains(table.table) { tables.append(table.table) }
-            return RowWriteSQL(entity: entity, table: table)
+            return RowWriteSQL(entity: entity, table: table, dialect: database.dialect)
         }
         self.tables = tables
-        let key = SQLIdentifier.quoted(SQLSchema.primaryKeyColumn), entity = SQLIdentifier.quoted(SQLSchema.entityColumn)
-        let id = SQLIdentifier.quoted(SQLSchema.idColumn)
-        referenceSQL = tables.map { "SELECT \(key), \(entity) FROM \(SQLIdentifier.quoted($0)) WHERE \(id) = ?1" }
-            .joined(separator: " UNION ALL ") + " LIMIT 1"
-        var otherTablesUseSQL: [String: String] = [:]
+        referenceSQL = RowWriteSQL.objectLookup(in: tables, dialect: database.dialect)
+        var otherTablesReferenceSQL: [String: String] = [:]
         for table in tables where tables.count > 1 {
-            otherTablesUseSQL[table] = tables.filter { $0 != table }.map { "SELECT 1 FROM \(SQLIdentifier.quoted($0)) WHERE \(id) = ?1" }
-                .joined(separator: " UNION ALL ") + " LIMIT 1"
+            otherTablesReferenceSQL[table] = RowWriteSQL.objectLookup(in: tables.filter { $0 != table }, dialect: database.dialect)
         }
-        self.otherTablesUseSQL = otherTablesUseSQL
+        self.otherTablesReferenceSQL = otherTablesReferenceSQL
     }
 
     // MARK: Transactions
 
     /// A write transaction began: keys continue after the largest in the store.
-    func transactionBegan() throws(StoreError) {
+    package func transactionBegan() throws(StoreError) {
         var largest: Int64 = 0
         for table in tables {
-            let max = try scalar("SELECT max(\(SQLIdentifier.quoted(SQLSchema.primaryKeyColumn))) FROM \(SQLIdentifier.quoted(table))")
-            if case .integer(let value) = max { largest = Swift.max(largest, value) }
+            try database.query(RowWriteSQL.largestKey(in: table), []) { (row) throws(StoreError) in
+                if let value = row.int64(0) { largest = Swift.max(largest, value) }
+                return false
+            }
         }
         nextKey = largest + 1
         firstNewKey = nextKey
@@ -78,7 +68,13 @@ final class SQLRowObjects: StoreObjects {
     }
 
     /// Whether the transaction inserted or changed anything.
-    var hasChangedObjects: Bool { nextKey > firstNewKey || updatedKeys.values.contains { !$0.isEmpty } }
+    package var hasChangedObjects: Bool { nextKey > firstNewKey || updatedKeys.values.contains { !$0.isEmpty } }
+
+    /// Undoes the bookkeeping of changes rolled back to a savepoint: keys from `key` on are free
+    /// again.
+    package func rewind(nextKey key: Int64) {
+        nextKey = Swift.max(firstNewKey, key)
+    }
 
     private func changed(_ object: RowReference) {
         guard object.key < firstNewKey, let table = entities[object.entity]?.table else { return }
@@ -87,50 +83,39 @@ final class SQLRowObjects: StoreObjects {
 
     // MARK: StoreObjects: reading
 
-    func reference(to id: ObjectID) throws(StoreError) -> RowReference? {
-        guard !tables.isEmpty else { return nil }
-        let statement: SQLiteStatement
-        if let prepared = referenceStatement {
-            statement = prepared
-        } else {
-            statement = try self.statement(referenceSQL)
-            referenceStatement = statement
-        }
-        try bind(statement, .text(id.rawValue), at: 1)
-        defer { statement.reset() }
-        guard try step(statement) else { return nil }
-        return try reference(statement, key: 0, entity: 1)
+    package func reference(to id: ObjectID) throws(StoreError) -> RowReference? {
+        guard !tables.isEmpty, let row = try database.lookUp(id, with: referenceSQL) else { return nil }
+        return try reference(key: row.key, entityName: row.entity)
     }
 
-    func entityPosition(of object: RowReference) -> Int { object.entity }
+    package func entityPosition(of object: RowReference) -> Int { object.entity }
 
-    /// Only the other tables are looked at: the table the object goes to has a UNIQUE index on
+    /// Only the other tables are looked at: the table the object goes to has a unique index on
     /// `"_id"`, so the INSERT itself finds a duplicate there.
-    func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool {
+    package func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool {
         guard let table = entities[entity]?.table else { return try reference(to: id) == nil }
-        guard let sql = otherTablesUseSQL[table] else { return true }
-        return try scalar(sql, [.text(id.rawValue)]) == .null
+        guard let sql = otherTablesReferenceSQL[table] else { return true }
+        return try database.lookUp(id, with: sql) == nil
     }
 
-    func objectID(of object: RowReference) throws(StoreError) -> ObjectID {
+    package func objectID(of object: RowReference) throws(StoreError) -> ObjectID {
         guard let sql = entities[object.entity]?.objectID else { return ObjectID("") }
-        guard case .text(let id) = try scalar(sql, [.integer(object.key)]) else { return ObjectID("") }
+        var id = ""
+        try database.query(sql, [database.key(object.key)]) { (row) throws(StoreError) in
+            id = row.text(0) ?? ""
+            return false
+        }
         return ObjectID(id)
     }
 
-    func destinations(of object: RowReference, slot: Int) throws(StoreError) -> [RowReference] {
+    package func destinations(of object: RowReference, slot: Int) throws(StoreError) -> [RowReference] {
         guard let relationship = entities[object.entity]?.relationships[slot], !relationship.destinations.isEmpty else { return [] }
-        let statement = try self.statement(relationship.destinations)
-        try bind(statement, .integer(object.key), at: 1)
-        defer { statement.reset() }
-        var destinations: [RowReference] = []
-        while try step(statement) { destinations.append(try reference(statement, key: 0, entity: 1)) }
-        return destinations
+        return try references(relationship.destinations, [database.key(object.key)])
     }
 
     // MARK: StoreObjects: changing
 
-    func generatedID() throws(StoreError) -> ObjectID {
+    package func generatedID() throws(StoreError) -> ObjectID {
         var n = nextKey
         while true {
             let id = ObjectID("o\(n)")
@@ -139,86 +124,64 @@ final class SQLRowObjects: StoreObjects {
         }
     }
 
-    func addObject(entity: Int, id: ObjectID, attributes: [Value]) throws(StoreError) -> RowReference {
+    package func addObject(entity: Int, id: ObjectID, attributes: [Value]) throws(StoreError) -> RowReference {
+        let name = model.entities[entity].name
         guard let sql = entities[entity] else {
-            throw StoreError(.unsupportedModel, "\(model.entities[entity].name) has no table in this store", entity: model.entities[entity].name)
+            throw StoreError(.unsupportedModel, "\(name) has no table in this store", entity: name)
         }
         let key = nextKey
-        let statement: SQLiteStatement
-        if let prepared = insertStatements[entity] {
-            statement = prepared
-        } else {
-            statement = try self.statement(sql.insert)
-            insertStatements[entity] = statement
-        }
-        try bind(statement, .integer(key), at: 1)
-        try bind(statement, .text(id.rawValue), at: 2)
-        try bind(statement, .text(model.entities[entity].name), at: 3)
-        for (offset, inserted) in sql.insertedSlots.enumerated() {
-            try bind(statement, ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
-        }
-        let foldsStart = sql.insertedSlots.count + 4
-        for (offset, hidden) in sql.insertedFolds.enumerated() {
-            try bind(statement, hidden.fold.stored(ColumnCodec.encode(attributes[hidden.slot])), at: Int32(foldsStart + offset))
-        }
-        do {
-            defer { statement.reset() }
-            while try statement.step() {}
-        } catch let error where error.isConstraintViolation && error.message.hasSuffix(".\(SQLSchema.idColumn)") {
-            throw Self.duplicateID(id, entity: model.entities[entity].name)
-        } catch {
-            throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
+        guard try database.insert(sql, entity: entity, key: key, id: id, entityName: name, attributes: attributes) else {
+            throw Self.duplicateID(id, entity: name)
         }
         nextKey += 1
         return RowReference(key: key, entity: entity)
     }
 
-    func setAttributes(_ values: [SlotValue], of object: RowReference) throws(StoreError) {
+    package func setAttributes(_ values: [SlotValue], of object: RowReference) throws(StoreError) {
         guard let sql = entities[object.entity] else { return }
-        var written: [(column: String, value: SQLiteValue)] = []
+        var columns: [String] = []
+        var bindings: [Database.Binding] = []
         for value in values {
             guard let column = sql.columns[value.slot] else { continue }
-            let encoded = ColumnCodec.encode(value.value)
-            written.append((column, encoded))
+            let stored = try database.attribute(value.value)
+            columns.append(column)
+            bindings.append(stored)
             // A searchable attribute's folded text changes with it.
-            for hidden in sql.folds[value.slot] { written.append((hidden.column, hidden.fold.stored(encoded))) }
+            for hidden in sql.folds[value.slot] {
+                columns.append(hidden.column)
+                bindings.append(database.searchFold(hidden.fold, of: stored))
+            }
         }
-        guard !written.isEmpty else { return }
-        let statement = try cached(sql.update(written.map(\.column)))
-        for (offset, value) in written.enumerated() {
-            try bind(statement, value.value, at: Int32(offset + 1))
-        }
-        try bind(statement, .integer(object.key), at: Int32(written.count + 1))
-        try run(statement)
+        guard !columns.isEmpty else { return }
+        try database.run(sql.update(columns), bindings + [database.key(object.key)])
         changed(object)
     }
 
-    func addDestination(_ destination: RowReference, to object: RowReference, slot: Int) throws(StoreError) {
+    package func addDestination(_ destination: RowReference, to object: RowReference, slot: Int) throws(StoreError) {
         guard let relationship = entities[object.entity]?.relationships[slot], !relationship.add.isEmpty else { return }
-        try run(relationship.add, object.key, destination.key)
+        try database.run(relationship.add, [database.key(object.key), database.key(destination.key)])
         changed(object)
     }
 
-    func removeDestination(_ destination: RowReference, from object: RowReference, slot: Int) throws(StoreError) {
+    package func removeDestination(_ destination: RowReference, from object: RowReference, slot: Int) throws(StoreError) {
         guard let relationship = entities[object.entity]?.relationships[slot], !relationship.remove.isEmpty else { return }
-        try run(relationship.remove, object.key, destination.key)
+        try database.run(relationship.remove, [database.key(object.key), database.key(destination.key)])
         changed(object)
     }
 
-    func holdDestinations(_ destinations: [RowReference], of object: RowReference, slot: Int) throws(StoreError) {
+    package func holdDestinations(_ destinations: [RowReference], of object: RowReference, slot: Int) throws(StoreError) {
         // Only an ordered join table keeps an order of its own; elsewhere adding and removing
         // destinations left them as they are to be held.
         guard let relationship = entities[object.entity]?.relationships[slot], case .joinTable(ordered: true) = relationship.kind,
               destinations.count > 1, try self.destinations(of: object, slot: slot) != destinations else { return }
-        try run(relationship.clear, object.key)
+        try database.run(relationship.clear, [database.key(object.key)])
         for (position, destination) in destinations.enumerated() {
-            try run(relationship.insertAt, object.key, destination.key, Int64(position))
+            try database.run(relationship.insertAt, [database.key(object.key), database.key(destination.key), database.key(Int64(position))])
         }
         changed(object)
     }
 
-    func removeObjects(_ doomed: [RowReference]) throws(StoreError) {
-        let q = SQLIdentifier.quoted
+    package func removeObjects(_ doomed: [RowReference]) throws(StoreError) {
         var byTable: [String: [Int64]] = [:]
         for object in doomed {
             guard let table = entities[object.entity]?.table else { continue }
@@ -228,17 +191,9 @@ final class SQLRowObjects: StoreObjects {
         for table in tables {
             guard let keys = byTable[table] else { continue }
             // The rows, and the join-table rows they own.
-            var owned: [String] = []
-            for entity in entities.compactMap({ $0 }) where entity.table == table {
-                for relationship in entity.relationships {
-                    if let join = relationship.joinTable, !owned.contains(join) { owned.append(join) }
-                }
-            }
-            for (count, bindings) in RowKeyLists.chunks(keys) {
-                let list = RowKeyLists.inList(count)
-                try run("DELETE FROM \(q(table)) WHERE \(q(SQLSchema.primaryKeyColumn)) \(list)", bindings)
-                for join in owned {
-                    try run("DELETE FROM \(q(join)) WHERE \(q(SQLSchema.ownerColumn)) \(list)", bindings)
+            for list in database.keyLists(keys) {
+                for sql in RowWriteSQL.deleteRows(of: table, keys: list.test, entities: entities) {
+                    try database.run(sql, list.bindings)
                 }
             }
             try dropReferences(to: keys, in: table)
@@ -248,106 +203,46 @@ final class SQLRowObjects: StoreObjects {
     /// Relationships without an inverse may point at deleted objects: each such reference is
     /// removed (a to-one column set to NULL, a join-table row deleted), and its owner changed.
     private func dropReferences(to keys: [Int64], in table: String) throws(StoreError) {
-        let q = SQLIdentifier.quoted
         for (position, entity) in model.entities.enumerated() {
             guard let rows = entities[position] else { continue }
             for relationship in entity.ownRelationships where relationship.inverse == nil {
                 guard let destination = schema.table(for: relationship.destination), destination.table == table,
                       case .relationship(let slot)? = entity.slot(of: relationship.name) else { continue }
-                let sql = rows.relationships[slot]
-                for (count, bindings) in RowKeyLists.chunks(keys) {
-                    let list = RowKeyLists.inList(count)
-                    let owners: String, change: String
-                    switch sql.kind {
-                    case .foreignKey:
-                        let column = q(relationship.name)
-                        owners = "SELECT \(q(SQLSchema.primaryKeyColumn)), \(q(SQLSchema.entityColumn)) FROM \(q(rows.table)) WHERE \(column) \(list)"
-                        change = "UPDATE \(q(rows.table)) SET \(column) = NULL WHERE \(column) \(list)"
-                    case .joinTable:
-                        guard let join = sql.joinTable else { continue }
-                        owners = "SELECT DISTINCT \"o\".\(q(SQLSchema.primaryKeyColumn)), \"o\".\(q(SQLSchema.entityColumn)) FROM \(q(join)) AS \"j\" JOIN \(q(rows.table)) AS \"o\" ON \"o\".\(q(SQLSchema.primaryKeyColumn)) = \"j\".\(q(SQLSchema.ownerColumn)) WHERE \"j\".\(q(SQLSchema.targetColumn)) \(list)"
-                        change = "DELETE FROM \(q(join)) WHERE \(q(SQLSchema.targetColumn)) \(list)"
-                    case .inverseForeignKey, .none:
-                        continue
-                    }
-                    let statement = try cached(owners)
-                    try bind(statement, bindings)
-                    var touched: [RowReference] = []
-                    while try step(statement) { touched.append(try reference(statement, key: 0, entity: 1)) }
-                    statement.reset()
+                for list in database.keyLists(keys) {
+                    guard let sql = rows.relationships[slot].droppingReferences(keys: list.test) else { continue }
+                    let touched = try references(sql.owners, list.bindings)
                     guard !touched.isEmpty else { continue }
-                    try run(change, bindings)
+                    try database.run(sql.change, list.bindings)
                     touched.forEach(changed)
                 }
             }
         }
     }
 
-    // MARK: Statements
+    // MARK: Rows
 
-    /// One of the fixed statements, prepared once, reset with its bindings cleared.
-    func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        if let statement = statements[sql] {
-            statement.reset()
-            statement.clearBindings()
-            return statement
+    /// The objects whose keys and entity names are the columns 0 and 1 of a query's rows.
+    private func references(_ sql: String, _ bindings: [Database.Binding]) throws(StoreError) -> [RowReference] {
+        var references: [RowReference] = []
+        try database.query(sql, bindings) { (row) throws(StoreError) in
+            references.append(try reference(row, key: 0, entity: 1))
+            return true
         }
-        do {
-            let statement = try database.prepare(sql)
-            statements[sql] = statement
-            return statement
-        } catch {
-            throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:)))
-        }
-    }
-
-    /// A statement whose text varies (through the database's statement cache).
-    func cached(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        do { return try database.cachedStatement(sql) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
-    }
-
-    func bind(_ statement: SQLiteStatement, _ value: SQLiteValue, at index: Int32) throws(StoreError) {
-        do { try statement.bind(value, at: index) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
-    }
-
-    func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
-        do { try statement.bind(values) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
-    }
-
-    func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
-        do { return try statement.step() } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
-    }
-
-    /// Runs a bound statement to its end.
-    func run(_ statement: SQLiteStatement) throws(StoreError) {
-        defer { statement.reset() }
-        while try step(statement) {}
-    }
-
-    /// Runs a fixed statement with integer bindings `?1`, `?2`, ….
-    private func run(_ sql: String, _ keys: Int64...) throws(StoreError) {
-        let statement = try self.statement(sql)
-        for (offset, key) in keys.enumerated() { try bind(statement, .integer(key), at: Int32(offset + 1)) }
-        try run(statement)
-    }
-
-    /// Runs a varying statement with bindings.
-    private func run(_ sql: String, _ bindings: [SQLiteValue]) throws(StoreError) {
-        let statement = try cached(sql)
-        try bind(statement, bindings)
-        try run(statement)
-    }
-
-    func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws(StoreError) -> SQLiteValue {
-        do { return try database.scalar(sql, bindings) } catch { throw SQLiteStore.storeError(error, file: database.path.map(URL.init(fileURLWithPath:))) }
+        return references
     }
 
     /// The object whose key and entity name are in columns `key` and `entity` of the row.
-    func reference(_ statement: SQLiteStatement, key: Int32, entity: Int32) throws(StoreError) -> RowReference {
-        let name = statement.text(entity)
-        guard let position = model.entityPosition(named: name) else {
-            throw StoreError(.corruptStore, "row \(statement.int64(key)) names entity '\(name)', which the model does not have")
+    func reference(_ row: Database.Row, key: Int, entity: Int) throws(StoreError) -> RowReference {
+        guard let rowKey = row.int64(key), let name = row.text(entity) else {
+            throw StoreError(.corruptStore, "a row has no key or entity")
         }
-        return RowReference(key: statement.int64(key), entity: position)
+        return try reference(key: rowKey, entityName: name)
+    }
+
+    private func reference(key: Int64, entityName name: String) throws(StoreError) -> RowReference {
+        guard let position = model.entityPosition(named: name) else {
+            throw StoreError(.corruptStore, "row \(key) names entity '\(name)', which the model does not have")
+        }
+        return RowReference(key: key, entity: position)
     }
 }
