@@ -94,7 +94,7 @@ struct PostgreSQLFetchPlan {
 
         var compiledRequest = request
         if !orderingRows { compiledRequest.sortDescriptors = [] }
-        let query = compiled ? try? DialectFetchQuery(compiledRequest, schema: store.schema, dialect: store.dialect, columns: layout.columns) : nil
+        let query = compiled && store.compilesFetches ? try? DialectFetchQuery(compiledRequest, schema: store.schema, dialect: store.dialect, columns: layout.columns) : nil
         if let query, let parameters = Self.sent(query.bindings), let countParameters = Self.sent(query.countBindings) {
             sql = query.sql
             self.parameters = parameters
@@ -128,7 +128,8 @@ struct PostgreSQLFetchPlan {
         countParameters = parameters
         residual = whole
         residualPredicate = request.predicate
-        inMemoryReason = !compiled ? "the server refused the compiled query"
+        inMemoryReason = !store.compilesFetches ? "a store of layout 1 runs fetches in memory"
+            : !compiled ? "the server refused the compiled query"
             : query == nil ? "the compiler failed" : "a bound text holds a NUL character, which PostgreSQL's text cannot"
         sortsInMemory = orderingRows && !request.sortDescriptors.isEmpty
         isCompiled = false

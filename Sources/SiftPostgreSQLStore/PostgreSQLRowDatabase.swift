@@ -32,7 +32,10 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
     func attribute(_ value: Value) throws(StoreError) -> PostgreSQLValue { try PostgreSQLColumnCodec.encode(value) }
 
     /// Never asked: a PostgreSQL store's tables have no folded columns.
-    func searchFold(_ fold: SearchFold, of stored: PostgreSQLValue) -> PostgreSQLValue { .null }
+    func searchFold(_ fold: SearchFold, of stored: PostgreSQLValue) -> PostgreSQLValue {
+        guard case .text(let text) = stored else { return .null }
+        return .text(fold.fold(text))
+    }
 
     func keyLists(_ keys: [Int64]) -> [(test: String, bindings: [PostgreSQLValue])] {
         keys.isEmpty ? [] : [("= ANY(\(dialect.placeholder(1)))", [PostgreSQLRowObjects.keyArray(keys)])]
@@ -71,6 +74,9 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
         var parameters: [PostgreSQLValue] = [.int64(key), .text(try PostgreSQLColumnCodec.text(id.rawValue)), .text(entityName)]
         for inserted in sql.insertedSlots {
             parameters.append(try PostgreSQLColumnCodec.encode(attributes[inserted.slot]))
+        }
+        for hidden in sql.insertedFolds {
+            parameters.append(searchFold(hidden.fold, of: try PostgreSQLColumnCodec.encode(attributes[hidden.slot])))
         }
         do {
             _ = try connection.run(sql.insert, parameters)

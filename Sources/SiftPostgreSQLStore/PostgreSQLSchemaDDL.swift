@@ -9,8 +9,10 @@ import SiftStore
 /// every to-one column, on `"_entity"` and on each
 /// join table's `"_target"`, and the metadata table `"sift.metadata"`.
 ///
-/// The SQLite store's hidden folded columns of searchable attributes are not made: fetches
-/// evaluate predicates in memory here, and need none.
+/// Every searchable attribute — in a store of layout 2, every String attribute
+/// (``PostgreSQLStore/searchableModel(_:)``) — has hidden columns beside it, written with it:
+/// its `[cd]` and `[c]` folds (`_cd_<name>`, `_c_<name>`) and `localizedStandardCompare`'s sort
+/// key (`_s_<name>`), so `[c]`/`[cd]` tests and sorts with every comparator run in the server.
 package enum PostgreSQLSchemaDDL {
     /// PostgreSQL truncates longer identifiers (63 bytes); a model needing one is refused.
     static let identifierLimit = 63
@@ -45,6 +47,15 @@ package enum PostgreSQLSchemaDDL {
                     // Text in code-point order (SQLite's BINARY, the evaluator's), whatever
                     // the database's collation.
                     columns.append("\(q(attribute.name)) \(type)" + (type == "text" ? " COLLATE \"C\"" : ""))
+                }
+                // A searchable attribute's hidden columns (every text attribute's, in a store
+                // of layout 2): its [cd] and [c] folds and localizedStandardCompare's sort key.
+                for attribute in entity.ownAttributes where attribute.isSearchable {
+                    for fold in [SearchFold.caseAndDiacritics, .caseOnly, .standardSortKey] where declared[fold.column(attribute.name)] == nil {
+                        try checkName(fold.column(attribute.name))
+                        declared[fold.column(attribute.name)] = "text"
+                        columns.append("\(q(fold.column(attribute.name))) text COLLATE \"C\"")
+                    }
                 }
                 for relationship in entity.ownRelationships where !relationship.isToMany && declared[relationship.name] == nil {
                     try checkName(relationship.name)

@@ -26,7 +26,9 @@ import SiftStore
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
-    public var model: DataModel { schema.model }
+    /// The store's model, as it was given (its layout's model, ``schema``, has every String
+    /// attribute searchable).
+    public let model: DataModel
     let schema: SQLSchema
     let connection: PostgreSQLConnection
     let lock = NSRecursiveLock()
@@ -54,14 +56,53 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
-    static let layoutVersion = "1"
+    ///
+    /// - 1: the first layout.
+    /// - 2: text columns `COLLATE "C"`; every String attribute has hidden columns holding its
+    ///   `[cd]` and `[c]` folds and `localizedStandardCompare`'s sort key (``PostgreSQLSchemaDDL``).
+    ///   A store of layout 1 opens, with fetches run in memory as they were then.
+    static let layoutVersion = "2"
     /// `bigint[]` and `text[]`, for lists of keys and names sent as one parameter.
     static let bigintArray = PostgreSQLTypeOID(rawValue: 1016)
     static let textArray = PostgreSQLTypeOID(rawValue: 1009)
 
-    init(connection: PostgreSQLConnection, schema: SQLSchema) {
+    /// Whether fetches are compiled for the server (a store of layout 1, made before its text
+    /// columns were `COLLATE "C"` and had their folds, runs them in memory).
+    let compilesFetches: Bool
+
+    init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true) {
         self.connection = connection
+        self.model = model
         self.schema = schema
+        self.compilesFetches = compilesFetches
+    }
+
+    /// `model` with every String attribute searchable: the layout of a PostgreSQL store, whose
+    /// every text attribute keeps its folds and sort key (the server has no Sift functions).
+    static func searchableModel(_ model: DataModel) throws(StoreError) -> DataModel {
+        try rebuilt(model) { attribute in attribute.type == .string }
+    }
+
+    /// `model` with no attribute searchable: the layout of a store of layout 1.
+    static func unsearchableModel(_ model: DataModel) throws(StoreError) -> DataModel {
+        try rebuilt(model) { _ in false }
+    }
+
+    private static func rebuilt(_ model: DataModel, searchable: (AttributeDescription) -> Bool) throws(StoreError) -> DataModel {
+        let entities = model.entities.map { entity in
+            EntityDescription(name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract,
+                              attributes: entity.ownAttributes.map { attribute in
+                                  var attribute = attribute
+                                  attribute.isSearchable = searchable(attribute)
+                                  return attribute
+                              },
+                              relationships: entity.ownRelationships, indexes: entity.indexes, uniquenessConstraints: entity.uniquenessConstraints)
+        }
+        do {
+            return try DataModel(name: model.name, entities: entities)
+        } catch {
+            throw StoreError(.unsupportedModel, error.message)
+        }
     }
 
     /// The PostgreSQL type of each attribute column, by table.
@@ -104,7 +145,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
 
     /// Makes a store through an open connection (see ``create(conninfo:model:)``).
     public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
-        let schema = try SQLSchema.forModel(model)
+        let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
         do {
             try connection.transaction {
@@ -119,7 +160,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
         } catch {
             throw storeError(error)
         }
-        return PostgreSQLStore(connection: connection, schema: schema)
+        return PostgreSQLStore(connection: connection, model: model, schema: schema)
     }
 
     /// Opens the Sift store in the database `conninfo` names, with the model it keeps.
@@ -140,7 +181,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
             guard metadata["format"] == "sift", metadata["database"] == "postgresql" else {
                 throw StoreError(.corruptStore, "the Sift metadata of \(connection.database) is not a PostgreSQL store's")
             }
-            guard metadata["version"] == layoutVersion else {
+            guard metadata["version"] == layoutVersion || metadata["version"] == "1" else {
                 throw StoreError(.corruptStore, "\(connection.database) has store layout \(metadata["version"] ?? "?"); this Sift reads layout \(layoutVersion)")
             }
             guard let text = metadata["model"] else {
@@ -152,7 +193,10 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
             } catch {
                 throw StoreError(.corruptStore, "\(connection.database): the stored model cannot be read: \(error)")
             }
-            return PostgreSQLStore(connection: connection, schema: try SQLSchema.forModel(model))
+            if metadata["version"] == "1" {
+                return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(unsearchableModel(model)), compilesFetches: false)
+            }
+            return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(try searchableModel(model)))
         } catch {
             throw storeError(error)
         }

@@ -123,6 +123,11 @@ import Testing
             "_pk": "bigint", "_id": "text", "_entity": "text", "i16": "smallint", "i32": "integer", "i64": "bigint",
             "d": "double precision", "f": "double precision", "dec": "numeric", "s": "text", "u": "text",
             "date": "timestamp with time zone", "bin": "bytea", "uuid": "uuid", "b": "boolean",
+            // The String attribute's folds and sort key (the URI's are not: only Strings are searchable).
+            "_cd_s": "text", "_c_s": "text", "_s_s": "text",
         ])
+        // Text in code-point order, whatever the database's collation.
+        let collations = try connection.query("SELECT column_name::text FROM information_schema.columns WHERE table_name = 'Item' AND collation_name = 'C'")
+        #expect(Set(collations.compactMap { $0[0].stringValue }) == ["s", "u", "_cd_s", "_c_s", "_s_s"])
     }
 }

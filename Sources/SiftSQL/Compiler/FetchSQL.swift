@@ -174,7 +174,7 @@ struct FetchSQL {
     /// The first columns of the entity's indexes, and the searchable attributes' folded columns.
     private var indexedColumns: [String] {
         table.entity.indexes.compactMap { $0.first.flatMap { table.columns[$0] } }
-            + table.searchable.flatMap { column in SearchFold.allCases.map { $0.column(column) } }
+            + table.searchable.flatMap { column in SearchFold.predicateFolds.map { $0.column(column) } }
     }
 
     /// `SELECT count(*) FROM (SELECT 1 FROM "<table>" AS "t0" WHERE <range> LIMIT ?)`: how many

@@ -71,7 +71,7 @@ enum SchemaDDL {
                 attributes.append(attribute.name)
             }
         }
-        return attributes.flatMap { attribute in SearchFold.allCases.map { (attribute, $0, $0.column(attribute)) } }
+        return attributes.flatMap { attribute in SearchFold.predicateFolds.map { (attribute, $0, $0.column(attribute)) } }
     }
 
     /// `CREATE INDEX IF NOT EXISTS "<table>.<hidden column>"` on one hidden folded column.

@@ -17,6 +17,13 @@ package enum SearchFold: CaseIterable, Sendable {
     case caseAndDiacritics
     /// `[c]`: case folded: `_c_<column>`.
     case caseOnly
+    /// `localizedStandardCompare`'s sort key (`StringComparator.sortKey(_:)`): `_s_<column>`. Kept
+    /// only by a store without Sift's collations (PostgreSQL), to sort by it in SQL; never a
+    /// predicate's fold.
+    case standardSortKey
+
+    /// The folds that serve predicates (`[cd]`, `[c]`): the hidden columns the SQLite store keeps.
+    package static let predicateFolds: [SearchFold] = [.caseAndDiacritics, .caseOnly]
 
     /// The fold whose column serves exactly these options (`[cd]`, `[c]`); nil for any other
     /// (`[d]` alone, `[n]`, none), which keep the registered functions.
@@ -28,18 +35,20 @@ package enum SearchFold: CaseIterable, Sendable {
         }
     }
 
+    /// The options of the fold (the sort key starts from the `[cd]` fold).
     var options: ComparisonOptions {
         switch self {
-        case .caseAndDiacritics: [.caseInsensitive, .diacriticInsensitive]
+        case .caseAndDiacritics, .standardSortKey: [.caseInsensitive, .diacriticInsensitive]
         case .caseOnly: [.caseInsensitive]
         }
     }
 
     /// The hidden column holding this fold of attribute column `column`.
-    func column(_ column: String) -> String {
+    package func column(_ column: String) -> String {
         switch self {
         case .caseAndDiacritics: "_cd_" + column
         case .caseOnly: "_c_" + column
+        case .standardSortKey: Self.standardSortKeyColumn(column)
         }
     }
 
@@ -49,7 +58,12 @@ package enum SearchFold: CaseIterable, Sendable {
     package static func standardSortKeyColumn(_ column: String) -> String { "_s_" + column }
 
     /// The folded text of a string.
-    func fold(_ text: String) -> String { StringFolding.fold(text, options: options) }
+    package func fold(_ text: String) -> String {
+        switch self {
+        case .caseAndDiacritics, .caseOnly: StringFolding.fold(text, options: options)
+        case .standardSortKey: StringComparator.localizedStandardCompare.sortKey(text) ?? text
+        }
+    }
 
     /// What the hidden column holds for a stored attribute value: its folded text, or NULL.
     func stored(_ value: SQLiteValue) -> SQLiteValue {

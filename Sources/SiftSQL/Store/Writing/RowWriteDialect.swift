@@ -54,13 +54,14 @@ package enum RowWriteDialect: Sendable {
         }
     }
 
-    /// Whether the store's tables have the hidden folded columns of searchable attributes
-    /// (``SearchFold``), which every write keeps up to date. The SQLite store's do; the
-    /// PostgreSQL store evaluates predicates in memory and makes none.
-    var hasSearchFoldColumns: Bool {
+    /// The hidden columns a searchable attribute has beside its own (``SearchFold``), which
+    /// every write keeps up to date: the SQLite store's `[cd]` and `[c]` folds; the PostgreSQL
+    /// store's also `localizedStandardCompare`'s sort key (its every text attribute is
+    /// searchable: the server has no Sift functions to fold or collate with).
+    var searchFolds: [SearchFold] {
         switch self {
-        case .sqlite: true
-        case .postgreSQL: false
+        case .sqlite: SearchFold.predicateFolds
+        case .postgreSQL: SearchFold.predicateFolds + [.standardSortKey]
         }
     }
 }

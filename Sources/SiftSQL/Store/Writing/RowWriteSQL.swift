@@ -15,7 +15,7 @@ package struct RowWriteSQL: Sendable {
     package let insertedSlots: [(slot: Int, column: String)]
     /// The hidden folded columns ``insert`` writes (``SearchFold``), each from an attribute slot
     /// (none unless the dialect's tables have them).
-    let insertedFolds: [(slot: Int, fold: SearchFold, column: String)]
+    package let insertedFolds: [(slot: Int, fold: SearchFold, column: String)]
     /// Attribute slot → the hidden folded columns written with it (empty unless searchable).
     let folds: [[(fold: SearchFold, column: String)]]
     /// `SELECT "_id" FROM "<table>" WHERE "_pk" = ?1`.
@@ -37,8 +37,7 @@ package struct RowWriteSQL: Sendable {
             columns.append(column)
             if let column { slots.append((slot, column)) }
             let hidden = column.flatMap { column in
-                dialect.hasSearchFoldColumns && entityTable.searchable.contains(column)
-                    ? SearchFold.allCases.map { (fold: $0, column: $0.column(column)) } : nil
+                entityTable.searchable.contains(column) ? dialect.searchFolds.map { (fold: $0, column: $0.column(column)) } : nil
             }
             folds.append(hidden ?? [])
         }

@@ -23,7 +23,7 @@ package protocol SQLRowDatabase: AnyObject {
     func attribute(_ value: Value) throws(StoreError) -> Binding
     /// What a searchable attribute's hidden column (``SearchFold``) holds for the attribute
     /// value `stored` (as ``attribute(_:)`` gave it). Asked only where the dialect's tables
-    /// have the columns (``RowWriteDialect/hasSearchFoldColumns``).
+    /// have the columns (``RowWriteDialect/searchFolds``).
     func searchFold(_ fold: SearchFold, of stored: Binding) -> Binding
     /// Row keys bound as lists, for statements on many rows: each list's test, to follow a key
     /// column (`IN (?1, ?2, …)`, `= ANY($1)`), with its bindings. None for no keys.
