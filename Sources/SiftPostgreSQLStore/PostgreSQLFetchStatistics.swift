@@ -17,13 +17,18 @@ package struct PostgreSQLFetchStatistics: Sendable {
     package var refused = 0
     /// Why predicates or sorts ran in memory, and how often.
     package var reasons: [String: Int] = [:]
+    /// The first predicate left to memory for each reason.
+    package var examples: [String: String] = [:]
 
     package init() {}
 
     /// Counts a planned fetch.
     mutating func count(_ plan: PostgreSQLFetchPlan) {
         fetches += 1
-        if let reason = plan.inMemoryReason { reasons[reason, default: 0] += 1 }
+        if let reason = plan.inMemoryReason {
+            reasons[reason, default: 0] += 1
+            if examples[reason] == nil { examples[reason] = plan.residualPredicate.map { String(describing: $0) } ?? plan.request.sortDescriptors.map(\.description).joined(separator: ", ") }
+        }
         if plan.request.predicate != nil {
             withPredicate += 1
             if plan.isCompiled && plan.residual == nil { predicateInServer += 1 }
@@ -45,6 +50,7 @@ package struct PostgreSQLFetchStatistics: Sendable {
         sum.sortedInServer += b.sortedInServer
         sum.refused += b.refused
         sum.reasons.merge(b.reasons, uniquingKeysWith: +)
+        sum.examples.merge(b.examples, uniquingKeysWith: { first, _ in first })
         return sum
     }
 

@@ -55,7 +55,9 @@ import Testing
         // How much of the work the server did (issue 17: at least 95 % of the predicates).
         let statistics = stores.statistics
         print("differential on PostgreSQL: \(statistics.summary)")
-        for (reason, count) in statistics.reasons.sorted(by: { $0.value > $1.value }).prefix(12) { print("  \(count) in memory: \(reason)") }
+        for (reason, count) in statistics.reasons.sorted(by: { $0.value > $1.value }).prefix(12) {
+            print("  \(count) in memory: \(reason), as in: \(statistics.examples[reason] ?? "")")
+        }
         #expect(statistics.withPredicate > 0)
         #expect(Double(statistics.predicateInServer) >= 0.5 * Double(statistics.withPredicate))
     }
