@@ -20,6 +20,11 @@ struct PostgreSQLFetchExecutor {
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
         store.lock.lock(); defer { store.lock.unlock() }
         let plan = try PostgreSQLFetchPlan(request, store: store)
+        // Nothing to do in memory (outside the write transaction): the objects stream from one
+        // cursor as they are read (PostgreSQLCursorSource).
+        if plan.residual == nil && !plan.sortsInMemory && !plan.pagesInMemory && !store.writing {
+            return FetchedObjects(source: PostgreSQLCursorSource(store: store, plan: plan), batchSize: request.fetchBatchSize)
+        }
         let keys = try matchingKeys(plan)
         return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
                               batchSize: request.fetchBatchSize)

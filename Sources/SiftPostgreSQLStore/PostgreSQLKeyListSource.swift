@@ -23,12 +23,18 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         self.store = store
         self.keys = keys
         self.layout = layout
+        prefetch = request.map(Self.prefetchedRelationships) ?? []
+    }
+
+    /// The relationships a request prefetches for each batch: the first of each of its
+    /// `relationshipKeyPathsForPrefetching`, once each.
+    static func prefetchedRelationships(_ request: FetchRequest) -> [String] {
         var names: [String] = []
-        for path in request?.relationshipKeyPathsForPrefetching ?? [] {
+        for path in request.relationshipKeyPathsForPrefetching {
             let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
             if !first.isEmpty && !names.contains(first) { names.append(first) }
         }
-        prefetch = names
+        return names
     }
 
     var count: Int { keys.count }

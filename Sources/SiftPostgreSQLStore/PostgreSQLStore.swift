@@ -40,6 +40,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     public internal(set) var hasChanges = false
     /// Names the cursors fetches declare.
     var cursorCounter = 0
+    /// The fetches streaming from a cursor, and their transaction (``PostgreSQLStream``).
+    let streams = PostgreSQLStreams()
     /// Lets ``interrupt()`` stop the fetches under way.
     let interruption = FetchInterruption()
     /// How long the first change waits for another writer's lock on the store before failing
