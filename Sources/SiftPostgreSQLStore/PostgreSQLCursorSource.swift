@@ -114,6 +114,9 @@ final class PostgreSQLStream: @unchecked Sendable {
     private var state = State.ready
     /// Rows fetched and not yet returned, oldest first, each with the position of its next row.
     private var buffered: [(result: PostgreSQLResult, next: Int)] = []
+    /// The next `FETCH`, sent as soon as the last one's rows came (the server reads them while
+    /// these are decoded), and the rows it asks for.
+    private var ahead: (statement: PostgreSQLAheadStatement, size: Int)?
 
     /// The fewest and most rows one `FETCH` asks for, whatever the batch size asked: a round trip
     /// per thousand rows costs little; a bound keeps memory flat when everything is asked at once.
@@ -163,17 +166,25 @@ final class PostgreSQLStream: @unchecked Sendable {
                 state = .finished
                 break
             }
-            let size = Swift.min(Swift.max(count - objects.count, Self.smallestFetch), Self.largestFetch)
+            var size = Swift.min(Swift.max(count - objects.count, Self.smallestFetch), Self.largestFetch)
             let result: PostgreSQLResult
             do {
-                result = try store.connection.query("FETCH \(size) FROM \(cursor)")
+                if let ahead {
+                    self.ahead = nil
+                    size = ahead.size
+                    result = try store.connection.receive(ahead.statement)
+                } else {
+                    result = try store.connection.query("FETCH \(size) FROM \(cursor)")
+                }
+                buffered.append((result, 0))
+                if result.count < size {
+                    // The last rows: the cursor is done with.
+                    closeCursor()
+                } else {
+                    ahead = (try store.connection.sendAhead("FETCH \(size) FROM \(cursor)"), size)
+                }
             } catch {
                 throw fail(error)
-            }
-            buffered.append((result, 0))
-            if result.count < size {
-                // The last rows: the cursor is done with.
-                closeCursor()
             }
         }
         try store.prefetch(source.prefetch, of: objects, layout: source.plan.layout)
@@ -207,6 +218,7 @@ final class PostgreSQLStream: @unchecked Sendable {
     /// the error as the store reports it.
     private func fail(_ error: any Error) -> any Error {
         let reported = PostgreSQLStore.storeError(error)
+        ahead = nil
         store.streams.remove(self)
         state = .failed(reported)
         buffered = []
@@ -221,6 +233,11 @@ final class PostgreSQLStream: @unchecked Sendable {
         state = .buffered
         store.streams.remove(self)
         let connection = store.connection
+        if let ahead {
+            // Its rows are not wanted.
+            self.ahead = nil
+            _ = try? connection.receive(ahead.statement)
+        }
         if !connection.isInFailedTransaction { try? connection.execute("CLOSE \(cursor)") }
         store.endStreamTransactionIfUnused()
     }
@@ -236,6 +253,10 @@ final class PostgreSQLStream: @unchecked Sendable {
     /// ``PostgreSQLStore/endStreams()``); at an error the stream fails with it.
     fileprivate func readRest() throws {
         guard case .streaming(let cursor) = state else { return }
+        if let ahead {
+            self.ahead = nil
+            buffered.append((try store.connection.receive(ahead.statement), 0))
+        }
         let rest = try store.connection.query("FETCH ALL FROM \(cursor)")
         buffered.append((rest, 0))
         state = .buffered
@@ -248,6 +269,7 @@ final class PostgreSQLStream: @unchecked Sendable {
         guard case .streaming = state else { return }
         state = .failed(error)
         buffered = []
+        ahead = nil
     }
 }
 
