@@ -75,9 +75,7 @@ struct PostgreSQLFetchExecutor {
             _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
-                var objects: [ManagedObject] = []
-                objects.reserveCapacity(batch.count)
-                for row in batch { objects.append(try plan.layout.object(row)) }
+                let objects = try plan.layout.objects(batch, rows: 0..<batch.count)
                 try store.prefetch(plan.scanPrefetch, of: objects, layout: plan.layout)
                 for object in objects {
                     try store.interruption.check()
