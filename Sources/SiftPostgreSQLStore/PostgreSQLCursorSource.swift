@@ -4,10 +4,12 @@ import SiftPostgreSQL
 import SiftSQL
 import SiftStore
 
-/// A fetch's objects streamed from the plan's query, for a plan that leaves nothing to memory (no
-/// residual predicate, no sort or paging in memory): iterating reads them from one server-side
-/// cursor (``PostgreSQLStream``), `FETCH` by `FETCH`, decoding each row once — one pass over the
-/// rows instead of a scan for their keys followed by reading the objects again by key.
+/// A fetch's objects streamed from the plan's query, for a plan that sorts nothing in memory:
+/// iterating reads them from one server-side cursor (``PostgreSQLStream``), `FETCH` by `FETCH`,
+/// decoding each row once, the residual predicate (if any) and then the offset and limit applied
+/// as they come — one pass over the rows instead of a scan for their keys followed by reading the
+/// objects again by key. An error of the predicate on a later row ends the iteration there (the
+/// SQLite store's streams do the same), kept in ``failure``.
 ///
 /// The count, the IDs and access by position need every key: they are read once, on first need,
 /// as the key list a fetch that runs in memory makes (``PostgreSQLKeyListSource``); iteration does
@@ -117,6 +119,11 @@ final class PostgreSQLStream: @unchecked Sendable {
     /// The next `FETCH`, sent as soon as the last one's rows came (the server reads them while
     /// these are decoded), and the rows it asks for.
     private var ahead: (statement: PostgreSQLAheadStatement, size: Int)?
+    /// With a residual predicate: the matches decoded and not yet returned, the matches still to
+    /// skip (the offset) and to return (the limit; nil: no limit).
+    private var matches: ArraySlice<ManagedObject> = []
+    private var toSkip: Int
+    private var toReturn: Int?
 
     /// The fewest and most rows one `FETCH` asks for, whatever the batch size asked: a round trip
     /// per thousand rows costs little; a bound keeps memory flat when everything is asked at once.
@@ -125,6 +132,10 @@ final class PostgreSQLStream: @unchecked Sendable {
 
     init(source: PostgreSQLCursorSource) {
         self.source = source
+        let request = source.plan.request
+        let inMemory = source.plan.residual != nil && source.plan.pagesInMemory
+        toSkip = inMemory ? request.fetchOffset : 0
+        toReturn = inMemory && request.fetchLimit > 0 ? request.fetchLimit : nil
     }
 
     deinit {
@@ -152,6 +163,17 @@ final class PostgreSQLStream: @unchecked Sendable {
         }
         var objects: [ManagedObject] = []
         while objects.count < count {
+            if !matches.isEmpty {
+                let taken = matches.prefix(count - objects.count)
+                objects += taken
+                matches = matches.dropFirst(taken.count)
+                continue
+            }
+            if let residual = source.plan.residual, let first = buffered.first, first.next < first.result.count {
+                buffered[0].next = first.result.count
+                try filter(first.result, rows: first.next..<first.result.count, by: residual)
+                continue
+            }
             if let first = buffered.first, first.next < first.result.count {
                 let end = first.next + Swift.min(first.result.count - first.next, count - objects.count)
                 objects += try source.plan.layout.objects(first.result, rows: first.next..<end)
@@ -189,6 +211,31 @@ final class PostgreSQLStream: @unchecked Sendable {
         }
         try store.prefetch(source.prefetch, of: objects, layout: source.plan.layout)
         return objects
+    }
+
+    /// Keeps the rows of `result` that match the residual predicate in ``matches``, skipping the
+    /// offset's and ending the stream at the limit's last: what the scan of a fetch that runs in
+    /// memory does (the relationships the predicate reads prefetched for the rows first).
+    private func filter(_ result: PostgreSQLResult, rows: Range<Int>, by residual: CompiledPredicate) throws {
+        let plan = source.plan
+        let candidates = try plan.layout.objects(result, rows: rows)
+        try store.prefetch(plan.scanPrefetch, of: candidates, layout: plan.layout)
+        var kept: [ManagedObject] = []
+        for object in candidates where toReturn != 0 {
+            guard try residual.evaluate(.object(object)) else { continue }
+            if toSkip > 0 {
+                toSkip -= 1
+                continue
+            }
+            kept.append(object)
+            if let limit = toReturn { toReturn = limit - 1 }
+        }
+        matches = kept[...]
+        if toReturn == 0 {
+            // The limit is reached: nothing more is read.
+            closeCursor()
+            buffered = []
+        }
     }
 
     /// Declares the cursor; or, inside the write transaction, falls back to the key list.

@@ -20,9 +20,9 @@ struct PostgreSQLFetchExecutor {
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
         store.lock.lock(); defer { store.lock.unlock() }
         let plan = try PostgreSQLFetchPlan(request, store: store)
-        // Nothing to do in memory (outside the write transaction): the objects stream from one
-        // cursor as they are read (PostgreSQLCursorSource).
-        if plan.residual == nil && !plan.sortsInMemory && !plan.pagesInMemory && !store.writing {
+        // No sort in memory (outside the write transaction): the objects stream from one cursor
+        // as they are read, filtered and paged as they come (PostgreSQLCursorSource).
+        if !plan.sortsInMemory && !store.writing {
             return FetchedObjects(source: PostgreSQLCursorSource(store: store, plan: plan), batchSize: request.fetchBatchSize)
         }
         let keys = try matchingKeys(plan)

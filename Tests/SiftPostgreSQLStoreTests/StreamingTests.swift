@@ -52,6 +52,38 @@ import Testing
         #expect(fetched.readError == nil)
     }
 
+    /// A predicate left to the evaluator filters the stream; the offset and limit then apply to
+    /// the matches, as the key list (count, IDs, by position) has them.
+    @Test func streamsFilterAndPageInMemory() async throws {
+        let test = try await Self.folders(2500, label: "streamfilter")
+        defer { test.database.drop() }
+        let store = test.store
+        let matching = (0..<2500).filter { String($0).hasSuffix("7") }.map { "f\($0)" }
+        for (statement, expected) in [
+            ("Folder WHERE name ENDSWITH '7'", matching),
+            ("Folder WHERE name ENDSWITH '7' LIMIT 30 OFFSET 5", Array(matching[5..<35])),
+            ("Folder WHERE name ENDSWITH '7' OFFSET 240", Array(matching[240...])),
+            ("Folder WHERE name ENDSWITH '7' LIMIT 1", Array(matching[..<1])),
+            ("Folder WHERE name == 'none'", []),
+        ] {
+            for batchSize in [3, 100, 0] {
+                var request = try FetchRequest(statement: statement)
+                request.fetchBatchSize = batchSize
+                let fetched = try store.fetch(request)
+                #expect(fetched.map(\.objectID.rawValue) == expected, "\(statement), batch size \(batchSize)")
+                #expect(fetched.objectIDs.map(\.rawValue) == expected)
+                #expect(fetched.readError == nil)
+            }
+        }
+        // The limit reached, the cursor is closed: a change goes through.
+        var iterator = try store.fetch(try FetchRequest(statement: "Folder WHERE name ENDSWITH '7' LIMIT 2")).makeIterator()
+        #expect(iterator.next()?.objectID == ObjectID("f7"))
+        #expect(iterator.next()?.objectID == ObjectID("f17"))
+        #expect(iterator.next() == nil)
+        try store.insert("Folder", id: ObjectID("x"), ["name": .string("x")])
+        try store.save()
+    }
+
     @Test func abandonedStreamLeavesTheConnectionUsable() async throws {
         let test = try await Self.folders(2500, label: "abandon")
         defer { test.database.drop() }
