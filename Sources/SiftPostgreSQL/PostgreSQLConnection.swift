@@ -11,6 +11,8 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// What `cancel()` sends the cancel request with (`PQgetCancel`): usable from any thread.
     private let cancelHandle: OpaquePointer?
     var statementCache = PostgreSQLStatementCache(capacity: 100)
+    /// The statement sent ahead whose result has not been collected (`sendAhead`).
+    var aheadStatement: PostgreSQLAheadStatement?
 
     /// Opens a connection. `conninfo` is a libpq connection string, key/value
     /// (`host=/tmp/pg dbname=shop user=me`) or a URL (`postgres://me@db.example/shop`,
@@ -37,6 +39,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// statements run in one transaction unless they hold their own `BEGIN`/`COMMIT`; the first
     /// error stops them.
     public func execute(_ sql: String) throws(PostgreSQLError) {
+        settleAhead()
         guard !sql.containsNUL else { throw .nulCharacter(in: "the SQL text", sql: sql) }
         _ = try checked(sift_PQexec(handle, sql), sql: sql)
     }
@@ -45,6 +48,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// the statement cache; the rows arrive in binary and decode by type. All rows are held in
     /// memory: use `forEachRow` for large results.
     public func query(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        settleAhead()
         let encoded = try PostgreSQLParameters(parameters, sql: sql)
         let name = try preparedStatement(sql, parameterTypes: encoded.types)
         let result = encoded.withValuePointers { values in
@@ -97,6 +101,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// transaction, when the server refuses any statement but `ROLLBACK`, the statements stay
     /// prepared (unused, under names never given again) until the connection closes.
     private func deallocate(_ names: [String]) {
+        settleAhead()
         guard sift_PQtransactionStatus(handle) != PQTRANS_INERROR else { return }
         for name in names {
             if let result = sift_PQexec(handle, "DEALLOCATE " + PostgreSQLIdentifier.quoted(name)) { sift_PQclear(result) }
@@ -123,13 +128,17 @@ public final class PostgreSQLConnection: @unchecked Sendable {
 
     /// Whether a transaction is open, failed or not (`PQtransactionStatus`).
     public var isInTransaction: Bool {
+        settleAhead()
         let status = sift_PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
     /// Whether the open transaction has failed: the server refuses every statement until
     /// `ROLLBACK`.
-    public var isInFailedTransaction: Bool { sift_PQtransactionStatus(handle) == PQTRANS_INERROR }
+    public var isInFailedTransaction: Bool {
+        settleAhead()
+        return sift_PQtransactionStatus(handle) == PQTRANS_INERROR
+    }
 
     /// The database the connection is to (`PQdb`).
     public var database: String { string(sift_PQdb(handle)) }

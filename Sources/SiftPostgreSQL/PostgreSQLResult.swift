@@ -43,6 +43,28 @@ public final class PostgreSQLResult: @unchecked Sendable, RandomAccessCollection
         return Int(String(cString: text)) ?? 0
     }
 
+    /// Whether `column` arrived in binary (`PQfformat`); false past the last column.
+    public func isBinary(_ column: Int) -> Bool {
+        column >= 0 && column < columnCount && sift_PQfformat(handle, Int32(truncatingIfNeeded: column)) == 1
+    }
+
+    /// The type of `column` (`PQftype`); `.unspecified` past the last column.
+    public func columnType(_ column: Int) -> PostgreSQLTypeOID {
+        guard column >= 0, column < columnCount else { return .unspecified }
+        return PostgreSQLTypeOID(rawValue: sift_PQftype(handle, Int32(truncatingIfNeeded: column)))
+    }
+
+    /// The bytes of the value in `column` of row `row` as libpq holds them, undecoded (binary or
+    /// text, as ``isBinary(_:)`` says), or nil for NULL or a row or column out of range
+    /// (`PQgetisnull` answers 1 for those): for decoders that know a column's type and want no
+    /// `PostgreSQLValue` in between. The bytes belong to the result: use them only while holding
+    /// it (`withExtendedLifetime`).
+    public func valueBytes(row: Int, column: Int) -> UnsafeRawBufferPointer? {
+        let row = Int32(truncatingIfNeeded: row), column = Int32(truncatingIfNeeded: column)
+        if sift_PQgetisnull(handle, row, column) != 0 { return nil }
+        return UnsafeRawBufferPointer(start: sift_PQgetvalue(handle, row, column), count: Int(sift_PQgetlength(handle, row, column)))
+    }
+
     /// The value in `column` of row `row`, decoded by the column's type.
     func value(row: Int32, column: Int32) -> PostgreSQLValue {
         guard row >= 0, row < sift_PQntuples(handle), column >= 0, column < sift_PQnfields(handle) else { return .null }

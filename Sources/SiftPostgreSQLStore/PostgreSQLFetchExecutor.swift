@@ -20,6 +20,12 @@ struct PostgreSQLFetchExecutor {
     func objects(_ request: FetchRequest) throws -> FetchedObjects {
         store.lock.lock(); defer { store.lock.unlock() }
         return try planned(request) { plan in
+            // No sort in memory (outside the write transaction), and a query the server cannot
+            // refuse half way: the objects stream from one cursor as they are read, filtered
+            // and paged as they come (PostgreSQLCursorSource).
+            if !plan.sortsInMemory && !store.writing && !plan.mayBeRefused {
+                return FetchedObjects(source: PostgreSQLCursorSource(store: store, plan: plan), batchSize: request.fetchBatchSize)
+            }
             let keys = try matchingKeys(plan)
             return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
                                   batchSize: request.fetchBatchSize)
@@ -53,7 +59,10 @@ struct PostgreSQLFetchExecutor {
     /// The server refused a compiled query with an error the evaluator does not have: an
     /// integer overflow or a division by zero (class 22, which the evaluator answers with a
     /// double, infinity or nil), or an operator it lacks for the operands' types (class 42).
-    struct CompiledQueryRefused: Error {}
+    struct CompiledQueryRefused: Error, CustomStringConvertible {
+        let error: PostgreSQLError
+        var description: String { "the server refused the compiled query: \(error)" }
+    }
 
     /// Runs `body` in a read-only transaction (inside the write transaction: a savepoint), the
     /// connection's errors made store errors, or ``CompiledQueryRefused``.
@@ -72,7 +81,7 @@ struct PostgreSQLFetchExecutor {
                 try? connection.execute("ROLLBACK")
             }
             if plan.isCompiled, let error = error as? PostgreSQLError, ["22", "42"].contains(error.sqlStateClass) {
-                throw CompiledQueryRefused()
+                throw CompiledQueryRefused(error: error)
             }
             throw error is PostgreSQLError ? PostgreSQLStore.storeError(error) : error
         }
@@ -108,9 +117,7 @@ struct PostgreSQLFetchExecutor {
             _ = try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(plan.sql)", plan.parameters)
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
-                var objects: [ManagedObject] = []
-                objects.reserveCapacity(batch.count)
-                for row in batch { objects.append(try plan.layout.object(row)) }
+                let objects = try plan.layout.objects(batch, rows: 0..<batch.count)
                 try store.prefetch(plan.scanPrefetch, of: objects, layout: plan.layout)
                 for object in objects {
                     try store.interruption.check()

@@ -43,6 +43,10 @@ struct PostgreSQLFetchPlan {
     let sortsInMemory: Bool
     /// Whether offset and limit are applied in memory.
     let pagesInMemory: Bool
+    /// Whether the server may refuse the query half way through its rows (an overflow, a
+    /// division by zero), where the evaluator has an answer: its rows are then read whole
+    /// before any is returned, so that the fetch can run again in memory.
+    let mayBeRefused: Bool
     /// Whether ``countSQL`` counts what the request returns, paging included.
     var countIsPaged: Bool { isCompiled && !pagesInMemory }
     /// Whether the query is the compiler's (false: the entity's rows, everything in memory).
@@ -106,6 +110,7 @@ struct PostgreSQLFetchPlan {
             sortsInMemory = !query.sortsInSQL
             pagesInMemory = !query.pagesInSQL
             isCompiled = true
+            mayBeRefused = query.mayBeRefused
             var prefetch = query.residual.map { Self.relationshipsRead(by: $0, sortKeys: [], entities: entities) } ?? []
             if sortsInMemory {
                 for name in Self.relationshipsRead(by: nil, sortKeys: request.sortDescriptors.map(\.keyPath), entities: entities) where !prefetch.contains(name) {
@@ -133,6 +138,7 @@ struct PostgreSQLFetchPlan {
             : query == nil ? "the compiler failed" : "a bound text holds a NUL character, which PostgreSQL's text cannot"
         sortsInMemory = orderingRows && !request.sortDescriptors.isEmpty
         isCompiled = false
+        mayBeRefused = false
         // With nothing to do in memory before paging, the server pages (any offset and limit up
         // to Int.max: OFFSET and LIMIT take bigint).
         pagesInMemory = residual != nil || sortsInMemory

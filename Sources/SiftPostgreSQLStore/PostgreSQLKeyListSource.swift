@@ -23,12 +23,18 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         self.store = store
         self.keys = keys
         self.layout = layout
+        prefetch = request.map(Self.prefetchedRelationships) ?? []
+    }
+
+    /// The relationships a request prefetches for each batch: the first of each of its
+    /// `relationshipKeyPathsForPrefetching`, once each.
+    static func prefetchedRelationships(_ request: FetchRequest) -> [String] {
         var names: [String] = []
-        for path in request?.relationshipKeyPathsForPrefetching ?? [] {
+        for path in request.relationshipKeyPathsForPrefetching {
             let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
             if !first.isEmpty && !names.contains(first) { names.append(first) }
         }
-        prefetch = names
+        return names
     }
 
     var count: Int { keys.count }
@@ -54,10 +60,8 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(SQLSchema.primaryKeyColumn)) = ANY($1)"
         let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(batch)]) }
         var byKey: [Int64: ManagedObject] = [:]
-        for row in result {
-            let object = try layout.object(row)
-            byKey[object.storageKey] = object
-        }
+        byKey.reserveCapacity(result.count)
+        for object in try layout.objects(result, rows: 0..<result.count) { byKey[object.storageKey] = object }
         return batch.compactMap { byKey[$0] }
     }
 

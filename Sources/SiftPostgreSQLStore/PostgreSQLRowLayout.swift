@@ -68,3 +68,102 @@ struct PostgreSQLRowLayout: Sendable {
         return ManagedObject(objectID: id, shape: entity.shape, values: values[...], storageKey: key)
     }
 }
+
+// MARK: Whole batches
+
+extension PostgreSQLRowLayout {
+    /// How one column of a result becomes a `Value`: straight from its bytes for the binary forms
+    /// of the column types the store makes (and the attribute types they hold), else through
+    /// `PostgreSQLValue` and ``PostgreSQLColumnCodec``, as ``object(_:)`` reads every column. Both
+    /// give the same value.
+    enum ColumnDecoding: Equatable {
+        case int8, int4, int2, float8, text, bool, general
+
+        init(_ type: PostgreSQLTypeOID, binary: Bool, attribute: AttributeType?) {
+            guard binary else { self = .general; return }
+            let integer = attribute == nil || attribute == .integer16 || attribute == .integer32 || attribute == .integer64
+            switch type {
+            case .int8 where integer: self = .int8
+            case .int4 where integer: self = .int4
+            case .int2 where integer: self = .int2
+            case .float8 where attribute == .double || attribute == .float: self = .float8
+            case .text, .varchar: self = .text
+            case .bool where attribute == .boolean: self = .bool
+            default: self = .general
+            }
+        }
+    }
+
+    /// The objects of rows `rows` of `result` (rows of ``columns``), in order, as ``object(_:)``
+    /// makes them, their values decoded into one buffer the batch's objects share (one
+    /// allocation per batch rather than one per object), each column's decoding chosen once.
+    func objects(_ result: PostgreSQLResult, rows: Range<Int>) throws(StoreError) -> [ManagedObject] {
+        guard !rows.isEmpty else { return [] }
+        // Every column's decoding, by its type in this result and the attribute it holds.
+        var attributeTypes = [AttributeType?](repeating: nil, count: columns.count)
+        for entity in entities.values {
+            for column in entity.columns where column.index < attributeTypes.count { attributeTypes[column.index] = column.type }
+        }
+        let decodings = attributeTypes.indices.map { ColumnDecoding(result.columnType($0), binary: result.isBinary($0), attribute: attributeTypes[$0]) }
+        var heads: [(key: Int64, id: ObjectID, entity: EntityColumns, values: Range<Int>)] = []
+        heads.reserveCapacity(rows.count)
+        var values: [Value] = []
+        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - 3))
+        var lastEntity: (bytes: [UInt8], columns: EntityColumns)?
+        try withExtendedLifetime(result) { () throws(StoreError) in
+            for row in rows {
+                var key: Int64 = 0
+                if case .int(let stored) = Self.value(result, row: row, column: 0, decoding: decodings[0], type: nil) { key = stored }
+                let id: ObjectID
+                if case .string(let text) = Self.value(result, row: row, column: 1, decoding: decodings[1], type: nil) {
+                    id = ObjectID(text)
+                } else {
+                    id = ObjectID("")
+                }
+                // The entity: nearly always the previous row's, told by its bytes.
+                let entity: EntityColumns
+                let nameBytes = result.valueBytes(row: row, column: 2) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                if let lastEntity, decodings[2] == .text, nameBytes.elementsEqual(lastEntity.bytes) {
+                    entity = lastEntity.columns
+                } else {
+                    let name = result[row][2].stringValue ?? ""
+                    guard let found = entities[name] else {
+                        throw StoreError(.corruptStore, "row \(key) of \(table.table) names entity '\(name)', which the model does not have")
+                    }
+                    entity = found
+                    lastEntity = (Array(name.utf8), found)
+                }
+                let start = values.count
+                for column in entity.columns {
+                    values.append(Self.value(result, row: row, column: column.index, decoding: decodings[column.index], type: column.type))
+                }
+                heads.append((key, id, entity, start..<values.count))
+            }
+        }
+        return heads.map { ManagedObject(objectID: $0.id, shape: $0.entity.shape, values: values[$0.values], storageKey: $0.key) }
+    }
+
+    /// One value of a result.
+    @inline(__always)
+    private static func value(_ result: PostgreSQLResult, row: Int, column: Int, decoding: ColumnDecoding, type: AttributeType?) -> Value {
+        guard decoding != .general else { return PostgreSQLColumnCodec.decode(result[row][column], as: type) }
+        guard let bytes = result.valueBytes(row: row, column: column) else { return .null }
+        switch decoding {
+        case .int8 where bytes.count == 8:
+            return .int(Int64(bigEndian: bytes.loadUnaligned(as: Int64.self)))
+        case .int4 where bytes.count == 4:
+            return .int(Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self))))
+        case .int2 where bytes.count == 2:
+            return .int(Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self))))
+        case .float8 where bytes.count == 8:
+            return .double(Double(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))))
+        case .text:
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case .bool where bytes.count == 1:
+            return .bool(bytes[0] != 0)
+        default:
+            // A length that does not fit the type: as the general decoder reads it.
+            return PostgreSQLColumnCodec.decode(result[row][column], as: type)
+        }
+    }
+}

@@ -56,7 +56,8 @@ extension PostgreSQLStore {
     public func rollback() {
         lock.lock(); defer { lock.unlock() }
         generation &+= 1
-        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
+        if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
         endTransaction()
     }
 
@@ -128,6 +129,8 @@ extension PostgreSQLStore {
     /// at a time, as in SQLite; readers go on) and reads where row keys continue.
     private func beginChanges() throws(StoreError) {
         guard !writing else { return }
+        // Fetches still streaming read their rest first, and end their read-only transaction.
+        endStreams()
         do {
             try connection.execute("BEGIN")
             let (seconds, attoseconds) = lockTimeout.components

@@ -46,6 +46,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     package internal(set) var fetchStatistics = PostgreSQLFetchStatistics()
     /// Names the cursors fetches declare.
     var cursorCounter = 0
+    /// The fetches streaming from a cursor, and their transaction (``PostgreSQLStream``).
+    let streams = PostgreSQLStreams()
     /// Lets ``interrupt()`` stop the fetches under way.
     let interruption = FetchInterruption()
     /// How long the first change waits for another writer's lock on the store before failing

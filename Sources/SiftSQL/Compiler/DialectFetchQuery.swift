@@ -29,6 +29,9 @@ package struct DialectFetchQuery {
     package let reason: String?
     package let sortsInSQL: Bool
     package let pagesInSQL: Bool
+    /// Whether the server may refuse the query half way through its rows (an overflow, a
+    /// division by zero: ``SQLExpression/mayRaise``), where the evaluator has an answer.
+    package let mayBeRefused: Bool
 
     /// Compiles `request` (its predicate typed by the model) selecting `columns` (SQL text the
     /// caller writes: the row layout's columns, read as they are).
@@ -37,6 +40,7 @@ package struct DialectFetchQuery {
         var select = plan.statement(selecting: columns.map { .literal($0) })
         // No limit is no LIMIT (SQLite's -1 is an error here).
         if request.fetchLimit == 0 { select.limit = nil }
+        mayBeRefused = select.mayRaise
         let renderer = SQLRenderer(dialect)
         sql = renderer.render(select)
         bindings = renderer.bindings

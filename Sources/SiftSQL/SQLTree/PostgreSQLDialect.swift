@@ -105,5 +105,7 @@ package struct PostgreSQLDialect: SQLDialect {
 
     var holdsNaN: Bool { true }
 
+    var writesNullParametersAsNULL: Bool { true }
+
     var hasSiftFunctions: Bool { false }
 }

@@ -62,6 +62,10 @@ protocol SQLDialect: Sendable {
     /// Whether a subquery in FROM must be given an alias (PostgreSQL before 16).
     var requiresDerivedTableAlias: Bool { get }
 
+    /// Whether a bound NULL is written `NULL` rather than bound (PostgreSQL: a parameter's type
+    /// comes from its context, and `$1 IS NOT NULL` has none).
+    var writesNullParametersAsNULL: Bool { get }
+
     /// Whether the dialect's doubles hold NaN (PostgreSQL's do, and order it above every
     /// number; SQLite stores NULL). The compiler then leaves to the evaluator every computation
     /// that could make a NaN, and reads stored doubles with NaN as NULL.
@@ -88,6 +92,8 @@ extension SQLDialect {
     var requiresDerivedTableAlias: Bool { false }
 
     var holdsNaN: Bool { false }
+
+    var writesNullParametersAsNULL: Bool { false }
 
     var hasSiftFunctions: Bool { true }
 }

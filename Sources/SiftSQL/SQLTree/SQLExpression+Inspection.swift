@@ -60,7 +60,46 @@ extension SQLExpression {
     }
 }
 
+extension SQLExpression {
+    /// Whether evaluating it may raise an error in a server that raises one where SQLite gives
+    /// NULL or a double (PostgreSQL: an integer overflow, a division by zero, the square root of
+    /// a negative number, a cast out of range): arithmetic, negation, casts, `abs`, `sqrt`,
+    /// sums, anywhere in the tree, subqueries included.
+    var mayRaise: Bool {
+        switch self {
+        case .binary(let op, let a, let b):
+            return [.add, .subtract, .multiply, .divide, .remainder, .leftShift, .rightShift].contains(op) || a.mayRaise || b.mayRaise
+        case .unary(.negate, _), .cast, .orderedAggregate:
+            return true
+        case .function(let name, let arguments):
+            return ["abs", "sqrt", "sum"].contains(name) || arguments.contains { $0.mayRaise }
+        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .suffix(let e, _), .isNull(let e, _):
+            return e.mayRaise
+        case .and(let parts), .or(let parts):
+            return parts.contains { $0.mayRaise }
+        case .in(let e, let list):
+            return e.mayRaise || list.contains { $0.mayRaise }
+        case .between(let e, let low, let high):
+            return [e, low, high].contains { $0.mayRaise }
+        case .case(let branches, let otherwise):
+            return branches.contains { $0.when.mayRaise || $0.then.mayRaise } || (otherwise?.mayRaise ?? false)
+        case .exists(let select), .subquery(let select):
+            return select.mayRaise
+        case .rowNumber(let orderBy):
+            return orderBy.contains { $0.expression.mayRaise }
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string, .countAll:
+            return false
+        }
+    }
+}
+
 extension SQLSelect {
+    /// ``SQLExpression/mayRaise`` anywhere in the statement.
+    var mayRaise: Bool {
+        (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? [])).contains { $0.mayRaise }
+            || { if case .subquery(let inner)? = from?.source { inner.mayRaise } else { false } }()
+    }
+
     /// ``SQLExpression/comparesColumn(_:_:)`` anywhere in the statement.
     func comparesColumn(_ alias: String, _ name: String) -> Bool {
         (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? []))

@@ -35,6 +35,8 @@ final class SQLRenderer {
             let text = alias.map { dialect.quoted($0) + "." + dialect.quoted(name) } ?? dialect.quoted(name)
             return dialect.column(text, table: tableOf(alias: alias ?? ""), name: name) ?? unsupported("the column \(text)")
         case .parameter(let parameter):
+            // (A server infers a parameter's type from its context, which `$1 IS NULL` lacks.)
+            if case .null = parameter.value, dialect.writesNullParametersAsNULL { return "NULL" }
             if let number = numbers[parameter.id] { return dialect.placeholder(number) }
             bindings.append(parameter.value)
             numbers[parameter.id] = bindings.count
