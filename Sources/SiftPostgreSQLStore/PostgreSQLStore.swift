@@ -7,26 +7,27 @@ import SiftStore
 
 /// A Sift store in a PostgreSQL database, through libpq (docs/POSTGRESQL.md): the SQLite store's
 /// layout (``SQLSchema``: a table per entity hierarchy, a column per attribute, join tables) in
-/// PostgreSQL types (``PostgreSQLColumnCodec``), with the model kept in the table
+/// PostgreSQL types (`PostgreSQLColumnCodec`; every String attribute with hidden columns holding
+/// its folds and sort key), with the model kept in the table
 /// `"sift.metadata"`, so opening a store needs only its connection string.
 ///
-/// Changes follow the store rules of every store (`StoreObjects`, on ``PostgreSQLRowObjects``):
+/// Changes follow the store rules of every store (`StoreObjects`, on the SQLite store's row code):
 /// the first change begins a transaction (taking the store's write lock, so writers queue as in
 /// SQLite; readers are not blocked); each change is written into it at once inside a savepoint,
 /// so a failed change leaves nothing of itself; `save()` validates the changed objects and
 /// commits, `rollback()` rolls back. A failed save leaves the database as it was and the
 /// changes pending.
 ///
-/// Fetches: see ``PostgreSQLFetchPlan``. Today the server is sent only the entity's rows (in
-/// insertion order, read through a cursor a batch at a time); the predicate, the sort, paging,
-/// sections and dictionaries run in memory with the evaluator's own code, so every answer is
-/// the in-memory stores' answer.
+/// Fetches are compiled by the SQLite store's compiler in PostgreSQL's dialect (`PostgreSQLFetchPlan`):
+/// the WHERE, ORDER BY, LIMIT and OFFSET run in the server, streamed through a cursor, and what
+/// the server cannot compute exactly as the evaluator does runs in memory on the rows it
+/// returns, so every answer is the in-memory stores' answer. ``generatedSQL(for:)`` shows which.
 ///
 ///     let store = try PostgreSQLStore.create(conninfo: "postgres://me@localhost/notes", model: model)
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
-    /// The store's model, as it was given (its layout's model, ``schema``, has every String
+    /// The store's model, as it was given (its layout's model, `schema`, has every String
     /// attribute searchable).
     public let model: DataModel
     let schema: SQLSchema
