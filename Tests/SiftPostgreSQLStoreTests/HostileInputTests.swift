@@ -36,6 +36,37 @@ import Testing
         #expect(try store.count(FetchRequest(entityName: "Note")) == 0)
     }
 
+    /// Constants in compiled predicates are bound: the server's SQL never holds their text, and
+    /// each finds exactly its own object (in the server: equality, [cd] equality on the folded
+    /// column, BEGINSWITH as a range, CONTAINS and ENDSWITH); one with NUL runs in memory.
+    @Test func hostileConstantsInCompiledPredicatesAreBound() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "hostile_sql")
+        defer { test.database.drop() }
+        let texts = Self.hostile.dropLast() + ["a\u{0}b"]
+        for (index, text) in texts.enumerated() where !text.contains("\u{0}") {
+            try test.store.insert("Folder", id: ObjectID("f\(index)"), ["name": .string("<\(text)>")])
+        }
+        try test.store.save()
+        for (index, text) in texts.enumerated() {
+            let expected = text.contains("\u{0}") ? [] : [ObjectID("f\(index)")]
+            for format in ["name == %@", "name ==[cd] %@", "name BEGINSWITH %@", "name CONTAINS %@", "name ENDSWITH %@"] {
+                let value = format == "name == %@" || format == "name ==[cd] %@" ? "<\(text)>" : format.hasSuffix("BEGINSWITH %@") ? "<\(text)" : "\(text)>"
+                let request = FetchRequest(entityName: "Folder", predicate: try PredicateNode(format: format, value))
+                let generated = try test.store.generatedSQL(for: request)
+                if text.contains("\u{0}") {
+                    #expect(generated.inMemoryPredicate != nil, "\(generated)")
+                } else {
+                    #expect(generated.inMemoryPredicate == nil, "\(format): \(generated)")
+                    #expect(!generated.sql.contains(value), "\(generated.sql)")
+                }
+                let found = try test.store.fetch(request).objectIDs
+                // (A needle inside another folder's name finds that folder too.)
+                #expect(Set(expected).isSubset(of: Set(found)), "\(format) \(text.prefix(20))")
+                if format == "name == %@" { #expect(found == expected, "\(text.prefix(20))") }
+            }
+        }
+    }
+
     @Test func hostileNamesInRequestsAreUnknown() async throws {
         let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "names")
         defer { test.database.drop() }
