@@ -19,9 +19,7 @@ extension PostgreSQLConnection {
     /// ``receive(_:)`` for the result. Anything else run on the connection meanwhile first
     /// collects the result (and keeps it for `receive`): the connection stays usable as before.
     public func sendAhead(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLAheadStatement {
-        settleAhead()
-        let encoded = try PostgreSQLParameters(parameters, sql: sql)
-        let name = try preparedStatement(sql, parameterTypes: encoded.types)
+        let (name, encoded) = try prepared(sql, parameters)
         let sent = encoded.withValuePointers { values in
             sift_PQsendQueryPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
         }

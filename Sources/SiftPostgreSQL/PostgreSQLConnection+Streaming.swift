@@ -14,9 +14,7 @@ extension PostgreSQLConnection {
     /// is cancelled; inside one they are read and dropped, since a cancel would fail the
     /// transaction. Then `body`'s error is rethrown.
     public func forEachRow(_ sql: String, _ parameters: [PostgreSQLValue] = [], _ body: (PostgreSQLRow) throws -> Void) throws {
-        settleAhead()
-        let encoded = try PostgreSQLParameters(parameters, sql: sql)
-        let name = try preparedStatement(sql, parameterTypes: encoded.types)
+        let (name, encoded) = try prepared(sql, parameters)
         // While the statement runs, the status is "active": whether a transaction is open is
         // known only before.
         let inTransaction = isInTransaction

@@ -48,9 +48,7 @@ public final class PostgreSQLConnection: @unchecked Sendable {
     /// the statement cache; the rows arrive in binary and decode by type. All rows are held in
     /// memory: use `forEachRow` for large results.
     public func query(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        settleAhead()
-        let encoded = try PostgreSQLParameters(parameters, sql: sql)
-        let name = try preparedStatement(sql, parameterTypes: encoded.types)
+        let (name, encoded) = try prepared(sql, parameters)
         let result = encoded.withValuePointers { values in
             sift_PQexecPrepared(handle, name, encoded.count, values, encoded.lengths, encoded.formats, 1)
         }
@@ -82,6 +80,15 @@ public final class PostgreSQLConnection: @unchecked Sendable {
             statementCache.capacity = max(1, newValue)
             deallocate(statementCache.trim(to: statementCache.capacity))
         }
+    }
+
+    /// `sql` prepared for `parameters` (through the statement cache), and the parameters encoded,
+    /// once any result sent ahead has been collected: what every statement run with parameters
+    /// starts with.
+    func prepared(_ sql: String, _ parameters: [PostgreSQLValue]) throws(PostgreSQLError) -> (name: String, encoded: PostgreSQLParameters) {
+        settleAhead()
+        let encoded = try PostgreSQLParameters(parameters, sql: sql)
+        return (try preparedStatement(sql, parameterTypes: encoded.types), encoded)
     }
 
     /// The name of the prepared statement for `sql` with `parameterTypes`, prepared
