@@ -111,13 +111,8 @@ struct PostgreSQLFetchPlan {
             pagesInMemory = !query.pagesInSQL
             isCompiled = true
             mayBeRefused = query.mayBeRefused
-            var prefetch = query.residual.map { Self.relationshipsRead(by: $0, sortKeys: [], entities: entities) } ?? []
-            if sortsInMemory {
-                for name in Self.relationshipsRead(by: nil, sortKeys: request.sortDescriptors.map(\.keyPath), entities: entities) where !prefetch.contains(name) {
-                    prefetch.append(name)
-                }
-            }
-            scanPrefetch = prefetch
+            scanPrefetch = Self.relationshipsRead(by: query.residual, sortKeys: sortsInMemory ? request.sortDescriptors.map(\.keyPath) : [],
+                                                  entities: entities)
             return
         }
 

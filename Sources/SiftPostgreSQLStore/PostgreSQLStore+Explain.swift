@@ -12,13 +12,11 @@ extension PostgreSQLStore {
     /// Dictionaries and sections are made in memory from the objects the query returns.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
-        let plan = try PostgreSQLFetchPlan(request, store: self, orderingRows: request.resultType != .dictionaries)
-        let counts = request.resultType == .count && plan.residual == nil
+        let (plan, sql, parameters) = try shownQuery(request)
         var reasons = [plan.inMemoryReason].compactMap { $0 }
         if request.resultType == .dictionaries { reasons.append("dictionaries in memory") }
         if request.sectionNameKeyPath != nil && request.resultType == .objects { reasons.append("sections in memory") }
-        var generated = GeneratedSQL(sql: counts ? plan.countSQL : plan.sql,
-                                     bindings: (counts ? plan.countParameters : plan.parameters).map(Self.shown),
+        var generated = GeneratedSQL(sql: sql, bindings: parameters.map(Self.shown),
                                      inMemoryPredicate: plan.residualPredicate?.description,
                                      inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
                                      sortsInMemory: request.resultType != .dictionaries && plan.sortsInMemory)
@@ -29,12 +27,17 @@ extension PostgreSQLStore {
     /// PostgreSQL's plan for a request's query (`EXPLAIN`), one line per row as `psql` prints it.
     public func queryPlan(for request: FetchRequest) throws -> [String] {
         lock.lock(); defer { lock.unlock() }
+        let (_, sql, parameters) = try shownQuery(request)
+        let result = try read { () throws(StoreError) in try query("EXPLAIN " + sql, parameters) }
+        return result.map { $0[0].stringValue ?? "" }
+    }
+
+    /// A request's plan and the query it sends: the count's when the server counts, else the
+    /// objects' (dictionaries are made from rows in insertion order).
+    private func shownQuery(_ request: FetchRequest) throws -> (plan: PostgreSQLFetchPlan, sql: String, parameters: [PostgreSQLValue]) {
         let plan = try PostgreSQLFetchPlan(request, store: self, orderingRows: request.resultType != .dictionaries)
         let counts = request.resultType == .count && plan.residual == nil
-        let result = try read { () throws(StoreError) in
-            try query("EXPLAIN " + (counts ? plan.countSQL : plan.sql), counts ? plan.countParameters : plan.parameters)
-        }
-        return result.map { $0[0].stringValue ?? "" }
+        return (plan, counts ? plan.countSQL : plan.sql, counts ? plan.countParameters : plan.parameters)
     }
 
     /// A parameter as `sift sql` shows it (in SQLite's spelling of values).

@@ -37,23 +37,12 @@ package struct DialectFetchQuery {
     /// caller writes: the row layout's columns, read as they are).
     package init(_ request: FetchRequest, schema: SQLSchema, dialect: PostgreSQLDialect, columns: [String]) throws {
         let plan = try FetchSQL(request, schema: schema, dialect: dialect)
-        var select = plan.statement(selecting: columns.map { .literal($0) })
-        // No limit is no LIMIT (SQLite's -1 is an error here).
-        if request.fetchLimit == 0 { select.limit = nil }
-        mayBeRefused = select.mayRaise
-        let renderer = SQLRenderer(dialect)
-        sql = renderer.render(select)
-        bindings = renderer.bindings
-        var count = plan.statement(selecting: [.countAll])
-        count.orderBy = []
-        if plan.pagesInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            var rows = plan.statement(selecting: [.integer(1)])
-            if request.fetchLimit == 0 { rows.limit = nil }
-            count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(rows), alias: nil))
-        }
-        let countRenderer = SQLRenderer(dialect)
-        countSQL = countRenderer.render(count)
-        countBindings = countRenderer.bindings
+        let columns = columns.map { SQLExpression.literal($0) }
+        mayBeRefused = plan.statement(selecting: columns).mayRaise
+        let query = plan.select(columns, in: dialect)
+        (sql, bindings) = (query.sql, query.bindings)
+        let count = plan.countQuery(in: dialect)
+        (countSQL, countBindings) = (count.sql, count.bindings)
         residual = plan.residual
         reason = plan.residualReason ?? plan.sortReason
         sortsInSQL = plan.orderBy != nil

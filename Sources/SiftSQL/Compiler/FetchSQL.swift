@@ -188,11 +188,13 @@ struct FetchSQL {
         return (rendered.sql, rendered.bindings)
     }
 
-    /// The request's LIMIT and OFFSET, bound (no limit is -1; no offset is nil); nil when it has
-    /// neither.
-    func paging() -> (limit: SQLExpression, offset: SQLExpression?)? {
+    /// The request's LIMIT and OFFSET, bound (no offset is nil; no limit is SQLite's -1, which an
+    /// OFFSET needs there, and no LIMIT at all in another dialect, where -1 is an error); nil when
+    /// it has neither.
+    func paging() -> (limit: SQLExpression?, offset: SQLExpression?)? {
         guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return nil }
-        let limit = context.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+        let limit: SQLExpression? = request.fetchLimit > 0 ? context.bind(.integer(Int64(request.fetchLimit)))
+            : context.dialect is SQLiteDialect ? context.bind(.integer(-1)) : nil
         return (limit, request.fetchOffset > 0 ? context.bind(.integer(Int64(request.fetchOffset))) : nil)
     }
 
