@@ -42,7 +42,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     var writing = false
     public internal(set) var hasChanges = false
     /// How fetches are written for this store's columns (their types, by table).
-    private(set) lazy var dialect = PostgreSQLDialect(columnTypes: Self.columnTypes(schema))
+    private(set) lazy var dialect = PostgreSQLDialect(columnTypes: Self.columnTypes(schema), hasTextFunctions: hasTextFunctions)
     /// How the fetches made so far ran: in the server or partly in memory.
     package internal(set) var fetchStatistics = PostgreSQLFetchStatistics()
     /// Names the cursors fetches declare.
@@ -72,13 +72,20 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// Whether fetches are compiled for the server (a store of layout 1, made before its text
     /// columns were `COLLATE "C"` and had their folds, runs them in memory).
     let compilesFetches: Bool
+    /// Whether the database has the store's text functions (``PostgreSQLTextFunctions``), so
+    /// string tests with options and case mappings of computed text run in the server.
+    let hasTextFunctions: Bool
 
-    init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true) {
+    init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true, hasTextFunctions: Bool = false) {
         self.connection = connection
         self.model = model
         self.schema = schema
         self.compilesFetches = compilesFetches
+        self.hasTextFunctions = hasTextFunctions
     }
+
+    /// The metadata key recording whether the store installed its text functions ("1").
+    static let textFunctionsKey = "text functions"
 
     /// `model` with every String attribute searchable: the layout of a PostgreSQL store, whose
     /// every text attribute keeps its folds and sort key (the server has no Sift functions).
@@ -150,20 +157,28 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
         let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
+        var hasTextFunctions = false
         do {
             try connection.transaction {
                 if try isSiftStore(connection) {
                     throw StoreError(.fileSystem, "the database \(connection.database) already holds a Sift store")
                 }
                 for statement in statements { try connection.execute(statement) }
-                let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8)"
+                // The text functions need `normalize`, which needs a UTF-8 database.
+                if try connection.query("SHOW server_encoding").first?[0].stringValue == "UTF8",
+                   case .success(let functions) = PostgreSQLTextFunctions.installation {
+                    for function in functions { try connection.execute(function) }
+                    hasTextFunctions = true
+                }
+                let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8), ($9, $10)"
                 _ = try connection.run(insert, [.text("format"), .text("sift"), .text("version"), .text(layoutVersion),
-                                                .text("database"), .text("postgresql"), .text("model"), .text(JSONModelFormat.write(model))])
+                                                .text("database"), .text("postgresql"), .text("model"), .text(JSONModelFormat.write(model)),
+                                                .text(textFunctionsKey), .text(hasTextFunctions ? "1" : "0")])
             }
         } catch {
             throw storeError(error)
         }
-        return PostgreSQLStore(connection: connection, model: model, schema: schema)
+        return PostgreSQLStore(connection: connection, model: model, schema: schema, hasTextFunctions: hasTextFunctions)
     }
 
     /// Opens the Sift store in the database `conninfo` names, with the model it keeps.
@@ -199,7 +214,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
             if metadata["version"] == "1" {
                 return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(unsearchableModel(model)), compilesFetches: false)
             }
-            return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(try searchableModel(model)))
+            return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(try searchableModel(model)),
+                                   hasTextFunctions: metadata[textFunctionsKey] == "1")
         } catch {
             throw storeError(error)
         }

@@ -46,6 +46,14 @@ public enum StringFolding {
         return span.checkForNFC(quickCheck: true)
     }
 
+    /// The string in Unicode Normalization Form D, by the standard library's tables (the ones
+    /// folding uses).
+    package static func nfd(_ s: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for u in s._nfd { scalars.append(u) }
+        return String(scalars)
+    }
+
     static func nfcSlow(_ s: String) -> String {
         String(decoding: s._nfcCodeUnits, as: UTF8.self)
     }

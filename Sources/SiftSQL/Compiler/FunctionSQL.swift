@@ -64,6 +64,7 @@ extension ExpressionSQLCompiler {
     /// giving a value of `kind`.
     func call(_ selector: String, _ arguments: [SQLFragment], kind: SQLKind, nullable: Bool,
               divergence: SQLFragment.Divergence = []) throws -> SQLFragment {
+        guard context.dialect.hasSiftFunctions else { throw SQLUnsupported("\(context.dialect.name) has no \(selector)") }
         var kinds = ""
         var values: [SQLExpression] = []
         for argument in arguments {
@@ -91,8 +92,18 @@ extension ExpressionSQLCompiler {
     /// `uppercase:`, `lowercase:`, `canonical:` of text (anything else is the evaluator's error).
     /// A case mapping of NFC text need not be NFC: SQL holds the NFC form
     /// (``SQLFragment/Divergence/textIsNFC``), so neither `[n]` nor a second mapping is compiled.
+    /// In PostgreSQL they are the store's text functions (``PostgreSQLTextFunctions``).
     private func caseMapping(_ selector: String, _ x: SQLFragment) throws -> SQLFragment {
         guard x.kind == .string else { throw SQLUnsupported("\(selector) of \(x.kind)") }
+        if !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions {
+            // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
+            if selector == "canonical:", let fold = PostgreSQLTextFunctions.fold([.caseInsensitive, .diacriticInsensitive]) {
+                return SQLFragment(expression: .function(fold, [try materialised(x).expression]), kind: .string, nullable: x.nullable)
+            }
+            guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
+            let function = selector == "uppercase:" ? PostgreSQLTextFunctions.uppercase : PostgreSQLTextFunctions.lowercase
+            return SQLFragment(expression: .function(function, [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
+        }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
         return try call(selector, [x], kind: .string, nullable: x.nullable, divergence: selector == "canonical:" ? [] : .textIsNFC)
     }

@@ -350,10 +350,12 @@ struct PredicateSQLCompiler {
         }
         if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
         if let search = searchEquality(options, l, r, negated: false) { return search }
+        let prepared = l.kind == .string && !options.subtracting(.normalized).isEmpty ? try preparedTextTest(.equals, options, l, r) : nil
+        if let prepared, l.constant != nil || r.constant != nil { return SQLCondition(expression: prepared, nullable: true) }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             // [c]/[d]: the evaluator's own string equality; nil only equals nil.
-            let test = SQLExpression.function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            let test = prepared ?? .function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
             if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
             return SQLCondition(expression: .function("coalesce", [test, .binary(.is, x.expression, y.expression)]), nullable: false)
         }
@@ -390,6 +392,10 @@ struct PredicateSQLCompiler {
         guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         if let search = searchOrdering(op, options, l, r) { return search }
+        if l.kind == .string && !options.subtracting(.normalized).isEmpty,
+           let test = try preparedTextTest(.order(try Self.orderOperator(op)), options, l, r) {
+            return SQLCondition(expression: test, nullable: true)
+        }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             let compare = SQLExpression.function("sift_compare", [x.expression, y.expression, .integer(Int64(options.rawValue))])
@@ -434,6 +440,8 @@ struct PredicateSQLCompiler {
                 : .binary(.equal, .suffix(x.expression, characters: Int64(text.unicodeScalars.count)), value)
             return SQLCondition(expression: test, nullable: true)
         }
+        let prepared: PreparedTextTest? = op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : op == .contains ? .contains : nil
+        if let prepared, let test = try preparedTextTest(prepared, options, l, r) { return SQLCondition(expression: test, nullable: true) }
         // The functions prepare both sides themselves, exactly as the evaluator does.
         let (x, y) = try bindPair(l, r, options: options, rawText: true)
         let function: String
@@ -490,6 +498,7 @@ struct PredicateSQLCompiler {
                 // `"" IN s` is a substring test with an empty needle: never true.
                 if case .string(let needle)? = l.constant, StringPredicates.isEmptyNeedle(needle, options: options) { return .false }
                 if let search = searchSubstring(options, needle: l, in: r) { return search }
+                if let test = try preparedTextTest(.contains, options, r, l) { return SQLCondition(expression: test, nullable: true) }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
                 return SQLCondition(expression: .function("sift_contains", [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
             }

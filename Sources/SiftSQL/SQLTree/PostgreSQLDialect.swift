@@ -1,6 +1,7 @@
 /// PostgreSQL's spelling of the tree, for a store on a server: `$N` placeholders, `TRUE`/`FALSE`,
 /// `IS [NOT] DISTINCT FROM` for nil-safe equality, `<>`, and the functions PostgreSQL has with
-/// exactly SQLite's meaning (`instr` is `strpos`). It has no storage classes (`typeof`) and none
+/// exactly SQLite's meaning (`instr` is `strpos`), and the text functions a store installs
+/// (``PostgreSQLTextFunctions``). It has no storage classes (`typeof`) and none
 /// of Sift's Swift functions (`sift_…`): a tree using them is reported unsupported
 /// (``SQLRenderer/unsupported``), and a PostgreSQL store computes such values another way
 /// (derived folded columns).
@@ -29,9 +30,12 @@ package struct PostgreSQLDialect: SQLDialect {
     /// The types of the columns of each table (`"boolean"`, `"timestamptz"`, …), by table and
     /// column name; a column not listed is read as it is.
     package var columnTypes: [String: [String: String]]
+    /// Whether the store installed ``PostgreSQLTextFunctions`` (a store made in a UTF-8 database).
+    package var hasTextFunctions: Bool
 
-    package init(columnTypes: [String: [String: String]] = [:]) {
+    package init(columnTypes: [String: [String: String]] = [:], hasTextFunctions: Bool = false) {
         self.columnTypes = columnTypes
+        self.hasTextFunctions = hasTextFunctions
     }
 
     var name: String { "PostgreSQL" }
@@ -70,8 +74,9 @@ package struct PostgreSQLDialect: SQLDialect {
     func functionName(_ name: String) -> String? {
         switch name {
         case "instr": "strpos"
-        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt": name
-        default: nil
+        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt",
+             "starts_with", "char_length": name
+        default: hasTextFunctions && PostgreSQLTextFunctions.names.contains(name) ? name : nil
         }
     }
 

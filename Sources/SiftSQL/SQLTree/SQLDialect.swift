@@ -74,6 +74,11 @@ protocol SQLDialect: Sendable {
     /// Whether Sift's Swift functions (`sift_…`) and collations are there (SQLite, where the
     /// store registers them); without them the compiler writes what it can in plain SQL.
     var hasSiftFunctions: Bool { get }
+
+    /// Whether the database has the text functions a PostgreSQL store installs
+    /// (``PostgreSQLTextFunctions``: the evaluator's folds and case mappings, tabulated), which a
+    /// dialect without Sift's functions then uses for string tests with options.
+    var hasTextFunctions: Bool { get }
 }
 
 extension SQLDialect {
@@ -96,6 +101,8 @@ extension SQLDialect {
     var writesNullParametersAsNULL: Bool { false }
 
     var hasSiftFunctions: Bool { true }
+
+    var hasTextFunctions: Bool { false }
 }
 
 /// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary

@@ -1,0 +1,58 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// String tests with options in a dialect without Sift's functions but with the text functions
+/// a PostgreSQL store installs (``PostgreSQLTextFunctions``): both sides prepared as the
+/// evaluator prepares them (`StringPredicates`: folded under `[c]`/`[d]`, NFC without options,
+/// as they are under `[n]`), then compared byte by byte — text is `COLLATE "C"` — as it does:
+///
+/// | test | SQL (`p(x)`: the prepared operand) |
+/// |---|---|
+/// | `x ==[d] y` | `sift_fold_d(x) = sift_fold_d(y)` |
+/// | `x <[c] y` | `sift_fold_c(x) COLLATE "C" < sift_fold_c(y)` |
+/// | `x BEGINSWITH[d] y` | `p(y) <> '' AND starts_with(p(x), p(y))` |
+/// | `x ENDSWITH[d] y` | `p(y) <> '' AND right(p(x), char_length(p(y))) = p(y)` |
+/// | `x CONTAINS[d] y` | `p(y) <> '' AND strpos(p(x), p(y)) > 0` |
+///
+/// A constant is prepared here, by the evaluator's own function, and bound; a constant needle
+/// that prepares to empty never gets here (the compiler writes false), so its test has no
+/// `p(y) <> ''`. Text in SQL is NFC (stored so, and the case mappings' results are composed), so
+/// an operand without options is itself. `LIKE` (whose `?` is a grapheme cluster) and `MATCHES`
+/// (PCRE2) have no such translation.
+extension PredicateSQLCompiler {
+    /// The string tests written this way.
+    enum PreparedTextTest {
+        case equals, order(SQLBinaryOperator), beginsWith, endsWith, contains
+    }
+
+    /// `test` of two string operands with `options` in plain SQL over the text functions; nil
+    /// where the dialect has Sift's functions (which the compiler calls instead) or lacks the
+    /// text functions.
+    func preparedTextTest(_ test: PreparedTextTest, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
+        guard !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions else { return nil }
+        let x = try prepared(l, options), y = try prepared(r, options)
+        let guarded = { (body: SQLExpression) -> SQLExpression in
+            r.constant != nil ? body : .and([.binary(.notEqual, y, .string("")), body])
+        }
+        switch test {
+        case .equals: return .binary(.equal, x, y)
+        case .order(let op): return .binary(op, .collate(x, "BINARY"), y)
+        case .beginsWith: return guarded(.function("starts_with", [x, y]))
+        case .endsWith: return guarded(.binary(.equal, .function("right", [x, .function("char_length", [y])]), y))
+        case .contains: return guarded(.binary(.greaterThan, .function("instr", [x, y]), .integer(0)))
+        }
+    }
+
+    /// The operand as the evaluator prepares it for `options`: a constant prepared here and
+    /// bound, anything else through the text function of its fold (if any).
+    private func prepared(_ f: SQLFragment, _ options: ComparisonOptions) throws -> SQLExpression {
+        if case .string(let text)? = f.constant {
+            let prepared = options.contains(.normalized) ? text
+                : PostgreSQLTextFunctions.fold(options) != nil ? StringFolding.fold(text, options: options) : StringFolding.nfc(text)
+            return context.bind(.text(prepared))
+        }
+        let x = try expressions.materialised(f).expression
+        guard let fold = PostgreSQLTextFunctions.fold(options) else { return x }
+        return .function(fold, [x])
+    }
+}

@@ -1,0 +1,118 @@
+import SiftEvaluation
+import SiftLanguage
+
+/// SQL functions a PostgreSQL store installs so that the server prepares text exactly as the
+/// evaluator does, where no stored fold serves (a fold of a computed value, `[d]` alone, a case
+/// mapping): the evaluator's own Swift functions, tabulated per Unicode scalar when the store
+/// is made.
+///
+/// | function | the evaluator's |
+/// |---|---|
+/// | `sift_fold_c(t)`, `sift_fold_d(t)`, `sift_fold_cd(t)` | `StringFolding.fold(t, options: [c] / [d] / [cd])` |
+/// | `sift_lowercase(t)`, `sift_uppercase(t)` | `t.lowercased()`, `t.uppercased()`, in NFC (the form SQL holds text in) |
+///
+/// **Why a table per scalar is exact.** `StringFolding.fold` works scalar by scalar on the NFD
+/// form — each scalar case-folded and/or dropped when it is a nonspacing mark — then composes
+/// the result to NFC; Swift's case mappings work scalar by scalar on the text as it is. So each
+/// function is: ASCII text by PostgreSQL's ASCII-only `lower`/`upper` under `COLLATE "C"` (or
+/// as it is for `[d]`); other text through `normalize(…, NFD)` for the folds, `replace` for each
+/// scalar that maps to several, one `translate` for those mapping to one scalar or to none,
+/// then `normalize(…, NFC)`. Every mapped-to scalar maps to itself (``statements()`` checks it,
+/// and refuses to write a function otherwise), so no scalar is mapped twice.
+/// `PostgreSQLTextFunctionsTests` compares the server's results with Swift's on every mapped
+/// scalar and on mixed text.
+///
+/// The composition at the end is the server's (`normalize` needs a UTF-8 database; PostgreSQL
+/// 15 has Unicode 14's tables): scalars assigned after that version compose as the server
+/// knows them.
+package enum PostgreSQLTextFunctions {
+    /// The function preparing text for `options` (`[c]`, `[d]`, `[cd]`; `[n]` and none need none).
+    package static func fold(_ options: ComparisonOptions) -> String? {
+        guard !options.contains(.normalized) else { return nil }
+        switch options.intersection([.caseInsensitive, .diacriticInsensitive]) {
+        case [.caseInsensitive]: return "sift_fold_c"
+        case [.diacriticInsensitive]: return "sift_fold_d"
+        case [.caseInsensitive, .diacriticInsensitive]: return "sift_fold_cd"
+        default: return nil
+        }
+    }
+
+    package static let lowercase = "sift_lowercase"
+    package static let uppercase = "sift_uppercase"
+
+    /// Every function's name.
+    package static let names: Set<String> = ["sift_fold_c", "sift_fold_d", "sift_fold_cd", lowercase, uppercase]
+
+    /// A scalar's image under one of the functions: nil where it is the scalar itself.
+    private typealias Mapping = (Unicode.Scalar) -> String?
+
+    /// ``statements()``, made once per process.
+    package static let installation = Result { () throws(Clash) in try statements() }
+
+    /// A scalar both mapped and mapped to by one function, which a single pass cannot tabulate.
+    package struct Clash: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// `CREATE OR REPLACE FUNCTION` statements for every function, tabulated from this
+    /// process's Swift (a look at every Unicode scalar: use ``installation``).
+    package static func statements() throws(Clash) -> [String] {
+        func folding(_ options: ComparisonOptions) -> Mapping {
+            let caseFold = options.contains(.caseInsensitive), strip = options.contains(.diacriticInsensitive)
+            return { u in
+                guard (caseFold && u.properties.changesWhenCaseFolded) || (strip && u.properties.generalCategory == .nonspacingMark) else { return nil }
+                let image = StringFolding.nfd(StringFolding.fold(String(u), options: options))
+                return image == String(u) ? nil : image
+            }
+        }
+        let c: ComparisonOptions = [.caseInsensitive], d: ComparisonOptions = [.diacriticInsensitive]
+        return [
+            try statement("sift_fold_c", ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c)),
+            try statement("sift_fold_d", ascii: "$1", decomposing: true, folding(d)),
+            try statement("sift_fold_cd", ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c.union(d))),
+            try statement(lowercase, ascii: "lower($1 COLLATE \"C\")", decomposing: false) { u in
+                u.properties.changesWhenLowercased ? u.properties.lowercaseMapping : nil
+            },
+            try statement(uppercase, ascii: "upper($1 COLLATE \"C\")", decomposing: false) { u in
+                u.properties.changesWhenUppercased ? u.properties.uppercaseMapping : nil
+            },
+        ]
+    }
+
+    /// One function: `ascii` for ASCII text (as many bytes as characters), the tables for the rest.
+    private static func statement(_ name: String, ascii: String, decomposing: Bool, _ mapping: Mapping) throws(Clash) -> String {
+        var single: [(Unicode.Scalar, Unicode.Scalar)] = [], removed: [Unicode.Scalar] = [], expanded: [(Unicode.Scalar, String)] = []
+        var images = Set<Unicode.Scalar>()
+        for value in UInt32(0x41)...0x10FFFF {
+            guard let u = Unicode.Scalar(value), value < 0x80 ? (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) : true,
+                  let image = mapping(u) else { continue }
+            let scalars = Array(image.unicodeScalars)
+            images.formUnion(scalars)
+            switch scalars.count {
+            case 0: removed.append(u)
+            case 1: single.append((u, scalars[0]))
+            default: expanded.append((u, image))
+            }
+        }
+        let sources = Set(single.map(\.0) + removed + expanded.map(\.0))
+        if let clash = images.first(where: sources.contains) {
+            throw Clash(description: "\(name): U+\(String(clash.value, radix: 16, uppercase: true)) is both mapped and mapped to")
+        }
+        var text = decomposing ? "normalize($1, NFD)" : "$1"
+        for (source, image) in expanded { text = "replace(\(text), \(literal(String(source))), \(literal(image)))" }
+        var from = String.UnicodeScalarView(), to = String.UnicodeScalarView()
+        for (source, image) in single { from.append(source); to.append(image) }
+        from.append(contentsOf: removed)
+        text = "translate(\(text), \(literal(String(from))), \(literal(String(to))))"
+        return """
+            CREATE OR REPLACE FUNCTION \(SQLIdentifier.quoted(name))(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $sift$
+            SELECT CASE WHEN octet_length($1) = char_length($1) THEN \(ascii) ELSE normalize(\(text), NFC) END
+            $sift$
+            """
+    }
+
+    /// `'text'`, quotes doubled.
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
