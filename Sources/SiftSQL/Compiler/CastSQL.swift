@@ -34,6 +34,16 @@ extension ExpressionSQLCompiler {
             return x
         case ("NSDate", .number(.real)) where !nan:
             return retyped(.date)
+        case ("NSDate", .number(.integer)), ("NSDate", .number(.boolean)):
+            // (The seconds as a double, which a dialect without Sift's functions converts as Swift does.)
+            guard context.dialect.hasSiftFunctions else { return SQLFragment(expression: .cast(x.expression, "double precision"), kind: .date, nullable: x.nullable) }
+            return try castCall(x, to: type, kind: .date)
+        case ("NSString", .number(.integer)), ("NSString", .number(.boolean)):
+            // (The decimal digits, 1 or 0 for a boolean; compared in code-point order.)
+            guard context.dialect.hasSiftFunctions else {
+                return SQLFragment(expression: .collate(.cast(x.expression, "text"), "BINARY"), kind: .string, nullable: x.nullable)
+            }
+            return try castCall(x, to: type, kind: .string)
         case ("NSDate", .number) where !nan:
             return try castCall(x, to: type, kind: .date)
         case ("NSString", .number) where !nan:

@@ -567,6 +567,13 @@ struct ExpressionSQLCompiler {
             guard numberKind(x.kind) != nil, numberKind(y.kind) != nil, !inherited.contains(.nanIsNull) else {
                 throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)")
             }
+            if !context.dialect.hasSiftFunctions {
+                // The C library's pow, as the evaluator's; PostgreSQL raises an error where it
+                // would give NaN or overflow (a fractional power of a negative number, zero to a
+                // negative power, a result out of range), and the fetch runs in memory.
+                return SQLFragment(expression: .function("power", [.cast(x.expression, "double precision"), .cast(y.expression, "double precision")]),
+                                   kind: .number(.real), nullable: nullable)
+            }
             // Only a fractional power (of a negative number) is NaN.
             let integralExponent: Bool
             switch b.constant {

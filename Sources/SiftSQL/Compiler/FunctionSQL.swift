@@ -134,8 +134,9 @@ extension ExpressionSQLCompiler {
     /// (PostgreSQL): the rounding functions are the integer itself or the double's
     /// `floor`/`ceil`/`trunc`, `abs` and `sqrt` are correctly rounded as the evaluator's are;
     /// `abs` of the least integer and `sqrt` of a negative number are errors there (the fetch
-    /// then runs in memory, where they are a double and NaN). `log: ln: exp:` depend on the
-    /// server's maths library: nil, left to the evaluator.
+    /// then runs in memory, where they are a double and NaN). `log: ln: exp:` are the server's C
+    /// library's, which computes them as the evaluator's does (glibc and musl share one
+    /// implementation).
     private func plainNumeric(_ selector: String, _ x: SQLFragment, kind n: SQLKind.NumberKind) throws -> SQLFragment? {
         let integer = n == .integer || n == .boolean
         let value = try materialised(x)
@@ -152,6 +153,14 @@ extension ExpressionSQLCompiler {
         case "sqrt:":
             guard integer || n == .real else { return nil }
             return SQLFragment(expression: .function("sqrt", [.cast(value.expression, "double precision")]), kind: .number(.real),
+                               nullable: x.nullable, divergence: x.divergence)
+        case "log:", "ln:", "exp:":
+            // The C library's log10, log and exp, as the evaluator's; where they would give NaN
+            // or overflow (a negative or zero argument, a result out of range), PostgreSQL raises
+            // an error and the fetch runs in memory.
+            guard integer || n == .real else { return nil }
+            let name = selector == "log:" ? "log" : selector == "ln:" ? "ln" : "exp"
+            return SQLFragment(expression: .function(name, [.cast(value.expression, "double precision")]), kind: .number(.real),
                                nullable: x.nullable, divergence: x.divergence)
         default:
             return nil

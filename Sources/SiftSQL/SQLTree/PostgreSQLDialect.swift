@@ -75,7 +75,7 @@ package struct PostgreSQLDialect: SQLDialect {
         switch name {
         case "instr": "strpos"
         case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt",
-             "starts_with", "char_length": name
+             "starts_with", "char_length", "ln", "log", "exp", "power": name
         default: hasTextFunctions && PostgreSQLTextFunctions.names.contains(name) ? name : nil
         }
     }

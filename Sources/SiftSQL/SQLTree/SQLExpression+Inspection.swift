@@ -72,7 +72,7 @@ extension SQLExpression {
         case .unary(.negate, _), .cast, .orderedAggregate:
             return true
         case .function(let name, let arguments):
-            return ["abs", "sqrt", "sum"].contains(name) || arguments.contains { $0.mayRaise }
+            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || arguments.contains { $0.mayRaise }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .suffix(let e, _), .isNull(let e, _):
             return e.mayRaise
         case .and(let parts), .or(let parts):
