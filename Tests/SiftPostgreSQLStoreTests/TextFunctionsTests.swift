@@ -79,6 +79,9 @@ import Testing
             #expect(generated.inMemoryPredicate == nil, "\(statement): \(generated)")
             #expect(try store.fetch(request).objectIDs == (try reference.fetch(request).objectIDs), "\(statement)")
         }
+        // A comparator's sort of a computed string: by its fold, in the server.
+        let sorted = try store.generatedSQL(for: FetchRequest(statement: "Folder SORT BY notes.@min.title USING localizedCompare"))
+        #expect(!sorted.sortsInMemory && sorted.sql.contains(#"sift_fold_cd((SELECT min("#), "\(sorted.sql)")
         let generated = try store.generatedSQL(for: FetchRequest(statement: "Note WHERE title BEGINSWITH[d] title"))
         #expect(generated.sql.contains(#"sift_fold_d("t0"."title") <> '' AND starts_with(sift_fold_d("t0"."title"), sift_fold_d("t0"."title"))"#), "\(generated.sql)")
     }

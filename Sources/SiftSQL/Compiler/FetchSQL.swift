@@ -82,6 +82,11 @@ struct FetchSQL {
                     let columns = search.sortColumns(for: key.comparator, text: term)
                     for column in columns.dropLast() { terms.append(SQLOrdering(expression: column, descending: !key.ascending)) }
                     term = columns[columns.count - 1]
+                } else if fragment.kind == .string, !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions,
+                          let columns = PredicateSQLCompiler.preparedSortTerms(for: key.comparator, text: term) {
+                    // Without Sift's collations, with the store's text functions: the comparator's fold of the value.
+                    for column in columns.dropLast() { terms.append(SQLOrdering(expression: column, descending: !key.ascending)) }
+                    term = columns[columns.count - 1]
                 } else if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {
                     // The comparator's collation replaces a column's COLLATE BINARY.
                     if case .collate(let value, "BINARY") = term { term = value }

@@ -43,6 +43,23 @@ extension PredicateSQLCompiler {
         }
     }
 
+    /// What a comparator sorts a computed string by, through the text functions (as
+    /// ``SearchColumns`` sorts a stored attribute by its stored folds): the value itself
+    /// (`compare`), its `[c]` fold, its `[cd]` fold then the value (`localizedCompare`), its `[cd]`
+    /// fold; nil for `localizedStandardCompare`, whose key has no function.
+    static func preparedSortTerms(for comparator: StringComparator, text: SQLExpression) -> [SQLExpression]? {
+        func folded(_ options: ComparisonOptions) -> SQLExpression? {
+            PostgreSQLTextFunctions.fold(options).map { .collate(.function($0, [text]), "BINARY") }
+        }
+        switch comparator {
+        case .compare: return [text]
+        case .caseInsensitiveCompare: return folded([.caseInsensitive]).map { [$0] }
+        case .localizedCompare: return folded([.caseInsensitive, .diacriticInsensitive]).map { [$0, text] }
+        case .localizedCaseInsensitiveCompare: return folded([.caseInsensitive, .diacriticInsensitive]).map { [$0] }
+        case .localizedStandardCompare: return nil
+        }
+    }
+
     /// The operand as the evaluator prepares it for `options`: a constant prepared here and
     /// bound, anything else through the text function of its fold (if any).
     private func prepared(_ f: SQLFragment, _ options: ComparisonOptions) throws -> SQLExpression {
