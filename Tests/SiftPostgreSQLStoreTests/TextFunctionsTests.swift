@@ -62,7 +62,7 @@ import Testing
         defer { test.database.drop() }
         let store = test.store
         let reference = AtomicStore.inMemory(model: StoreTestModels.notes)
-        for (index, title) in ["Café", "CAFE", "cafe\u{301}s", "x\u{301}y", "Straße", ""].enumerated() {
+        for (index, title) in ["Café", "CAFE", "cafe\u{301}s", "x\u{301}y", "Straße", "", "\u{600}ab", "xay"].enumerated() {
             let values: [String: Value] = ["title": .string(title), "rank": .int(Int64(index))]
             try store.insert("Note", id: ObjectID("n\(index)"), values)
             try reference.insert("Note", id: ObjectID("n\(index)"), values)
@@ -73,6 +73,12 @@ import Testing
             "Note WHERE uppercase:(title) == 'STRASSE'", "Note WHERE canonical:(title) == 'cafes'", "Note WHERE title ENDSWITH[d] 'y'",
             "Note WHERE title <[d] 'Cafe'", "Note WHERE lowercase:(title) ENDSWITH[c] 'SSE'", "Note WHERE 'xyz' CONTAINS[d] title",
             "Note WHERE title IN[d] 'a cafe\u{301}s b'", "Note WHERE title >=[cd] lowercase:(title)",
+            // LIKE: literals must begin and end on a Character boundary (x́ is one Character, and
+            // U+0600 joins the letter after it).
+            "Note WHERE title LIKE 'x*'", "Note WHERE title LIKE '*y'", "Note WHERE title LIKE '*ab'", "Note WHERE title LIKE '*a*'",
+            "Note WHERE title LIKE[c] 'caf*'", "Note WHERE title LIKE[cd] '*e*'", "Note WHERE title LIKE 'Stra*e'",
+            "Note WHERE title LIKE[d] '*e'", "Note WHERE title LIKE 'Caf*é'", "Note WHERE title LIKE '*'", "Note WHERE title LIKE[c] 'cafe'",
+            "Note WHERE title LIKE '*.*'", "Note WHERE lowercase:(title) LIKE 'x*y'",
         ] {
             let request = try FetchRequest(statement: statement + " SORT BY rank")
             let generated = try store.generatedSQL(for: request)
@@ -82,6 +88,11 @@ import Testing
         // A comparator's sort of a computed string: by its fold, in the server.
         let sorted = try store.generatedSQL(for: FetchRequest(statement: "Folder SORT BY notes.@min.title USING localizedCompare"))
         #expect(!sorted.sortsInMemory && sorted.sql.contains(#"sift_fold_cd((SELECT min("#), "\(sorted.sql)")
+        // `?` is one Character, which SQL cannot count: in memory.
+        #expect(try store.generatedSQL(for: FetchRequest(statement: "Note WHERE title LIKE 'x?'")).inMemoryPredicate != nil)
+        let like = try store.generatedSQL(for: FetchRequest(statement: "Note WHERE title LIKE[c] 'a*b.'"))
+        guard case .text(let regex)? = like.bindings.first else { Issue.record("\(like)"); return }
+        #expect(like.sql.contains(#"sift_fold_c("t0"."title") ~ $1"#) && regex.hasPrefix(#"^a(?![\u0300-"#) && regex.hasSuffix(#"])b\.$"#), "\(like)")
         let generated = try store.generatedSQL(for: FetchRequest(statement: "Note WHERE title BEGINSWITH[d] title"))
         #expect(generated.sql.contains(#"sift_fold_d("t0"."title") <> '' AND starts_with(sift_fold_d("t0"."title"), sift_fold_d("t0"."title"))"#), "\(generated.sql)")
     }

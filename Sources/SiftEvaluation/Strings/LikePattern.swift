@@ -112,6 +112,22 @@ public struct LikePattern: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "LIKE\(options) \"\(pattern)\"" }
 
+    /// The literal text of each run between stars, prepared as the subject is, when the
+    /// pattern has no `?` (nil otherwise): one run means no star, an empty first or last run a
+    /// leading or trailing star. (What the SQL compiler translates for a server.)
+    package var literalRuns: [String]? {
+        var runs: [String] = []
+        for segment in program.segments {
+            var text = ""
+            for element in segment {
+                guard case .literal(let character) = element else { return nil }
+                text.append(character)
+            }
+            runs.append(text)
+        }
+        return runs
+    }
+
     /// Whether the whole of `subject` matches the pattern.
     public func matches(_ subject: String) -> Bool {
         let program = self.program

@@ -17,8 +17,8 @@ import SiftLanguage
 /// A constant is prepared here, by the evaluator's own function, and bound; a constant needle
 /// that prepares to empty never gets here (the compiler writes false), so its test has no
 /// `p(y) <> ''`. Text in SQL is NFC (stored so, and the case mappings' results are composed), so
-/// an operand without options is itself. `LIKE` (whose `?` is a grapheme cluster) and `MATCHES`
-/// (PCRE2) have no such translation.
+/// an operand without options is itself. `LIKE` is translated when its pattern has no `?` (a
+/// grapheme cluster, which SQL cannot count: ``preparedLike(_:_:_:)``); `MATCHES` (PCRE2) never.
 extension PredicateSQLCompiler {
     /// The string tests written this way.
     enum PreparedTextTest {
@@ -41,6 +41,18 @@ extension PredicateSQLCompiler {
         case .endsWith: return guarded(.binary(.equal, .function("right", [x, .function("char_length", [y])]), y))
         case .contains: return guarded(.binary(.greaterThan, .function("instr", [x, y]), .integer(0)))
         }
+    }
+
+    /// `x LIKE 'pattern'` in plain SQL over the text functions: without a star, the prepared
+    /// operand equal to the prepared literal; with stars and printable ASCII literals (no `?`,
+    /// whose grapheme cluster has no SQL), the prepared operand matching ``LikeRegex``. Nil
+    /// otherwise, and where the dialect has Sift's functions or lacks the text functions.
+    func preparedLike(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
+        guard !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions, l.constant == nil,
+              case .string(let pattern)? = r.constant, let runs = LikePattern(pattern, options: options).literalRuns else { return nil }
+        if runs.count == 1 { return .binary(.equal, try prepared(l, options), context.bind(.text(runs[0]))) }
+        guard let regex = LikeRegex.regex(runs) else { return nil }
+        return .binary(.regexMatch, try prepared(l, options), context.bind(.text(regex)))
     }
 
     /// What a comparator sorts a computed string by, through the text functions (as

@@ -49,6 +49,7 @@ package struct PostgreSQLDialect: SQLDialect {
         case .notEqual: "<>"
         case .is: "IS NOT DISTINCT FROM"
         case .isNot: "IS DISTINCT FROM"
+        case .regexMatch: "~"
         default: SQLiteDialect().spelling(of: op)
         }
     }
@@ -60,7 +61,7 @@ package struct PostgreSQLDialect: SQLDialect {
             binary: [
                 .multiply: 700, .divide: 700, .remainder: 700,
                 .add: 600, .subtract: 600,
-                .concatenate: 550, .bitwiseAnd: 550, .bitwiseOr: 550, .leftShift: 550, .rightShift: 550,
+                .concatenate: 550, .bitwiseAnd: 550, .bitwiseOr: 550, .leftShift: 550, .rightShift: 550, .regexMatch: 550,
                 .lessThan: 400, .lessThanOrEqual: 400, .greaterThan: 400, .greaterThanOrEqual: 400,
                 .equal: 400, .notEqual: 400,
                 .is: 350, .isNot: 350,

@@ -131,6 +131,8 @@ enum SQLBinaryOperator: Hashable, Sendable {
     case `is`
     /// Nil-safe inequality: `IS NOT` in SQLite, `IS DISTINCT FROM` in PostgreSQL.
     case isNot
+    /// A match of a POSIX regular expression: `~` in PostgreSQL (SQLite has none: unsupported).
+    case regexMatch
 }
 
 /// A term of ORDER BY: `x`, `x DESC`.

@@ -37,8 +37,12 @@ struct SQLiteDialect: SQLDialect {
         case .notEqual: "!="
         case .is: "IS"
         case .isNot: "IS NOT"
+        case .regexMatch: "REGEXP"
         }
     }
+
+    /// SQLite's REGEXP calls a `regexp` function no store registers.
+    func supports(_ op: SQLBinaryOperator) -> Bool { op != .regexMatch }
 
     var precedence: SQLPrecedenceTable {
         SQLPrecedenceTable(
@@ -50,7 +54,7 @@ struct SQLiteDialect: SQLDialect {
                 .add: 600, .subtract: 600,
                 .bitwiseAnd: 500, .bitwiseOr: 500, .leftShift: 500, .rightShift: 500,
                 .lessThan: 400, .lessThanOrEqual: 400, .greaterThan: 400, .greaterThanOrEqual: 400,
-                .equal: 300, .notEqual: 300, .is: 300, .isNot: 300,
+                .equal: 300, .notEqual: 300, .is: 300, .isNot: 300, .regexMatch: 300,
             ],
             in: 300, between: 300, isNull: 300, storageClassTest: 300,
             not: 200, and: 100, or: 50)

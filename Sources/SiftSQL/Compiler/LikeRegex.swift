@@ -1,0 +1,83 @@
+import SiftEvaluation
+
+/// A `LIKE` pattern of plain literals (printable ASCII, and scalars segmented as it is:
+/// ``isPlain(_:)``) and stars (no `?`), as a POSIX regular expression
+/// over code points that matches exactly the texts the evaluator's `LikePattern` matches, for a
+/// server without Sift's functions (PostgreSQL's `~`).
+///
+/// The evaluator matches Characters (extended grapheme clusters), so a literal run must begin
+/// and end on a cluster boundary of the text: `"x*"` does not match `"x\u{301}"`, whose first
+/// Character is `x́`. Before a printable ASCII character a boundary is missing only after a
+/// Prepend scalar, and after one only before a scalar that extends the cluster (Extend, ZWJ,
+/// SpacingMark): the runs are written `(?<![prepend])run(?![extend])`, the classes read from
+/// Swift's own segmentation once per process (``joiners``, ``prepends``). So `"*ab*"` is
+/// `^.*(?<![…])ab(?![…])`; a pattern without a star is an equality instead.
+enum LikeRegex {
+    /// The regular expression for `runs` (``LikePattern/literalRuns``: two or more, each of
+    /// plain scalars), nil when a run holds anything else.
+    static func regex(_ runs: [String]) -> String? {
+        guard runs.count >= 2, runs.allSatisfy({ $0.unicodeScalars.allSatisfy(isPlain) }) else { return nil }
+        var regex = "^"
+        for (index, run) in runs.enumerated() where !run.isEmpty {
+            if index > 0 { regex += ".*(?<!" + prepends + ")" }
+            regex += escaped(run)
+            regex += index == runs.count - 1 ? "$" : "(?!" + joiners + ")"
+        }
+        return regex
+    }
+
+    /// ASCII letters and digits as they are, other ASCII escaped with a backslash (a literal in
+    /// PostgreSQL's advanced regular expressions), the rest as `\uXXXX`.
+    private static func escaped(_ run: String) -> String {
+        var text = ""
+        for u in run.unicodeScalars {
+            if u.value >= 0x80 {
+                text += escape(u.value)
+            } else {
+                if !(u.properties.isAlphabetic || ("0"..."9").contains(u)) { text += "\\" }
+                text.unicodeScalars.append(u)
+            }
+        }
+        return text
+    }
+
+    /// Whether a literal scalar behaves as a printable ASCII character does in segmentation —
+    /// its own Character, taking extenders, joined by nothing else: printable ASCII, and any
+    /// scalar Swift segments so (not a control, an extender, a prepend, a Hangul jamo or
+    /// syllable, a regional indicator, an extended pictograph after a zero-width joiner, or an
+    /// Indic conjunct consonant after a virama).
+    static func isPlain(_ u: Unicode.Scalar) -> Bool {
+        if u.value < 0x80 { return (0x20...0x7E).contains(u.value) }
+        if (0x1100...0x11FF).contains(u.value) || (0xA960...0xA97F).contains(u.value) || (0xAC00...0xD7FF).contains(u.value)
+            || (0x1F1E6...0x1F1FF).contains(u.value) { return false }
+        let s = String(u)
+        return ("a" + s).count == 2 && (s + "a").count == 2 && (s + "\u{301}").count == 1
+            && ("\u{1F600}\u{200D}" + s).count == 2 && ("\u{915}\u{94D}" + s).count == 2
+    }
+
+    /// `\uXXXX` or `\UXXXXXXXX`.
+    private static func escape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// The scalars that join a printable ASCII character before them into one Character
+    /// (Extend, ZWJ, SpacingMark), as a bracket expression.
+    static let joiners = bracket { u in ("a" + String(u)).count == 1 }
+
+    /// The scalars that join the printable ASCII character after them (Prepend).
+    static let prepends = bracket { u in (String(u) + "a").count == 1 }
+
+    /// `[\u0300-\u036F…]`: the scalars above ASCII where `test` holds, in ranges. CJK
+    /// ideographs, Hangul syllables and the private-use planes (none of them joins) are skipped.
+    private static func bracket(_ test: (Unicode.Scalar) -> Bool) -> String {
+        var ranges: [(UInt32, UInt32)] = []
+        for value in Array(UInt32(0x80)...0x1FFFF) + Array(UInt32(0xE0000)...0xE0FFF) {
+            if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0xE000...0xF8FF).contains(value) { continue }
+            guard let u = Unicode.Scalar(value), test(u) else { continue }
+            if let last = ranges.last, last.1 == value - 1 { ranges[ranges.count - 1].1 = value } else { ranges.append((value, value)) }
+        }
+        return "[" + ranges.map { $0.0 == $0.1 ? escape($0.0) : escape($0.0) + "-" + escape($0.1) }.joined() + "]"
+    }
+}
