@@ -327,9 +327,11 @@ struct PredicateSQLCompiler {
             if l.kind == .null || r.kind == .null, let stored = (l.kind == .null ? r : l).storedWithNaN {
                 return l.kind == .null && r.kind == .null ? .true : SQLCondition(expression: .isNull(stored, negated: false), nullable: false)
             }
-            // Two numbers, at least one a stored double read with NaN as NULL: equal, or both nil
-            // (tested on the stored column, where NaN is not NULL).
-            if case .number(let m) = l.kind, case .number(let n) = r.kind, m != .decimal, n != .decimal,
+            // Two numbers, at least one a stored double (or, in PostgreSQL, decimal) read with
+            // NaN as NULL: equal, or both nil (tested on the stored column, where NaN is not
+            // NULL). (SQLite holds decimals as text, which `=` does not compare as numbers.)
+            if case .number(let m) = l.kind, case .number(let n) = r.kind,
+               (m != .decimal && n != .decimal) || (!context.dialect.hasSiftFunctions && [m, n].allSatisfy { [.decimal, .integer, .boolean].contains($0) }),
                let lNil = Self.nilTest(l), let rNil = Self.nilTest(r) {
                 return SQLCondition(expression: .function("coalesce", [.binary(.equal, l.expression, r.expression), .and([lNil, rNil])]), nullable: false)
             }
