@@ -32,7 +32,7 @@ enum LikeRegex {
         var text = ""
         for u in run.unicodeScalars {
             if u.value >= 0x80 {
-                text += escape(u.value)
+                text += PostgreSQLRegex.escape(u.value)
             } else {
                 if !(u.properties.isAlphabetic || ("0"..."9").contains(u)) { text += "\\" }
                 text.unicodeScalars.append(u)
@@ -55,13 +55,6 @@ enum LikeRegex {
             && ("\u{1F600}\u{200D}" + s).count == 2 && ("\u{915}\u{94D}" + s).count == 2
     }
 
-    /// `\uXXXX` or `\UXXXXXXXX`.
-    private static func escape(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-    }
-
     /// The scalars that join a printable ASCII character before them into one Character
     /// (Extend, ZWJ, SpacingMark), as a bracket expression.
     static let joiners = bracket { u in ("a" + String(u)).count == 1 }
@@ -69,15 +62,13 @@ enum LikeRegex {
     /// The scalars that join the printable ASCII character after them (Prepend).
     static let prepends = bracket { u in (String(u) + "a").count == 1 }
 
-    /// `[\u0300-\u036F…]`: the scalars above ASCII where `test` holds, in ranges. CJK
-    /// ideographs, Hangul syllables and the private-use planes (none of them joins) are skipped.
+    /// A bracket of the scalars above ASCII where `test` holds. CJK ideographs, Hangul syllables
+    /// and the private-use planes (none of them joins) are skipped.
     private static func bracket(_ test: (Unicode.Scalar) -> Bool) -> String {
-        var ranges: [(UInt32, UInt32)] = []
-        for value in Array(UInt32(0x80)...0x1FFFF) + Array(UInt32(0xE0000)...0xE0FFF) {
-            if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0xE000...0xF8FF).contains(value) { continue }
-            guard let u = Unicode.Scalar(value), test(u) else { continue }
-            if let last = ranges.last, last.1 == value - 1 { ranges[ranges.count - 1].1 = value } else { ranges.append((value, value)) }
+        let values = (Array(UInt32(0x80)...0x1FFFF) + Array(UInt32(0xE0000)...0xE0FFF)).filter { value in
+            if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0xE000...0xF8FF).contains(value) { return false }
+            return Unicode.Scalar(value).map(test) ?? false
         }
-        return "[" + ranges.map { $0.0 == $0.1 ? escape($0.0) : escape($0.0) + "-" + escape($0.1) }.joined() + "]"
+        return PostgreSQLRegex.bracket(values)
     }
 }
