@@ -119,7 +119,9 @@ package enum PostgreSQLTextFunctions {
             // The head: listed whether mapped or not, so that frequent characters are found early.
             let frequent = "etaoinsrhldcumfpgwybvkxjqz ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,-'\"()/:;!?&@#%*+=_[]{}<>|\\^`~$"
             var head = frequent.unicodeScalars.map(\.value)
-            head += Array(UInt32(0x300)...0x36F) + Array(UInt32(0xC0)...0x24F)
+            // (Decomposed text holds marks where composed text holds accented letters.)
+            let marks = Array(UInt32(0x300)...0x36F), latin = Array(UInt32(0xC0)...0x24F)
+            head += decomposing ? marks + latin : latin + marks
             let listed = Set(head)
             var from = String.UnicodeScalarView(), to = String.UnicodeScalarView()
             for value in head where !removed.contains(value) {
