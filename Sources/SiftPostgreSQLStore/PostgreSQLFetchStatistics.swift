@@ -15,6 +15,12 @@ package struct PostgreSQLFetchStatistics: Sendable {
     package var sortedInServer = 0
     /// Compiled queries the server refused (an overflow, a division by zero).
     package var refused = 0
+    /// Sectioned fetches planned, and those whose sections the server computed (a GROUP BY).
+    package var sectioned = 0
+    package var sectionsInServer = 0
+    /// Dictionary fetches planned, and those the server computed (properties, groups, aggregates).
+    package var dictionaryFetches = 0
+    package var dictionariesInServer = 0
     /// Why predicates or sorts ran in memory, and how often.
     package var reasons: [String: Int] = [:]
     /// The first predicate left to memory for each reason.
@@ -49,6 +55,10 @@ package struct PostgreSQLFetchStatistics: Sendable {
         sum.sorted += b.sorted
         sum.sortedInServer += b.sortedInServer
         sum.refused += b.refused
+        sum.sectioned += b.sectioned
+        sum.sectionsInServer += b.sectionsInServer
+        sum.dictionaryFetches += b.dictionaryFetches
+        sum.dictionariesInServer += b.dictionariesInServer
         sum.reasons.merge(b.reasons, uniquingKeysWith: +)
         sum.examples.merge(b.examples, uniquingKeysWith: { first, _ in first })
         return sum

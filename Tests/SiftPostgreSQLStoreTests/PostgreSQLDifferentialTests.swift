@@ -58,6 +58,11 @@ import Testing
         for (reason, count) in statistics.reasons.sorted(by: { $0.value > $1.value }).prefix(12) {
             print("  \(count) in memory: \(reason), as in: \(statistics.examples[reason] ?? "")")
         }
+        // Sections and dictionaries the server computed (GROUP BY), with the same answers.
+        print("differential on PostgreSQL: sections in the server \(statistics.sectionsInServer) of \(statistics.sectioned), "
+              + "dictionaries \(statistics.dictionariesInServer) of \(statistics.dictionaryFetches)")
+        #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
+        #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)
         #expect(Double(statistics.predicateInServer) >= 0.5 * Double(statistics.withPredicate))
     }
