@@ -13,9 +13,15 @@ extension PostgreSQLFetchExecutor {
     ///
     /// `request` is the plan's request with its own offset and limit (the plan's has none).
     func dictionariesInServer(_ plan: PostgreSQLFetchPlan, _ request: FetchRequest, properties: [FetchedProperty]) throws -> [ValueDictionary]? {
-        guard plan.isCompiled,
-              let query = try? DialectDictionaryQuery(request, properties: properties, schema: store.schema, dialect: store.dialect),
-              let parameters = PostgreSQLFetchPlan.sent(query.bindings) else { return nil }
+        guard plan.isCompiled else { return nil }
+        let query: DialectDictionaryQuery
+        do {
+            query = try DialectDictionaryQuery(request, properties: properties, schema: store.schema, dialect: store.dialect)
+        } catch {
+            store.fetchStatistics.groupReasons["dictionaries: \(error)", default: 0] += 1
+            return nil
+        }
+        guard let parameters = PostgreSQLFetchPlan.sent(query.bindings) else { return nil }
         let result = try inReadTransaction(plan) { try store.connection.query(query.sql, parameters) }
         let rows = result.map { row in query.row((0..<min(properties.count, row.count)).map { PostgreSQLColumnCodec.stored(row[$0]) }) }
         store.fetchStatistics.dictionariesInServer += 1

@@ -15,10 +15,21 @@ extension PostgreSQLFetchExecutor {
     /// when a run holds several values, the row-numbering summary query does. Each section's
     /// objects are queried when it is read.
     func sectionsInServer(_ plan: PostgreSQLFetchPlan, keyPath: String, ending: ModelKeyPaths.Ending) throws -> SectionedFetchResults? {
-        guard plan.isCompiled, plan.residual == nil, !plan.sortsInMemory, !plan.pagesInMemory,
-              case .attribute(let attribute) = ending else { return nil }
+        guard plan.isCompiled else { return nil }
+        guard plan.residual == nil, !plan.sortsInMemory, !plan.pagesInMemory else {
+            store.fetchStatistics.groupReasons["sections: part of the fetch runs in memory", default: 0] += 1
+            return nil
+        }
+        guard case .attribute(let attribute) = ending else {
+            store.fetchStatistics.groupReasons["sections: a key path ending in a collection operator", default: 0] += 1
+            return nil
+        }
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard let query = try? DialectSectionQuery(plan.request, keys: keys, attribute: attribute, schema: store.schema, dialect: store.dialect) else {
+        let query: DialectSectionQuery
+        do {
+            query = try DialectSectionQuery(plan.request, keys: keys, attribute: attribute, schema: store.schema, dialect: store.dialect)
+        } catch {
+            store.fetchStatistics.groupReasons["sections: \(error)", default: 0] += 1
             return nil
         }
         var spans: [SectionSpan]?

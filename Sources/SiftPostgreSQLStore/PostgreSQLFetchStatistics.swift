@@ -21,6 +21,8 @@ package struct PostgreSQLFetchStatistics: Sendable {
     /// Dictionary fetches planned, and those the server computed (properties, groups, aggregates).
     package var dictionaryFetches = 0
     package var dictionariesInServer = 0
+    /// Why sections or dictionaries were made in memory (compiled fetches only), and how often.
+    package var groupReasons: [String: Int] = [:]
     /// Why predicates or sorts ran in memory, and how often.
     package var reasons: [String: Int] = [:]
     /// The first predicate left to memory for each reason.
@@ -59,6 +61,7 @@ package struct PostgreSQLFetchStatistics: Sendable {
         sum.sectionsInServer += b.sectionsInServer
         sum.dictionaryFetches += b.dictionaryFetches
         sum.dictionariesInServer += b.dictionariesInServer
+        sum.groupReasons.merge(b.groupReasons, uniquingKeysWith: +)
         sum.reasons.merge(b.reasons, uniquingKeysWith: +)
         sum.examples.merge(b.examples, uniquingKeysWith: { first, _ in first })
         return sum

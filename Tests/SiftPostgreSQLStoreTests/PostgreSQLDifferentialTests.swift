@@ -61,6 +61,9 @@ import Testing
         // Sections and dictionaries the server computed (GROUP BY), with the same answers.
         print("differential on PostgreSQL: sections in the server \(statistics.sectionsInServer) of \(statistics.sectioned), "
               + "dictionaries \(statistics.dictionariesInServer) of \(statistics.dictionaryFetches)")
+        for (reason, count) in statistics.groupReasons.sorted(by: { $0.value > $1.value }).prefix(12) {
+            print("  \(count) in memory: \(reason)")
+        }
         #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
         #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)

@@ -326,7 +326,7 @@ private struct DictionaryPropertyCompiler {
         }
         if !plan.context.dialect.hasSiftFunctions {
             let x = fragment.storedWithNaN ?? fragment.expression
-            guard schema.isSiftLayout, let column = PlainGroupAggregate.column(name, of: x, type: attribute.type) else {
+            guard schema.isSiftLayout, let column = PlainGroupAggregate.column(name, of: x, type: attribute.type, rowKey: rowKey) else {
                 throw SQLUnsupported("\(name) of \(attribute.name) in \(plan.context.dialect.name)")
             }
             return column

@@ -51,15 +51,17 @@ struct SectionSQL {
     init(_ plan: FetchSQL, keys: [String], schema: SQLSchema) throws {
         guard plan.pagesInSQL, let terms = plan.orderBy else { throw SQLUnsupported("part of the fetch runs in memory") }
         let scope = SQLScope(alias: plan.alias, table: plan.table, isSubquery: false)
-        guard case .single(let value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
+        guard case .single(var value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
               value.constant == nil else {
             throw SQLUnsupported("a section key path with no single value per row")
         }
         if case .object = value.kind { throw SQLUnsupported("sectioning by a relationship") }
         if value.kind == .dynamic { throw SQLUnsupported("sectioning by a value of several kinds") }
-        // A dialect holding NaN reads it as NULL: its sections would name NaN "" (and bind it).
+        // A dialect holding NaN reads a stored double or decimal with NaN as NULL: the section
+        // value is read as stored, so that NaN names its own section ("nan"), as in memory.
         if value.divergence.contains(.nanIsNull) && plan.context.dialect.holdsNaN {
-            throw SQLUnsupported("sectioning by a value that may be NaN")
+            guard let stored = value.storedWithNaN else { throw SQLUnsupported("sectioning by a value that may be NaN") }
+            value.expression = stored
         }
         self.plan = plan
         self.value = value
@@ -123,7 +125,17 @@ struct SectionSQL {
         /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
         /// column was declared with.
         func matches(_ operand: SQLExpression) -> SQLExpression {
-            .or(values.map { .binary(.is, operand, asStored(context.bind($0))) })
+            .or(values.map { value in
+                // (A bound NaN is NULL: a dialect holding NaN names it.)
+                if case .real(let d) = value, d.isNaN, context.dialect.holdsNaN {
+                    return .binary(.is, operand, .cast(.string("NaN"), "double precision"))
+                }
+                // (A decimal is bound as its text: a server's numeric column reads it as a number.)
+                if self.value.kind == .number(.decimal), !context.dialect.hasSiftFunctions {
+                    return .binary(.is, operand, .cast(context.bind(value), "numeric"))
+                }
+                return .binary(.is, operand, asStored(context.bind(value)))
+            })
         }
         guard isPaged else {
             var objects = plan.statement(selecting: columns)

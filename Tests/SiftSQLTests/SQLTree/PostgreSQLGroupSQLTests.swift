@@ -55,9 +55,16 @@ import Testing
         #expect(objects.bindings == [.integer(1974)])
     }
 
-    @Test func doublesSectionInMemory() throws {
-        // The dialect reads a double with NaN as NULL: a NaN section would be named "".
-        #expect(throws: SQLUnsupported.self) { try Self.sections("Book SORT BY price SECTION BY price") }
+    @Test func doublesSectionAsStored() throws {
+        // The dialect reads a double with NaN as NULL: the section value is read as stored (NaN
+        // its own section, as in memory), and a NaN section's rows are matched by 'NaN', which
+        // cannot be bound (a bound NaN is NULL).
+        let query = try Self.sections("Book SORT BY price SECTION BY price")
+        #expect(query.runs?.sql == #"SELECT min("t0"."price"), max("t0"."price"), count("t0"."price"), count(*) FROM "Book" AS "t0" GROUP BY nullif("t0"."price", 'NaN') ORDER BY nullif("t0"."price", 'NaN') NULLS FIRST"#)
+        let span = SectionSpan(name: "nan", values: [.real(.nan), .real(1.5)], count: 2, first: 4, last: 5)
+        let objects = try query.objectsQuery([#""t0"."_pk""#], span: span)
+        #expect(objects.sql == #"SELECT "t0"."_pk" FROM "Book" AS "t0" WHERE "t0"."price" IS NOT DISTINCT FROM CAST('NaN' AS double precision) OR "t0"."price" IS NOT DISTINCT FROM $1 ORDER BY nullif("t0"."price", 'NaN') NULLS FIRST, "t0"."_pk""#)
+        #expect(objects.bindings == [.real(1.5)])
     }
 
     @Test func groupedDictionaries() throws {
@@ -67,14 +74,23 @@ import Testing
         #expect(query.pagesInSQL)
     }
 
+    @Test func sumsOfDoublesInInsertionOrder() throws {
+        let query = try Self.dictionaries("SELECT author, sum:(price) AS total, average:(price) AS mean FROM Book GROUP BY author")
+        #expect(query.sql == #"SELECT (SELECT "_id" FROM "Author" WHERE "_pk" = "t0"."author"), sum("t0"."price" ORDER BY "t0"."_pk") + CAST(0 AS double precision), (sum("t0"."price" ORDER BY "t0"."_pk") + CAST(0 AS double precision)) / count("t0"."price") FROM "Book" AS "t0" GROUP BY "t0"."author" ORDER BY min("t0"."_pk") NULLS FIRST"#)
+        // A sum of no values is the evaluator's integer 0.
+        let whole = try Self.dictionaries("SELECT sum:(price) AS total FROM Book WHERE year == 0")
+        if case .int(0)? = whole.row([.null])["total"] {} else { Issue.record("not the integer 0") }
+        if case .double(-1.5)? = whole.row([.real(-1.5)])["total"] {} else { Issue.record("not the double -1.5") }
+    }
+
     @Test func ungroupedDictionariesComeSortedAndPaged() throws {
         let query = try Self.dictionaries("SELECT title, price, author FROM Book SORT BY year DESC LIMIT 2")
         #expect(query.sql == #"SELECT "t0"."title", "t0"."price", (SELECT "_id" FROM "Author" WHERE "_pk" = "t0"."author") FROM "Book" AS "t0" ORDER BY "t0"."year" DESC NULLS LAST, "t0"."_pk" LIMIT $1"#)
     }
 
     @Test(arguments: ["SELECT price, count:(title) AS n FROM Book GROUP BY price",
-                      "SELECT author, sum:(price) AS total FROM Book GROUP BY author",
-                      "SELECT sum:(price) AS total FROM Book",
+                      "SELECT author, min:(price) AS low FROM Book GROUP BY author",
+                      "SELECT max:(price) AS high FROM Book",
                       "SELECT title FROM Book WHERE title LIKE[c] 'a*'"])
     func inMemoryOnPostgreSQL(_ statement: String) throws {
         #expect(throws: SQLUnsupported.self) { try Self.dictionaries(statement) }
