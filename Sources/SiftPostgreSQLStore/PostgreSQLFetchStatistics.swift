@@ -1,8 +1,9 @@
 import Foundation
 
 /// Counts of how a PostgreSQL store's fetches ran (for tests and benchmarks): how many had a
-/// predicate, how many of those the server evaluated whole, and how many compiled queries the
-/// server refused (to be run in memory instead).
+/// predicate, how many of those the server evaluated whole, how many sectioned and dictionary
+/// fetches it computed (GROUP BY), and how many compiled queries the server refused (to be run
+/// in memory instead).
 package struct PostgreSQLFetchStatistics: Sendable {
     /// Fetches planned (objects, counts, sections, dictionaries).
     package var fetches = 0
@@ -67,12 +68,15 @@ package struct PostgreSQLFetchStatistics: Sendable {
         return sum
     }
 
-    /// `412 of 430 predicates (95.8 %) and 120 of 130 sorts in the server; 2 refused`.
+    /// `412 of 430 predicates (95.8 %) and 120 of 130 sorts in the server; 2 refused` (and the
+    /// sectioned and dictionary fetches the server computed, when there were any).
     package var summary: String {
         func share(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "0" : String(format: "%.1f", 100 * Double(part) / Double(whole))
         }
         return "\(predicateInServer) of \(withPredicate) predicates (\(share(predicateInServer, withPredicate)) %) and "
             + "\(sortedInServer) of \(sorted) sorts (\(share(sortedInServer, sorted)) %) ran in the server; \(refused) compiled queries refused"
+            + (sectioned + dictionaryFetches == 0 ? ""
+                : "; sections of \(sectionsInServer) of \(sectioned) and dictionaries of \(dictionariesInServer) of \(dictionaryFetches) fetches by the server")
     }
 }

@@ -59,8 +59,7 @@ import Testing
             print("  \(count) in memory: \(reason), as in: \(statistics.examples[reason] ?? "")")
         }
         // Sections and dictionaries the server computed (GROUP BY), with the same answers.
-        print("differential on PostgreSQL: sections in the server \(statistics.sectionsInServer) of \(statistics.sectioned), "
-              + "dictionaries \(statistics.dictionariesInServer) of \(statistics.dictionaryFetches)")
+        // (The summary above counts them.)
         for (reason, count) in statistics.groupReasons.sorted(by: { $0.value > $1.value }).prefix(12) {
             print("  \(count) in memory: \(reason)")
         }

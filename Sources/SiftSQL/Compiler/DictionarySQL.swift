@@ -44,6 +44,11 @@ import SiftStore
 ///   key) is the joined row's key, `LEFT JOIN "people" AS "t1" ON "t1"."playerID" = "t0"."playerID"`
 ///   selecting `"t1"."rowid"`: a foreign key naming no row is nil, as the evaluator reads it;
 /// - a predicate SQL evaluates whole and a sort SQL does (`FetchSQL`).
+///
+/// In PostgreSQL's dialect (``DialectDictionaryQuery``) the aggregates are plain SQL
+/// (``PlainGroupAggregate``), a double property is selected as stored (NaN too), and grouping by
+/// a double or decimal (which may be NaN there) or in a database Sift did not create is left to
+/// memory.
 struct DictionarySQL {
     let plan: FetchSQL
     let properties: [FetchedProperty]
