@@ -8,8 +8,8 @@ import SiftStore
 /// result), and how each row becomes a dictionary before `DictionaryResults`' last stages
 /// (HAVING, sorting groups, distinct, paging when the server did not page).
 ///
-///     SELECT "t0"."city" COLLATE "C", count("t0"."name") FROM "Person" AS "t0" WHERE …
-///     GROUP BY "t0"."city" COLLATE "C" ORDER BY min("t0"."_pk")
+///     SELECT "t0"."city", count("t0"."name") FROM "Person" AS "t0" WHERE …
+///     GROUP BY "t0"."city" ORDER BY min("t0"."_pk") NULLS FIRST
 ///
 /// Only when the predicate runs whole in the server, every property compiles, and the dialect
 /// says every part of it — no Sift function (`sift_group_sum`, …): anything else throws, and

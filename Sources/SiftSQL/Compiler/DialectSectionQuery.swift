@@ -7,8 +7,11 @@ import SiftStore
 /// dialect: the GROUP BY query giving the sections' values, sizes and places, and each
 /// section's query of its objects.
 ///
-///     SELECT min("t0"."city" COLLATE "C"), max(…), count(…), count(*) FROM "Person" AS "t0" WHERE …
-///     GROUP BY "t0"."city" COLLATE "C" ORDER BY "t0"."city" COLLATE "C" NULLS FIRST
+///     SELECT min("t0"."city"), max("t0"."city"), count("t0"."city"), count(*) FROM "Person" AS "t0" WHERE …
+///     GROUP BY "t0"."city" ORDER BY "t0"."city" NULLS FIRST
+///
+/// (Text columns are `COLLATE "C"` by their declaration: `min`, `max` and grouping in
+/// code-point order, as in SQLite.)
 ///
 /// Only when the whole fetch (predicate, sort, paging) runs in the server, the section key
 /// path is one attribute value per row the dialect can say, and it cannot be NaN (which the
