@@ -2,6 +2,7 @@ import Foundation
 import SiftEvaluation
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLite
 import SiftStore
 
 /// How attribute values are held in a PostgreSQL store's columns, and read back.
@@ -113,6 +114,22 @@ package enum PostgreSQLColumnCodec {
             if oid == .uuid { return UUID(uuidString: s).map(Value.uuid) ?? .string(s) }
             return .string(s)
         case .binary(let bytes, _): return .data(Data(bytes))
+        }
+    }
+
+    /// A value a compiled query selected, in the form SQLite would hold it, as the compiler
+    /// reads columns (`PostgreSQLDialect`): booleans and integers as integers, doubles as
+    /// reals (NaN too), dates as reals (seconds since 2001), numerics and text as text, bytes
+    /// (a `uuid_send`'s too) as blobs.
+    package static func stored(_ value: PostgreSQLValue) -> SQLiteValue {
+        switch value {
+        case .null: .null
+        case .bool(let b): .integer(b ? 1 : 0)
+        case .int64(let i): .integer(i)
+        case .double(let d): .real(d)
+        case .text(let s), .typed(let s, _): .text(s)
+        case .bytes(let b), .binary(let b, _): .blob(b)
+        case .timestamp(let t): .real(date(t).timeIntervalSinceReferenceDate)
         }
     }
 }

@@ -8,7 +8,8 @@ import SiftStore
 /// candidate rows through a server-side cursor a batch at a time, and does the rest with the
 /// evaluator's code: the predicate (`CompiledPredicate`), the sort (`Sorting`), paging,
 /// sections (`SectionedResults`) and dictionaries (`DictionaryResults`), as the in-memory
-/// executor does them.
+/// executor does them — unless the server computes the sections (a GROUP BY,
+/// ``sectionsInServer(_:keyPath:ending:)``) or the dictionaries (``dictionariesInServer(_:_:properties:)``).
 struct PostgreSQLFetchExecutor {
     let store: PostgreSQLStore
 
@@ -142,8 +143,12 @@ struct PostgreSQLFetchExecutor {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        _ = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
-        return try planned(request) { plan in try sections(plan, sectionKeyPath: keyPath) }
+        let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
+        store.fetchStatistics.sectioned += 1
+        return try planned(request) { plan in
+            if let sections = try sectionsInServer(plan, keyPath: keyPath, ending: ending) { return sections }
+            return try sections(plan, sectionKeyPath: keyPath)
+        }
     }
 
     private func sections(_ plan: PostgreSQLFetchPlan, sectionKeyPath keyPath: String) throws -> SectionedFetchResults {
@@ -175,6 +180,7 @@ struct PostgreSQLFetchExecutor {
         // (A negative offset or limit stays, for the plan to refuse.)
         if request.fetchOffset > 0 { unpaged.fetchOffset = 0 }
         if request.fetchLimit > 0 { unpaged.fetchLimit = 0 }
+        store.fetchStatistics.dictionaryFetches += 1
         return try planned(unpaged, orderingRows: false) { plan in try dictionaries(plan, offset: request.fetchOffset, limit: request.fetchLimit) }
     }
 
@@ -185,6 +191,7 @@ struct PostgreSQLFetchExecutor {
         let properties = DictionaryResults.properties(typed, entity: plan.table.entity)
         // The evaluator's compile errors first, as in memory.
         for property in properties { _ = try CompiledExpression(property.expression) }
+        if let rows = try dictionariesInServer(plan, typed, properties: properties) { return rows }
         var objects: [ManagedObject] = []
         try scan(plan) { object in
             if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }

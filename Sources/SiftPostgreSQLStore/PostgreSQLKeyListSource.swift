@@ -17,9 +17,12 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let layout: PostgreSQLRowLayout
     /// The relationships prefetched for each batch, by name.
     var prefetch: [String] = []
-    let failure: ReadFailure? = ReadFailure()
+    let failure: ReadFailure?
 
-    init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil) {
+    /// (`failure`: where read errors are kept, another source's when it reads through this one.)
+    init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
+         failure: ReadFailure = ReadFailure()) {
+        self.failure = failure
         self.store = store
         self.keys = keys
         self.layout = layout

@@ -19,8 +19,9 @@ import SiftStore
 /// changes pending.
 ///
 /// Fetches are compiled by the SQLite store's compiler in PostgreSQL's dialect (`PostgreSQLFetchPlan`):
-/// the WHERE, ORDER BY, LIMIT and OFFSET run in the server, streamed through a cursor, and what
-/// the server cannot compute exactly as the evaluator does runs in memory on the rows it
+/// the WHERE, ORDER BY, LIMIT and OFFSET run in the server, streamed through a cursor, and so do
+/// sections and dictionary fetches (GROUP BY and aggregates) when every part of them compiles;
+/// what the server cannot compute exactly as the evaluator does runs in memory on the rows it
 /// returns, so every answer is the in-memory stores' answer. ``generatedSQL(for:)`` shows which.
 ///
 ///     let store = try PostgreSQLStore.create(conninfo: "postgres://me@localhost/notes", model: model)

@@ -47,6 +47,24 @@ import Testing
         #expect(sql.stdout.contains(#"-- then in memory: title MATCHES ".*e.*" (PostgreSQL has no sift_matches)"#), "\(sql.stdout)")
         let countSQL = try SiftBinary.run("sql", "--store", uri, "COUNT Note WHERE title CONTAINS 'Note'")
         #expect(countSQL.stdout.hasPrefix(#"SELECT count(*) FROM "Note" AS "t0" WHERE strpos("t0"."title", $1) > 0"#), "\(countSQL.stdout)")
+        // Sections and dictionaries the server computes show their GROUP BY (issue 17).
+        let sectionsSQL = try SiftBinary.run("sql", "--store", uri, "Note SORT BY category.name SECTION BY category.name")
+        #expect(sectionsSQL.status == 0, "\(sectionsSQL.stderr)")
+        #expect(sectionsSQL.stdout.contains("\n-- sections:\n" + #"SELECT min("t1"."name"), max("t1"."name"), count("t1"."name"), count(*) FROM "Note" AS "t0" LEFT JOIN "Category" AS "t1" ON "t1"."_pk" = "t0"."category" GROUP BY "t1"."name" ORDER BY "t1"."name" NULLS FIRST"#),
+                "\(sectionsSQL.stdout)")
+        #expect(!sectionsSQL.stdout.contains("in memory"), "\(sectionsSQL.stdout)")
+        let grouped = "SELECT category.name AS c, count:(title) AS n FROM Note WHERE title != 'x' GROUP BY category.name"
+        let dictionarySQL = try SiftBinary.run("sql", "--store", uri, grouped)
+        #expect(dictionarySQL.status == 0, "\(dictionarySQL.stderr)")
+        #expect(dictionarySQL.stdout.hasPrefix(#"SELECT "t1"."name", count("t0"."title") FROM "Note" AS "t0" LEFT JOIN "Category" AS "t1" ON "t1"."_pk" = "t0"."category" WHERE "t0"."title" IS DISTINCT FROM $1 GROUP BY "t1"."name" ORDER BY min("t0"."_pk") NULLS FIRST"#),
+                "\(dictionarySQL.stdout)")
+        #expect(!dictionarySQL.stdout.contains("in memory"), "\(dictionarySQL.stdout)")
+        let groups = try SiftBinary.run("query", "--store", uri, grouped + " SORT BY c", "--output", "jsonl")
+        #expect(groups.status == 0, "\(groups.stderr)")
+        #expect(groups.stdout.split(separator: "\n") == [#"{"c":null,"n":1}"#, #"{"c":"Personal","n":1}"#, #"{"c":"Work","n":2}"#, #"{"c":"errands","n":1}"#],
+                "\(groups.stdout)")
+        let dictionaryPlan = try SiftBinary.run("explain", "--store", uri, grouped)
+        #expect(dictionaryPlan.stdout.contains("Aggregate"), "\(dictionaryPlan.stdout)")
         // `sift explain` adds PostgreSQL's plan.
         let explained = try SiftBinary.run("explain", "--store", conninfo, "Note WHERE category.name == 'Work'")
         #expect(explained.status == 0, "\(explained.stderr)")

@@ -58,6 +58,13 @@ import Testing
         for (reason, count) in statistics.reasons.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             print("  \(count) in memory: \(reason), as in: \(statistics.examples[reason] ?? "")")
         }
+        // Sections and dictionaries the server computed (GROUP BY), with the same answers.
+        // (The summary above counts them.)
+        for (reason, count) in statistics.groupReasons.sorted(by: { $0.value > $1.value }).prefix(12) {
+            print("  \(count) in memory: \(reason)")
+        }
+        #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
+        #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)
         #expect(Double(statistics.predicateInServer) >= 0.5 * Double(statistics.withPredicate))
     }

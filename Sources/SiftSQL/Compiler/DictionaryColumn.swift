@@ -16,6 +16,9 @@ struct DictionaryColumn {
         /// A number computed in SQL: an integer, a double, or a decimal as its text
         /// (``DecimalText``).
         case number
+        /// A sum of doubles computed in SQL: NULL (no values) is the integer 0, as the
+        /// evaluator's sum of none.
+        case sumOfDoubles
         /// The destination's object ID (text), as an object reference; NULL is nil.
         case objectID
         /// The destination's row key, as a reference to `<prefix><key>`; NULL is nil.
@@ -28,6 +31,8 @@ struct DictionaryColumn {
     /// The result value of a stored value.
     func decode(_ stored: SQLiteValue) -> Value {
         switch (decoding, stored) {
+        case (.sumOfDoubles, .null): return .int(0)
+        case (.sumOfDoubles, _): return ColumnCodec.decode(stored, as: .double)
         case (_, .null): return .null
         case (.value(let type), _): return ColumnCodec.decode(stored, as: type)
         case (.number, .text(let text)): return DecimalText.decimal(text).map(Value.decimal) ?? .string(text)

@@ -44,6 +44,11 @@ import SiftStore
 ///   key) is the joined row's key, `LEFT JOIN "people" AS "t1" ON "t1"."playerID" = "t0"."playerID"`
 ///   selecting `"t1"."rowid"`: a foreign key naming no row is nil, as the evaluator reads it;
 /// - a predicate SQL evaluates whole and a sort SQL does (`FetchSQL`).
+///
+/// In PostgreSQL's dialect (``DialectDictionaryQuery``) the aggregates are plain SQL
+/// (``PlainGroupAggregate``), a double property is selected as stored (NaN too), and grouping by
+/// a double or decimal (which may be NaN there) or in a database Sift did not create is left to
+/// memory.
 struct DictionarySQL {
     let plan: FetchSQL
     let properties: [FetchedProperty]
@@ -214,7 +219,10 @@ private struct DictionaryPropertyCompiler {
         }
         switch ending {
         case .attribute(let attribute):
-            return (DictionaryColumn(expression: fragment.expression, decoding: .value(decodingType(attribute.type))), fragment.expression, attribute.type)
+            // A dialect holding NaN reads a double with NaN as NULL; a property's value is
+            // NaN, as stored.
+            let stored = plan.context.dialect.holdsNaN ? fragment.storedWithNaN ?? fragment.expression : fragment.expression
+            return (DictionaryColumn(expression: stored, decoding: .value(decodingType(attribute.type))), stored, attribute.type)
         case .toOne(let relationship):
             guard case .object = fragment.kind, let destination = schema.table(for: relationship.destination) else {
                 throw SQLUnsupported("the to-one \(relationship.name)")
@@ -233,7 +241,9 @@ private struct DictionaryPropertyCompiler {
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
             // evaluator does, and values equal there are identical in SQLite; decimals are the
             // evaluator's own (``collectionAggregate(_:of:name:)``).
-            guard fragment.kind.isOrdered, schema.isSiftLayout else {
+            // (A dialect holding NaN orders it above every number, the evaluator does not.)
+            let holdsNaN = plan.context.dialect.holdsNaN && [.double, .float, .decimal].contains(attribute.type)
+            guard fragment.kind.isOrdered, schema.isSiftLayout, !holdsNaN else {
                 throw SQLUnsupported("\(op) of \(attribute.name)")
             }
             return (DictionaryColumn(expression: fragment.expression, decoding: .value(attribute.type)), fragment.expression, nil)
@@ -254,7 +264,12 @@ private struct DictionaryPropertyCompiler {
     /// and the evaluator group differently (`1`, `1.0`, `'1'`, `YES`): in memory.
     func grouped(_ expression: ExpressionNode) throws -> (column: DictionaryColumn, terms: [SQLExpression]) {
         let (column, term, type) = try value(expression, allowsCollectionOperators: false)
+        if plan.context.dialect.holdsNaN, let type, [.double, .float, .decimal].contains(type) {
+            // The server puts every NaN in one group, and 0.0 with -0.0 (its value either).
+            throw SQLUnsupported("grouping by \(expression), which may be NaN")
+        }
         guard !schema.isSiftLayout else { return (column, [term]) }
+        guard plan.context.dialect is SQLiteDialect else { throw SQLUnsupported("grouping by \(expression) of a database Sift did not create") }
         switch type {
         case .undefined?:
             throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
@@ -313,6 +328,13 @@ private struct DictionaryPropertyCompiler {
         guard case .attribute(let attribute) = ending else { throw SQLUnsupported("\(name) of \(arguments[0])") }
         guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
             throw SQLUnsupported("\(name) of \(arguments[0])")
+        }
+        if !plan.context.dialect.hasSiftFunctions {
+            let x = fragment.storedWithNaN ?? fragment.expression
+            guard schema.isSiftLayout, let column = PlainGroupAggregate.column(name, of: x, type: attribute.type, rowKey: rowKey) else {
+                throw SQLUnsupported("\(name) of \(attribute.name) in \(plan.context.dialect.name)")
+            }
+            return column
         }
         let function: SiftKeyedAggregate.Function
         var decoding = DictionaryColumn.Decoding.value(nil)

@@ -51,12 +51,18 @@ struct SectionSQL {
     init(_ plan: FetchSQL, keys: [String], schema: SQLSchema) throws {
         guard plan.pagesInSQL, let terms = plan.orderBy else { throw SQLUnsupported("part of the fetch runs in memory") }
         let scope = SQLScope(alias: plan.alias, table: plan.table, isSubquery: false)
-        guard case .single(let value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
+        guard case .single(var value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
               value.constant == nil else {
             throw SQLUnsupported("a section key path with no single value per row")
         }
         if case .object = value.kind { throw SQLUnsupported("sectioning by a relationship") }
         if value.kind == .dynamic { throw SQLUnsupported("sectioning by a value of several kinds") }
+        // A dialect holding NaN reads a stored double or decimal with NaN as NULL: the section
+        // value is read as stored, so that NaN names its own section ("nan"), as in memory.
+        if value.divergence.contains(.nanIsNull) && plan.context.dialect.holdsNaN {
+            guard let stored = value.storedWithNaN else { throw SQLUnsupported("sectioning by a value that may be NaN") }
+            value.expression = stored
+        }
         self.plan = plan
         self.value = value
         self.sortTerms = terms
@@ -80,21 +86,21 @@ struct SectionSQL {
 
     /// The sections' values, sizes, first and last places (1-based, in result order), in
     /// order of their first place.
-    func summaryQuery() -> (sql: String, bindings: [SQLiteValue]) {
+    func summaryQuery() -> RenderedSQL {
         var inner = plan.statement(selecting: [value.expression, rowNumber])
         inner.aliases = ["s", "n"]
         if !isPaged { inner.orderBy = [] }
         let place = SQLExpression.column(table: nil, name: "n"), section = SQLExpression.column(table: nil, name: "s")
         let summary = SQLSelect(columns: [section, .countAll, .function("min", [place]), .function("max", [place])],
-                                from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [.collate(section, "BINARY")],
-                                orderBy: [SQLOrdering(expression: .function("min", [place]))])
-        return Self.rendered(summary)
+                                from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [asStored(section)],
+                                orderBy: [SQLOrdering(expression: .function("min", [place]), isNeverNull: true)])
+        return rendered(summary)
     }
 
     /// Runs of equal first sort key, in result order, when that key is the section key path:
     /// each run's least and greatest stored section value, how many of its rows have one, and
     /// its size. Nil when the first sort key is another key path.
-    func runsQuery() -> (sql: String, bindings: [SQLiteValue])? {
+    func runsQuery() -> RenderedSQL? {
         guard let runKey else { return nil }
         if isPaged {
             var inner = plan.statement(selecting: [value.expression, runKey.term])
@@ -103,41 +109,58 @@ struct SectionSQL {
             let runs = SQLSelect(columns: [.function("min", [section]), .function("max", [section]), .function("count", [section]), .countAll],
                                  from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [key],
                                  orderBy: [SQLOrdering(expression: key, descending: runKey.descending)])
-            return Self.rendered(runs)
+            return rendered(runs)
         }
         let runs = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
                                        .function("count", [value.expression]), .countAll],
                              from: plan.from, where: plan.whereCondition, groupBy: [runKey.term],
                              orderBy: [SQLOrdering(expression: runKey.term, descending: runKey.descending)])
-        return Self.rendered(runs)
+        return rendered(runs)
     }
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
-    func objectsQuery(_ columns: [SQLExpression], values: [SQLiteValue], first: Int64, last: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+    func objectsQuery(_ columns: [SQLExpression], values: [SQLiteValue], first: Int64, last: Int64) -> RenderedSQL {
         let context = plan.context
         /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
         /// column was declared with.
         func matches(_ operand: SQLExpression) -> SQLExpression {
-            .or(values.map { .binary(.is, operand, .collate(context.bind($0), "BINARY")) })
+            .or(values.map { value in
+                // (A bound NaN is NULL: a dialect holding NaN names it.)
+                if case .real(let d) = value, d.isNaN, context.dialect.holdsNaN {
+                    return .binary(.is, operand, .cast(.string("NaN"), "double precision"))
+                }
+                // (A decimal is bound as its text: a server's numeric column reads it as a number.)
+                if self.value.kind == .number(.decimal), !context.dialect.hasSiftFunctions {
+                    return .binary(.is, operand, .cast(context.bind(value), "numeric"))
+                }
+                return .binary(.is, operand, asStored(context.bind(value)))
+            })
         }
         guard isPaged else {
             var objects = plan.statement(selecting: columns)
             objects.where = .and(plan.conditions + [matches(value.expression)])
-            return Self.rendered(objects)
+            return rendered(objects)
         }
         let names = columns.indices.map { "c\($0)" }
         let inner = SQLSelect(columns: columns + [value.expression, rowNumber], aliases: names + ["s", "n"], from: plan.from, where: plan.whereCondition)
         let place = SQLExpression.column(table: nil, name: "n")
         let filter = SQLExpression.and([.between(place, context.bind(.integer(first)), context.bind(.integer(last))), matches(.column(table: nil, name: "s"))])
         let objects = SQLSelect(columns: names.map { .column(table: nil, name: $0) }, from: SQLFrom(source: .subquery(inner), alias: nil), where: filter,
-                                orderBy: [SQLOrdering(expression: place)])
-        return Self.rendered(objects)
+                                orderBy: [SQLOrdering(expression: place, isNeverNull: true)])
+        return rendered(objects)
     }
 
-    /// A statement's SQLite text and bindings.
-    private static func rendered(_ select: SQLSelect) -> (sql: String, bindings: [SQLiteValue]) {
-        let renderer = SQLRenderer()
-        return (renderer.render(select), renderer.bindings)
+    /// A value compared as stored: `x COLLATE BINARY` (in SQLite whatever the value, where
+    /// a column's declared collation would apply; in another dialect only text has a collation,
+    /// and a text column is already `COLLATE "C"`-ordered by its own declaration).
+    private func asStored(_ operand: SQLExpression) -> SQLExpression {
+        plan.context.dialect is SQLiteDialect || value.kind == .string ? .collate(operand, "BINARY") : operand
+    }
+
+    /// A statement's text in the plan's dialect, its bindings, and what that dialect could not say.
+    private func rendered(_ select: SQLSelect) -> RenderedSQL {
+        let renderer = SQLRenderer(plan.context.dialect)
+        return RenderedSQL(sql: renderer.render(select), renderer: renderer)
     }
 }

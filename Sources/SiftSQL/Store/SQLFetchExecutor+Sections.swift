@@ -55,19 +55,20 @@ extension SQLFetchExecutor {
         // Values decode as the fetched objects' attributes do (RowLayout).
         let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
         var merged: [SectionSpan]
-        if let (sql, bindings) = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
-           let runs = try runs(sql, bindings, type: type, firstPlace: firstPlace) {
+        if let runsQuery = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
+           let runs = try runs(runsQuery.sql, runsQuery.bindings, type: type, firstPlace: firstPlace) {
             merged = runs
         } else {
-            merged = try spans(sectionSQL.summaryQuery(), type: type)
+            let summary = sectionSQL.summaryQuery()
+            merged = try spans((summary.sql, summary.bindings), type: type)
         }
-        let contiguous = merged.allSatisfy { $0.last - $0.first + 1 == $0.count }
+        let contiguous = SectionSpan.areContiguous(merged)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         let prefetch = RelationshipPrefetch(request)
         let sections = merged.map { span in
-            let (sql, bindings) = sectionSQL.objectsQuery(layout.expressions, values: span.values, first: span.first, last: span.last)
+            let objectsQuery = sectionSQL.objectsQuery(layout.expressions, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),
-                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, count: Int(span.count),
+                                  objects: FetchedObjects(source: SQLQuerySource(store: store, sql: objectsQuery.sql, bindings: objectsQuery.bindings, layout: layout, count: Int(span.count),
                                                                                prefetch: prefetch),
                                                           batchSize: request.fetchBatchSize))
         }
@@ -80,77 +81,24 @@ extension SQLFetchExecutor {
     /// Sections from the summary query (``SectionSQL/summaryQuery()``): values with their
     /// sizes and places, in order of their first place.
     fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?) throws -> [SectionSpan] {
-        var merged: [SectionSpan] = []
-        var indexByKey: [String: Int] = [:]
         let statement = try database.prepare(query.sql)
         try statement.bind(query.bindings)
-        // Rows come in order of their first place: the first value of a section names it.
+        var rows: [(value: SQLiteValue, count: Int64, first: Int64, last: Int64)] = []
         while try statement.step() {
-            let stored = statement.value(0)
-            let value = ColumnCodec.decode(stored, as: type)
-            let key = SectionIdentity.key(of: value)
-            let count = statement.int64(1), first = statement.int64(2), last = statement.int64(3)
-            if let index = indexByKey[key] {
-                merged[index].values.append(stored)
-                merged[index].count += count
-                merged[index].first = min(merged[index].first, first)
-                merged[index].last = max(merged[index].last, last)
-            } else {
-                indexByKey[key] = merged.count
-                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: first, last: last))
-            }
+            rows.append((statement.value(0), statement.int64(1), statement.int64(2), statement.int64(3)))
         }
-        merged.sort { $0.first < $1.first }
-        return merged
+        return SectionSpan.fromSummary(rows, type: type)
     }
 
     /// Sections from the runs of equal first sort key (``SectionSQL/runsQuery()``), in result
-    /// order: each run one stored value (or only nils), placed after the runs before it, and
-    /// consecutive runs of one ``SectionIdentity`` (nil then `""`) one section. Nil when a run
-    /// holds several values, or a section's runs are apart: the summary query must say then.
+    /// order; nil when the summary query must say (``SectionSpan/fromRuns(_:type:firstPlace:)``).
     fileprivate func runs(_ sql: String, _ bindings: [SQLiteValue], type: AttributeType?, firstPlace: Int64) throws -> [SectionSpan]? {
-        var merged: [SectionSpan] = []
-        var seen: Set<String> = []
-        var lastKey: String?
-        var place = firstPlace
         let statement = try database.prepare(sql)
         try statement.bind(bindings)
+        var rows: [(least: SQLiteValue, greatest: SQLiteValue, valued: Int64, count: Int64)] = []
         while try statement.step() {
-            let least = statement.value(0), greatest = statement.value(1)
-            let valued = statement.int64(2), count = statement.int64(3)
-            let stored: SQLiteValue
-            if valued == 0 {
-                stored = .null
-            } else if valued == count, least == greatest {
-                stored = least
-            } else {
-                return nil
-            }
-            let (next, overflow) = place.addingReportingOverflow(count)
-            guard !overflow else { return nil }
-            let value = ColumnCodec.decode(stored, as: type)
-            let key = SectionIdentity.key(of: value)
-            if key == lastKey, let index = merged.indices.last {
-                if !merged[index].values.contains(stored) { merged[index].values.append(stored) }
-                merged[index].count += count
-                merged[index].last = next - 1
-            } else {
-                guard seen.insert(key).inserted else { return nil }
-                merged.append(SectionSpan(name: ValueText.text(value), values: [stored], count: count, first: place, last: next - 1))
-            }
-            lastKey = key
-            place = next
+            rows.append((statement.value(0), statement.value(1), statement.int64(2), statement.int64(3)))
         }
-        return merged
+        return SectionSpan.fromRuns(rows, type: type, firstPlace: firstPlace)
     }
-}
-
-/// One section as the GROUP BY query describes it: its stored values, size, and first and
-/// last places in the results.
-private struct SectionSpan {
-    let name: String
-    var values: [SQLiteValue]
-    var count: Int64
-    var first: Int64
-    var last: Int64
 }

@@ -41,7 +41,7 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
         if let inMemoryReason { text += (inMemoryPredicate == nil && !sortsInMemory ? "\n-- " : " ") + "(\(inMemoryReason))" }
         if let sectionsSQL {
             text += "\n-- sections:\n" + sectionsSQL
-            for (index, value) in sectionsBindings.enumerated() { text += "\n  ?\(index + 1) = \(value)" }
+            for (index, value) in sectionsBindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
         }
         return text
     }
@@ -95,7 +95,8 @@ extension SQLiteStore {
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
                                      inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "), sortsInMemory: sortsInMemory)
         if let sections, request.resultType == .objects {
-            (generated.sectionsSQL, generated.sectionsBindings) = sections.runsQuery() ?? sections.summaryQuery()
+            let query = sections.runsQuery() ?? sections.summaryQuery()
+            (generated.sectionsSQL, generated.sectionsBindings) = (query.sql, query.bindings)
         }
         return generated
     }
