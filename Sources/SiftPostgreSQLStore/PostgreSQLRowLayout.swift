@@ -132,7 +132,8 @@ extension PostgreSQLRowLayout {
         var heads: [(key: Int64, id: ObjectID, entity: EntityColumns, values: Range<Int>)] = []
         heads.reserveCapacity(rows.count)
         var values: [Value] = []
-        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - 3))
+        let heading = 1 + (idIndex == nil ? 0 : 1) + (entityIndex == nil ? 0 : 1)  // key, ID, entity
+        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - heading))
         var lastEntity: (bytes: [UInt8], columns: EntityColumns)?
         try withExtendedLifetime(result) { () throws(StoreError) in
             for row in rows {

@@ -20,7 +20,10 @@ import Testing
         CREATE TABLE "Track" ("TrackId" bigint PRIMARY KEY, "Name" text NOT NULL, "AlbumId" integer REFERENCES "Album",
             "Milliseconds" integer, "UnitPrice" numeric(10,2), "Explicit" boolean, "Added" timestamptz, "Played" timestamp,
             "Code" char(6), "Tags" jsonb, "Uid" uuid, "Ratio" real, "Score" double precision, "Cover" bytea, "Rank" smallint);
-        CREATE TABLE genre (code integer NOT NULL UNIQUE, label text, parent_id integer);
+        CREATE TABLE genre (code integer NOT NULL UNIQUE, label text, parent_id integer REFERENCES genre (code), old_id integer);
+        CREATE TABLE tag (name text PRIMARY KEY);
+        CREATE TABLE loose (n integer UNIQUE, m integer NOT NULL);
+        CREATE UNIQUE INDEX ON loose (m) WHERE m > 0;
         CREATE TABLE playlist_track (playlist_id integer, track_id bigint REFERENCES "Track", PRIMARY KEY (playlist_id, track_id));
         CREATE VIEW "AlbumTitles" AS SELECT "Title" FROM "Album";
         INSERT INTO "Artist" VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Black Sabbath'), (4, 'apple band'), (5, 'Zed');
@@ -50,7 +53,8 @@ import Testing
         defer { database.drop() }
         #expect(store.isReadOnly)
         let model = store.model
-        // Tables with an integer key; not the one with a composite key, nor the view.
+        // Tables with an integer key; not those with a composite or text key or only a nullable
+        // or partial unique integer column, nor the view.
         #expect(Set(model.entities.map(\.name)) == ["Artist", "Album", "Track", "genre"])
 
         let track = try #require(model.entity(named: "Track"))
@@ -74,11 +78,17 @@ import Testing
         #expect(Set(artist.relationships.map(\.name)) == ["albums", "albums_Producer"])
         #expect(artist.relationship(named: "albums")?.isToMany == true)
         #expect(artist.relationship(named: "albums")?.inverse == "Artist")
-        // A table without a primary key is keyed by its unique integer column; a column named
+        // A table without a primary key is keyed by its unique NOT NULL integer column; a
+        // foreign key to it (here to its own table) is a to-one with its inverse; a column named
         // like a key without a foreign key stays an attribute.
         let genre = try #require(model.entity(named: "genre"))
-        #expect(genre.attributes.map(\.name) == ["code", "label", "parent_id"])
-        #expect(genre.relationships.isEmpty)
+        #expect(genre.attributes.map(\.name) == ["code", "label", "parent_id", "old_id"])
+        #expect(genre.relationship(named: "parent")?.destination == "genre")
+        #expect(genre.relationship(named: "parent")?.inverse == "genres")
+        #expect(genre.relationship(named: "genres")?.isToMany == true)
+        #expect(genre.relationship(named: "old") == nil)
+        #expect(store.columnTypeReasons["genre"]?["code"] == "declared integer; the row's key")
+        #expect(store.columnTypeReasons["Track"]?["Code"] == "declared character(6); read as text")
     }
 
     @Test func fetchesRunInTheServerAndAnswerAsTheEvaluator() async throws {
@@ -101,6 +111,8 @@ import Testing
         #expect(try store.count(FetchRequest(statement: #"Track WHERE Code == "ab""#)) == 2)
         #expect(try ids(#"Album WHERE Released < CAST("1980-01-01T00:00:00Z", "NSDate") SORT BY Released"#) == ["Album/4", "Album/2"])
         #expect(try ids("genre WHERE code > 5") == ["genre/7"])
+        #expect(try ids(#"genre WHERE parent.label == "Rock""#) == ["genre/3"])
+        #expect(store.object(with: ObjectID("genre/7"))?.destinationIDs(of: "genres") == [ObjectID("genre/3")])
 
         // The values as read.
         let first = try #require(store.object(with: ObjectID("Track/10")))

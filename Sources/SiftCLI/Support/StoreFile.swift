@@ -70,7 +70,14 @@ enum StoreFile {
     /// Opens the Sift store of a PostgreSQL database; with `model`, a database holding none gets
     /// one (without, it opens read-only, read from its catalog).
     static func openPostgreSQL(_ conninfo: String, creatingWith model: DataModel?) throws(StoreError) -> PostgreSQLStore {
-        let store = try PostgreSQLStore.open(conninfo: conninfo)
+        let store: PostgreSQLStore
+        do {
+            store = try PostgreSQLStore.open(conninfo: conninfo)
+        } catch where error.code == .unsupportedModel {
+            // Tables that cannot be read as a model: a store for `model` may still be made beside them.
+            guard let model else { throw error }
+            return try PostgreSQLStore.create(conninfo: conninfo, model: model)
+        }
         guard store.isReadOnly, let model else { return store }
         return try PostgreSQLStore.create(conninfo: conninfo, model: model)
     }
