@@ -47,11 +47,11 @@ enum PostgreSQLIntrospection {
         var columnReasons: [String: [String: String]] = [:]
         for table in catalog {
             guard let key = keys[table.name] else { continue }
-            var columns: [IntrospectedTable.Column] = []
+            var columns: [(name: String, type: AttributeType)] = []
             var collated: Set<String> = []
             for column in table.columns {
                 let type = PostgreSQLForeignColumnType(column)
-                columns.append(IntrospectedTable.Column(name: column.name, type: type.attributeType))
+                columns.append((column.name, type.attributeType))
                 if let read = type.columnType { columnTypes[table.name, default: [:]][column.name] = read }
                 if type.attributeType == .string { collated.insert(column.name) }
                 var reason = "declared \(column.typeName)"

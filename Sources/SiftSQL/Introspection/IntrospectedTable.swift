@@ -5,17 +5,6 @@ import SiftStore
 /// (`SchemaIntrospection`) and PostgreSQL's read their catalogs into it, so both name entities,
 /// attributes and relationships by the same rules.
 package struct IntrospectedTable: Sendable {
-    /// A column and the attribute type it is read as.
-    package struct Column: Sendable {
-        package let name: String
-        package let type: AttributeType
-
-        package init(name: String, type: AttributeType) {
-            self.name = name
-            self.type = type
-        }
-    }
-
     /// A single-column foreign key: `column` holds a key of `destinationTable`, the value of its
     /// `destinationColumn` (nil: its primary key).
     package struct ForeignKey: Sendable {
@@ -34,8 +23,8 @@ package struct IntrospectedTable: Sendable {
     package let name: String
     /// The integer column identifying and ordering the rows.
     package let primaryKey: String
-    /// The columns in their order.
-    package let columns: [Column]
+    /// The columns in their order, each with the attribute type it is read as.
+    package let columns: [(name: String, type: AttributeType)]
     /// The foreign keys, in declaration order (the first to a table gets the plain inverse name).
     package let foreignKeys: [ForeignKey]
     /// Text columns the compiler reads `COLLATE BINARY` (code-point order, as the evaluator
@@ -44,11 +33,11 @@ package struct IntrospectedTable: Sendable {
     /// How columns are read when not as they are stored (SQLite's, ``ForeignColumn``).
     let foreignColumns: [String: ForeignColumn]
 
-    package init(name: String, primaryKey: String, columns: [Column], foreignKeys: [ForeignKey], collatedColumns: Set<String>) {
+    package init(name: String, primaryKey: String, columns: [(name: String, type: AttributeType)], foreignKeys: [ForeignKey], collatedColumns: Set<String>) {
         self.init(name: name, primaryKey: primaryKey, columns: columns, foreignKeys: foreignKeys, collatedColumns: collatedColumns, foreignColumns: [:])
     }
 
-    init(name: String, primaryKey: String, columns: [Column], foreignKeys: [ForeignKey], collatedColumns: Set<String>,
+    init(name: String, primaryKey: String, columns: [(name: String, type: AttributeType)], foreignKeys: [ForeignKey], collatedColumns: Set<String>,
          foreignColumns: [String: ForeignColumn]) {
         self.name = name
         self.primaryKey = primaryKey

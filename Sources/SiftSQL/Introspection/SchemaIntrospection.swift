@@ -36,7 +36,7 @@ enum SchemaIntrospection {
             }
             return IntrospectedTable(
                 name: table.name, primaryKey: table.primaryKey,
-                columns: table.columns.map { IntrospectedTable.Column(name: $0.name, type: foreignColumns[$0.name]?.type ?? .undefined) },
+                columns: table.columns.map { ($0.name, foreignColumns[$0.name]?.type ?? .undefined) },
                 foreignKeys: table.foreignKeys.map { IntrospectedTable.ForeignKey(column: $0.from, destinationTable: $0.table, destinationColumn: $0.to) },
                 collatedColumns: Set(collated), foreignColumns: foreignColumns)
         }
