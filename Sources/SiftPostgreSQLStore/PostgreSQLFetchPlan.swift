@@ -119,11 +119,11 @@ struct PostgreSQLFetchPlan {
         // Everything in memory: the entity's rows in insertion order.
         var from = " FROM \(q(table.table)) AS \"t0\""
         var parameters: [PostgreSQLValue] = []
-        if Set(members) != Set(table.hierarchyEntityNames) {
-            from += " WHERE \"t0\".\(q(SQLSchema.entityColumn)) = ANY($1)"
+        if let entityColumn = table.entityColumn, Set(members) != Set(table.hierarchyEntityNames) {
+            from += " WHERE \"t0\".\(q(entityColumn)) = ANY($1)"
             parameters.append(.typed(PostgreSQLStore.textArrayLiteral(members), PostgreSQLStore.textArray))
         }
-        var sql = "SELECT \(layout.columns.joined(separator: ", "))" + from + " ORDER BY \"t0\".\(q(SQLSchema.primaryKeyColumn))"
+        var sql = "SELECT \(layout.columns.joined(separator: ", "))" + from + " ORDER BY \"t0\".\(q(table.primaryKey))"
         countSQL = "SELECT count(*)" + from
         countParameters = parameters
         residual = whole

@@ -60,7 +60,7 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     /// The objects of rows with these keys, in the keys' order (rows gone since are left out).
     func objects(for batch: [Int64]) throws(StoreError) -> [ManagedObject] {
         store.lock.lock(); defer { store.lock.unlock() }
-        let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(SQLSchema.primaryKeyColumn)) = ANY($1)"
+        let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(layout.table.primaryKey)) = ANY($1)"
         let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(batch)]) }
         var byKey: [Int64: ManagedObject] = [:]
         byKey.reserveCapacity(result.count)

@@ -5,9 +5,10 @@ import SiftSQL
 import SiftStore
 
 /// The columns a query selects for whole objects of one table of a PostgreSQL store, and how a
-/// row becomes a ``ManagedObject``: key, ID, entity, then each attribute column of the
-/// hierarchy; a row decodes only its own entity's columns, by their attribute types. Worked out
-/// once per fetch; every object of an entity shares one ``ObjectShape``.
+/// row becomes a ``ManagedObject``: key, ID and entity (in a Sift store; a table read from the
+/// catalog has its key only, its IDs `<Table>/<key>` and one entity), then each attribute column
+/// of the hierarchy; a row decodes only its own entity's columns, by their attribute types.
+/// Worked out once per fetch; every object of an entity shares one ``ObjectShape``.
 struct PostgreSQLRowLayout: Sendable {
     /// The table's root entity's place.
     let table: EntityTable
@@ -15,6 +16,11 @@ struct PostgreSQLRowLayout: Sendable {
     let columns: [String]
     /// How each entity's rows decode, by entity name.
     let entities: [String: EntityColumns]
+    /// The ID column's index, when IDs are a column's (else `<prefix><key>`, ``idPrefix``).
+    let idIndex: Int?
+    let idPrefix: String
+    /// The entity column's index, when the table has one (else every row is the table's entity).
+    let entityIndex: Int?
 
     /// One entity's attribute columns (indexes in the row, types) and the shape its objects share.
     struct EntityColumns: Sendable {
@@ -24,7 +30,19 @@ struct PostgreSQLRowLayout: Sendable {
 
     init(table: EntityTable, schema: SQLSchema, alias: String, store: PostgreSQLStore) {
         self.table = table
-        var columns = [SQLSchema.primaryKeyColumn, SQLSchema.idColumn, SQLSchema.entityColumn].map { "\(q(alias)).\(q($0))" }
+        var columns = ["\(q(alias)).\(q(table.primaryKey))"]
+        switch table.objectID {
+        case .column(let column):
+            idIndex = columns.count
+            idPrefix = ""
+            columns.append("\(q(alias)).\(q(column))")
+        case .primaryKey(let prefix):
+            idIndex = nil
+            idPrefix = prefix
+        }
+        entityIndex = table.entityColumn.map { _ in columns.count }
+        if let column = table.entityColumn { columns.append("\(q(alias)).\(q(column))") }
+        let columnTypes = store.dialect.columnTypes
         var columnIndex: [String: Int] = [:]
         var entities: [String: EntityColumns] = [:]
         for name in table.hierarchyEntityNames {
@@ -38,7 +56,7 @@ struct PostgreSQLRowLayout: Sendable {
                 } else {
                     index = columns.count
                     columnIndex[column] = index
-                    columns.append("\(q(alias)).\(q(column))")
+                    columns.append(PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(column))", columnType: columnTypes[entityTable.table]?[column]))
                 }
                 names.append(attribute.name)
                 indexed.append((index, attribute.type))
@@ -52,13 +70,19 @@ struct PostgreSQLRowLayout: Sendable {
 
     /// The key and ID of a row (nothing else is decoded).
     func keyAndID(_ row: PostgreSQLRow) -> (key: Int64, id: ObjectID) {
-        (row[0].int64Value ?? 0, ObjectID(row[1].stringValue ?? ""))
+        let key = row[0].int64Value ?? 0
+        return (key, id(key: key, stored: idIndex.map { row[$0].stringValue ?? "" }))
+    }
+
+    /// The ID of the row with `key`: the ID column's text `stored`, or `<prefix><key>`.
+    func id(key: Int64, stored: String?) -> ObjectID {
+        ObjectID(stored ?? idPrefix + String(key))
     }
 
     /// The object a row holds.
     func object(_ row: PostgreSQLRow) throws(StoreError) -> ManagedObject {
         let (key, id) = keyAndID(row)
-        let name = row[2].stringValue ?? ""
+        let name = entityIndex.map { row[$0].stringValue ?? "" } ?? table.entity.name
         guard let entity = entities[name] else {
             throw StoreError(.corruptStore, "row \(key) of \(table.table) names entity '\(name)', which the model does not have")
         }
@@ -108,25 +132,32 @@ extension PostgreSQLRowLayout {
         var heads: [(key: Int64, id: ObjectID, entity: EntityColumns, values: Range<Int>)] = []
         heads.reserveCapacity(rows.count)
         var values: [Value] = []
-        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - 3))
+        let heading = 1 + (idIndex == nil ? 0 : 1) + (entityIndex == nil ? 0 : 1)  // key, ID, entity
+        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - heading))
         var lastEntity: (bytes: [UInt8], columns: EntityColumns)?
         try withExtendedLifetime(result) { () throws(StoreError) in
             for row in rows {
                 var key: Int64 = 0
                 if case .int(let stored) = Self.value(result, row: row, column: 0, decoding: decodings[0], type: nil) { key = stored }
-                let id: ObjectID
-                if case .string(let text) = Self.value(result, row: row, column: 1, decoding: decodings[1], type: nil) {
-                    id = ObjectID(text)
-                } else {
-                    id = ObjectID("")
+                var stored: String?
+                if let idIndex {
+                    if case .string(let text) = Self.value(result, row: row, column: idIndex, decoding: decodings[idIndex], type: nil) {
+                        stored = text
+                    } else {
+                        stored = ""
+                    }
                 }
-                // The entity: nearly always the previous row's, told by its bytes.
+                let id = self.id(key: key, stored: stored)
+                // The entity: the table's only one, or nearly always the previous row's, told by
+                // its bytes.
                 let entity: EntityColumns
-                let nameBytes = result.valueBytes(row: row, column: 2) ?? UnsafeRawBufferPointer(start: nil, count: 0)
-                if let lastEntity, decodings[2] == .text, nameBytes.elementsEqual(lastEntity.bytes) {
+                if entityIndex == nil, let only = entities[table.entity.name] {
+                    entity = only
+                } else if let entityIndex, let lastEntity, decodings[entityIndex] == .text,
+                          (result.valueBytes(row: row, column: entityIndex) ?? UnsafeRawBufferPointer(start: nil, count: 0)).elementsEqual(lastEntity.bytes) {
                     entity = lastEntity.columns
                 } else {
-                    let name = result[row][2].stringValue ?? ""
+                    let name = entityIndex.map { result[row][$0].stringValue ?? "" } ?? table.entity.name
                     guard let found = entities[name] else {
                         throw StoreError(.corruptStore, "row \(key) of \(table.table) names entity '\(name)', which the model does not have")
                     }

@@ -128,6 +128,9 @@ extension PostgreSQLStore {
     /// Begins the write transaction, unless it is open: takes the store's write lock (one writer
     /// at a time, as in SQLite; readers go on) and reads where row keys continue.
     private func beginChanges() throws(StoreError) {
+        guard !isReadOnly else {
+            throw StoreError(.readOnly, "the database \(connection.database) holds no Sift store (it was read from its catalog); it can be queried but not changed")
+        }
         guard !writing else { return }
         // Fetches still streaming read their rest first, and end their read-only transaction.
         endStreams()

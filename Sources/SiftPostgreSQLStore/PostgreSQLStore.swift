@@ -43,7 +43,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     var writing = false
     public internal(set) var hasChanges = false
     /// How fetches are written for this store's columns (their types, by table).
-    private(set) lazy var dialect = PostgreSQLDialect(columnTypes: Self.columnTypes(schema), hasTextFunctions: hasTextFunctions)
+    let dialect: PostgreSQLDialect
     /// How the fetches made so far ran: in the server or partly in memory.
     package internal(set) var fetchStatistics = PostgreSQLFetchStatistics()
     /// Names the cursors fetches declare.
@@ -77,16 +77,31 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// string tests with options and case mappings of computed text run in the server.
     let hasTextFunctions: Bool
 
-    init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true, hasTextFunctions: Bool = false) {
+    /// With `columnTypes`, the types of the columns of a database Sift did not create that are
+    /// read in another form than as they are (``PostgreSQLIntrospection``); without, those of
+    /// the store's layout.
+    init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true, hasTextFunctions: Bool = false,
+         columnTypes: [String: [String: String]]? = nil, columnTypeReasons: [String: [String: String]] = [:]) {
         self.connection = connection
         self.model = model
         self.schema = schema
         self.compilesFetches = compilesFetches
         self.hasTextFunctions = hasTextFunctions
+        self.dialect = PostgreSQLDialect(columnTypes: columnTypes ?? Self.columnTypes(schema), hasTextFunctions: hasTextFunctions)
+        self.columnTypeReasons = columnTypeReasons
     }
 
     /// The metadata key recording whether the store installed its text functions ("1").
     static let textFunctionsKey = "text functions"
+
+    /// Why each attribute of a database read from its catalog has its type, by entity and
+    /// attribute (`"declared character varying(160)"`, `"declared integer; the row's key"`):
+    /// what `sift schema` prints beside it. Empty for a Sift store.
+    public let columnTypeReasons: [String: [String: String]]
+
+    /// Whether the database holds no Sift store, and was read from its catalog instead: its
+    /// tables can be fetched from, not changed (every change fails with a `readOnly` error).
+    public var isReadOnly: Bool { !schema.isSiftLayout }
 
     /// `model` with every String attribute searchable: the layout of a PostgreSQL store, whose
     /// every text attribute keeps its folds and sort key (the server has no Sift functions).
@@ -183,15 +198,27 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     }
 
     /// Opens the Sift store in the database `conninfo` names, with the model it keeps.
+    ///
+    /// A database holding no Sift store opens read-only (``isReadOnly``), its model read from its
+    /// catalog, as a SQLite file Sift did not create does: an entity per table of the current
+    /// schema with an integer key (its single-column integer primary key, else a `NOT NULL`
+    /// integer column with a unique index), named after the table, with objects `<Table>/<key>`;
+    /// an attribute per column, typed from its declared type (text, `json` and any type without
+    /// an attribute type of its own read as String); a to-one per single-column foreign key to
+    /// another such table's key (`artist_id` → `artist`) and a to-many inverse on its destination
+    /// (`albums`). Fetches are compiled for the server as a Sift store's are.
     public static func open(conninfo: String) throws(StoreError) -> PostgreSQLStore {
         try open(connection: try connect(conninfo))
     }
 
-    /// Opens the Sift store of an open connection (see ``open(conninfo:)``).
+    /// Opens the Sift store of an open connection, or reads a database holding none from its
+    /// catalog, read-only (see ``open(conninfo:)``).
     public static func open(connection: PostgreSQLConnection) throws(StoreError) -> PostgreSQLStore {
         do {
             guard try isSiftStore(connection) else {
-                throw StoreError(.unsupportedModel, "the database \(connection.database) holds no Sift store (no \(q(SQLSchema.metadataTable)) table); opening other PostgreSQL databases by their catalog is not there yet")
+                let introspected = try PostgreSQLIntrospection.schema(of: connection)
+                return PostgreSQLStore(connection: connection, model: introspected.schema.model, schema: introspected.schema,
+                                       columnTypes: introspected.columnTypes, columnTypeReasons: introspected.reasons)
             }
             var metadata: [String: String] = [:]
             for row in try connection.query("SELECT \(q("key")), \(q("value")) FROM \(q(SQLSchema.metadataTable))") {
@@ -263,8 +290,18 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
         for entity in model.entities where entity.parent == nil {
             guard let table = schema.table(for: entity.name), seen.insert(table.table).inserted else { continue }
             let layout = PostgreSQLRowLayout(table: table, schema: schema, alias: "t0", store: self)
-            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\" WHERE \"t0\".\(q(SQLSchema.idColumn)) = $1"
-            guard let row = try? read({ () throws(StoreError) in try query(sql, [.text(id.rawValue)]) }).first else { continue }
+            let column: String, parameter: PostgreSQLValue
+            switch table.objectID {
+            case .column(let name):
+                (column, parameter) = (name, .text(id.rawValue))
+            case .primaryKey(let prefix):
+                // `Artist/3` is the row with key 3 (and only `Artist/3`: not `Artist/+3`).
+                guard id.rawValue.hasPrefix(prefix), let key = Int64(id.rawValue.dropFirst(prefix.count)),
+                      prefix + String(key) == id.rawValue else { continue }
+                (column, parameter) = (table.primaryKey, .int64(key))
+            }
+            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\" WHERE \"t0\".\(q(column)) = $1"
+            guard let row = try? read({ () throws(StoreError) in try query(sql, [parameter]) }).first else { continue }
             return try? layout.object(row)
         }
         return nil
@@ -286,11 +323,12 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
         let layout = PostgreSQLRowLayout(table: root, schema: schema, alias: "d", store: self)
         // The owner's key comes last, after the columns the layout decodes.
         let columns = layout.columns.joined(separator: ", ")
-        let key0 = q(SQLSchema.primaryKeyColumn)
+        // Row keys: `"_pk"` in a Sift store, each table's key in a database read from its catalog.
+        let key0 = q(root.primaryKey)
         let sql: String
         switch storage {
         case .foreignKey(let column, let destinationTable, let destinationKey):
-            sql = "SELECT \(columns), \"s\".\(key0) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(key0) = ANY($1)"
+            sql = "SELECT \(columns), \"s\".\(q(table.primaryKey)) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(q(table.primaryKey)) = ANY($1)"
         case .inverseForeignKey(let column, let destinationTable, _):
             sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1) ORDER BY \"d\".\(key0)"
         case .joinTable(let name, let destinationTable):

@@ -1,5 +1,6 @@
 import Foundation
 import PostgreSQLTestSupport
+import SiftPostgreSQL
 import Testing
 
 /// `sift` with `--store` naming a PostgreSQL database (a `postgresql://` URI or a libpq
@@ -83,5 +84,52 @@ import Testing
         let missing = try SiftBinary.run("query", "--store", "postgresql://nobody@/no_such_database?host=/nonexistent", "COUNT Note")
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error:"))
+    }
+
+    /// A database Sift did not create opens read-only, its model read from its catalog: query,
+    /// count, `sift sql` (the compiled query on the tables as they are), `sift schema` (the
+    /// declared types), `.open` in the REPL; a change is refused.
+    @Test func aDatabaseWithoutASiftStoreOpensFromItsCatalog() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("cli-foreign")
+        defer { database.drop() }
+        try database.connect().execute("""
+            CREATE TABLE artist (id integer PRIMARY KEY, name text NOT NULL);
+            CREATE TABLE album (id bigint PRIMARY KEY, title varchar(80), artist_id integer REFERENCES artist, released date);
+            INSERT INTO artist VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Aerosmith');
+            INSERT INTO album VALUES (10, 'Let There Be Rock', 1, '1977-03-21'), (11, 'Back in Black', 1, '1980-07-25'),
+                (12, 'Restless and Wild', 2, NULL), (13, 'Toys in the Attic', 3, '1975-04-08');
+            """)
+        let words = Self.words(database.serverConninfo)
+        var uri = "postgresql://\(words["user"] ?? "postgres")@/\(database.name)?port=\(words["port"] ?? "5432")"
+        if let host = words["host"] { uri += "&host=\(host)" }
+
+        let titles = try SiftBinary.run("query", "--store", uri, #"album WHERE artist.name == "AC/DC" SORT BY title"#, "--output", "jsonl", "--properties", "title")
+        #expect(titles.status == 0, "\(titles.stderr)")
+        #expect(titles.stdout == """
+            {"@entity":"album","@id":"album/11","title":"Back in Black"}
+            {"@entity":"album","@id":"album/10","title":"Let There Be Rock"}
+
+            """, "\(titles.stdout)")
+        let count = try SiftBinary.run("query", "--store", uri, #"COUNT artist WHERE ANY albums.title CONTAINS "in""#)
+        #expect(count.status == 0, "\(count.stderr)")
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count": 2}"#, "\(count.stdout)")
+
+        let sql = try SiftBinary.run("sql", "--store", uri, #"album WHERE artist.name == "AC/DC" SORT BY title"#)
+        #expect(sql.status == 0, "\(sql.stderr)")
+        #expect(sql.stdout.contains(#"LEFT JOIN "artist" AS "t1" ON "t1"."id" = "t0"."artist_id" WHERE "t1"."name" COLLATE "C" = $1 ORDER BY "t0"."title" COLLATE "C" NULLS FIRST, "t0"."id""#), "\(sql.stdout)")
+
+        let schema = try SiftBinary.run("schema", "--store", uri)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stdout.contains("(declared date)"), "\(schema.stdout)")
+        #expect(schema.stdout.contains("(declared integer; the row's key)"), "\(schema.stdout)")
+
+        let opened = try SiftBinary.run(arguments: ["repl"], stdin: ".open \(uri)\nCOUNT album WHERE released < CAST('1978-01-01T00:00:00Z', 'NSDate')\n")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(opened.stdout.contains("2"), "\(opened.stdout)")
+
+        let deleted = try SiftBinary.run("delete", "--store", uri, "DELETE FROM artist WHERE name == 'Accept'")
+        #expect(deleted.status != 0)
+        #expect(deleted.stderr.contains("can be queried but not changed"), "\(deleted.stderr)")
+        #expect(try database.connect().scalar("SELECT count(*) FROM artist").int64Value == 3)
     }
 }

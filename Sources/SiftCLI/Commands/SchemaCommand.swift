@@ -63,7 +63,7 @@ enum SchemaText {
     /// Why a store's attributes have their types (a database Sift did not create), by entity
     /// and attribute.
     static func typeReasons(of store: any PersistentStore) -> [String: [String: String]] {
-        (store as? SQLiteStore)?.columnTypeReasons ?? [:]
+        (store as? SQLiteStore)?.columnTypeReasons ?? (store as? PostgreSQLStore)?.columnTypeReasons ?? [:]
     }
 
     static func describe(_ model: DataModel, only name: String? = nil, reasons: [String: [String: String]] = [:]) -> String {

@@ -7,7 +7,8 @@ import Sift
 /// from its tables and can be queried, not changed), `.json` JSON store, `.plist` binary store.
 /// When the extension says nothing, an existing file's first bytes do (``StoreFileKind``).
 /// A `postgres://` or `postgresql://` URI, or a libpq `key=value` string that names no file
-/// (`host=/tmp dbname=notes`), is a PostgreSQL database holding a Sift store.
+/// (`host=/tmp dbname=notes`), is a PostgreSQL database: one holding a Sift store, or any other,
+/// read into a model from its catalog and queried, not changed.
 enum StoreFile {
     /// The kinds of store file, by extension or header.
     enum Kind {
@@ -67,14 +68,18 @@ enum StoreFile {
     }
 
     /// Opens the Sift store of a PostgreSQL database; with `model`, a database holding none gets
-    /// one.
+    /// one (without, it opens read-only, read from its catalog).
     static func openPostgreSQL(_ conninfo: String, creatingWith model: DataModel?) throws(StoreError) -> PostgreSQLStore {
+        let store: PostgreSQLStore
         do {
-            return try PostgreSQLStore.open(conninfo: conninfo)
+            store = try PostgreSQLStore.open(conninfo: conninfo)
         } catch where error.code == .unsupportedModel {
+            // Tables that cannot be read as a model: a store for `model` may still be made beside them.
             guard let model else { throw error }
             return try PostgreSQLStore.create(conninfo: conninfo, model: model)
         }
+        guard store.isReadOnly, let model else { return store }
+        return try PostgreSQLStore.create(conninfo: conninfo, model: model)
     }
 
     /// Prints `error: no store at PATH` and exits with status 1 when there is no file at `path`.

@@ -23,6 +23,8 @@
 /// | `timestamptz` | `((extract(epoch FROM "t0"."d") - 978307200)::float8)`: seconds since 2001 (exact: microseconds are whole) |
 /// | `uuid` | `uuid_send("t0"."u")`: its 16 bytes, as SQLite holds them |
 /// | `numeric` | itself: compared exactly with decimals and integers (SQLite holds decimals as text, compared by Sift's functions) |
+/// | `timestamp`, `date` (databases Sift did not create) | as `timestamptz`: seconds since 2001, the value taken to be UTC |
+/// | ``readAsText`` (any other type of a database Sift did not create) | `("t0"."c"::text)`: its text |
 ///
 /// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
 /// as in SQLite; the shifts are unsupported (PostgreSQL shifts a `bigint` by an `integer` only).
@@ -37,6 +39,10 @@ package struct PostgreSQLDialect: SQLDialect {
         self.columnTypes = columnTypes
         self.hasTextFunctions = hasTextFunctions
     }
+
+    /// The column type of a column read as its text (`::text`): one of a database Sift did not
+    /// create whose type holds no value the compiler reads in another way (`char(n)`, `json`).
+    package static let readAsText = "::text"
 
     var name: String { "PostgreSQL" }
 
@@ -97,8 +103,9 @@ package struct PostgreSQLDialect: SQLDialect {
         guard let table, let type = columnTypes[table]?[name] else { return quoted }
         switch type {
         case "boolean": return "(\(quoted)::integer)"
-        case "timestamptz": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
+        case "timestamptz", "timestamp", "date": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
         case "uuid": return "uuid_send(\(quoted))"
+        case Self.readAsText: return "(\(quoted)::text)"
         default: return quoted
         }
     }
