@@ -51,7 +51,7 @@ struct PostgreSQLForeignColumnType {
     static func selected(_ quoted: String, columnType: String?) -> String {
         switch columnType {
         case "date"?: "(\(quoted)::timestamp)"
-        case PostgreSQLDialect.readAsText?: "(\(quoted)::text)"
+        case PostgreSQLDialect.readAsText?, PostgreSQLDialect.readAsTextInNFC?: "(\(quoted)::text)"
         default: quoted
         }
     }

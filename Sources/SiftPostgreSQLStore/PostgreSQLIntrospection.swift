@@ -19,7 +19,8 @@ import SiftStore
 ///
 /// **Types** (``PostgreSQLForeignColumnType``): integers, floats, `numeric`, `boolean`, dates,
 /// `bytea` and `uuid` as their attribute types; text types and every other type as String, read
-/// as its text.
+/// as its text — in NFC when the first ``rowLimit`` rows hold text that is not (in a UTF-8
+/// database), since the evaluator compares NFC.
 enum PostgreSQLIntrospection {
     /// What introspection makes of a database.
     struct Introspected {
@@ -42,6 +43,7 @@ enum PostgreSQLIntrospection {
         for table in catalog {
             if let key = key(of: table) { keys[table.name] = key }
         }
+        let utf8 = try connection.scalar("SHOW server_encoding").stringValue == "UTF8"
         var tables: [IntrospectedTable] = []
         var columnTypes: [String: [String: String]] = [:]
         var columnReasons: [String: [String: String]] = [:]
@@ -64,6 +66,11 @@ enum PostgreSQLIntrospection {
                       let destinationKey = keys[foreignKey.referencedTable], foreignKey.referencedColumns == [destinationKey] else { return nil }
                 return IntrospectedTable.ForeignKey(column: foreignKey.columns[0], destinationTable: foreignKey.referencedTable, destinationColumn: destinationKey)
             }
+            for column in try columnsNotInNFC(table.name, collated, of: connection, utf8: utf8) {
+                columnTypes[table.name, default: [:]][column] = columnTypes[table.name]?[column] == PostgreSQLDialect.readAsText
+                    ? PostgreSQLDialect.readAsTextInNFC : PostgreSQLDialect.readInNFC
+                columnReasons[table.name, default: [:]][column, default: ""] += "; holds text not in NFC, read in NFC"
+            }
             tables.append(IntrospectedTable(name: table.name, primaryKey: key, columns: columns, foreignKeys: foreignKeys, collatedColumns: collated))
         }
         let schema = try IntrospectedSchema.schema(of: tables, name: connection.database)
@@ -75,6 +82,22 @@ enum PostgreSQLIntrospection {
             }
         }
         return Introspected(schema: schema, columnTypes: columnTypes, reasons: reasons)
+    }
+
+    /// How many rows of a table are read for text not in NFC (as SQLite's introspection reads).
+    static let rowLimit = 100_000
+
+    /// The text columns of `table` holding text not in NFC among its first ``rowLimit`` rows,
+    /// which the compiler then reads in NFC, the form the evaluator compares (text Sift writes
+    /// is NFC already; text of other types is read as its text). None in a database not in
+    /// UTF-8, whose text PostgreSQL cannot normalize.
+    static func columnsNotInNFC(_ table: String, _ columns: Set<String>, of connection: PostgreSQLConnection, utf8: Bool) throws -> [String] {
+        guard utf8, !columns.isEmpty else { return [] }
+        let ordered = columns.sorted()
+        let tests = ordered.map { "coalesce(bool_or((\(q($0))::text) IS NOT NFC NORMALIZED), FALSE)" }
+        let sql = "SELECT \(tests.joined(separator: ", ")) FROM (SELECT \(ordered.map(q).joined(separator: ", ")) FROM \(q(table)) LIMIT \(rowLimit)) AS \"s\""
+        guard let row = try connection.query(sql).first else { return [] }
+        return ordered.indices.filter { row[$0].boolValue == true }.map { ordered[$0] }
     }
 
     /// The integer types a key may have.

@@ -193,4 +193,30 @@ import Testing
         #expect(!store.isReadOnly)
         #expect(store.model.entity(named: "Note") != nil)
     }
+
+    @Test func textNotInNFCIsComparedInNFC() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("introspect-nfc")
+        defer { database.drop() }
+        try database.connect().execute("""
+            CREATE TABLE words (id integer PRIMARY KEY, w text, j jsonb, plain text);
+            INSERT INTO words VALUES (1, U&'Cafe\\0301', U&'{"k": "e\\0301"}', 'a'), (2, 'Café', '{"k": "é"}', 'b'), (3, 'cafe', NULL, NULL);
+            """)
+        let store = try PostgreSQLStore.open(connection: try database.connect())
+        #expect(store.columnTypeReasons["words"]?["w"] == "declared text; holds text not in NFC, read in NFC")
+        #expect(store.columnTypeReasons["words"]?["j"] == "declared jsonb; read as text; holds text not in NFC, read in NFC")
+        #expect(store.columnTypeReasons["words"]?["plain"] == "declared text")
+        for (statement, expected) in [
+            (#"words WHERE w == "Café""#, ["words/1", "words/2"]), (#"words WHERE w BEGINSWITH "Café" SORT BY id"#, ["words/1", "words/2"]),
+            (#"words WHERE w < "Cafë" SORT BY w, id"#, ["words/1", "words/2"]), (#"words WHERE j CONTAINS "é" SORT BY id"#, ["words/1", "words/2"]),
+            (#"words WHERE plain == "a""#, ["words/1"]),
+        ] {
+            let request = try FetchRequest(statement: statement)
+            #expect(try store.fetch(request).map(\.objectID.rawValue) == expected, "\(statement)")
+            #expect(try store.generatedSQL(for: request).inMemoryPredicate == nil, "\(statement)")
+        }
+        #expect(try store.generatedSQL(for: FetchRequest(statement: #"words WHERE w == "Café""#)).sql.contains(#"normalize("t0"."w", NFC)"#))
+        // A column holding only NFC text is read as it is (so an index on it serves).
+        let plain = try store.generatedSQL(for: FetchRequest(statement: #"words WHERE plain == "a""#)).sql
+        #expect(plain.contains(#""t0"."plain""#) && !plain.contains("normalize"), "\(plain)")
+    }
 }

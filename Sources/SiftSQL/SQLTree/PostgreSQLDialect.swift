@@ -25,6 +25,7 @@
 /// | `numeric` | itself: compared exactly with decimals and integers (SQLite holds decimals as text, compared by Sift's functions) |
 /// | `timestamp`, `date` (databases Sift did not create) | as `timestamptz`: seconds since 2001, the value taken to be UTC |
 /// | ``readAsText`` (any other type of a database Sift did not create) | `("t0"."c"::text)`: its text |
+/// | ``readInNFC``, ``readAsTextInNFC`` (text of such a database found not in NFC) | `normalize("t0"."c", NFC)`, the form the evaluator compares |
 ///
 /// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
 /// as in SQLite; the shifts are unsupported (PostgreSQL shifts a `bigint` by an `integer` only).
@@ -43,6 +44,11 @@ package struct PostgreSQLDialect: SQLDialect {
     /// The column type of a column read as its text (`::text`): one of a database Sift did not
     /// create whose type holds no value the compiler reads in another way (`char(n)`, `json`).
     package static let readAsText = "::text"
+    /// The column type of a text column of a database Sift did not create that holds text not
+    /// in NFC: read in NFC (`normalize("t0"."c", NFC)`), the form the evaluator compares.
+    package static let readInNFC = "text in NFC"
+    /// A column read as its text (``readAsText``) that holds text not in NFC.
+    package static let readAsTextInNFC = "::text in NFC"
 
     var name: String { "PostgreSQL" }
 
@@ -106,6 +112,8 @@ package struct PostgreSQLDialect: SQLDialect {
         case "timestamptz", "timestamp", "date": return "((extract(epoch FROM \(quoted)) - 978307200)::float8)"
         case "uuid": return "uuid_send(\(quoted))"
         case Self.readAsText: return "(\(quoted)::text)"
+        case Self.readInNFC: return "normalize(\(quoted), NFC)"
+        case Self.readAsTextInNFC: return "normalize((\(quoted)::text), NFC)"
         default: return quoted
         }
     }
