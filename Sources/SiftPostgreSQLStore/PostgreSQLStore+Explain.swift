@@ -106,14 +106,6 @@ extension PostgreSQLStore {
 
     /// A parameter as `sift sql` shows it (in SQLite's spelling of values).
     static func shown(_ value: PostgreSQLValue) -> SQLiteValue {
-        switch value {
-        case .null: .null
-        case .bool(let b): .integer(b ? 1 : 0)
-        case .int64(let i): .integer(i)
-        case .double(let d): .real(d)
-        case .text(let s), .typed(let s, _): .text(s)
-        case .bytes(let b), .binary(let b, _): .blob(b)
-        case .timestamp(let t): .real(PostgreSQLColumnCodec.date(t).timeIntervalSinceReferenceDate)
-        }
+        PostgreSQLColumnCodec.stored(value)
     }
 }
