@@ -66,7 +66,8 @@ import Testing
         #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
         #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)
-        #expect(Double(statistics.predicateInServer) >= 0.5 * Double(statistics.withPredicate))
+        // (90 % on this generator: a drop means something the server computed went back to memory.)
+        #expect(Double(statistics.predicateInServer) >= 0.85 * Double(statistics.withPredicate), "\(statistics.summary)")
     }
 }
 
