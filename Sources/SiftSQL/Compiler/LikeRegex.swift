@@ -14,9 +14,12 @@ import SiftEvaluation
 /// `^.*(?<![…])ab(?![…])`; a pattern without a star is an equality instead.
 enum LikeRegex {
     /// The regular expression for `runs` (``LikePattern/literalRuns``: two or more, each of
-    /// plain scalars), nil when a run holds anything else.
+    /// plain scalars), nil when a run holds anything else, or when there are more than
+    /// ``maximumRuns`` (each run carries two brackets of some hundred ranges: a pattern of
+    /// thousands of stars would be a regular expression the server compiles for long, or
+    /// refuses as too complex).
     static func regex(_ runs: [String]) -> String? {
-        guard runs.count >= 2, runs.allSatisfy({ $0.unicodeScalars.allSatisfy(isPlain) }) else { return nil }
+        guard (2...maximumRuns).contains(runs.count), runs.allSatisfy({ $0.unicodeScalars.allSatisfy(isPlain) }) else { return nil }
         var regex = "^"
         for (index, run) in runs.enumerated() where !run.isEmpty {
             if index > 0 { regex += ".*(?<!" + prepends + ")" }
@@ -25,6 +28,9 @@ enum LikeRegex {
         }
         return regex
     }
+
+    /// The most runs (stars + 1) a translated pattern has.
+    static let maximumRuns = 17
 
     /// ASCII letters and digits as they are, other ASCII escaped with a backslash (a literal in
     /// PostgreSQL's advanced regular expressions), the rest as `\uXXXX`.
