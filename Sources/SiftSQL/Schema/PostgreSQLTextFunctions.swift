@@ -110,11 +110,11 @@ package enum PostgreSQLTextFunctions {
         var text = input
         if !expanded.isEmpty {
             var chain = input
-            for (source, image) in expanded { chain = "replace(\(chain), \(literal(String(source))), \(literal(image)))" }
-            text = "CASE WHEN \(input) ~ \(literal(PostgreSQLRegex.bracket(expanded.map(\.0.value)))) THEN \(chain) ELSE \(input) END"
+            for (source, image) in expanded { chain = "replace(\(chain), \(escapedLiteral(String(source))), \(escapedLiteral(image)))" }
+            text = "CASE WHEN \(input) ~ \(escapedLiteral(PostgreSQLRegex.bracket(expanded.map(\.0.value)))) THEN \(chain) ELSE \(input) END"
         }
         // (The removed scalars first: `translate` then finds every character it is given early.)
-        if !removed.isEmpty { text = "regexp_replace(\(text), \(literal(PostgreSQLRegex.bracket(removed))), '', 'g')" }
+        if !removed.isEmpty { text = "regexp_replace(\(text), \(escapedLiteral(PostgreSQLRegex.bracket(removed))), '', 'g')" }
         if !single.isEmpty {
             // The head: listed whether mapped or not, so that frequent characters are found early.
             let frequent = "etaoinsrhldcumfpgwybvkxjqz ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,-'\"()/:;!?&@#%*+=_[]{}<>|\\^`~$"
@@ -134,7 +134,7 @@ package enum PostgreSQLTextFunctions {
                 from.append(u)
                 to.append(image)
             }
-            text = "translate(\(text), \(literal(String(from))), \(literal(String(to))))"
+            text = "translate(\(text), \(escapedLiteral(String(from))), \(escapedLiteral(String(to))))"
         }
         return """
             CREATE OR REPLACE FUNCTION \(SQLIdentifier.quoted(name))(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $sift$
@@ -143,8 +143,10 @@ package enum PostgreSQLTextFunctions {
             """
     }
 
-    /// `'text'`, quotes doubled.
-    private static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    /// `E'text'`, backslashes and quotes doubled: the same text whatever the session's
+    /// `standard_conforming_strings` when the function's body is parsed (at its first call in
+    /// each session) — for the regular expressions' `\u` escapes, and `translate`'s backslash.
+    private static func escapedLiteral(_ text: String) -> String {
+        "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
