@@ -81,6 +81,9 @@ import Testing
             "Note WHERE title LIKE[c] 'caf*'", "Note WHERE title LIKE[cd] '*e*'", "Note WHERE title LIKE 'Stra*e'",
             "Note WHERE title LIKE[d] '*e'", "Note WHERE title LIKE 'Caf*é'", "Note WHERE title LIKE '*'", "Note WHERE title LIKE[c] 'cafe'",
             "Note WHERE title LIKE '*.*'", "Note WHERE lowercase:(title) LIKE 'x*y'",
+            // (And integer remainders: nil for a zero divisor, the dividend's sign.)
+            "Note WHERE modulus:by:(rank, 2) == 1", "Note WHERE modulus:by:(rank, 0) == nil", "Note WHERE modulus:by:(-7, rank) == -1",
+            "Note WHERE modulus:by:(-9223372036854775808, rank) == 0",
         ] {
             let request = try FetchRequest(statement: statement + " SORT BY rank")
             let generated = try store.generatedSQL(for: request)

@@ -168,12 +168,20 @@ extension ExpressionSQLCompiler {
     }
 
     /// `modulus:by:`: an integer of two integers (nil for a zero divisor), else `fmod`'s double
-    /// (NaN for an infinite dividend).
+    /// (NaN for an infinite dividend); of two integers in plain SQL where Sift's functions are
+    /// not there (PostgreSQL has no `fmod` of doubles).
     private func modulus(_ x: SQLFragment, _ y: SQLFragment) throws -> SQLFragment {
         guard case .number(let m) = x.kind, case .number(let n) = y.kind, m != .decimal, n != .decimal else {
             throw SQLUnsupported("modulus:by: of \(x.kind) and \(y.kind)")
         }
         let kind: SQLKind.NumberKind = x.kind.isInteger && y.kind.isInteger ? .integer : (m == .real || n == .real ? .real : .mixed)
+        if !context.dialect.hasSiftFunctions, kind == .integer {
+            // `x % nullif(y, 0)`: PostgreSQL's remainder has the dividend's sign as Swift's, and
+            // gives 0 for the least integer by -1, as the evaluator does on overflow.
+            let a = try materialised(x), b = try materialised(y)
+            return SQLFragment(expression: .binary(.remainder, a.expression, .function("nullif", [b.expression, .integer(0)])),
+                               kind: .number(.integer), nullable: true, divergence: x.divergence.union(y.divergence))
+        }
         var divergence = x.divergence.union(y.divergence)
         if Self.mayBeInfinite(x) { divergence.insert(.nanIsNull) }
         return try call("modulus:by:", [x, y], kind: .number(kind), nullable: true, divergence: divergence)
