@@ -54,6 +54,12 @@ public enum StringPredicates {
         evaluate(.contains, string, substring, Preparation(options)) != 0
     }
 
+    /// The text as these tests compare it under `options`: folded under `[c]`/`[d]`, NFC without
+    /// options, as it is under `[n]`. (What the SQL compiler binds for a constant.)
+    package static func prepared(_ s: String, options: ComparisonOptions) -> String {
+        Preparation(options).apply(s)
+    }
+
     enum Operation { case equals, compare, beginsWith, endsWith, contains }
 
     /// Whether `needle`, prepared with `options`, is empty: the needle no search matches.

@@ -76,15 +76,18 @@ struct FetchSQL {
                 // A decimal is text to SQLite: it sorts by a key ordered as the numbers are
                 // (a number in a dialect without Sift's functions: PostgreSQL's numeric).
                 if fragment.kind == .number(.decimal) && context.dialect.hasSiftFunctions { term = .function(SiftSQLFunctions.decimalKeyFunction, [term]) }
-                if fragment.kind == .string, !context.dialect.hasSiftFunctions, let search = fragment.search {
-                    // Without Sift's collations: the hidden columns holding the comparator's
-                    // sort key (its fold), then for localizedCompare the text itself.
-                    let columns = search.sortColumns(for: key.comparator, text: term)
-                    for column in columns.dropLast() { terms.append(SQLOrdering(expression: column, descending: !key.ascending)) }
-                    term = columns[columns.count - 1]
-                } else if fragment.kind == .string, !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions,
-                          let columns = PredicateSQLCompiler.preparedSortTerms(for: key.comparator, text: term) {
-                    // Without Sift's collations, with the store's text functions: the comparator's fold of the value.
+                // Without Sift's collations: the comparator's sort key (its fold) — a searchable
+                // attribute's hidden column, or a computed string's fold by the store's text
+                // functions — then for localizedCompare the text itself.
+                var folded: [SQLExpression]?
+                if fragment.kind == .string, !context.dialect.hasSiftFunctions {
+                    if let search = fragment.search {
+                        folded = search.sortColumns(for: key.comparator, text: term)
+                    } else if context.dialect.hasTextFunctions {
+                        folded = PredicateSQLCompiler.preparedSortTerms(for: key.comparator, text: term)
+                    }
+                }
+                if let columns = folded {
                     for column in columns.dropLast() { terms.append(SQLOrdering(expression: column, descending: !key.ascending)) }
                     term = columns[columns.count - 1]
                 } else if fragment.kind == .string, let collation = SiftSQLFunctions.collationName(for: key.comparator) {

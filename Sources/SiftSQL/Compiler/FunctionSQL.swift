@@ -95,10 +95,11 @@ extension ExpressionSQLCompiler {
     /// In PostgreSQL they are the store's text functions (``PostgreSQLTextFunctions``).
     private func caseMapping(_ selector: String, _ x: SQLFragment) throws -> SQLFragment {
         guard x.kind == .string else { throw SQLUnsupported("\(selector) of \(x.kind)") }
-        if !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions {
+        if context.dialect.hasTextFunctions {
             // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
-            if selector == "canonical:", let fold = PostgreSQLTextFunctions.fold([.caseInsensitive, .diacriticInsensitive]) {
-                return SQLFragment(expression: .function(fold, [try materialised(x).expression]), kind: .string, nullable: x.nullable)
+            if selector == "canonical:" {
+                return SQLFragment(expression: .function(PostgreSQLTextFunctions.foldCaseAndDiacritics, [try materialised(x).expression]),
+                                   kind: .string, nullable: x.nullable)
             }
             guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
             let function = selector == "uppercase:" ? PostgreSQLTextFunctions.uppercase : PostgreSQLTextFunctions.lowercase

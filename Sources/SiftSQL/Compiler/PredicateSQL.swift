@@ -352,15 +352,20 @@ struct PredicateSQLCompiler {
         }
         if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
         if let search = searchEquality(options, l, r, negated: false) { return search }
-        let prepared = l.kind == .string && !options.subtracting(.normalized).isEmpty ? try preparedTextTest(.equals, options, l, r) : nil
-        if let prepared, l.constant != nil || r.constant != nil { return SQLCondition(expression: prepared, nullable: true) }
-        let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
-            // [c]/[d]: the evaluator's own string equality; nil only equals nil.
-            let test = prepared ?? .function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            // [c]/[d]: the evaluator's own string equality (the prepared texts' in PostgreSQL,
+            // which binds its own constants); nil only equals nil.
+            let test: SQLExpression, x: SQLFragment, y: SQLFragment
+            if let prepared = try preparedTextTest(.equals, options, l, r) {
+                (test, x, y) = (prepared, l, r)
+            } else {
+                (x, y) = try bindPair(l, r, options: options)
+                test = .function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            }
             if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
             return SQLCondition(expression: .function("coalesce", [test, .binary(.is, x.expression, y.expression)]), nullable: false)
         }
+        let (x, y) = try bindPair(l, r, options: options)
         if l.constant != nil || r.constant != nil {
             return SQLCondition(expression: .binary(.equal, x.expression, y.expression), nullable: x.nullable || y.nullable)
         }
@@ -422,7 +427,7 @@ struct PredicateSQLCompiler {
         // (Only on a column: a computed value would be computed twice, and no index serves it.)
         if op == .beginsWith, options.subtracting(.normalized).isEmpty, case .string(let prefix)? = r.constant, l.constant == nil, l.readsOneColumn || l.expression.isSimple {
             let x = try expressions.materialised(l)
-            let text = options.contains(.normalized) ? prefix : StringFolding.nfc(prefix)
+            let text = StringPredicates.prepared(prefix, options: options)
             let low = context.bind(.text(text))
             if let high = Self.successor(of: text) {
                 return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
@@ -436,7 +441,7 @@ struct PredicateSQLCompiler {
         if op == .contains || op == .endsWith, options.subtracting(.normalized).isEmpty, case .string(let needle)? = r.constant,
            l.constant == nil, l.readsOneColumn || l.expression.isSimple, !l.divergence.contains(.textIsNFC) {
             let x = try expressions.materialised(l)
-            let text = options.contains(.normalized) ? needle : StringFolding.nfc(needle)
+            let text = StringPredicates.prepared(needle, options: options)
             let value = context.bind(.text(text))
             let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function("instr", [x.expression, value]), .integer(0))
                 : .binary(.equal, .suffix(x.expression, characters: Int64(text.unicodeScalars.count)), value)

@@ -26,10 +26,9 @@ extension PredicateSQLCompiler {
     }
 
     /// `test` of two string operands with `options` in plain SQL over the text functions; nil
-    /// where the dialect has Sift's functions (which the compiler calls instead) or lacks the
-    /// text functions.
+    /// where the dialect lacks them (SQLite calls Sift's functions instead).
     func preparedTextTest(_ test: PreparedTextTest, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
-        guard !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions else { return nil }
+        guard context.dialect.hasTextFunctions else { return nil }
         let x = try prepared(l, options), y = try prepared(r, options)
         let guarded = { (body: SQLExpression) -> SQLExpression in
             r.constant != nil ? body : .and([.binary(.notEqual, y, .string("")), body])
@@ -46,9 +45,9 @@ extension PredicateSQLCompiler {
     /// `x LIKE 'pattern'` in plain SQL over the text functions: without a star, the prepared
     /// operand equal to the prepared literal; with stars and printable ASCII literals (no `?`,
     /// whose grapheme cluster has no SQL), the prepared operand matching ``LikeRegex``. Nil
-    /// otherwise, and where the dialect has Sift's functions or lacks the text functions.
+    /// otherwise, and where the dialect lacks the text functions.
     func preparedLike(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
-        guard !context.dialect.hasSiftFunctions, context.dialect.hasTextFunctions, l.constant == nil,
+        guard context.dialect.hasTextFunctions, l.constant == nil,
               case .string(let pattern)? = r.constant, let runs = LikePattern(pattern, options: options).literalRuns else { return nil }
         if runs.count == 1 { return .binary(.equal, try prepared(l, options), context.bind(.text(runs[0]))) }
         guard let regex = LikeRegex.regex(runs) else { return nil }
@@ -75,11 +74,7 @@ extension PredicateSQLCompiler {
     /// The operand as the evaluator prepares it for `options`: a constant prepared here and
     /// bound, anything else through the text function of its fold (if any).
     private func prepared(_ f: SQLFragment, _ options: ComparisonOptions) throws -> SQLExpression {
-        if case .string(let text)? = f.constant {
-            let prepared = options.contains(.normalized) ? text
-                : PostgreSQLTextFunctions.fold(options) != nil ? StringFolding.fold(text, options: options) : StringFolding.nfc(text)
-            return context.bind(.text(prepared))
-        }
+        if case .string(let text)? = f.constant { return context.bind(.text(StringPredicates.prepared(text, options: options))) }
         let x = try expressions.materialised(f).expression
         guard let fold = PostgreSQLTextFunctions.fold(options) else { return x }
         return .function(fold, [x])

@@ -76,8 +76,9 @@ protocol SQLDialect: Sendable {
     var hasSiftFunctions: Bool { get }
 
     /// Whether the database has the text functions a PostgreSQL store installs
-    /// (``PostgreSQLTextFunctions``: the evaluator's folds and case mappings, tabulated), which a
-    /// dialect without Sift's functions then uses for string tests with options.
+    /// (``PostgreSQLTextFunctions``: the evaluator's folds and case mappings, tabulated), which
+    /// the compiler then uses for string tests with options. Only a dialect without Sift's
+    /// functions has them (with Sift's, the compiler calls those).
     var hasTextFunctions: Bool { get }
 }
 

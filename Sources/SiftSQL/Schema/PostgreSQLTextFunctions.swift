@@ -30,18 +30,21 @@ package enum PostgreSQLTextFunctions {
     package static func fold(_ options: ComparisonOptions) -> String? {
         guard !options.contains(.normalized) else { return nil }
         switch options.intersection([.caseInsensitive, .diacriticInsensitive]) {
-        case [.caseInsensitive]: return "sift_fold_c"
-        case [.diacriticInsensitive]: return "sift_fold_d"
-        case [.caseInsensitive, .diacriticInsensitive]: return "sift_fold_cd"
+        case [.caseInsensitive]: return foldCase
+        case [.diacriticInsensitive]: return foldDiacritics
+        case [.caseInsensitive, .diacriticInsensitive]: return foldCaseAndDiacritics
         default: return nil
         }
     }
 
+    static let foldCase = "sift_fold_c"
+    static let foldDiacritics = "sift_fold_d"
+    static let foldCaseAndDiacritics = "sift_fold_cd"
     package static let lowercase = "sift_lowercase"
     package static let uppercase = "sift_uppercase"
 
     /// Every function's name.
-    package static let names: Set<String> = ["sift_fold_c", "sift_fold_d", "sift_fold_cd", lowercase, uppercase]
+    package static let names: Set<String> = [foldCase, foldDiacritics, foldCaseAndDiacritics, lowercase, uppercase]
 
     /// A scalar's image under one of the functions: nil where it is the scalar itself.
     private typealias Mapping = (Unicode.Scalar) -> String?
@@ -67,9 +70,9 @@ package enum PostgreSQLTextFunctions {
         }
         let c: ComparisonOptions = [.caseInsensitive], d: ComparisonOptions = [.diacriticInsensitive]
         return [
-            try statement("sift_fold_c", ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c)),
-            try statement("sift_fold_d", ascii: "$1", decomposing: true, folding(d)),
-            try statement("sift_fold_cd", ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c.union(d))),
+            try statement(foldCase, ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c)),
+            try statement(foldDiacritics, ascii: "$1", decomposing: true, folding(d)),
+            try statement(foldCaseAndDiacritics, ascii: "lower($1 COLLATE \"C\")", decomposing: true, folding(c.union(d))),
             try statement(lowercase, ascii: "lower($1 COLLATE \"C\")", decomposing: false) { u in
                 u.properties.changesWhenLowercased ? u.properties.lowercaseMapping : nil
             },
@@ -122,9 +125,9 @@ package enum PostgreSQLTextFunctions {
             // (Decomposed text holds marks where composed text holds accented letters.)
             let marks = Array(UInt32(0x300)...0x36F), latin = Array(UInt32(0xC0)...0x24F)
             head += decomposing ? marks + latin : latin + marks
-            let listed = Set(head)
+            let listed = Set(head), removedSet = Set(removed)
             var from = String.UnicodeScalarView(), to = String.UnicodeScalarView()
-            for value in head where !removed.contains(value) {
+            for value in head where !removedSet.contains(value) {
                 guard let u = Unicode.Scalar(value) else { continue }
                 from.append(u)
                 to.append(single[value] ?? u)
