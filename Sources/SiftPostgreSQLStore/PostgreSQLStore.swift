@@ -76,23 +76,30 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// Whether the database has the store's text functions (``PostgreSQLTextFunctions``), so
     /// string tests with options and case mappings of computed text run in the server.
     let hasTextFunctions: Bool
+    /// Whether the database has the store's number functions (``PostgreSQLNumberFunctions``),
+    /// so a decimal meeting a double is converted in the server.
+    let hasNumberFunctions: Bool
 
     /// With `columnTypes`, the types of the columns of a database Sift did not create that are
     /// read in another form than as they are (``PostgreSQLIntrospection``); without, those of
     /// the store's layout.
     init(connection: PostgreSQLConnection, model: DataModel, schema: SQLSchema, compilesFetches: Bool = true, hasTextFunctions: Bool = false,
-         columnTypes: [String: [String: String]]? = nil, columnTypeReasons: [String: [String: String]] = [:]) {
+         hasNumberFunctions: Bool = false, columnTypes: [String: [String: String]]? = nil, columnTypeReasons: [String: [String: String]] = [:]) {
         self.connection = connection
         self.model = model
         self.schema = schema
         self.compilesFetches = compilesFetches
         self.hasTextFunctions = hasTextFunctions
-        self.dialect = PostgreSQLDialect(columnTypes: columnTypes ?? Self.columnTypes(schema), hasTextFunctions: hasTextFunctions)
+        self.hasNumberFunctions = hasNumberFunctions
+        self.dialect = PostgreSQLDialect(columnTypes: columnTypes ?? Self.columnTypes(schema), hasTextFunctions: hasTextFunctions,
+                                         hasNumberFunctions: hasNumberFunctions)
         self.columnTypeReasons = columnTypeReasons
     }
 
     /// The metadata key recording whether the store installed its text functions ("1").
     static let textFunctionsKey = "text functions"
+    /// The metadata key recording whether the store installed its number functions ("1").
+    static let numberFunctionsKey = "number functions"
 
     /// Why each attribute of a database read from its catalog has its type, by entity and
     /// attribute (`"declared character varying(160)"`, `"declared integer; the row's key"`):
@@ -186,15 +193,18 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
                     for function in functions { try connection.execute(function) }
                     hasTextFunctions = true
                 }
-                let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8), ($9, $10)"
+                for function in PostgreSQLNumberFunctions.statements { try connection.execute(function) }
+                let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8), ($9, $10), ($11, $12)"
                 _ = try connection.run(insert, [.text("format"), .text("sift"), .text("version"), .text(layoutVersion),
                                                 .text("database"), .text("postgresql"), .text("model"), .text(JSONModelFormat.write(model)),
-                                                .text(textFunctionsKey), .text(hasTextFunctions ? "1" : "0")])
+                                                .text(textFunctionsKey), .text(hasTextFunctions ? "1" : "0"),
+                                                .text(numberFunctionsKey), .text("1")])
             }
         } catch {
             throw storeError(error)
         }
-        return PostgreSQLStore(connection: connection, model: model, schema: schema, hasTextFunctions: hasTextFunctions)
+        return PostgreSQLStore(connection: connection, model: model, schema: schema, hasTextFunctions: hasTextFunctions,
+                               hasNumberFunctions: true)
     }
 
     /// Opens the Sift store in the database `conninfo` names, with the model it keeps.
@@ -243,7 +253,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
                 return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(unsearchableModel(model)), compilesFetches: false)
             }
             return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(try searchableModel(model)),
-                                   hasTextFunctions: metadata[textFunctionsKey] == "1")
+                                   hasTextFunctions: metadata[textFunctionsKey] == "1", hasNumberFunctions: metadata[numberFunctionsKey] == "1")
         } catch {
             throw storeError(error)
         }

@@ -30,6 +30,8 @@ extension ExpressionSQLCompiler {
         case .decimal, .integer, .boolean:
             kind = .decimal
         case .real:
+            // The evaluator's arithmetic of two doubles, the decimal converted as it converts it.
+            if let (p, q) = decimalsAsDoubles(x, y) { return try arithmetic(op, p, q) }
             kind = .real
             // A decimal's double is finite: only an infinite double times a zero is NaN.
             let real = m == .real ? x : y, decimal = m == .real ? y : x

@@ -13,6 +13,11 @@ import SiftLanguage
 ///
 /// `sift_order` is NULL where either value is nil, so every test is false on nil as the
 /// evaluator's is, and nil-safe equality between two expressions adds the nil case.
+///
+/// A dialect without Sift's functions compares a decimal with a decimal, an integer or a boolean
+/// exactly (PostgreSQL's `numeric`), and with a double as a double
+/// (``ExpressionSQLCompiler/decimalsAsDoubles(_:_:)``, where the store installed the number
+/// functions).
 extension PredicateSQLCompiler {
     /// Whether two values are numbers and one of them a decimal.
     static func isDecimalPair(_ l: SQLFragment, _ r: SQLFragment) -> Bool {
@@ -37,6 +42,7 @@ extension PredicateSQLCompiler {
 
     /// `< <= > >=` by the evaluator's numeric order.
     func decimalOrdering(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        if let (x, y) = expressions.decimalsAsDoubles(l, r) { return try order(op, [], x, y) }
         if let (x, y) = try exactDecimalPair(l, r) {
             return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
         }

@@ -498,7 +498,8 @@ struct ExpressionSQLCompiler {
     func unary(_ op: UnaryOperator, _ operand: SQLFragment) throws -> SQLFragment {
         let x = try materialised(operand)
         switch (op, x.kind) {
-        case (.negate, .number(let n)) where n != .decimal:
+        case (.negate, .number(let n)) where n != .decimal || !context.dialect.hasSiftFunctions:
+            // (A decimal of a dialect without Sift's functions is a `numeric`, negated exactly.)
             return SQLFragment(expression: .unary(.negate, x.expression), kind: .number(n == .boolean ? .integer : n == .integer ? .mixed : n), nullable: x.nullable,
                                divergence: x.divergence)
         case (.bitwiseNot, .number(let n)) where n == .integer || n == .boolean:
@@ -563,6 +564,11 @@ struct ExpressionSQLCompiler {
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'^' on \(x.kind) and \(y.kind)") }
             return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
         case .power:
+            // (`**` is of doubles: a decimal is its double.)
+            if a.kind == .number(.decimal) || b.kind == .number(.decimal),
+               let p = a.kind == .number(.decimal) ? decimalAsDouble(a) : a, let q = b.kind == .number(.decimal) ? decimalAsDouble(b) : b {
+                return try arithmetic(op, p, q)
+            }
             // pow(NaN, 0) is 1: an operand SQL holds as NULL for NaN would give NULL instead.
             guard numberKind(x.kind) != nil, numberKind(y.kind) != nil, !inherited.contains(.nanIsNull) else {
                 throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)")

@@ -113,6 +113,8 @@ extension ExpressionSQLCompiler {
     /// double); `sqrt: log: ln: exp:` give doubles, NaN for a negative argument of the first
     /// three (unless it is `abs:`, `sqrt:` or `exp:` of something, never negative).
     private func numeric(_ selector: String, _ x: SQLFragment, argument: ExpressionNode) throws -> SQLFragment {
+        // (Of a decimal, the evaluator's functions are of its double.)
+        if let double = decimalAsDouble(x) { return try numeric(selector, double, argument: argument) }
         guard case .number(let n) = x.kind, n != .decimal else { throw SQLUnsupported("\(selector) of \(x.kind)") }
         if !context.dialect.hasSiftFunctions, let plain = try plainNumeric(selector, x, kind: n) { return plain }
         let kind: SQLKind.NumberKind

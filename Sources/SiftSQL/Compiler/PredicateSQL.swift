@@ -319,7 +319,9 @@ struct PredicateSQLCompiler {
         return x.divergence.contains(.nanIsNull) ? nil : .isNull(x.expression, negated: false)
     }
 
-    private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+    func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        // A decimal and a double: two doubles, as in the evaluator (where the dialect can convert).
+        if let (x, y) = expressions.decimalsAsDoubles(l, r) { return try equality(options, x, y) }
         // Nil-safe equality tells NULL from the NaN SQL holds as NULL; equality with a constant
         // (`x = ?`) does not.
         if l.divergence.contains(.nanIsNull) || r.divergence.contains(.nanIsNull), l.constant == nil && r.constant == nil || l.kind == .null || r.kind == .null {
@@ -395,7 +397,7 @@ struct PredicateSQLCompiler {
 
     /// `< <= > >=`: numbers, text (code-point order of NFC, or the evaluator's folded order
     /// under [c]/[d]) and dates; false for nil and for kinds with no common order.
-    private func order(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+    func order(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         if let search = searchOrdering(op, options, l, r) { return search }

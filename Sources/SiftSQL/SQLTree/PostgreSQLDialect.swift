@@ -35,10 +35,13 @@ package struct PostgreSQLDialect: SQLDialect {
     package var columnTypes: [String: [String: String]]
     /// Whether the store installed ``PostgreSQLTextFunctions`` (a store made in a UTF-8 database).
     package var hasTextFunctions: Bool
+    /// Whether the store installed ``PostgreSQLNumberFunctions``.
+    package var hasNumberFunctions: Bool
 
-    package init(columnTypes: [String: [String: String]] = [:], hasTextFunctions: Bool = false) {
+    package init(columnTypes: [String: [String: String]] = [:], hasTextFunctions: Bool = false, hasNumberFunctions: Bool = false) {
         self.columnTypes = columnTypes
         self.hasTextFunctions = hasTextFunctions
+        self.hasNumberFunctions = hasNumberFunctions
     }
 
     /// The column type of a column read as its text (`::text`): one of a database Sift did not
@@ -89,7 +92,9 @@ package struct PostgreSQLDialect: SQLDialect {
         case "instr": "strpos"
         case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt",
              "starts_with", "char_length", "ln", "log", "exp", "power": name
-        default: hasTextFunctions && PostgreSQLTextFunctions.names.contains(name) ? name : nil
+        default:
+            (hasTextFunctions && PostgreSQLTextFunctions.names.contains(name)) || (hasNumberFunctions && PostgreSQLNumberFunctions.names.contains(name))
+                ? name : nil
         }
     }
 

@@ -80,6 +80,12 @@ protocol SQLDialect: Sendable {
     /// the compiler then uses for string tests with options. Only a dialect without Sift's
     /// functions has them (with Sift's, the compiler calls those).
     var hasTextFunctions: Bool { get }
+
+    /// Whether the database has the number functions a PostgreSQL store installs
+    /// (``PostgreSQLNumberFunctions``: Foundation's conversion of a decimal to a double), which
+    /// the compiler then uses where a decimal meets a double. Only a dialect without Sift's
+    /// functions has them.
+    var hasNumberFunctions: Bool { get }
 }
 
 extension SQLDialect {
@@ -104,6 +110,8 @@ extension SQLDialect {
     var hasSiftFunctions: Bool { true }
 
     var hasTextFunctions: Bool { false }
+
+    var hasNumberFunctions: Bool { false }
 }
 
 /// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary
