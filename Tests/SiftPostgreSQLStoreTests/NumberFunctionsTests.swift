@@ -57,6 +57,37 @@ import Testing
         #expect(rounded > texts.count / 4)
     }
 
+    /// Doubles of every exponent (random bits), whole numbers around 10¹⁵ and 10¹⁶, powers of ten
+    /// and the special values: `sift_double_text` writes each as Swift's `description` does.
+    @Test func theServerWritesDoublesAsSwift() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "numberfunctions")
+        defer { test.database.drop() }
+        let connection = try test.connect()
+        // (Its own setting, whatever the session's.)
+        try connection.execute("SET extra_float_digits = -3")
+        var generator = DifferentialRandom(seed: 0xD0_0B1E)
+        var doubles: [Double] = [0, -0.0, 1, -1, 5, 0.1, 0.2 + 0.1, 1e-5, 1e-4, 0.0001234, 1e15, 1e16, 1e17, 123456789012345678, 9007199254740993,
+                                 .infinity, -.infinity, .nan, 1e300, 1e-300, 9.999e300, 100, 1234567]
+        for e in -30...30 { doubles.append(pow(10, Double(e))); doubles.append(-3 * pow(10, Double(e))) }
+        for _ in 0..<20_000 {
+            let d = Double(bitPattern: generator.next())
+            if !d.isNaN, d == 0 || (1e-300...1e301).contains(d.magnitude) { doubles.append(d) }
+            doubles.append(Double(generator.int(in: -1_000_000...1_000_000)) * pow(10, Double(generator.int(in: -8...12))))
+        }
+        let literal = "{" + doubles.map { $0.isNaN ? "NaN" : $0.isInfinite ? ($0 < 0 ? "-Infinity" : "Infinity") : "\($0)" }.joined(separator: ",") + "}"
+        let rows = try connection.query("SELECT sift_double_text(d) FROM unnest($1::float8[]) WITH ORDINALITY AS u(d, n) ORDER BY n", [.text(literal)])
+        #expect(rows.count == doubles.count)
+        var mismatches: [String] = []
+        for (d, row) in zip(doubles, rows) where row[0].stringValue != d.description {
+            mismatches.append("\(d.description) ≠ \(row[0].stringValue ?? "NULL")")
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(doubles.count): \(mismatches.prefix(10))")
+        // Beyond 10³⁰⁰ (and below 10⁻³⁰⁰) an error: the fetch runs in memory.
+        for d in [Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e301, -1e-301] {
+            #expect(throws: PostgreSQLError.self) { _ = try connection.query("SELECT sift_double_text($1::float8)", [.text("\(d)")]) }
+        }
+    }
+
     /// A numeric no decimal holds (from another program) is an error, and the fetch runs in memory.
     @Test func aValueBeyondADecimalIsAnError() async throws {
         let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "numberfunctions")

@@ -44,6 +44,16 @@ extension ExpressionSQLCompiler {
                 return SQLFragment(expression: .collate(.cast(x.expression, "text"), "BINARY"), kind: .string, nullable: x.nullable)
             }
             return try castCall(x, to: type, kind: .string)
+        case ("NSString", .number(.decimal)) where context.dialect.hasNumberFunctions && x.storedWithNaN != nil:
+            // A PostgreSQL store's decimal column holds the canonical text Sift wrote
+            // (``DecimalText``), which `numeric` keeps and gives back: Foundation's description
+            // of the decimal read from it, `NaN` included.
+            guard let stored = x.storedWithNaN else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
+            return SQLFragment(expression: .collate(.cast(stored, "text"), "BINARY"), kind: .string, nullable: x.nullable)
+        case ("NSString", .number(.real)) where context.dialect.hasNumberFunctions:
+            // Swift's text of the double, NaN and all (a stored double as it is stored).
+            guard let value = nan ? x.storedWithNaN : x.expression else { throw SQLUnsupported("CAST of a computed value that may be NaN to NSString") }
+            return SQLFragment(expression: .collate(.function(PostgreSQLNumberFunctions.doubleText, [value]), "BINARY"), kind: .string, nullable: x.nullable)
         case ("NSDate", .number) where !nan:
             return try castCall(x, to: type, kind: .date)
         case ("NSString", .number) where !nan:

@@ -538,9 +538,9 @@ struct ExpressionSQLCompiler {
                 case .multiply: nan = (infinite.0 && Self.mayBeZero(b)) || (infinite.1 && Self.mayBeZero(a))
                 default: nan = infinite.0 && infinite.1
                 }
-                if nan { try refuseComputedNaN(op) }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
-                return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(kind),
+                let sql = SQLExpression.binary(try Self.sqlOperator(op), x.expression, y.expression)
+                return SQLFragment(expression: nan ? nanAsNull(sql) : sql, kind: .number(kind),
                                    nullable: nullable || op == .divide || divergence.contains(.nanIsNull), divergence: divergence)
             }
             if op == .add || op == .subtract, x.kind == .date, numberKind(y.kind) != nil {
@@ -553,15 +553,23 @@ struct ExpressionSQLCompiler {
             }
             if op == .subtract, x.kind == .date, y.kind == .date {
                 let divergence: SQLFragment.Divergence = infinite.0 && infinite.1 ? .nanIsNull : []
-                if !divergence.isEmpty { try refuseComputedNaN(op) }
-                return SQLFragment(expression: .binary(.subtract, x.expression, y.expression), kind: .number(.real), nullable: nullable || !divergence.isEmpty, divergence: divergence)
+                let sql = SQLExpression.binary(.subtract, x.expression, y.expression)
+                return SQLFragment(expression: divergence.isEmpty ? sql : nanAsNull(sql), kind: .number(.real), nullable: nullable || !divergence.isEmpty,
+                                   divergence: divergence)
             }
             throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)")
         case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'\(op.symbol)' on \(x.kind) and \(y.kind)") }
+            if op == .leftShift || op == .rightShift, !context.dialect.hasSiftFunctions {
+                return SQLFragment(expression: try serverShift(left: op == .leftShift, x, count: b.constant), kind: .number(.integer), nullable: nullable)
+            }
             return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(.integer), nullable: nullable)
         case .bitwiseXor:
             guard x.kind.isInteger, y.kind.isInteger else { throw SQLUnsupported("'^' on \(x.kind) and \(y.kind)") }
+            if !context.dialect.hasSiftFunctions {
+                return SQLFragment(expression: .binary(.bitwiseXor, .cast(x.expression, "bigint"), .cast(y.expression, "bigint")), kind: .number(.integer),
+                                   nullable: nullable)
+            }
             return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
         case .power:
             // (`**` is of doubles: a decimal is its double.)
@@ -569,17 +577,25 @@ struct ExpressionSQLCompiler {
                let p = a.kind == .number(.decimal) ? decimalAsDouble(a) : a, let q = b.kind == .number(.decimal) ? decimalAsDouble(b) : b {
                 return try arithmetic(op, p, q)
             }
-            // pow(NaN, 0) is 1: an operand SQL holds as NULL for NaN would give NULL instead.
-            guard numberKind(x.kind) != nil, numberKind(y.kind) != nil, !inherited.contains(.nanIsNull) else {
-                throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)")
-            }
-            if !context.dialect.hasSiftFunctions {
+            guard numberKind(x.kind) != nil, numberKind(y.kind) != nil else { throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)") }
+            if !context.dialect.hasSiftFunctions, context.dialect.holdsNaN {
                 // The C library's pow, as the evaluator's; PostgreSQL raises an error where it
                 // would give NaN or overflow (a fractional power of a negative number, zero to a
-                // negative power, a result out of range), and the fetch runs in memory.
-                return SQLFragment(expression: .function("power", [.cast(x.expression, "double precision"), .cast(y.expression, "double precision")]),
-                                   kind: .number(.real), nullable: nullable)
+                // negative power, a result out of range), and the fetch runs in memory. pow(NaN,
+                // 0) is 1, as is pow(1, NaN), in both: a stored double is given as it is stored
+                // (NaN and all), and a NaN result read as NULL, as a stored one is.
+                func operand(_ f: SQLFragment) throws -> SQLExpression {
+                    guard f.divergence.contains(.nanIsNull) else { return f.expression }
+                    guard let stored = f.storedWithNaN else { throw SQLUnsupported("'**' on a computed value that may be NaN") }
+                    return stored
+                }
+                let power = SQLExpression.function("power", [.cast(try operand(x), "double precision"), .cast(try operand(y), "double precision")])
+                let nan = inherited.contains(.nanIsNull)
+                return SQLFragment(expression: nan ? nanAsNull(power) : power, kind: .number(.real), nullable: nullable || nan,
+                                   divergence: nan ? .nanIsNull : [])
             }
+            // pow(NaN, 0) is 1: an operand SQL holds as NULL for NaN would give NULL instead.
+            guard !inherited.contains(.nanIsNull) else { throw SQLUnsupported("'**' on \(x.kind) and \(y.kind)") }
             // Only a fractional power (of a negative number) is NaN.
             let integralExponent: Bool
             switch b.constant {
@@ -592,11 +608,28 @@ struct ExpressionSQLCompiler {
         }
     }
 
-    /// In a dialect whose doubles hold NaN (PostgreSQL), arithmetic that could make one is the
-    /// evaluator's: the server would order the NaN above every number and equal to itself, not
-    /// as SQLite's NULL for it.
-    func refuseComputedNaN(_ op: BinaryOperator) throws {
-        if context.dialect.holdsNaN { throw SQLUnsupported("'\(op.symbol)' that could make NaN, which the server orders as a number") }
+    /// A shift with Swift's rules (the evaluator's `<<` and `>>` on Int64, which SQLite's share)
+    /// in a server whose shift takes an `integer` count and masks it as C's does (PostgreSQL): by
+    /// a constant count only. A negative count shifts the other way; 64 places or more leave 0
+    /// to the left and the sign to the right (`x >> 63`):
+    ///
+    ///     level << 1       CAST("t0"."level" AS bigint) << CAST($1 AS integer)
+    ///     level >> -2      CAST("t0"."level" AS bigint) << CAST($1 AS integer)      -- $1 = 2
+    ///     level << 70      CAST("t0"."level" AS bigint) * 0
+    ///     level >> 70      CAST("t0"."level" AS bigint) >> 63
+    func serverShift(left: Bool, _ x: SQLFragment, count: Value?) throws -> SQLExpression {
+        guard case .int(let n)? = count else { throw SQLUnsupported("a shift by a count that is not a constant integer") }
+        let value = SQLExpression.cast(x.expression, "bigint")
+        let towardsLeft = n >= 0 ? left : !left
+        guard n != .min, n.magnitude < 64 else { return towardsLeft ? .binary(.multiply, value, .integer(0)) : .binary(.rightShift, value, .integer(63)) }
+        return .binary(towardsLeft ? .leftShift : .rightShift, value, .cast(context.bind(.integer(Int64(n.magnitude))), "integer"))
+    }
+
+    /// A computation that could make NaN, with NaN as NULL (``SQLFragment/Divergence/nanIsNull``):
+    /// as it is in SQLite, which has no NaN; `nullif(x * y, 'NaN')` in a dialect whose doubles hold
+    /// NaN (PostgreSQL), which would otherwise order the NaN above every number and equal to itself.
+    func nanAsNull(_ expression: SQLExpression) -> SQLExpression {
+        context.dialect.holdsNaN ? .function("nullif", [expression, .string("NaN")]) : expression
     }
 
     /// The SQL operator of an arithmetic operator SQL has (`**` and `^` are the evaluator's).

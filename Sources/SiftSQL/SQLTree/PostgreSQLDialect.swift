@@ -28,7 +28,9 @@
 /// | ``readInNFC``, ``readAsTextInNFC`` (text of such a database found not in NFC) | `normalize("t0"."c", NFC)`, the form the evaluator compares |
 ///
 /// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
-/// as in SQLite; the shifts are unsupported (PostgreSQL shifts a `bigint` by an `integer` only).
+/// as in SQLite. PostgreSQL shifts a `bigint` by an `integer`, masked as the C compiler's
+/// shift does: the compiler writes a shift by a constant count only (``ExpressionSQLCompiler``'s
+/// `serverShift`), with Swift's smart-shift rules.
 package struct PostgreSQLDialect: SQLDialect {
     /// The types of the columns of each table (`"boolean"`, `"timestamptz"`, …), by table and
     /// column name; a column not listed is read as it is.
@@ -76,7 +78,7 @@ package struct PostgreSQLDialect: SQLDialect {
             binary: [
                 .multiply: 700, .divide: 700, .remainder: 700,
                 .add: 600, .subtract: 600,
-                .concatenate: 550, .bitwiseAnd: 550, .bitwiseOr: 550, .leftShift: 550, .rightShift: 550, .regexMatch: 550,
+                .concatenate: 550, .bitwiseAnd: 550, .bitwiseOr: 550, .leftShift: 550, .rightShift: 550, .bitwiseXor: 550, .regexMatch: 550,
                 .lessThan: 400, .lessThanOrEqual: 400, .greaterThan: 400, .greaterThanOrEqual: 400,
                 .equal: 400, .notEqual: 400,
                 .is: 350, .isNot: 350,
@@ -122,8 +124,6 @@ package struct PostgreSQLDialect: SQLDialect {
         default: return quoted
         }
     }
-
-    func supports(_ op: SQLBinaryOperator) -> Bool { op != .leftShift && op != .rightShift }
 
     func nullsOrder(descending: Bool) -> String { descending ? " NULLS LAST" : " NULLS FIRST" }
 

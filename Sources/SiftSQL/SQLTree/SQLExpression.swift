@@ -125,6 +125,8 @@ enum SQLBinaryOperator: Hashable, Sendable {
     case multiply, divide, remainder
     case add, subtract
     case bitwiseAnd, bitwiseOr, leftShift, rightShift
+    /// `#` in PostgreSQL (SQLite has none: unsupported; the evaluator's `bitwiseXor:with:` there).
+    case bitwiseXor
     case lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
     case equal, notEqual
     /// Nil-safe equality: `IS` in SQLite, `IS NOT DISTINCT FROM` in PostgreSQL.

@@ -29,6 +29,7 @@ struct SQLiteDialect: SQLDialect {
         case .bitwiseOr: "|"
         case .leftShift: "<<"
         case .rightShift: ">>"
+        case .bitwiseXor: "#"
         case .lessThan: "<"
         case .lessThanOrEqual: "<="
         case .greaterThan: ">"
@@ -41,8 +42,8 @@ struct SQLiteDialect: SQLDialect {
         }
     }
 
-    /// SQLite's REGEXP calls a `regexp` function no store registers.
-    func supports(_ op: SQLBinaryOperator) -> Bool { op != .regexMatch }
+    /// SQLite's REGEXP calls a `regexp` function no store registers; it has no exclusive or.
+    func supports(_ op: SQLBinaryOperator) -> Bool { op != .regexMatch && op != .bitwiseXor }
 
     var precedence: SQLPrecedenceTable {
         SQLPrecedenceTable(
@@ -52,7 +53,7 @@ struct SQLiteDialect: SQLDialect {
                 .concatenate: 800,
                 .multiply: 700, .divide: 700, .remainder: 700,
                 .add: 600, .subtract: 600,
-                .bitwiseAnd: 500, .bitwiseOr: 500, .leftShift: 500, .rightShift: 500,
+                .bitwiseAnd: 500, .bitwiseOr: 500, .leftShift: 500, .rightShift: 500, .bitwiseXor: 500,
                 .lessThan: 400, .lessThanOrEqual: 400, .greaterThan: 400, .greaterThanOrEqual: 400,
                 .equal: 300, .notEqual: 300, .is: 300, .isNot: 300, .regexMatch: 300,
             ],

@@ -44,6 +44,18 @@ import Testing
              sql: #"WHERE nullif(sift_decimal_double("t0"."amount"), 'NaN') * $1 > $2"#, bindings: ["2.0", "3"]),
         Case(statement: "Item WHERE floor:(amount) == 2",
              sql: #"WHERE floor(nullif(sift_decimal_double("t0"."amount"), 'NaN')) = $1"#, bindings: ["2"]),
+        // ** of a stored double as it is stored: pow(NaN, 0) is 1, as in the evaluator.
+        Case(statement: "Item WHERE weight ** 0 == 1",
+             sql: #"WHERE nullif(power(CAST("t0"."weight" AS double precision), CAST($1 AS double precision)), 'NaN') = $2"#, bindings: ["0", "1"]),
+        // A product that could be NaN (an infinity times zero) is NULL for it, as a stored NaN is.
+        Case(statement: "Item WHERE weight * count < 1",
+             sql: #"WHERE nullif(nullif("t0"."weight", 'NaN') * "t0"."count", 'NaN') < $1"#, bindings: ["1"]),
+        Case(statement: #"Item WHERE CAST(amount, "NSString") == "1.5""#,
+             sql: #"WHERE CAST("t0"."amount" AS text) COLLATE "C" = $1"#, bindings: ["'1.5'"]),
+        // Shifts by a constant with Swift's rules; exclusive or.
+        Case(statement: "Item WHERE count << 1 == 4 AND count >> -2 == 8 AND count << 64 == 0 AND count >> 70 == -1 AND count ^ 3 == 1",
+             sql: #"WHERE CAST("t0"."count" AS bigint) << CAST($1 AS integer) = $2 AND CAST("t0"."count" AS bigint) << CAST($3 AS integer) = $4 AND CAST("t0"."count" AS bigint) * 0 = $5 AND CAST("t0"."count" AS bigint) >> 63 = $6 AND CAST("t0"."count" AS bigint) # CAST($7 AS bigint) = $8"#,
+             bindings: ["1", "4", "2", "8", "0", "-1", "3", "1"]),
         // A decimal and an integer: exactly, as numbers.
         Case(statement: "Item WHERE amount BETWEEN {1, 3}",
              sql: #"WHERE nullif("t0"."amount", 'NaN') >= $1 AND nullif("t0"."amount", 'NaN') <= $2"#, bindings: ["1", "3"]),
