@@ -3,6 +3,8 @@ import PostgreSQLTestSupport
 import SiftPostgreSQL
 @testable import SiftPostgreSQLStore
 import SiftSQL
+import SiftEvaluation
+import SiftLanguage
 import SiftStore
 import Testing
 
@@ -85,6 +87,38 @@ import Testing
         // Beyond 10³⁰⁰ (and below 10⁻³⁰⁰) an error: the fetch runs in memory.
         for d in [Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e301, -1e-301] {
             #expect(throws: PostgreSQLError.self) { _ = try connection.query("SELECT sift_double_text($1::float8)", [.text("\(d)")]) }
+        }
+    }
+
+    /// Decimals meeting doubles, NaN computed (a store holds none), infinities, zero divisors and nil, run in the server and
+    /// answered as the evaluator answers (an in-memory store gives the reference).
+    @Test func numbersRunInTheServerAsInTheEvaluator() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.everyType, label: "numberfetches")
+        defer { test.database.drop() }
+        let store = test.store
+        let reference = AtomicStore.inMemory(model: StoreTestModels.everyType)
+        let rows: [(Value, Value, Value)] = [
+            (.double(1e308), .int(0), .decimal(Decimal(string: "12.552")!)), (.double(.infinity), .int(0), .decimal(Decimal(string: "0.1")!)),
+            (.double(2.5), .int(2), .decimal(Decimal(string: "-1200")!)), (.null, .int(3), .null), (.double(-.infinity), .null, .decimal(0)),
+            (.double(0.1), .int(-1), .decimal(Decimal(string: "0.1")!)), (.double(12.552), .int(1), .decimal(Decimal(string: "12.552")!)),
+        ]
+        for (index, (d, i, dec)) in rows.enumerated() {
+            let values: [String: Value] = ["d": d, "i64": i, "dec": dec, "i32": .int(Int64(index))]
+            try store.insert("Item", id: ObjectID("i\(index)"), values)
+            try reference.insert("Item", id: ObjectID("i\(index)"), values)
+        }
+        try store.save()
+        for statement in [
+            "Item WHERE dec == d", "Item WHERE dec < d", "Item WHERE dec == 0.1", "Item WHERE d / i64 == nil", "Item WHERE d * i64 == nil",
+            "Item WHERE d * i64 != d", "Item WHERE d ** 0 == 1", "Item WHERE i64 ** d == 1", "Item WHERE d - d == nil", "Item WHERE -dec < d",
+            "Item WHERE floor:(dec) == 12", "Item WHERE dec * 2.0 IN {25.104, nil}", "Item WHERE CAST(d, 'NSString') IN {'nan', 'inf', '2.5', '0.1'}",
+            "Item WHERE CAST(dec, 'NSString') == '-1200'", "Item WHERE i64 << 63 < 0", "Item WHERE i64 >> 1 == -1", "Item WHERE i64 ^ 3 == 2",
+        ] {
+            let request = try FetchRequest(statement: statement + " SORT BY i32")
+            let generated = try store.generatedSQL(for: request)
+            #expect(generated.inMemoryPredicate == nil, "\(statement): \(generated)")
+            let (got, expected) = (try store.fetch(request).objectIDs, try reference.fetch(request).objectIDs)
+            #expect(got == expected, "\(statement): \(got) ≠ \(expected), \(generated)")
         }
     }
 

@@ -539,8 +539,16 @@ struct ExpressionSQLCompiler {
                 default: nan = infinite.0 && infinite.1
                 }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
-                let sql = SQLExpression.binary(try Self.sqlOperator(op), x.expression, y.expression)
-                return SQLFragment(expression: nan ? nanAsNull(sql) : sql, kind: .number(kind),
+                if context.dialect.holdsNaN, divergence.contains(.nanIsNull) {
+                    // Computed from the operands with NaN kept, then NaN read as NULL: so the
+                    // value with NaN kept (``SQLFragment/withNaN``) is nil exactly where the
+                    // evaluator's is (a division by zero, NULL by `nullif`, included).
+                    guard let p = x.withNaN, let q = y.withNaN else { throw SQLUnsupported("'\(op.symbol)' on a computed value that may be NaN") }
+                    let sql = SQLExpression.binary(try Self.sqlOperator(op), p, op == .divide ? .function("nullif", [q, .integer(0)]) : q)
+                    return SQLFragment(expression: nanAsNull(sql), kind: .number(kind), nullable: true, divergence: divergence)
+                }
+                // (SQLite has no NaN: its arithmetic gives NULL where the evaluator's gives NaN.)
+                return SQLFragment(expression: .binary(try Self.sqlOperator(op), x.expression, y.expression), kind: .number(kind),
                                    nullable: nullable || op == .divide || divergence.contains(.nanIsNull), divergence: divergence)
             }
             if op == .add || op == .subtract, x.kind == .date, numberKind(y.kind) != nil {
@@ -585,9 +593,8 @@ struct ExpressionSQLCompiler {
                 // 0) is 1, as is pow(1, NaN), in both: a stored double is given as it is stored
                 // (NaN and all), and a NaN result read as NULL, as a stored one is.
                 func operand(_ f: SQLFragment) throws -> SQLExpression {
-                    guard f.divergence.contains(.nanIsNull) else { return f.expression }
-                    guard let stored = f.storedWithNaN else { throw SQLUnsupported("'**' on a computed value that may be NaN") }
-                    return stored
+                    guard let value = f.withNaN else { throw SQLUnsupported("'**' on a computed value that may be NaN") }
+                    return value
                 }
                 let power = SQLExpression.function("power", [.cast(try operand(x), "double precision"), .cast(try operand(y), "double precision")])
                 let nan = inherited.contains(.nanIsNull)

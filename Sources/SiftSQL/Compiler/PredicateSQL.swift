@@ -149,10 +149,10 @@ struct PredicateSQLCompiler {
                 if let value = x.constant {
                     if value.isNull { bothNil = SQLCondition(expression: missingOwner, nullable: false) }
                 } else if x.nullable || x.kind == .null {
-                    // NaN, which SQL holds as NULL, is not nil.
-                    guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("a value that may be NaN compared with a to-many key path") }
+                    // NaN, which SQL may hold as NULL, is not nil.
                     let value = try expressions.materialised(x)
-                    bothNil = SQLCondition(expression: .and([.isNull(value.expression, negated: false), missingOwner]), nullable: false)
+                    guard let isNil = Self.nilTest(value) else { throw SQLUnsupported("a value that may be NaN compared with a to-many key path") }
+                    bothNil = SQLCondition(expression: .and([isNil, missingOwner]), nullable: false)
                 }
             }
             return op == .equalTo ? bothNil : bothNil.negated
@@ -315,8 +315,7 @@ struct PredicateSQLCompiler {
     /// `x IS NULL` exactly where the evaluator's value is nil: on a stored double's column (NaN is
     /// not nil), or on a value SQL never holds as NULL for NaN; nil when it may (a computed NaN).
     static func nilTest(_ x: SQLFragment) -> SQLExpression? {
-        if let stored = x.storedWithNaN { return .isNull(stored, negated: false) }
-        return x.divergence.contains(.nanIsNull) ? nil : .isNull(x.expression, negated: false)
+        x.withNaN.map { .isNull($0, negated: false) }
     }
 
     func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
@@ -326,8 +325,8 @@ struct PredicateSQLCompiler {
         // (`x = ?`) does not.
         if l.divergence.contains(.nanIsNull) || r.divergence.contains(.nanIsNull), l.constant == nil && r.constant == nil || l.kind == .null || r.kind == .null {
             // A stored double of a dialect holding NaN is nil exactly where its column is NULL.
-            if l.kind == .null || r.kind == .null, let stored = (l.kind == .null ? r : l).storedWithNaN {
-                return l.kind == .null && r.kind == .null ? .true : SQLCondition(expression: .isNull(stored, negated: false), nullable: false)
+            if l.kind == .null || r.kind == .null, let test = Self.nilTest(l.kind == .null ? r : l) {
+                return l.kind == .null && r.kind == .null ? .true : SQLCondition(expression: test, nullable: false)
             }
             // Two numbers, at least one a stored double (or, in PostgreSQL, decimal) read with
             // NaN as NULL: equal, or both nil (tested on the stored column, where NaN is not
@@ -497,8 +496,8 @@ struct PredicateSQLCompiler {
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(expression: .in(x.expression, placeholders), nullable: x.nullable)
                 guard elements.contains(where: \.isNull) else { return list }
-                guard !x.divergence.contains(.nanIsNull) else { throw SQLUnsupported("IN a nil with a value that may be NaN") }
-                return combine([list, SQLCondition(expression: .isNull(x.expression, negated: false), nullable: false)], with: .or)
+                guard let isNil = Self.nilTest(x) else { throw SQLUnsupported("IN a nil with a value that may be NaN") }
+                return combine([list, SQLCondition(expression: isNil, nullable: false)], with: .or)
             }
             return combine(try elements.map { try equality(options, l, ExpressionSQLCompiler.constant($0)) }, with: .or)
         case .single(let r):

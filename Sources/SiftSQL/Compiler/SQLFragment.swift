@@ -54,6 +54,20 @@ struct SQLFragment {
         }
     }
 
+    /// The value as SQL computes it with NaN kept, where the fragment reads NaN as NULL
+    /// (``Divergence/nanIsNull``) in a dialect that holds NaN: `E` for `nullif(E, 'NaN')`. Every
+    /// such form the compiler writes holds NaN exactly where the evaluator's value is NaN and
+    /// NULL exactly where it is nil (stored columns, ``storedWithNaN``; sums and averages of
+    /// stored doubles; arithmetic and `**` computed from such values, division by zero NULL), so
+    /// `E IS NULL` is the evaluator's nil test. The expression itself for a value without the
+    /// divergence; nil where NaN may be NULL in SQL with nothing to tell it from nil (SQLite's
+    /// computations).
+    var withNaN: SQLExpression? {
+        guard divergence.contains(.nanIsNull) else { return expression }
+        guard case .function("nullif", let arguments) = expression, arguments.count == 2, case .string("NaN") = arguments[1] else { return nil }
+        return arguments[0]
+    }
+
     /// A dynamic value read as `kind`: itself where its storage class holds that kind, else
     /// NULL — the same truth in every test of a value of `kind` as the evaluator's, since a
     /// value of another kind equals none of it, orders with none of it and is no string. (Not

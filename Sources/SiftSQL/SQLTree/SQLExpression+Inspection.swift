@@ -63,8 +63,9 @@ extension SQLExpression {
 extension SQLExpression {
     /// Whether evaluating it may raise an error in a server that raises one where SQLite gives
     /// NULL or a double (PostgreSQL: an integer overflow, a division by zero, the square root of
-    /// a negative number, a cast out of range): arithmetic, negation, casts, `abs`, `sqrt`,
-    /// sums, anywhere in the tree, subqueries included.
+    /// a negative number, a cast out of range, a value the number functions do not convert
+    /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``PostgreSQLNumberFunctions``,
+    /// anywhere in the tree, subqueries included.
     var mayRaise: Bool {
         switch self {
         case .binary(let op, let a, let b):
@@ -72,7 +73,8 @@ extension SQLExpression {
         case .unary(.negate, _), .cast, .orderedAggregate:
             return true
         case .function(let name, let arguments):
-            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || arguments.contains { $0.mayRaise }
+            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || PostgreSQLNumberFunctions.names.contains(name)
+                || arguments.contains { $0.mayRaise }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .suffix(let e, _), .isNull(let e, _):
             return e.mayRaise
         case .and(let parts), .or(let parts):

@@ -40,8 +40,13 @@ import Testing
         // Foundation's negation leaves a zero as it is: 0 - d, never -0.0.
         Case(statement: "Item WHERE -amount <= 1.5",
              sql: #"WHERE 0 - nullif(sift_decimal_double("t0"."amount"), 'NaN') <= $1"#, bindings: ["1.5"]),
+        // Arithmetic on a value that may be NaN: computed with NaN kept, then NaN read as NULL.
         Case(statement: "Item WHERE amount * 2.0 > 3",
-             sql: #"WHERE nullif(sift_decimal_double("t0"."amount"), 'NaN') * $1 > $2"#, bindings: ["2.0", "3"]),
+             sql: #"WHERE nullif(sift_decimal_double("t0"."amount") * $1, 'NaN') > $2"#, bindings: ["2.0", "3"]),
+        // … so the nil test of the result is its NaN-kept value's (a division by zero is nil).
+        Case(statement: "Item WHERE weight / count == amount",
+             sql: #"WHERE coalesce(nullif("t0"."weight" / nullif("t0"."count", 0), 'NaN') = nullif(sift_decimal_double("t0"."amount"), 'NaN'), "t0"."weight" / nullif("t0"."count", 0) IS NULL AND sift_decimal_double("t0"."amount") IS NULL)"#,
+             bindings: []),
         Case(statement: "Item WHERE floor:(amount) == 2",
              sql: #"WHERE floor(nullif(sift_decimal_double("t0"."amount"), 'NaN')) = $1"#, bindings: ["2"]),
         // ** of a stored double as it is stored: pow(NaN, 0) is 1, as in the evaluator.
@@ -49,7 +54,7 @@ import Testing
              sql: #"WHERE nullif(power(CAST("t0"."weight" AS double precision), CAST($1 AS double precision)), 'NaN') = $2"#, bindings: ["0", "1"]),
         // A product that could be NaN (an infinity times zero) is NULL for it, as a stored NaN is.
         Case(statement: "Item WHERE weight * count < 1",
-             sql: #"WHERE nullif(nullif("t0"."weight", 'NaN') * "t0"."count", 'NaN') < $1"#, bindings: ["1"]),
+             sql: #"WHERE nullif("t0"."weight" * "t0"."count", 'NaN') < $1"#, bindings: ["1"]),
         Case(statement: #"Item WHERE CAST(amount, "NSString") == "1.5""#,
              sql: #"WHERE CAST("t0"."amount" AS text) COLLATE "C" = $1"#, bindings: ["'1.5'"]),
         // Shifts by a constant with Swift's rules; exclusive or.
