@@ -66,8 +66,9 @@ import Testing
         #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
         #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)
-        // (90 % on this generator: a drop means something the server computed went back to memory.)
-        #expect(Double(statistics.predicateInServer) >= 0.85 * Double(statistics.withPredicate), "\(statistics.summary)")
+        // Issue 17's goal: at least 95 % of the generated predicates run wholly in the server (95.2 %
+        // on this generator); a drop means something the server computed went back to memory.
+        #expect(Double(statistics.predicateInServer) >= 0.95 * Double(statistics.withPredicate), "\(statistics.summary)")
     }
 }
 

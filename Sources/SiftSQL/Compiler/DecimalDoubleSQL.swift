@@ -10,7 +10,7 @@ import SiftEvaluation
 ///
 ///     amount >= 2.0          nullif(sift_decimal_double("t0"."amount"), 'NaN') >= $1
 ///     -amount < weight       0 - nullif(sift_decimal_double("t0"."amount"), 'NaN') < nullif("t0"."weight", 'NaN')
-///     floor:(amount)         floor(nullif(sift_decimal_double("t0"."amount"), 'NaN'))
+///     floor:(amount)         nullif(floor(sift_decimal_double("t0"."amount")), 'NaN')
 ///     CAST("1.5", "NSDecimalNumber") < weight     $1 (the double, converted here) < …
 ///
 /// Only a stored decimal (or its negation, which flips the sign and nothing else) is converted

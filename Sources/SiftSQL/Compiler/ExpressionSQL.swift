@@ -170,9 +170,14 @@ struct ExpressionSQLCompiler {
             case let (k, l) where k == l: kind = k
             default: throw SQLUnsupported("TERNARY with branches of different kinds")
             }
+            let divergence = x.divergence.union(y.divergence)
+            if context.dialect.holdsNaN, divergence.contains(.nanIsNull), let p = x.withNaN, let q = y.withNaN {
+                // The branch taken with NaN kept, then NaN read as NULL (``SQLFragment/withNaN``).
+                return SQLFragment(expression: nanAsNull(.case([(when: test.expression, then: p)], otherwise: q)), kind: kind, nullable: true,
+                                   divergence: divergence)
+            }
             return SQLFragment(expression: .case([(when: test.expression, then: x.expression)], otherwise: y.expression), kind: kind,
-                               nullable: x.nullable || y.nullable,
-                               divergence: x.divergence.union(y.divergence))
+                               nullable: x.nullable || y.nullable, divergence: divergence)
         case .subquery:
             throw SQLUnsupported("a SUBQUERY outside @count or [SIZE]")
         default:

@@ -143,28 +143,32 @@ extension ExpressionSQLCompiler {
     private func plainNumeric(_ selector: String, _ x: SQLFragment, kind n: SQLKind.NumberKind) throws -> SQLFragment? {
         let integer = n == .integer || n == .boolean
         let value = try materialised(x)
+        /// `name(x)`; of a value that may be NaN, computed with NaN kept (the server's functions
+        /// give NaN for NaN, as the C library's do), then NaN read as NULL (``SQLFragment/withNaN``).
+        func applied(_ name: String, cast: Bool = false, kind: SQLKind.NumberKind) -> SQLFragment {
+            func call(_ argument: SQLExpression) -> SQLExpression { .function(name, [cast ? .cast(argument, "double precision") : argument]) }
+            if context.dialect.holdsNaN, x.divergence.contains(.nanIsNull), let kept = value.withNaN {
+                return SQLFragment(expression: nanAsNull(call(kept)), kind: .number(kind), nullable: true, divergence: x.divergence)
+            }
+            return SQLFragment(expression: call(value.expression), kind: .number(kind), nullable: x.nullable, divergence: x.divergence)
+        }
         switch selector {
         case "floor:", "ceiling:", "trunc:":
             if integer { return SQLFragment(expression: value.expression, kind: .number(.integer), nullable: x.nullable, divergence: x.divergence) }
             guard n == .real else { return nil }
-            let name = selector == "floor:" ? "floor" : selector == "ceiling:" ? "ceil" : "trunc"
-            return SQLFragment(expression: .function(name, [value.expression]), kind: .number(.real), nullable: x.nullable, divergence: x.divergence)
+            return applied(selector == "floor:" ? "floor" : selector == "ceiling:" ? "ceil" : "trunc", kind: .real)
         case "abs:":
             guard integer || n == .real else { return nil }
-            return SQLFragment(expression: .function("abs", [value.expression]), kind: .number(integer ? .integer : .real), nullable: x.nullable,
-                               divergence: x.divergence)
+            return applied("abs", kind: integer ? .integer : .real)
         case "sqrt:":
             guard integer || n == .real else { return nil }
-            return SQLFragment(expression: .function("sqrt", [.cast(value.expression, "double precision")]), kind: .number(.real),
-                               nullable: x.nullable, divergence: x.divergence)
+            return applied("sqrt", cast: true, kind: .real)
         case "log:", "ln:", "exp:":
             // The C library's log10, log and exp, as the evaluator's; where they would give NaN
             // or overflow (a negative or zero argument, a result out of range), PostgreSQL raises
             // an error and the fetch runs in memory.
             guard integer || n == .real else { return nil }
-            let name = selector == "log:" ? "log" : selector == "ln:" ? "ln" : "exp"
-            return SQLFragment(expression: .function(name, [.cast(value.expression, "double precision")]), kind: .number(.real),
-                               nullable: x.nullable, divergence: x.divergence)
+            return applied(selector == "log:" ? "log" : selector == "ln:" ? "ln" : "exp", cast: true, kind: .real)
         default:
             return nil
         }

@@ -48,7 +48,7 @@ import Testing
              sql: #"WHERE coalesce(nullif("t0"."weight" / nullif("t0"."count", 0), 'NaN') = nullif(sift_decimal_double("t0"."amount"), 'NaN'), "t0"."weight" / nullif("t0"."count", 0) IS NULL AND sift_decimal_double("t0"."amount") IS NULL)"#,
              bindings: []),
         Case(statement: "Item WHERE floor:(amount) == 2",
-             sql: #"WHERE floor(nullif(sift_decimal_double("t0"."amount"), 'NaN')) = $1"#, bindings: ["2"]),
+             sql: #"WHERE nullif(floor(sift_decimal_double("t0"."amount")), 'NaN') = $1"#, bindings: ["2"]),
         // ** of a stored double as it is stored: pow(NaN, 0) is 1, as in the evaluator.
         Case(statement: "Item WHERE weight ** 0 == 1",
              sql: #"WHERE nullif(power(CAST("t0"."weight" AS double precision), CAST($1 AS double precision)), 'NaN') = $2"#, bindings: ["0", "1"]),
