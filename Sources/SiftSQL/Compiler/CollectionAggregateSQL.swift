@@ -39,7 +39,7 @@ extension ExpressionSQLCompiler {
     ///
     ///     (SELECT count(*) FROM … WHERE <link>)
     ///     (SELECT sift_group_sum(<element>, <order>) FROM … WHERE <link>)     -- sum, average, median, stddev, mode
-    ///     (SELECT min(<element>) FROM … WHERE <link>)                         -- min, max
+    ///     (SELECT min(<element>) FROM … WHERE <link>)                         -- min, max (of decimals too, in PostgreSQL)
     ///     (SELECT sift_group_sum(<element>, <order>, 'e') FROM … WHERE <link>)  -- sum, average, min, max of decimals
     ///
     /// `count` counts the elements (nil values included); the others skip nil values. Sums,
@@ -59,6 +59,11 @@ extension ExpressionSQLCompiler {
         switch (aggregate, element.kind) {
         case (.count, _):
             return SQLFragment(expression: path.scalar(.countAll), kind: .number(.integer), nullable: false)
+        case (let extreme, .number(.decimal)) where (extreme == .min || extreme == .max) && context.dialect.hasNumberFunctions:
+            // A PostgreSQL store's decimals are `numeric` (never NaN in a store Sift made): its
+            // `min`/`max` are the evaluator's, exactly.
+            return SQLFragment(expression: path.scalar(.function(aggregate == .min ? "min" : "max", [element.expression])), kind: .number(.decimal),
+                               nullable: true)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
             let function: SiftKeyedAggregate.Function = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
             let sql = path.scalar(.function(function.rawValue, [element.expression, path.order, .string(String(SQLArgumentKind.decimal.rawValue))]))
