@@ -135,25 +135,46 @@ struct KeyedPlanTests {
         }
     }
 
-    /// Element visitors: stored arrays and sets of convertible values get one; the values they
-    /// visit are the elements of the property's ``Value``, in the same order.
-    @Test func elementVisitorsVisitThePropertysElements() throws {
+    /// Element visitors: stored arrays and sets of convertible values get one; a to-many
+    /// comparison (ANY, ALL, NONE) over the elements they visit in place answers as it does over
+    /// the property's ``Value`` (the same elements in the same order).
+    @Test func elementVisitorsAnswerAsThePropertysValue() throws {
         let table = Item.queryableKeys.table
         let names = table.keyNames
         #expect(names.indices.filter { table.elementVisitors[$0] != nil }.map { names[$0] } == ["tags", "codes", "scores", "grid"])
+        var checked = 0
         for item in Self.items {
-            let wrapped = Value(item)
+            guard case .object(let object) = Value(item) else { continue }
             for position in names.indices {
-                guard let visit = table.elementVisitors[position], case .object(let object) = wrapped else { continue }
-                var seen: [Value] = []
-                let found = try withUnsafeBytes(of: item) { (bytes: UnsafeRawBufferPointer) throws -> Bool in
-                    guard let address = bytes.baseAddress else { return true }
-                    return try visit(address) { (element: Value) throws(EvaluationError) -> Bool in seen.append(element); return false }
+                guard let visit = table.elementVisitors[position] else { continue }
+                let value = try object.value(forKey: names[position])
+                let constants = (value.collectionElements ?? []) + [.string("zzz"), .int(30), .double(30.5), .null]
+                for format in ["ANY %K == %@", "ALL %K == %@", "NONE %K == %@", "ANY %K != %@", "ALL %K < %@", "NONE %K BEGINSWITH[c] %@"] {
+                    for constant in constants {
+                        guard case .comparison(let c) = try PredicateNode(format: format, arguments: [names[position], Self.argument(constant)]).kind,
+                              let comparison = try ComparisonCompiler(compiler: PredicateCompiler()).keyComparison(c) else { continue }
+                        let inPlace = try withUnsafeBytes(of: item) { (bytes: UnsafeRawBufferPointer) throws -> Bool in
+                            guard let address = bytes.baseAddress else { return false }
+                            return try visit(address, comparison)
+                        }
+                        #expect(inPlace == (try comparison.evaluate(value: value)), "\(names[position]) \(format) \(constant)")
+                        checked += 1
+                    }
                 }
-                #expect(!found)
-                let expected = try object.value(forKey: names[position]).collectionElements ?? []
-                #expect(ValueComparison.equals(.array(seen), .array(expected)), "\(names[position])")
             }
+        }
+        #expect(checked > 100)
+    }
+
+    /// A value as a format argument.
+    static func argument(_ value: Value) -> Any? {
+        switch value {
+        case .string(let s): s
+        case .int(let i): i
+        case .double(let d): d
+        case .bool(let b): b
+        case .array(let elements), .set(let elements): elements.map(argument)
+        default: nil
         }
     }
 }

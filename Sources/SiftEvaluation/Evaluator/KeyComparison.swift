@@ -107,6 +107,23 @@ struct KeyComparison: Sendable {
         }
     }
 
+    /// The to-many comparison's answer (ANY, ALL, NONE) over a collection's elements, each read
+    /// as `value` gives it: `someElement(of:where:)`'s answers, without a `Value` of the whole.
+    @inline(__always)
+    func holds<Elements: Sequence>(over elements: Elements, as value: (Elements.Element) -> Value) throws(EvaluationError) -> Bool {
+        switch modifier {
+        case .any, .direct:
+            for element in elements where try single(value(element)) { return true }
+            return false
+        case .all:
+            for element in elements where !(try single(value(element))) { return false }
+            return true
+        case .none:
+            for element in elements where try single(value(element)) { return false }
+            return true
+        }
+    }
+
     /// Whether some element of a to-many value (`Functions.elements`: nil is empty, a single
     /// value is one element, a dictionary's elements are its values) has the test's answer
     /// `answer`, read in place.

@@ -8,14 +8,7 @@ struct QueryableRoot: KeyedRoot {
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool {
         // An unknown key reads as nil, as it does through `QueryableObject`.
         guard let position = table.position(of: comparison.key) else { return try comparison.evaluate(value: .null) }
-        if comparison.modifier != .direct, let someElement = table.elementVisitors[position] {
-            switch comparison.modifier {
-            case .any: return try someElement(address) { (element: Value) throws(EvaluationError) -> Bool in try comparison.single(element) }
-            case .all: return try !someElement(address) { (element: Value) throws(EvaluationError) -> Bool in !(try comparison.single(element)) }
-            case .none: return try !someElement(address) { (element: Value) throws(EvaluationError) -> Bool in try comparison.single(element) }
-            case .direct: break
-            }
-        }
+        if comparison.modifier != .direct, let holds = table.elementVisitors[position] { return try holds(address, comparison) }
         return try comparison.evaluate(value: table.addressReaders[position](address))
     }
 }

@@ -16,40 +16,37 @@ enum StoredPropertyReaders {
         return { (root: UnsafeRawPointer) -> Value in root.load(fromByteOffset: offset, as: V.self).predicateValue }
     }
 
-    /// For a stored array or set property of type `V` at `offset`: whether some element, as the
-    /// ``Value`` the property's value holds it, satisfies a test — the elements visited in place,
+    /// For a stored array or set property of type `V` at `offset`: whether it satisfies a to-many
+    /// comparison, its elements (as the ``Value``s the property's value holds) visited in place,
     /// without building that array. Nil for other types.
     static func visitor<V: PredicateValueConvertible>(of type: V.Type, at offset: Int) -> QueryableKeyTable.ElementVisitor? {
         if V.self == [String].self {
-            return { (root: UnsafeRawPointer, body: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool in
-                for element in root.load(fromByteOffset: offset, as: [String].self) where try body(.string(element)) { return true }
-                return false
+            return { (root: UnsafeRawPointer, comparison: KeyComparison) throws(EvaluationError) -> Bool in
+                try comparison.holds(over: root.load(fromByteOffset: offset, as: [String].self)) { Value.string($0) }
             }
         }
         guard let collection = V.self as? any VisitableElements.Type else { return nil }
-        return { (root: UnsafeRawPointer, body: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool in
-            try collection.someElement(at: root + offset, where: body)
+        return { (root: UnsafeRawPointer, comparison: KeyComparison) throws(EvaluationError) -> Bool in
+            try collection.holds(comparison, at: root + offset)
         }
     }
 }
 
 /// An array or set whose elements a to-many comparison visits in place.
 protocol VisitableElements: SendableMetatype {
-    /// Whether some element's ``Value`` (as in the collection's `predicateValue`, in the same
-    /// order) satisfies `body`; the collection is at `address`.
-    static func someElement(at address: UnsafeRawPointer, where body: (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool
+    /// Whether the collection at `address` satisfies the to-many comparison, its elements read as
+    /// in the collection's `predicateValue` (in the same order).
+    static func holds(_ comparison: KeyComparison, at address: UnsafeRawPointer) throws(EvaluationError) -> Bool
 }
 
 extension Array: VisitableElements where Element: PredicateValueConvertible {
-    static func someElement(at address: UnsafeRawPointer, where body: (SiftEvaluation.Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool {
-        for element in address.load(as: [Element].self) where try body(element.predicateValue) { return true }
-        return false
+    static func holds(_ comparison: KeyComparison, at address: UnsafeRawPointer) throws(EvaluationError) -> Bool {
+        try comparison.holds(over: address.load(as: [Element].self)) { $0.predicateValue }
     }
 }
 
 extension Set: VisitableElements where Element: PredicateValueConvertible {
-    static func someElement(at address: UnsafeRawPointer, where body: (SiftEvaluation.Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool {
-        for element in address.load(as: Set<Element>.self) where try body(element.predicateValue) { return true }
-        return false
+    static func holds(_ comparison: KeyComparison, at address: UnsafeRawPointer) throws(EvaluationError) -> Bool {
+        try comparison.holds(over: address.load(as: Set<Element>.self)) { $0.predicateValue }
     }
 }

@@ -45,7 +45,7 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
         }
         table = QueryableKeyTable(typeName: String(describing: Root.self), keyNames: keyNames, index: index,
                                   storedReaders: readers.map(\.readStored), addressReaders: readers.map(\.readAtAddress),
-                                  elementVisitors: readers.map(\.someElement), destinations: readers.map(\.destination))
+                                  elementVisitors: readers.map(\.elementVisitor), destinations: readers.map(\.destination))
     }
 
     /// The keys, in the order written (a repeated key keeps its first place and its last reader).
@@ -55,9 +55,11 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
 /// The non-generic part of ``QueryableKeys``, built once per type.
 final class QueryableKeyTable: Sendable {
     typealias StoredReader = @Sendable (UnsafeRawPointer) -> Value
-    /// Whether some element of an array or set property satisfies `body`, read from a pointer
-    /// to the root (see ``StoredPropertyReaders``).
-    typealias ElementVisitor = @Sendable (UnsafeRawPointer, (Value) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Bool
+    /// Whether an array or set property, read from a pointer to the root, satisfies a to-many
+    /// comparison (ANY, ALL or NONE: ``KeyComparison/holds(over:as:)``), its elements visited in
+    /// place (see ``StoredPropertyReaders``). The comparison is passed, not a closure calling it,
+    /// so that no closure context is made per evaluation.
+    typealias ElementVisitor = @Sendable (UnsafeRawPointer, KeyComparison) throws(EvaluationError) -> Bool
 
     /// The type's name, for error messages.
     let typeName: String
@@ -100,15 +102,15 @@ public struct QueryableKey<Root>: Sendable {
     /// root, without going through the key path.
     let readStored: QueryableKeyTable.StoredReader?
     /// For a stored array or set property: its elements, visited in place.
-    let someElement: QueryableKeyTable.ElementVisitor?
+    let elementVisitor: QueryableKeyTable.ElementVisitor?
     /// The keys of the key's type, when it is a queryable type (see ``QueryableKeyTable``).
     let destination: @Sendable () -> QueryableKeyTable?
 
     init(read: @escaping @Sendable (Root) -> Value, readStored: QueryableKeyTable.StoredReader?,
-         someElement: QueryableKeyTable.ElementVisitor? = nil, destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
+         elementVisitor: QueryableKeyTable.ElementVisitor? = nil, destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
         self.read = read
         self.readStored = readStored
-        self.someElement = someElement
+        self.elementVisitor = elementVisitor
         self.destination = destination
     }
 
@@ -125,7 +127,7 @@ public struct QueryableKey<Root>: Sendable {
         let destination: @Sendable () -> QueryableKeyTable? = { QueryableKeyTable.keys(of: V.self) }
         guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil, destination: destination) }
         return QueryableKey(read: read, readStored: StoredPropertyReaders.storedReader(of: V.self, at: offset),
-                            someElement: StoredPropertyReaders.visitor(of: V.self, at: offset), destination: destination)
+                            elementVisitor: StoredPropertyReaders.visitor(of: V.self, at: offset), destination: destination)
     }
 
     /// A computed key.
