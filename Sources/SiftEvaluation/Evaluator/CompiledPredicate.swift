@@ -52,10 +52,10 @@ public struct CompiledPredicate: Sendable {
     public func evaluate<T: PredicateQueryable>(_ object: T) throws(EvaluationError) -> Bool {
         guard plan != nil else { return try evaluate(object.predicateValue) }
         let table = T.queryableKeys.table
-        let answer = withUnsafePointer(to: object) { (address: UnsafePointer<T>) -> Result<Bool?, EvaluationError> in
-            Result { () throws(EvaluationError) -> Bool? in try plan?.queryableTest(QueryableRoot(address: UnsafeRawPointer(address), table: table)) }
+        let answer = try withUnsafePointer(to: object) { (address: UnsafePointer<T>) throws(EvaluationError) -> Bool? in
+            try plan?.queryableTest(QueryableRoot(address: UnsafeRawPointer(address), table: table))
         }
-        if let answer = try answer.get() { return answer }
+        if let answer { return answer }
         return try evaluate(object.predicateValue)
     }
 
