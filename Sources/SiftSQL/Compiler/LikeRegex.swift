@@ -29,12 +29,56 @@ enum LikeRegex {
         return regex
     }
 
+    /// The regular expression for a pattern with `?` (``LikePattern/segmentElements``: nil for
+    /// `?`), exact on *simple* text (``SimpleClusters``), whose every cluster is a base and its
+    /// extenders, or one control; the compiler refuses other text in the server
+    /// (``SimpleClusters/otherBracket``). Each `?` is `(?:[base][extender]*|[control])` (just
+    /// `[^extender]` before a star, which takes the extenders); each literal Character its
+    /// scalars, followed before a star by `(?![extender])` (it must end a cluster); stars `.*`.
+    /// Every element begins with a base or a control, so each starts on a cluster boundary. Nil
+    /// when a literal Character is not of a simple cluster's shape (it could match only text the
+    /// server refuses anyway), and past ``maximumClusterElements`` `?`s (each carries brackets of
+    /// some hundred ranges).
+    static func clusterRegex(_ segments: [[Character?]]) -> String? {
+        let classes = SimpleClusters.current
+        guard segments.joined().filter({ $0 == nil }).count <= maximumClusterElements,
+              segments.joined().allSatisfy({ $0.map(classes.isSimple) ?? true }) else { return nil }
+        let extender = classes.extenderBracket
+        var regex = "^"
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { regex += ".*" }
+            let beforeStar = index < segments.count - 1
+            for (position, element) in segment.enumerated() {
+                let last = position == segment.count - 1
+                if let character = element {
+                    regex += escaped(String(character))
+                    if last && beforeStar { regex += "(?!" + extender + ")" }
+                } else if last && beforeStar {
+                    regex += "[^" + extender.dropFirst()
+                } else {
+                    regex += "(?:" + classes.baseBracket + extender + "*|" + classes.controlBracket + ")"
+                }
+            }
+        }
+        return regex + "$"
+    }
+
+    /// What makes text not simple, so the server refuses it: an *other* scalar, or an extender
+    /// at the start or after a control.
+    static var notSimple: String {
+        let classes = SimpleClusters.current
+        return classes.otherBracket + "|^" + classes.extenderBracket + "|" + classes.controlBracket + classes.extenderBracket
+    }
+
+    /// The most `?`s a translated pattern has.
+    static let maximumClusterElements = 16
+
     /// The most runs (stars + 1) a translated pattern has.
     static let maximumRuns = 17
 
     /// ASCII letters and digits as they are, other ASCII escaped with a backslash (a literal in
     /// PostgreSQL's advanced regular expressions), the rest as `\uXXXX`.
-    private static func escaped(_ run: String) -> String {
+    static func escaped(_ run: String) -> String {
         var text = ""
         for u in run.unicodeScalars {
             if u.value >= 0x80 {
