@@ -18,7 +18,8 @@ import SiftLanguage
 /// that prepares to empty never gets here (the compiler writes false), so its test has no
 /// `p(y) <> ''`. Text in SQL is NFC (stored so, and the case mappings' results are composed), so
 /// an operand without options is itself. `LIKE` is translated (``preparedLike(_:_:_:)``; a `?`,
-/// one grapheme cluster, is counted on simple text and refused on other text); `MATCHES` (PCRE2) never.
+/// one grapheme cluster, is counted on simple text and refused on other text); `MATCHES` when
+/// its PCRE2 pattern is in the subset ``MatchesRegex`` translates to PostgreSQL's own dialect.
 extension PredicateSQLCompiler {
     /// The string tests written this way.
     enum PreparedTextTest {
@@ -67,6 +68,22 @@ extension PredicateSQLCompiler {
         let refused = SQLExpression.binary(.equal, .binary(.divide, .function("char_length", [subject]), .integer(0)), .integer(0))
         return .case([(when: .binary(.regexMatch, subject, context.bind(.text(LikeRegex.notSimple))), then: refused)],
                      otherwise: .binary(.regexMatch, subject, context.bind(.text(regex))))
+    }
+
+    /// `x MATCHES 'pattern'` in plain SQL: the operand prepared as the evaluator prepares a
+    /// MATCHES subject (NFC as SQL holds it, `[d]` through its fold, literal under `[n]`) matching
+    /// the ARE ``MatchesRegex`` translates the pattern to. Nil where it does not (`[c]`, PCRE2
+    /// outside the subset), for a pattern read from a row, and where the dialect lacks the text
+    /// functions.
+    func preparedMatches(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
+        guard context.dialect.hasTextFunctions, l.constant == nil, case .string(let pattern)? = r.constant,
+              let regex = MatchesRegex.regex(pattern, options: options) else { return nil }
+        var subject = try expressions.materialised(l).expression
+        if !options.contains(.normalized), options.contains(.diacriticInsensitive),
+           let fold = PostgreSQLTextFunctions.fold([.diacriticInsensitive]) {
+            subject = .function(fold, [subject])
+        }
+        return .binary(.regexMatch, subject, context.bind(.text(regex)))
     }
 
     /// What a comparator sorts a computed string by, through the text functions (as
