@@ -29,22 +29,30 @@ enum LikeRegex {
         return regex
     }
 
-    /// The regular expression for a pattern with `?` (``LikePattern/segmentElements``: nil for
-    /// `?`), exact on *simple* text (``SimpleClusters``), whose every cluster is a base and its
-    /// extenders, or one control; the compiler refuses other text in the server
-    /// (``SimpleClusters/otherBracket``). Each `?` is `(?:[base][extender]*|[control])` (just
-    /// `[^extender]` before a star, which takes the extenders); each literal Character its
-    /// scalars, followed before a star by `(?![extender])` (it must end a cluster); stars `.*`.
-    /// Every element begins with a base or a control, so each starts on a cluster boundary. Nil
-    /// when a literal Character is not of a simple cluster's shape (it could match only text the
-    /// server refuses anyway), and past ``maximumClusterElements`` `?`s (each carries brackets of
-    /// some hundred ranges).
-    static func clusterRegex(_ segments: [[Character?]]) -> String? {
+    /// What a pattern is on simple text (``clusterRegex(_:)``).
+    enum ClusterMatch: Equatable {
+        /// The texts this regular expression matches.
+        case regex(String)
+        /// None: a literal Character is not of a simple cluster's shape (an emoji, a Hangul
+        /// syllable…), so it equals no cluster of simple text, and only text the server refuses
+        /// could match.
+        case never
+    }
+
+    /// The regular expression for a pattern (``LikePattern/segmentElements``: nil for `?`)
+    /// exact on *simple* text (``SimpleClusters``), whose every cluster is a base and its
+    /// extenders, or one control; the compiler refuses other text in the server (``notSimple``).
+    /// Each `?` is `(?:[base][extender]*|[control])` (just `[^extender]` before a star, which
+    /// takes the extenders); each literal Character its scalars, followed before a star by
+    /// `(?![extender])` (it must end a cluster); stars `.*`. Every element begins with a base or
+    /// a control, so each starts on a cluster boundary. Nil past ``maximumBrackets`` uses of a
+    /// class (each a bracket of some hundred ranges: more would be a regular expression the
+    /// server compiles for long, or refuses as too complex).
+    static func clusterRegex(_ segments: [[Character?]]) -> ClusterMatch? {
         let classes = SimpleClusters.current
-        guard segments.joined().filter({ $0 == nil }).count <= maximumClusterElements,
-              segments.joined().allSatisfy({ $0.map(classes.isSimple) ?? true }) else { return nil }
+        guard segments.joined().allSatisfy({ $0.map(classes.isSimple) ?? true }) else { return .never }
         let extender = classes.extenderBracket
-        var regex = "^"
+        var regex = "^", brackets = 0
         for (index, segment) in segments.enumerated() {
             if index > 0 { regex += ".*" }
             let beforeStar = index < segments.count - 1
@@ -52,15 +60,20 @@ enum LikeRegex {
                 let last = position == segment.count - 1
                 if let character = element {
                     regex += escaped(String(character))
-                    if last && beforeStar { regex += "(?!" + extender + ")" }
+                    if last && beforeStar {
+                        regex += "(?!" + extender + ")"
+                        brackets += 1
+                    }
                 } else if last && beforeStar {
                     regex += "[^" + extender.dropFirst()
+                    brackets += 1
                 } else {
                     regex += "(?:" + classes.baseBracket + extender + "*|" + classes.controlBracket + ")"
+                    brackets += 3
                 }
             }
         }
-        return regex + "$"
+        return brackets <= maximumBrackets ? .regex(regex + "$") : nil
     }
 
     /// What makes text not simple, so the server refuses it: an *other* scalar, or an extender
@@ -70,8 +83,9 @@ enum LikeRegex {
         return classes.otherBracket + "|^" + classes.extenderBracket + "|" + classes.controlBracket + classes.extenderBracket
     }
 
-    /// The most `?`s a translated pattern has.
-    static let maximumClusterElements = 16
+    /// The most brackets of a class ``clusterRegex(_:)`` writes (as many as ``regex(_:)``'s
+    /// longest has: two per run).
+    static let maximumBrackets = 2 * maximumRuns
 
     /// The most runs (stars + 1) a translated pattern has.
     static let maximumRuns = 17

@@ -52,22 +52,27 @@ extension PredicateSQLCompiler {
         let like = LikePattern(pattern, options: options)
         guard let runs = like.literalRuns else { return try clusterLike(like, options, l) }
         if runs.count == 1 { return .binary(.equal, try prepared(l, options), context.bind(.text(runs[0]))) }
-        guard let regex = LikeRegex.regex(runs) else { return nil }
+        guard let regex = LikeRegex.regex(runs) else { return try clusterLike(like, options, l) }
         return .binary(.regexMatch, try prepared(l, options), context.bind(.text(regex)))
     }
 
-    /// `x LIKE 'pattern'` for a pattern with `?`: the prepared operand matching
-    /// ``LikeRegex/clusterRegex(_:)`` when it is simple text (``SimpleClusters``), and a
-    /// division by zero otherwise — the server refuses the query (class 22) and the fetch reruns
-    /// in memory, where the evaluator counts the clusters itself:
+    /// `x LIKE 'pattern'` for a pattern with `?` (or literals ``LikeRegex/regex(_:)`` does not
+    /// take): the prepared operand matching ``LikeRegex/clusterRegex(_:)`` (false where that is
+    /// `never`) when it is simple text (``SimpleClusters``), and a division by zero otherwise —
+    /// the server refuses the query (class 22) and the fetch reruns in memory, where the
+    /// evaluator counts the clusters itself:
     ///
     ///     CASE WHEN p(x) ~ '<not simple>' THEN char_length(p(x)) / 0 = 0 ELSE p(x) ~ '<regex>' END
     private func clusterLike(_ like: LikePattern, _ options: ComparisonOptions, _ l: SQLFragment) throws -> SQLExpression? {
-        guard let regex = LikeRegex.clusterRegex(like.segmentElements) else { return nil }
+        guard let match = LikeRegex.clusterRegex(like.segmentElements) else { return nil }
         let subject = try prepared(l, options)
         let refused = SQLExpression.binary(.equal, .binary(.divide, .function("char_length", [subject]), .integer(0)), .integer(0))
-        return .case([(when: .binary(.regexMatch, subject, context.bind(.text(LikeRegex.notSimple))), then: refused)],
-                     otherwise: .binary(.regexMatch, subject, context.bind(.text(regex))))
+        let test: SQLExpression
+        switch match {
+        case .regex(let regex): test = .binary(.regexMatch, subject, context.bind(.text(regex)))
+        case .never: test = .boolean(false)
+        }
+        return .case([(when: .binary(.regexMatch, subject, context.bind(.text(LikeRegex.notSimple))), then: refused)], otherwise: test)
     }
 
     /// `x MATCHES 'pattern'` in plain SQL: the operand prepared as the evaluator prepares a
