@@ -17,13 +17,14 @@ import SiftLanguage
 /// | `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}` (n, m ≤ 255, ARE's limit), each optionally lazy (`*?`) | greedy forms (whole-string matching: the same set) |
 /// | `(…)`, `(?:…)` | `(?:…)` (no captures are read) |
 /// | `a|b` | `a|b` |
+/// | under `[c]`: an ASCII literal, or bracket of ASCII members | a bracket of the scalars PCRE2's caseless matching accepts for each (``CaselessASCII``): `k` is `[Kk\u212A]` |
 ///
 /// In both dialects `.` and a bracket match one code point, and text compares by code points, so
 /// the translation is exact on any subject; the subject is prepared as the evaluator prepares it
 /// (NFC as stored, `[d]` through `sift_fold_d`, literal under `[n]`).
 ///
-/// Stays in memory: `[c]` (PCRE2's caseless matching uses its own Unicode case tables),
-/// anchors `^ $` (PCRE2's `$` also matches before a final newline), `\d \w \s \b \p{…}` and the
+/// Stays in memory: a literal or bracket member above ASCII under `[c]` (PCRE2's caseless
+/// matching uses its own Unicode tables, read here for ASCII only), anchors `^ $` (PCRE2's `$` also matches before a final newline), `\d \w \s \b \p{…}` and the
 /// other class escapes (Unicode-aware under PCRE2's UCP, locale-dependent in ARE), POSIX classes,
 /// backreferences, lookarounds, inline options `(?i)`, atomic groups, possessive quantifiers
 /// (`a*+`: not the same set), `\Q…\E`, a `{` that is not one of the three quantifier forms
@@ -33,10 +34,10 @@ import SiftLanguage
 /// past its match limit, where ARE, an automaton, would answer). A pattern PCRE2 refuses is
 /// never translated: the evaluator's own error stands.
 enum MatchesRegex {
-    /// The ARE for `pattern` under MATCHES with `options` (`[n]`, `[d]`; nil under `[c]`), nil
-    /// outside the subset above or when PCRE2 refuses the pattern.
+    /// The ARE for `pattern` under MATCHES with `options`; nil outside the subset above or when
+    /// PCRE2 refuses the pattern.
     static func regex(_ pattern: String, options: ComparisonOptions) -> String? {
-        if options.contains(.caseInsensitive) && !options.contains(.normalized) { return nil }
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
         // PCRE2's verdict first: an invalid pattern keeps the evaluator's error.
         do throws(EvaluationError) {
             _ = try RegularExpression.cached(pattern: pattern, options: options)
@@ -44,7 +45,7 @@ enum MatchesRegex {
             return nil
         }
         let source = options.contains(.normalized) ? pattern : StringFolding.nfc(pattern)
-        var parser = Parser(scalars: Array(source.unicodeScalars))
+        var parser = Parser(scalars: Array(source.unicodeScalars), caseless: caseless ? CaselessASCII.current : nil)
         guard let body = parser.alternation(), parser.index == parser.scalars.count else { return nil }
         return body.text.isEmpty ? "^$" : "^(?:" + body.text + ")$"
     }
@@ -75,6 +76,9 @@ enum MatchesRegex {
     /// A recursive-descent reader of the subset, over the pattern's scalars.
     struct Parser {
         let scalars: [Unicode.Scalar]
+        /// PCRE2's caseless sets under `[c]`: each literal and bracket member is then ASCII and
+        /// stands for its set.
+        let caseless: CaselessASCII?
         var index = 0
 
         private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
@@ -131,12 +135,20 @@ enum MatchesRegex {
                 index += 1
                 return Piece(text: "(?:" + (inner.text.isEmpty ? "" : inner.text) + ")", repeats: inner.repeats)
             case "\\":
-                return escape().map { Piece(text: MatchesRegex.literal($0), repeats: false) }
+                return escape().flatMap(literal)
             case "^", "$", "{", "*", "+", "?", ")", "|":
                 return nil
             default:
-                return u.value == 0 ? nil : Piece(text: MatchesRegex.literal(u.value), repeats: false)
+                return u.value == 0 ? nil : literal(u.value)
             }
+        }
+
+        /// A literal scalar: itself, or under `[c]` (ASCII only) the bracket of its caseless set.
+        private func literal(_ value: UInt32) -> Piece? {
+            guard let caseless else { return Piece(text: MatchesRegex.literal(value), repeats: false) }
+            guard let set = caseless.set(value) else { return nil }
+            let text = set == [value] ? MatchesRegex.literal(value) : "[" + MatchesRegex.members(set.map { ($0, $0) }) + "]"
+            return Piece(text: text, repeats: false)
         }
 
         /// What follows an atom.
@@ -255,7 +267,18 @@ enum MatchesRegex {
                 }
             }
             guard !ranges.isEmpty else { return nil }
-            return (negated ? "[^" : "[") + ranges.map { $0.0 == $0.1 ? MatchesRegex.escaped($0.0) : MatchesRegex.escaped($0.0) + "-" + MatchesRegex.escaped($0.1) }.joined() + "]"
+            if let caseless {
+                // Every member ASCII; the bracket holds each one's caseless set.
+                var values: [UInt32] = []
+                for (low, high) in ranges {
+                    for value in low...high {
+                        guard let set = caseless.set(value) else { return nil }
+                        values += set
+                    }
+                }
+                ranges = values.map { ($0, $0) }
+            }
+            return (negated ? "[^" : "[") + MatchesRegex.members(ranges) + "]"
         }
 
         /// One bracket member: a literal scalar (not `[`, `\`) or an escape.
@@ -266,6 +289,20 @@ enum MatchesRegex {
             guard u != "[", u.value != 0 else { return nil }
             return u.value
         }
+    }
+
+    /// Ranges of scalars as the inside of an ARE bracket (merged and sorted), each bound a
+    /// character-entry escape.
+    static func members(_ ranges: [(UInt32, UInt32)]) -> String {
+        var merged: [(UInt32, UInt32)] = []
+        for (low, high) in ranges.sorted(by: { $0.0 < $1.0 }) {
+            if let last = merged.last, last.1 &+ 1 >= low {
+                merged[merged.count - 1].1 = max(last.1, high)
+            } else {
+                merged.append((low, high))
+            }
+        }
+        return merged.map { $0.0 == $0.1 ? escaped($0.0) : escaped($0.0) + "-" + escaped($0.1) }.joined()
     }
 
     /// A literal scalar in ARE: ASCII letters and digits as they are, the rest `\uXXXX`.

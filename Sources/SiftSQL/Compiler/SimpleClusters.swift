@@ -18,10 +18,8 @@
 /// an extender always joins what is before it (GB9, GB9a). ``LikeRegex`` counts `?` so, and
 /// makes the server refuse (so the fetch reruns in memory) any text that is not simple.
 ///
-/// Planes 0, 1 and 14 are classified scalar by scalar. The rest (CJK ideographs, unassigned
-/// planes, private use) hold no Hangul, regional indicator or pictograph by Unicode's stable
-/// ranges; each of their scalars is still checked to begin and end a cluster as a base does, and
-/// counts as *other* otherwise.
+/// The tables are built once per process, a block of 256 scalars at a time where every scalar
+/// of it passes the tests for a base together, scalar by scalar elsewhere.
 struct SimpleClusters: Sendable {
     /// Ranges of extender scalars.
     let extenders: [ClosedRange<UInt32>]
@@ -68,29 +66,34 @@ struct SimpleClusters: Sendable {
             case .other: add(&others)
             }
         }
-        // Blocks of 256 scalars; past planes 0 and 1 (and but for plane 14's tags and selectors),
-        // a block whose every scalar breaks from an "a" on both sides and takes a mark after it
-        // holds bases only, by Unicode's stable ranges (see the type's comment).
+        // Blocks of 256 scalars: one whose every scalar passes the base tests at once (each
+        // test's strings joined into one, which segments into as many Characters as can be only
+        // if every boundary in it breaks) holds bases only; the others go scalar by scalar.
         for start in stride(from: UInt32(0), through: 0x10FF00, by: 256) {
             let block = (start...(start + 255)).compactMap(Unicode.Scalar.init)
-            let plane = start >> 16
-            if plane > 1 && plane != 14 && Self.allBases(block) { continue }
+            if Self.allBases(block) { continue }
             for u in block { classify(u) }
         }
         (self.extenders, self.controls, self.others) = (extenders, controls, others)
     }
 
-    /// Whether each scalar of `block` breaks from "a" on both sides and joins a following mark
-    /// (two strings segmented, not one per scalar).
+    /// Whether every scalar of `block` is a base by ``kind(_:)``'s tests, each test run on the
+    /// whole block in one string (five strings segmented, not five per scalar).
     private static func allBases(_ block: [Unicode.Scalar]) -> Bool {
-        var between = "a", marked = ""
-        for u in block {
-            between.unicodeScalars.append(u)
-            between += "a"
-            marked.unicodeScalars.append(u)
-            marked += "\u{301}"
+        // Each test: the string for one scalar, and its Characters when every boundary breaks.
+        let tests: [((String) -> String, Int)] = [
+            ({ "a" + $0 + "a" }, 3),                // not an extender, a prepend, a control
+            ({ $0 + "\u{301}" }, 1),                // not a control (a base takes the mark)
+            ({ "\u{1100}" + $0 + "\u{11A8}" }, 3),   // not a Hangul jamo or syllable
+            ({ "\u{1F600}\u{200D}" + $0 }, 2),        // not a pictograph after ZWJ
+            ({ "a" + $0 + $0 }, 3),                  // not a regional indicator (pairs with itself)
+        ]
+        for (test, per) in tests {
+            var text = ""
+            for u in block { text += test(String(u)) }
+            if text.count != per * block.count { return false }
         }
-        return between.count == 2 * block.count + 1 && marked.count == block.count
+        return true
     }
 
     /// The class of `u` in these tables.

@@ -30,7 +30,7 @@ import Testing
         ("cafe\u{301}", [.diacriticInsensitive], #"^(?:caf\u00E9)$"#),
         (#"\x{1F600}\x41\n\t"#, [], #"^(?:\U0001F600A\u000A\u0009)$"#),
         ("[]a]", [], #"^(?:[\u005D\u0061])$"#),
-        ("[^]a-]", [], #"^(?:[^\u005D\u0061\u002D])$"#),
+        ("[^]a-]", [], #"^(?:[^\u002D\u005D\u0061])$"#),
         (#"[-\]\x{E9}-\x{FF}]"#, [], #"^(?:[\u002D\u005D\u00E9-\u00FF])$"#),
         ("(a)*(bc)?", [], #"^(?:(?:a)*(?:bc)?)$"#),
     ] as [(String, ComparisonOptions, String)])
@@ -52,11 +52,41 @@ import Testing
         #expect(MatchesRegex.regex(pattern, options: []) == nil, "\(pattern)")
     }
 
-    @Test func caseInsensitiveStaysInMemory() {
-        #expect(MatchesRegex.regex("abc", options: [.caseInsensitive]) == nil)
-        #expect(MatchesRegex.regex("abc", options: [.caseInsensitive, .diacriticInsensitive]) == nil)
+    /// Under [c], each ASCII literal or member stands for what PCRE2's caseless matching accepts
+    /// (K also matches U+212A KELVIN SIGN, s U+017F LONG S); anything above ASCII stays in memory.
+    @Test func caseInsensitivePatterns() {
+        #expect(MatchesRegex.regex("ab.1", options: [.caseInsensitive]) == #"^(?:[\u0041\u0061][\u0042\u0062][^\u000A]1)$"#)
+        #expect(MatchesRegex.regex("k", options: [.caseInsensitive]) == #"^(?:[\u004B\u006B\u212A])$"#)
+        #expect(MatchesRegex.regex("S", options: [.caseInsensitive, .diacriticInsensitive]) == #"^(?:[\u0053\u0073\u017F])$"#)
+        #expect(MatchesRegex.regex("[a-c]", options: [.caseInsensitive]) == #"^(?:[\u0041-\u0043\u0061-\u0063])$"#)
+        #expect(MatchesRegex.regex("[^j-l]*", options: [.caseInsensitive]) == #"^(?:[^\u004A-\u004C\u006A-\u006C\u212A]*)$"#)
+        #expect(MatchesRegex.regex("caf\u{E9}", options: [.caseInsensitive]) == nil)
+        #expect(MatchesRegex.regex(#"[a-\x{E9}]"#, options: [.caseInsensitive]) == nil)
         // [n] wins over [c]: PCRE2 then matches case-sensitively.
-        #expect(MatchesRegex.regex("abc", options: [.normalized]) == #"^(?:abc)$"#)
+        #expect(MatchesRegex.regex("abc", options: [.normalized, .caseInsensitive]) == #"^(?:abc)$"#)
+    }
+
+    /// PCRE2's caseless sets: an ASCII letter and its other case (and LONG S for s), nothing
+    /// else for the rest of ASCII; KELVIN SIGN (for k) only as NFC turns it into K.
+    @Test func caselessSets() {
+        let sets = CaselessASCII.current
+        for value in UInt32(1)...0x7F {
+            guard let u = Unicode.Scalar(value) else { continue }
+            var expected: Set<UInt32> = [value]
+            if u.properties.isAlphabetic {
+                expected.insert(value ^ 0x20)
+                if u == "s" || u == "S" { expected.insert(0x17F) }
+            }
+            // (Scalars NFC maps to one of these, such as U+037E GREEK QUESTION MARK to ";", never
+            // occur in a subject; PCRE2 is given them in NFC, so they are listed too.)
+            let members = sets.set(value) ?? []
+            let stable = members.filter { v in Unicode.Scalar(v).map { StringFolding.nfc(String($0)).unicodeScalars.first?.value == v } ?? false }
+            #expect(Set(stable) == expected, "U+\(String(value, radix: 16))")
+            for v in members where !stable.contains(v) {
+                let image = Unicode.Scalar(v).map { StringFolding.nfc(String($0)).unicodeScalars.map(\.value) } ?? []
+                #expect(image.count == 1 && expected.contains(image[0]), "U+\(String(v, radix: 16)) for U+\(String(value, radix: 16))")
+            }
+        }
     }
 
     /// The library's newline is LF (the default build): `.` is every scalar but LF.
