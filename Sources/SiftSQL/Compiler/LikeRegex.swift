@@ -12,6 +12,11 @@ import SiftEvaluation
 /// SpacingMark): the runs are written `(?<![prepend])run(?![extend])`, the classes read from
 /// Swift's own segmentation once per process (``joiners``, ``prepends``). So `"*ab*"` is
 /// `^.*(?<![…])ab(?![…])`; a pattern without a star is an equality instead.
+///
+/// A pattern with `?` (one Character), or with literals this form does not take, has a second
+/// form, ``clusterRegex(_:)``: exact on *simple* text (``SimpleClusters``), whose Characters a
+/// regular expression can count; the compiler makes the server refuse other text
+/// (``notSimple``), so the evaluator answers for it.
 enum LikeRegex {
     /// The regular expression for `runs` (``LikePattern/literalRuns``: two or more, each of
     /// plain scalars), nil when a run holds anything else, or when there are more than
