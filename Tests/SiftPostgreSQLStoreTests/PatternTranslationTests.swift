@@ -19,7 +19,7 @@ import Testing
         "한", "한국", "\u{1100}\u{1161}", "\u{1100}\u{1161}\u{11A8}", "😀", "a😀b", "👍🏽", "👨‍👩‍👧", "🇫🇷", "🇫🇷🇩🇪", "a\u{200D}", "a\u{200D}b",
         "\u{915}\u{94D}\u{937}", "\u{915}\u{94D}", "\u{915}\u{93F}", "\u{928}\u{92E}\u{938}\u{94D}\u{924}\u{947}", "\u{915}\u{903}", "\u{995}\u{9CD}\u{9B7}",
         "\r\n", "a\r\nb", "a\rb", "a\nb", "\n", "\t", "a\tb", "\u{600}a", "a\u{600}", "\u{301}", "\u{301}a", "a\n\u{301}", "a\u{FE0F}",
-        "a\u{E0041}", "\u{2028}", "x y", " lead", "100%", "a.b", "a\nb\nc", "aaa", "aaaa", "\u{1F3FB}", "\u{17F}", "\u{17F}tra\u{DF}e", "k", "K", "\u{212A}", "ABC", "aBc", "Caf\u{E9}",
+        "a\u{E0041}", "\u{2028}", "x y", " lead", "100%", "a.b", "a\nb\nc", "aaa", "aaaa", "\u{1F3FB}", "\u{17F}", "\u{17F}tra\u{DF}e", "k", "K", "\u{212A}", "ABC", "aBc", "Caf\u{E9}", "123", "\u{661}\u{662}", "a1_b", "x\u{A0}y", "\u{FF11}x",
     ]
 
     static let likePatterns = [
@@ -35,7 +35,7 @@ import Testing
         "abc", "a.c", "a\\.b", "a{2,3}", "a{3}", "(ab|a)*", "x.", "x..", "..", ".", "\\n", "a\\nb", ".*\\n.*", "[^\\n]*", "(?:a|b)+c?",
         "Ze.ra", "[A-Z][a-z]+", "[\\x{E0}-\\x{FF}]", "caf\u{E9}", "cafe\u{301}", "a\\x{301}", "x\u{301}", ".\\x{301}", "[^a-z]+", "日.",
         "a?b?c?", "a*?", "[]a]*", "[-a]*", ".*?", "\\x{1F600}", "a|", "(a)(b)?c*", "k", "[j-l]", "[^j-l]", "s.*", ".*S.*", "[r-t]tra.*",
-        "ABC", "[a-c]+", "[^a-c]+", "\\x{4B}",
+        "ABC", "[a-c]+", "[^a-c]+", "\\x{4B}", "\\d+", "\\w+", "\\s", "\\p{L}+", "\\W*", "\\S+", "\\P{L}*", "a\\sb", "\\p{Nd}\\D",
     ]
 
     static let options: [ComparisonOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive], [.normalized]]
@@ -156,7 +156,7 @@ import Testing
         try check(statements, refusals: true)
         #expect(store.fetchStatistics.refused > refusedBefore)
         // Outside the subsets: in memory.
-        for statement in ["Note WHERE title MATCHES '\\\\w+'", "Note WHERE title MATCHES 'a$'", "Note WHERE title LIKE '????????????'"] {
+        for statement in ["Note WHERE title MATCHES '\\\\bx'", "Note WHERE title MATCHES 'a$'", "Note WHERE title LIKE '????????????'"] {
             #expect(try store.generatedSQL(for: FetchRequest(statement: statement)).inMemoryPredicate != nil, "\(statement)")
         }
     }

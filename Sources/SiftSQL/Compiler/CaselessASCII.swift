@@ -34,34 +34,14 @@ struct CaselessASCII: Sendable {
                 return false
             }
         }
-        let nonASCII = compiled(#"(?:[^\x{01}-\x{7F}]-)*"#)
-        // Scalars above ASCII that match some ASCII scalar caselessly: whole blocks at once
-        // (each scalar followed by "-", none may match the ASCII class), halved where one does.
-        guard nonASCII != nil else {
+        // Scalars above ASCII that match some ASCII scalar caselessly (tested as they are), and
+        // of those the ones whose NFC form is one scalar (the others match no single literal).
+        guard let anyASCII = compiled(#"[\x{01}-\x{7F}]"#) else {
             sets = [:]
             return
         }
-        var partners: [Unicode.Scalar] = []
-        func scan(_ scalars: ArraySlice<Unicode.Scalar>) {
-            guard !scalars.isEmpty else { return }
-            var subject = ""
-            for u in scalars {
-                subject.unicodeScalars.append(u)
-                subject += "-"
-            }
-            if matches(nonASCII, subject) { return }
-            if let u = scalars.first, scalars.count == 1 {
-                // (One whose NFC form is two scalars matches no single literal.)
-                if StringFolding.nfc(String(u)).unicodeScalars.count == 1 { partners.append(u) }
-                return
-            }
-            let middle = scalars.startIndex + scalars.count / 2
-            scan(scalars[scalars.startIndex..<middle])
-            scan(scalars[middle...])
-        }
-        let above = (UInt32(0x80)...0x10FFFF).compactMap(Unicode.Scalar.init)
-        for start in stride(from: 0, to: above.count, by: 4096) {
-            scan(above[start..<min(start + 4096, above.count)])
+        let partners = anyASCII.matchingScalars().flatMap { range in range.compactMap(Unicode.Scalar.init) }.filter { u in
+            u.value >= 0x80 && StringFolding.nfc(String(u)).unicodeScalars.count == 1
         }
         var sets: [UInt32: [UInt32]] = [:]
         for value in UInt32(1)...0x7F {

@@ -17,6 +17,7 @@ import SiftLanguage
 /// | `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}` (n, m ≤ 255, ARE's limit), each optionally lazy (`*?`) | greedy forms (whole-string matching: the same set) |
 /// | `(…)`, `(?:…)` | `(?:…)` (no captures are read) |
 /// | `a|b` | `a|b` |
+/// | `\d \D \w \W \s \S \p{…} \P{…}` (not `\p`, `\P` under `[c]`) | a bracket of the scalars PCRE2 matches with it (``PCRE2ClassSets``) |
 /// | under `[c]`: an ASCII literal, or bracket of ASCII members | a bracket of the scalars PCRE2's caseless matching accepts for each (``CaselessASCII``): `k` is `[Kk\u212A]` |
 ///
 /// In both dialects `.` and a bracket match one code point, and text compares by code points, so
@@ -24,8 +25,9 @@ import SiftLanguage
 /// (NFC as stored, `[d]` through `sift_fold_d`, literal under `[n]`).
 ///
 /// Stays in memory: a literal or bracket member above ASCII under `[c]` (PCRE2's caseless
-/// matching uses its own Unicode tables, read here for ASCII only), anchors `^ $` (PCRE2's `$` also matches before a final newline), `\d \w \s \b \p{…}` and the
-/// other class escapes (Unicode-aware under PCRE2's UCP, locale-dependent in ARE), POSIX classes,
+/// matching uses its own Unicode tables, read here for ASCII only), anchors `^ $` (PCRE2's `$`
+/// also matches before a final newline), `\b` and the other assertions, class escapes inside a
+/// bracket, POSIX classes (locale-dependent in ARE),
 /// backreferences, lookarounds, inline options `(?i)`, atomic groups, possessive quantifiers
 /// (`a*+`: not the same set), `\Q…\E`, a `{` that is not one of the three quantifier forms
 /// (versions of PCRE2 differ on `{,n}`), a `-` in a bracket other than first or last, a
@@ -80,6 +82,9 @@ enum MatchesRegex {
         /// stands for its set.
         let caseless: CaselessASCII?
         var index = 0
+        /// Class escapes written so far: at most ``maximumClassEscapes`` (each a bracket of up to
+        /// some hundred ranges, which the server compiles for long past a few).
+        var classEscapes = 0
 
         private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
@@ -135,12 +140,39 @@ enum MatchesRegex {
                 index += 1
                 return Piece(text: "(?:" + (inner.text.isEmpty ? "" : inner.text) + ")", repeats: inner.repeats)
             case "\\":
+                if let letter = current, "dDwWsSpP".unicodeScalars.contains(letter) { return classEscape() }
                 return escape().flatMap(literal)
             case "^", "$", "{", "*", "+", "?", ")", "|":
                 return nil
             default:
                 return u.value == 0 ? nil : literal(u.value)
             }
+        }
+
+        /// `\d \D \w \W \s \S`, `\p{…}`, `\P{…}`, `\pL` (the backslash read) as the bracket of the
+        /// scalars PCRE2 matches with it (``PCRE2ClassSets``); `\p` and `\P` not under `[c]`
+        /// (where PCRE2 may widen a case property).
+        private mutating func classEscape() -> Piece? {
+            classEscapes += 1
+            guard let letter = current, classEscapes <= MatchesRegex.maximumClassEscapes else { return nil }
+            index += 1
+            var escape = "\\" + String(letter)
+            if letter == "p" || letter == "P" {
+                guard caseless == nil, let next = current else { return nil }
+                index += 1
+                escape.unicodeScalars.append(next)
+                if next == "{" {
+                    while let u = current, u != "}", escape.count < 40 {
+                        escape.unicodeScalars.append(u)
+                        index += 1
+                    }
+                    guard current == "}" else { return nil }
+                    index += 1
+                    escape += "}"
+                }
+            }
+            guard let ranges = PCRE2ClassSets.ranges(escape) else { return nil }
+            return Piece(text: "[" + MatchesRegex.members(ranges.map { ($0.lowerBound, $0.upperBound) }) + "]", repeats: false)
         }
 
         /// A literal scalar: itself, or under `[c]` (ASCII only) the bracket of its caseless set.
@@ -290,6 +322,9 @@ enum MatchesRegex {
             return u.value
         }
     }
+
+    /// The most class escapes a translated pattern has.
+    static let maximumClassEscapes = 8
 
     /// Ranges of scalars as the inside of an ARE bracket (merged and sorted), each bound a
     /// character-entry escape.
