@@ -18,6 +18,7 @@ import SiftLanguage
 /// | `(…)`, `(?:…)` | `(?:…)` (no captures are read) |
 /// | `a|b` | `a|b` |
 /// | `\d \D \w \W \s \S \p{…} \P{…}` (not `\p`, `\P` under `[c]`) | a bracket of the scalars PCRE2 matches with it (``PCRE2ClassSets``) |
+/// | in a bracket (not under `[c]`): those escapes, `[:alpha:]`, `[:^digit:]`… | their scalars among the bracket's |
 /// | under `[c]`: an ASCII literal, or bracket of ASCII members | a bracket of the scalars PCRE2's caseless matching accepts for each (``CaselessASCII``): `k` is `[Kk\u212A]` |
 ///
 /// In both dialects `.` and a bracket match one code point, and text compares by code points, so
@@ -26,8 +27,8 @@ import SiftLanguage
 ///
 /// Stays in memory: a literal or bracket member above ASCII under `[c]` (PCRE2's caseless
 /// matching uses its own Unicode tables, read here for ASCII only), anchors `^ $` (PCRE2's `$`
-/// also matches before a final newline), `\b` and the other assertions, class escapes inside a
-/// bracket, POSIX classes (locale-dependent in ARE),
+/// also matches before a final newline), `\b` and the other assertions, classes in a bracket
+/// under `[c]`,
 /// backreferences, lookarounds, inline options `(?i)`, atomic groups, possessive quantifiers
 /// (`a*+`: not the same set), `\Q…\E`, a `{` that is not one of the three quantifier forms
 /// (versions of PCRE2 differ on `{,n}`), a `-` in a bracket other than first or last, a
@@ -153,6 +154,12 @@ enum MatchesRegex {
         /// scalars PCRE2 matches with it (``PCRE2ClassSets``); `\p` and `\P` not under `[c]`
         /// (where PCRE2 may widen a case property).
         private mutating func classEscape() -> Piece? {
+            guard let ranges = classEscapeRanges() else { return nil }
+            return Piece(text: "[" + MatchesRegex.members(ranges.map { ($0.lowerBound, $0.upperBound) }) + "]", repeats: false)
+        }
+
+        /// The scalars of a class escape (the backslash read), as above.
+        private mutating func classEscapeRanges() -> [ClosedRange<UInt32>]? {
             classEscapes += 1
             guard let letter = current, classEscapes <= MatchesRegex.maximumClassEscapes else { return nil }
             index += 1
@@ -171,8 +178,25 @@ enum MatchesRegex {
                     escape += "}"
                 }
             }
-            guard let ranges = PCRE2ClassSets.ranges(escape) else { return nil }
-            return Piece(text: "[" + MatchesRegex.members(ranges.map { ($0.lowerBound, $0.upperBound) }) + "]", repeats: false)
+            return PCRE2ClassSets.ranges(escape)
+        }
+
+        /// A POSIX class in a bracket, `[:alpha:]` or `[:^alpha:]` (the `[` read), as the scalars
+        /// PCRE2 matches with it (Unicode-aware for most names under its UCP); not under `[c]`.
+        private mutating func posixClassRanges() -> [ClosedRange<UInt32>]? {
+            guard caseless == nil, current == ":" else { return nil }
+            index += 1
+            var name = ""
+            while let u = current, u != ":", name.count < 8 {
+                guard u.isASCII, u.properties.isLowercase || u == "^" else { return nil }
+                name.unicodeScalars.append(u)
+                index += 1
+            }
+            guard current == ":", index + 1 < scalars.count, scalars[index + 1] == "]" else { return nil }
+            index += 2
+            classEscapes += 1
+            guard classEscapes <= MatchesRegex.maximumClassEscapes else { return nil }
+            return PCRE2ClassSets.ranges("[[:" + name + ":]]")
         }
 
         /// A literal scalar: itself, or under `[c]` (ASCII only) the bracket of its caseless set.
@@ -287,6 +311,16 @@ enum MatchesRegex {
                 guard let u = current else { return nil }
                 if u == "]" && !first { index += 1; break }
                 first = false
+                // A class escape or a POSIX class: its scalars (under [c], none of them).
+                if u == "\\" || u == "[", index + 1 < scalars.count,
+                   u == "[" ? scalars[index + 1] == ":" : "dDwWsSpP".unicodeScalars.contains(scalars[index + 1]) {
+                    index += 1
+                    guard caseless == nil, let members = u == "[" ? posixClassRanges() : classEscapeRanges() else { return nil }
+                    ranges += members.map { ($0.lowerBound, $0.upperBound) }
+                    // (A class does not begin a range: PCRE2 refuses that, or reads a literal -.)
+                    if current == "-", index + 1 < scalars.count, scalars[index + 1] != "]" { return nil }
+                    continue
+                }
                 guard let low = member() else { return nil }
                 if current == "-", index + 1 < scalars.count, scalars[index + 1] != "]" {
                     index += 1

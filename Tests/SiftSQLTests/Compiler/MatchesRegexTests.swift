@@ -40,8 +40,8 @@ import Testing
 
     @Test(arguments: [
         // Unicode-aware or differently defined classes, anchors, options, PCRE2-only syntax.
-        #"\bx"#, "[[:alpha:]]*", #"\p{Nope}"#, #"\p{Cs}"#, "(?i)abc", "^a", "a$", "(?=a)a", "(?!a)b", "(a)\\1",
-        #"\Qa\E"#, "a*+", "a++", "(?>a)", "a{,3}", "a{300}", "a{2}{3}", "a{x}", "{", "[a-c-e]", "[a\\-z]", "[\\d]", "(*CR)a",
+        #"\bx"#, "[[:nope:]]*", "[[:alpha:]-z]", #"[\d-z]"#, #"\p{Nope}"#, #"\p{Cs}"#, "(?i)abc", "^a", "a$", "(?=a)a", "(?!a)b", "(a)\\1", "[[.a.]]", "[[=a=]]",
+        #"\Qa\E"#, "a*+", "a++", "(?>a)", "a{,3}", "a{300}", "a{2}{3}", "a{x}", "{", "[a-c-e]", "[a\\-z]", "(*CR)a",
         #"\x{0}"#, "a\u{0}b", #"\u0041"#, #"\N"#, #"\R"#, #"\X"#, #"\cA"#, "(?#c)a",
         // Quantified groups with repetition inside (PCRE2's backtracking gives up where ARE answers).
         "(a+)+", "(a|b)*", "(a*b)*c", "((ab)+)?",
@@ -98,7 +98,12 @@ import Testing
         let letters = try #require(MatchesRegex.regex(#"\p{L}\pN*"#, options: []))
         #expect(letters.hasPrefix(#"^(?:[\u0041-\u005A\u0061-\u007A"#), "\(letters)")
         #expect(MatchesRegex.regex(#"\p{Lu}"#, options: [.caseInsensitive]) == nil)
-        #expect(MatchesRegex.regex(#"[\d]"#, options: []) == nil)
+        // In brackets, as members among the others.
+        #expect(MatchesRegex.regex(#"[\d_]"#, options: []).map { $0.hasPrefix(#"^(?:[\u0030-\u0039"#) && $0.contains(#"\u005F"#) } == true)
+        let notAlpha = try #require(MatchesRegex.regex("[^[:alpha:]x]", options: []))
+        #expect(notAlpha.hasPrefix(#"^(?:[^\u0041-\u005A\u0061-\u007A"#), "\(notAlpha)")
+        #expect(MatchesRegex.regex("[[:alpha:]]", options: [.caseInsensitive]) == nil)
+        #expect(MatchesRegex.regex(#"[\d]"#, options: [.caseInsensitive]) == nil)
         #expect(PCRE2ClassSets.ranges(#"\s"#)?.contains { $0.contains(0x0A) && $0.contains(0x0D) } == true)
     }
 
