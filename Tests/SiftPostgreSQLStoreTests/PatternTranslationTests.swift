@@ -35,7 +35,7 @@ import Testing
         "abc", "a.c", "a\\.b", "a{2,3}", "a{3}", "(ab|a)*", "x.", "x..", "..", ".", "\\n", "a\\nb", ".*\\n.*", "[^\\n]*", "(?:a|b)+c?",
         "Ze.ra", "[A-Z][a-z]+", "[\\x{E0}-\\x{FF}]", "caf\u{E9}", "cafe\u{301}", "a\\x{301}", "x\u{301}", ".\\x{301}", "[^a-z]+", "日.",
         "a?b?c?", "a*?", "[]a]*", "[-a]*", ".*?", "\\x{1F600}", "a|", "(a)(b)?c*", "k", "[j-l]", "[^j-l]", "s.*", ".*S.*", "[r-t]tra.*",
-        "ABC", "[a-c]+", "[^a-c]+", "\\x{4B}", "\\d+", "\\w+", "\\s", "\\p{L}+", "\\W*", "\\S+", "\\P{L}*", "a\\sb", "\\p{Nd}\\D", "[[:alpha:]]*", "[\\d_]+", "[^[:space:]]+", "[[:^alpha:]x]+", "[[:punct:]]", "[[:upper:]][[:lower:]]+",
+        "ABC", "[a-c]+", "[^a-c]+", "\\x{4B}", "\\d+", "\\w+", "\\s", "\\p{L}+", "\\W*", "\\S+", "\\P{L}*", "a\\sb", "\\p{Nd}\\D", "[[:alpha:]]*", "[\\d_]+", "[^[:space:]]+", "[[:^alpha:]x]+", "[[:punct:]]", "[[:upper:]][[:lower:]]+", "(?i)abc", "(?i)s.*", "(?i)[j-l]",
     ]
 
     static let options: [ComparisonOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive], [.normalized]]

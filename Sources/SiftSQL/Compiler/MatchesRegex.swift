@@ -19,6 +19,7 @@ import SiftLanguage
 /// | `a|b` | `a|b` |
 /// | `\d \D \w \W \s \S \p{…} \P{…}` (not `\p`, `\P` under `[c]`) | a bracket of the scalars PCRE2 matches with it (``PCRE2ClassSets``) |
 /// | in a bracket (not under `[c]`): those escapes, `[:alpha:]`, `[:^digit:]`… | their scalars among the bracket's |
+/// | `(?i)` at the start | as `[c]` for the rest |
 /// | under `[c]`: an ASCII literal, or bracket of ASCII members | a bracket of the scalars PCRE2's caseless matching accepts for each (``CaselessASCII``): `k` is `[Kk\u212A]` |
 ///
 /// In both dialects `.` and a bracket match one code point, and text compares by code points, so
@@ -29,7 +30,7 @@ import SiftLanguage
 /// matching uses its own Unicode tables, read here for ASCII only), anchors `^ $` (PCRE2's `$`
 /// also matches before a final newline), `\b` and the other assertions, classes in a bracket
 /// under `[c]`,
-/// backreferences, lookarounds, inline options `(?i)`, atomic groups, possessive quantifiers
+/// backreferences, lookarounds, inline options but a leading `(?i)`, atomic groups, possessive quantifiers
 /// (`a*+`: not the same set), `\Q…\E`, a `{` that is not one of the three quantifier forms
 /// (versions of PCRE2 differ on `{,n}`), a `-` in a bracket other than first or last, a
 /// literal `[` in a bracket, and a quantified group holding a quantifier or an alternation
@@ -40,7 +41,9 @@ enum MatchesRegex {
     /// The ARE for `pattern` under MATCHES with `options`; nil outside the subset above or when
     /// PCRE2 refuses the pattern.
     static func regex(_ pattern: String, options: ComparisonOptions) -> String? {
-        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        // `(?i)` first makes the whole pattern caseless, whatever the options say.
+        let inlineCaseless = pattern.unicodeScalars.starts(with: "(?i)".unicodeScalars)
+        let caseless = inlineCaseless || (options.contains(.caseInsensitive) && !options.contains(.normalized))
         // PCRE2's verdict first: an invalid pattern keeps the evaluator's error.
         do throws(EvaluationError) {
             _ = try RegularExpression.cached(pattern: pattern, options: options)
@@ -48,7 +51,7 @@ enum MatchesRegex {
             return nil
         }
         let source = options.contains(.normalized) ? pattern : StringFolding.nfc(pattern)
-        var parser = Parser(scalars: Array(source.unicodeScalars), caseless: caseless ? CaselessASCII.current : nil)
+        var parser = Parser(scalars: Array(source.unicodeScalars.dropFirst(inlineCaseless ? 4 : 0)), caseless: caseless ? CaselessASCII.current : nil)
         guard let body = parser.alternation(), parser.index == parser.scalars.count else { return nil }
         return body.text.isEmpty ? "^$" : "^(?:" + body.text + ")$"
     }

@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: [
         // Unicode-aware or differently defined classes, anchors, options, PCRE2-only syntax.
-        #"\bx"#, "[[:nope:]]*", "[[:alpha:]-z]", #"[\d-z]"#, #"\p{Nope}"#, #"\p{Cs}"#, "(?i)abc", "^a", "a$", "(?=a)a", "(?!a)b", "(a)\\1", "[[.a.]]", "[[=a=]]",
+        #"\bx"#, "[[:nope:]]*", "[[:alpha:]-z]", #"[\d-z]"#, #"\p{Nope}"#, #"\p{Cs}"#, "a(?i)bc", "(?s).", "^a", "a$", "(?=a)a", "(?!a)b", "(a)\\1", "[[.a.]]", "[[=a=]]",
         #"\Qa\E"#, "a*+", "a++", "(?>a)", "a{,3}", "a{300}", "a{2}{3}", "a{x}", "{", "[a-c-e]", "[a\\-z]", "(*CR)a",
         #"\x{0}"#, "a\u{0}b", #"\u0041"#, #"\N"#, #"\R"#, #"\X"#, #"\cA"#, "(?#c)a",
         // Quantified groups with repetition inside (PCRE2's backtracking gives up where ARE answers).
@@ -62,6 +62,9 @@ import Testing
         #expect(MatchesRegex.regex("[^j-l]*", options: [.caseInsensitive]) == #"^(?:[^\u004A-\u004C\u006A-\u006C\u212A]*)$"#)
         #expect(MatchesRegex.regex("caf\u{E9}", options: [.caseInsensitive]) == nil)
         #expect(MatchesRegex.regex(#"[a-\x{E9}]"#, options: [.caseInsensitive]) == nil)
+        // A leading (?i) is [c] for the whole pattern, whatever the options.
+        #expect(MatchesRegex.regex("(?i)ab", options: [.normalized]) == #"^(?:[\u0041\u0061][\u0042\u0062])$"#)
+        #expect(MatchesRegex.regex("(?i)\u{E9}", options: []) == nil)
         // [n] wins over [c]: PCRE2 then matches case-sensitively.
         #expect(MatchesRegex.regex("abc", options: [.normalized, .caseInsensitive]) == #"^(?:abc)$"#)
     }
