@@ -41,11 +41,14 @@ import Testing
         #expect(titles.stdout.contains("My First Note"))
 
         // `sift sql` shows the server's query, `$N` values, and what the evaluator does.
-        let sql = try SiftBinary.run("sql", "--store", uri, "Note WHERE category.name == 'Work' AND title MATCHES '.*e.*' SORT BY title LIMIT 2")
+        let sql = try SiftBinary.run("sql", "--store", uri, "Note WHERE category.name == 'Work' AND title MATCHES '(?s).*e.*' SORT BY title LIMIT 2")
         #expect(sql.status == 0, "\(sql.stderr)")
         #expect(sql.stdout.contains(#"LEFT JOIN "Category" AS "t1" ON "t1"."_pk" = "t0"."category" WHERE "t1"."name" = $1 ORDER BY "t0"."title" NULLS FIRST, "t0"."_pk""#), "\(sql.stdout)")
         #expect(sql.stdout.contains("\n  $1 = 'Work'\n"), "\(sql.stdout)")
-        #expect(sql.stdout.contains(#"-- then in memory: title MATCHES ".*e.*" (PostgreSQL has no sift_matches)"#), "\(sql.stdout)")
+        #expect(sql.stdout.contains(#"-- then in memory: title MATCHES "(?s).*e.*" (PostgreSQL has no sift_matches)"#), "\(sql.stdout)")
+        // (A pattern in MatchesRegex's subset is the server's own regular expression.)
+        let matchesSQL = try SiftBinary.run("sql", "--store", uri, "Note WHERE title MATCHES '.*e.*'")
+        #expect(matchesSQL.stdout.contains(#"WHERE "t0"."title" ~ $1"#) && !matchesSQL.stdout.contains("then in memory"), "\(matchesSQL.stdout)")
         let countSQL = try SiftBinary.run("sql", "--store", uri, "COUNT Note WHERE title CONTAINS 'Note'")
         #expect(countSQL.stdout.hasPrefix(#"SELECT count(*) FROM "Note" AS "t0" WHERE strpos("t0"."title", $1) > 0"#), "\(countSQL.stdout)")
         // Sections and dictionaries the server computes show their GROUP BY (issue 17).

@@ -128,6 +128,17 @@ public struct LikePattern: Sendable, Hashable, CustomStringConvertible {
         return runs
     }
 
+    /// The elements of each run between stars, prepared as the subject is: a literal Character,
+    /// or nil for `?` (one Character of the subject). One run means no star, an empty first or
+    /// last run a leading or trailing star. (What the SQL compiler translates for a server.)
+    package var segmentElements: [[Character?]] {
+        program.segments.map { segment in
+            segment.map { element in
+                if case .literal(let character) = element { character } else { nil }
+            }
+        }
+    }
+
     /// Whether the whole of `subject` matches the pattern.
     public func matches(_ subject: String) -> Bool {
         let program = self.program

@@ -131,6 +131,52 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
             "MATCHES \"\(pattern)\" \(what) on a \(subject.count)-character subject (PCRE2: \(Self.errorMessage(rc))); \(advice)")
     }
 
+    /// The scalars (U+0001…U+10FFFF) that this expression matches as a one-scalar subject taken
+    /// as it is, in ranges: what a class (`\\d`, `\\p{L}`, a caseless `[a-z]`) stands for in
+    /// PCRE2's own Unicode tables, for the SQL compiler's translations. One match per scalar on
+    /// its UTF-8 bytes, no string made.
+    package func matchingScalars() -> [ClosedRange<UInt32>] {
+        guard let data = pcre2_match_data_create_8(1, nil) else { return [] }
+        defer { pcre2_match_data_free_8(data) }
+        var ranges: [ClosedRange<UInt32>] = []
+        var buffer: [UInt8] = [0, 0, 0, 0]
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            for value in UInt32(1)...0x10FFFF where !(0xD800...0xDFFF).contains(value) {
+                // The scalar's UTF-8 bytes, written by hand (this runs a million times).
+                let count: Int
+                if value < 0x80 {
+                    bytes[0] = UInt8(value)
+                    count = 1
+                } else if value < 0x800 {
+                    bytes[0] = UInt8(0xC0 | (value >> 6))
+                    bytes[1] = UInt8(0x80 | (value & 0x3F))
+                    count = 2
+                } else if value < 0x10000 {
+                    bytes[0] = UInt8(0xE0 | (value >> 12))
+                    bytes[1] = UInt8(0x80 | ((value >> 6) & 0x3F))
+                    bytes[2] = UInt8(0x80 | (value & 0x3F))
+                    count = 3
+                } else {
+                    bytes[0] = UInt8(0xF0 | (value >> 18))
+                    bytes[1] = UInt8(0x80 | ((value >> 12) & 0x3F))
+                    bytes[2] = UInt8(0x80 | ((value >> 6) & 0x3F))
+                    bytes[3] = UInt8(0x80 | (value & 0x3F))
+                    count = 4
+                }
+                let rc = usesJIT ? pcre2_jit_match_8(code, base, count, 0, 0, data, matchContext)
+                    : pcre2_match_8(code, base, count, 0, sift_pcre2_no_utf_check(), data, matchContext)
+                guard rc >= 0 else { continue }
+                if let last = ranges.last, last.upperBound + 1 == value {
+                    ranges[ranges.count - 1] = last.lowerBound...value
+                } else {
+                    ranges.append(value...value)
+                }
+            }
+        }
+        return ranges
+    }
+
     private func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         let data = pool.withLock { $0.popLast() } ?? MatchData(pointer: pcre2_match_data_create_8(1, nil))
         let rc = withUnsafeBytes(of: UInt8(0)) { empty -> Int32 in

@@ -12,6 +12,11 @@ import SiftEvaluation
 /// SpacingMark): the runs are written `(?<![prepend])run(?![extend])`, the classes read from
 /// Swift's own segmentation once per process (``joiners``, ``prepends``). So `"*ab*"` is
 /// `^.*(?<![…])ab(?![…])`; a pattern without a star is an equality instead.
+///
+/// A pattern with `?` (one Character), or with literals this form does not take, has a second
+/// form, ``clusterRegex(_:)``: exact on *simple* text (``SimpleClusters``), whose Characters a
+/// regular expression can count; the compiler makes the server refuse other text
+/// (``notSimple``), so the evaluator answers for it.
 enum LikeRegex {
     /// The regular expression for `runs` (``LikePattern/literalRuns``: two or more, each of
     /// plain scalars), nil when a run holds anything else, or when there are more than
@@ -29,12 +34,70 @@ enum LikeRegex {
         return regex
     }
 
+    /// What a pattern is on simple text (``clusterRegex(_:)``).
+    enum ClusterMatch: Equatable {
+        /// The texts this regular expression matches.
+        case regex(String)
+        /// None: a literal Character is not of a simple cluster's shape (an emoji, a Hangul
+        /// syllable…), so it equals no cluster of simple text, and only text the server refuses
+        /// could match.
+        case never
+    }
+
+    /// The regular expression for a pattern (``LikePattern/segmentElements``: nil for `?`)
+    /// exact on *simple* text (``SimpleClusters``), whose every cluster is a base and its
+    /// extenders, or one control; the compiler refuses other text in the server (``notSimple``).
+    /// Each `?` is `(?:[base][extender]*|[control])` (just `[^extender]` before a star, which
+    /// takes the extenders); each literal Character its scalars, followed before a star by
+    /// `(?![extender])` (it must end a cluster); stars `.*`. Every element begins with a base or
+    /// a control, so each starts on a cluster boundary. Nil past ``maximumBrackets`` uses of a
+    /// class (each a bracket of some hundred ranges: more would be a regular expression the
+    /// server compiles for long, or refuses as too complex).
+    static func clusterRegex(_ segments: [[Character?]]) -> ClusterMatch? {
+        let classes = SimpleClusters.current
+        guard segments.joined().allSatisfy({ $0.map(classes.isSimple) ?? true }) else { return .never }
+        let extender = classes.extenderBracket
+        var regex = "^", brackets = 0
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { regex += ".*" }
+            let beforeStar = index < segments.count - 1
+            for (position, element) in segment.enumerated() {
+                let last = position == segment.count - 1
+                if let character = element {
+                    regex += escaped(String(character))
+                    if last && beforeStar {
+                        regex += "(?!" + extender + ")"
+                        brackets += 1
+                    }
+                } else if last && beforeStar {
+                    regex += "[^" + extender.dropFirst()
+                    brackets += 1
+                } else {
+                    regex += "(?:" + classes.baseBracket + extender + "*|" + classes.controlBracket + ")"
+                    brackets += 3
+                }
+            }
+        }
+        return brackets <= maximumBrackets ? .regex(regex + "$") : nil
+    }
+
+    /// What makes text not simple, so the server refuses it: an *other* scalar, or an extender
+    /// at the start or after a control.
+    static var notSimple: String {
+        let classes = SimpleClusters.current
+        return classes.otherBracket + "|^" + classes.extenderBracket + "|" + classes.controlBracket + classes.extenderBracket
+    }
+
+    /// The most brackets of a class ``clusterRegex(_:)`` writes (as many as ``regex(_:)``'s
+    /// longest has: two per run).
+    static let maximumBrackets = 2 * maximumRuns
+
     /// The most runs (stars + 1) a translated pattern has.
     static let maximumRuns = 17
 
     /// ASCII letters and digits as they are, other ASCII escaped with a backslash (a literal in
     /// PostgreSQL's advanced regular expressions), the rest as `\uXXXX`.
-    private static func escaped(_ run: String) -> String {
+    static func escaped(_ run: String) -> String {
         var text = ""
         for u in run.unicodeScalars {
             if u.value >= 0x80 {

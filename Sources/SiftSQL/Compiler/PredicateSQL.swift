@@ -449,6 +449,7 @@ struct PredicateSQLCompiler {
             return SQLCondition(expression: test, nullable: true)
         }
         if op == .like, let test = try preparedLike(options, l, r) { return SQLCondition(expression: test, nullable: true) }
+        if op == .matches, let test = try preparedMatches(options, l, r) { return SQLCondition(expression: test, nullable: true) }
         let prepared: PreparedTextTest? = op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : op == .contains ? .contains : nil
         if let prepared, let test = try preparedTextTest(prepared, options, l, r) { return SQLCondition(expression: test, nullable: true) }
         // The functions prepare both sides themselves, exactly as the evaluator does.

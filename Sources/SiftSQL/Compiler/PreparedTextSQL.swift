@@ -17,8 +17,9 @@ import SiftLanguage
 /// A constant is prepared here, by the evaluator's own function, and bound; a constant needle
 /// that prepares to empty never gets here (the compiler writes false), so its test has no
 /// `p(y) <> ''`. Text in SQL is NFC (stored so, and the case mappings' results are composed), so
-/// an operand without options is itself. `LIKE` is translated when its pattern has no `?` (a
-/// grapheme cluster, which SQL cannot count: ``preparedLike(_:_:_:)``); `MATCHES` (PCRE2) never.
+/// an operand without options is itself. `LIKE` is translated (``preparedLike(_:_:_:)``; a `?`,
+/// one grapheme cluster, is counted on simple text and refused on other text); `MATCHES` when
+/// its PCRE2 pattern is in the subset ``MatchesRegex`` translates to PostgreSQL's own dialect.
 extension PredicateSQLCompiler {
     /// The string tests written this way.
     enum PreparedTextTest {
@@ -42,16 +43,52 @@ extension PredicateSQLCompiler {
         }
     }
 
-    /// `x LIKE 'pattern'` in plain SQL over the text functions: without a star, the prepared
-    /// operand equal to the prepared literal; with stars and printable ASCII literals (no `?`,
-    /// whose grapheme cluster has no SQL), the prepared operand matching ``LikeRegex``. Nil
-    /// otherwise, and where the dialect lacks the text functions.
+    /// `x LIKE 'pattern'` in plain SQL over the text functions: without a star or `?`, the
+    /// prepared operand equal to the prepared literal; with stars and plain literals, the prepared
+    /// operand matching ``LikeRegex/regex(_:)``; with `?`, ``clusterLike(_:_:_:)``. Nil otherwise,
+    /// and where the dialect lacks the text functions.
     func preparedLike(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
-        guard context.dialect.hasTextFunctions, l.constant == nil,
-              case .string(let pattern)? = r.constant, let runs = LikePattern(pattern, options: options).literalRuns else { return nil }
+        guard context.dialect.hasTextFunctions, l.constant == nil, case .string(let pattern)? = r.constant else { return nil }
+        let like = LikePattern(pattern, options: options)
+        guard let runs = like.literalRuns else { return try clusterLike(like, options, l) }
         if runs.count == 1 { return .binary(.equal, try prepared(l, options), context.bind(.text(runs[0]))) }
-        guard let regex = LikeRegex.regex(runs) else { return nil }
+        guard let regex = LikeRegex.regex(runs) else { return try clusterLike(like, options, l) }
         return .binary(.regexMatch, try prepared(l, options), context.bind(.text(regex)))
+    }
+
+    /// `x LIKE 'pattern'` for a pattern with `?` (or literals ``LikeRegex/regex(_:)`` does not
+    /// take): the prepared operand matching ``LikeRegex/clusterRegex(_:)`` (false where that is
+    /// `never`) when it is simple text (``SimpleClusters``), and a division by zero otherwise —
+    /// the server refuses the query (class 22) and the fetch reruns in memory, where the
+    /// evaluator counts the clusters itself:
+    ///
+    ///     CASE WHEN p(x) ~ '<not simple>' THEN char_length(p(x)) / 0 = 0 ELSE p(x) ~ '<regex>' END
+    private func clusterLike(_ like: LikePattern, _ options: ComparisonOptions, _ l: SQLFragment) throws -> SQLExpression? {
+        guard let match = LikeRegex.clusterRegex(like.segmentElements) else { return nil }
+        let subject = try prepared(l, options)
+        let refused = SQLExpression.binary(.equal, .binary(.divide, .function("char_length", [subject]), .integer(0)), .integer(0))
+        let test: SQLExpression
+        switch match {
+        case .regex(let regex): test = .binary(.regexMatch, subject, context.bind(.text(regex)))
+        case .never: test = .boolean(false)
+        }
+        return .case([(when: .binary(.regexMatch, subject, context.bind(.text(LikeRegex.notSimple))), then: refused)], otherwise: test)
+    }
+
+    /// `x MATCHES 'pattern'` in plain SQL: the operand prepared as the evaluator prepares a
+    /// MATCHES subject (NFC as SQL holds it, `[d]` through its fold, literal under `[n]`) matching
+    /// the ARE ``MatchesRegex`` translates the pattern to. Nil where it does not (`[c]`, PCRE2
+    /// outside the subset), for a pattern read from a row, and where the dialect lacks the text
+    /// functions.
+    func preparedMatches(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLExpression? {
+        guard context.dialect.hasTextFunctions, l.constant == nil, case .string(let pattern)? = r.constant,
+              let regex = MatchesRegex.regex(pattern, options: options) else { return nil }
+        var subject = try expressions.materialised(l).expression
+        if !options.contains(.normalized), options.contains(.diacriticInsensitive),
+           let fold = PostgreSQLTextFunctions.fold([.diacriticInsensitive]) {
+            subject = .function(fold, [subject])
+        }
+        return .binary(.regexMatch, subject, context.bind(.text(regex)))
     }
 
     /// What a comparator sorts a computed string by, through the text functions (as
