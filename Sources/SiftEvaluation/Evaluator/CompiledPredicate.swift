@@ -49,14 +49,24 @@ public struct CompiledPredicate: Sendable {
     /// Whether a queryable Swift value satisfies the predicate: the answer of
     /// `evaluate(Value(object))`, without wrapping the value when the predicate only compares its
     /// keys with constants (`age > 30`, `ANY tags == "x"`): then its properties are read in place.
+    ///
+    /// Inlinable, so that the caller's specialisation takes the value's address without its
+    /// type's value witnesses; the rest is ``queryableAnswer(at:keys:)``.
+    @inlinable
     public func evaluate<T: PredicateQueryable>(_ object: T) throws(EvaluationError) -> Bool {
-        guard plan != nil else { return try evaluate(object.predicateValue) }
-        let table = T.queryableKeys.table
+        let keys = T.queryableKeys
         let answer = try withUnsafePointer(to: object) { (address: UnsafePointer<T>) throws(EvaluationError) -> Bool? in
-            try plan?.queryableTest(QueryableRoot(address: UnsafeRawPointer(address), table: table))
+            try queryableAnswer(at: UnsafeRawPointer(address), keys: keys)
         }
         if let answer { return answer }
         return try evaluate(object.predicateValue)
+    }
+
+    /// The plan's answer for the queryable value at `address` (nil without a plan: the value is
+    /// then wrapped and evaluated by the closure tree).
+    @usableFromInline
+    func queryableAnswer<T>(at address: UnsafeRawPointer, keys: QueryableKeys<T>) throws(EvaluationError) -> Bool? {
+        try plan?.queryableTest(QueryableRoot(address: address, table: keys.table))
     }
 
     /// The objects that satisfy the predicate, in order (NSArray's `filtered(using:)`).
