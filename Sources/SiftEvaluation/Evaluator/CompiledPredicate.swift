@@ -51,7 +51,7 @@ public struct CompiledPredicate: Sendable {
     /// keys with constants (`age > 30`, `ANY tags == "x"`): then its properties are read in place.
     ///
     /// Inlinable, so that the caller's specialisation takes the value's address without its
-    /// type's value witnesses; the rest is ``queryableAnswer(at:keys:)``.
+    /// type's value witnesses; the rest is `queryableAnswer(at:keys:)`.
     @inlinable
     public func evaluate<T: PredicateQueryable>(_ object: T) throws(EvaluationError) -> Bool {
         let keys = T.queryableKeys
