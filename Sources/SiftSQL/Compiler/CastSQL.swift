@@ -44,10 +44,10 @@ extension ExpressionSQLCompiler {
                 return SQLFragment(expression: .collate(.cast(x.expression, "text"), "BINARY"), kind: .string, nullable: x.nullable)
             }
             return try castCall(x, to: type, kind: .string)
-        case ("NSString", .number(.decimal)) where context.dialect.hasNumberFunctions && x.storedWithNaN != nil:
+        case ("NSString", .number(.decimal)) where context.dialect.hasNumberFunctions:
             // A PostgreSQL store's decimal column holds the canonical text Sift wrote
             // (``DecimalText``), which `numeric` keeps and gives back: Foundation's description
-            // of the decimal read from it, `NaN` included.
+            // of the decimal read from it, `NaN` included. (A computed decimal: the evaluator's.)
             guard let stored = x.storedWithNaN else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
             return SQLFragment(expression: .collate(.cast(stored, "text"), "BINARY"), kind: .string, nullable: x.nullable)
         case ("NSString", .number(.real)) where context.dialect.hasNumberFunctions:

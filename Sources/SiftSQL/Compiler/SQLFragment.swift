@@ -40,18 +40,11 @@ struct SQLFragment {
     }
 
     /// A stored double of a dialect that holds NaN, read as it is stored (NaN and all) rather
-    /// than with NaN as NULL: `"t0"."x"` for `nullif("t0"."x", 'NaN')`, and the double of a stored
-    /// decimal, `sift_decimal_double("t0"."x")` for `nullif(sift_decimal_double("t0"."x"), 'NaN')`
-    /// (``ExpressionSQLCompiler/decimalAsDouble(_:)``). Nil for anything else.
+    /// than with NaN as NULL: `"t0"."x"` for `nullif("t0"."x", 'NaN')`. Nil for anything else.
     var storedWithNaN: SQLExpression? {
-        guard case .function("nullif", let arguments) = expression, arguments.count == 2, case .string("NaN") = arguments[1] else { return nil }
-        switch arguments[0] {
-        case .column: return arguments[0]
-        case .function(PostgreSQLNumberFunctions.decimalDouble, let inner) where inner.count == 1:
-            if case .column = inner[0] { return arguments[0] }
-            return nil
-        default: return nil
-        }
+        guard case .function("nullif", let arguments) = expression, arguments.count == 2,
+              case .string("NaN") = arguments[1], case .column = arguments[0] else { return nil }
+        return arguments[0]
     }
 
     /// The value as SQL computes it with NaN kept, where the fragment reads NaN as NULL
