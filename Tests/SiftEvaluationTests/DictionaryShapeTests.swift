@@ -184,4 +184,32 @@ struct DictionaryShapeTests {
             #expect(cache.position(of: key, in: c) == nil)
         }
     }
+
+    /// The compiled plan reads a dictionary value in place, through a view made from the value's
+    /// bits: on this compiler the view must be available (else the plan would quietly take the
+    /// slower path) and see the very storage of the dictionary, for every case of `Value` it
+    /// refuses the others, and the answers match the closure tree's on dictionaries read both ways.
+    @Test func dictionaryValuesAreReadInPlace() throws {
+        let dictionaries = [ValueDictionary(), ValueDictionary([("age", .int(40))]),
+                            ValueDictionary((0..<40).map { ("key\($0)", .int(Int64($0))) } + [("age", .int(7))])]
+        for dictionary in dictionaries {
+            let value = Value.dictionary(dictionary)
+            let view = try #require(BorrowedDictionary.of(value))
+            #expect(view.head == dictionary.storageReference.head)
+            #expect(view.elements == dictionary.storageReference.elements)
+            #expect(view.head.pointee.count == dictionary.count)
+        }
+        let others: [Value] = [.null, .bool(true), .int(3), .double(2), .decimal(1), .string("a much longer string than sixteen bytes"),
+                               .date(Date()), .data(Data([1, 2])), .uuid(UUID()), .array([.dictionary(dictionaries[1])]),
+                               .set([.int(1)]), .object(ObjectReference("x"))]
+        for value in others { #expect(BorrowedDictionary.of(value) == nil, "\(value.kindName)") }
+        let predicate = try CompiledPredicate(format: "age > 30 AND NOT age == 41")
+        let body = try PredicateCompiler().compile(predicate.predicate)
+        for dictionary in dictionaries {
+            var frame = Frame(variables: [:])
+            let expected = try body(.dictionary(dictionary), &frame)
+            #expect(try predicate.evaluate(.dictionary(dictionary)) == expected)
+            #expect(try dictionary.withBorrowed { (view: BorrowedDictionary) throws(EvaluationError) -> Bool? in try predicate.plan?.dictionaryTest(view) } == expected)
+        }
+    }
 }

@@ -41,7 +41,14 @@ public struct CompiledPredicate: Sendable {
     public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
         // Optional chaining calls the plan where it is stored (`if let` would copy it, and
         // reference-count its closures, on every evaluation).
-        if case .dictionary(let dictionary) = object, let answer = try plan?.dictionaryTest(dictionary) { return answer }
+        // A dictionary is read in place: taking it out of `object` would copy it (a retain and
+        // a release of the record per evaluation).
+        if let dictionary = BorrowedDictionary.of(object) {
+            if let answer = try plan?.dictionaryTest(dictionary) { return answer }
+        } else if case .dictionary(let dictionary) = object,
+                  let answer = try dictionary.withBorrowed({ (view: BorrowedDictionary) throws(EvaluationError) -> Bool? in try plan?.dictionaryTest(view) }) {
+            return answer
+        }
         var frame = Frame(variables: variables)
         return try body(object, &frame)
     }

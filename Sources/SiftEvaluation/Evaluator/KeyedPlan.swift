@@ -8,8 +8,8 @@ import SiftLanguage
 struct KeyedPlan: Sendable {
     typealias Test<Root> = @Sendable (Root) throws(EvaluationError) -> Bool
 
-    /// The plan for dictionaries.
-    let dictionaryTest: Test<ValueDictionary>
+    /// The plan for dictionaries, read in place.
+    let dictionaryTest: Test<BorrowedDictionary>
     /// The plan for ``PredicateQueryable`` values read in place.
     let queryableTest: Test<QueryableRoot>
 
@@ -17,7 +17,7 @@ struct KeyedPlan: Sendable {
     /// the root, a variable, a function, a SUBQUERY…).
     init?(_ predicate: PredicateNode, compiler: PredicateCompiler) throws(EvaluationError) {
         guard let shape = try Shape(predicate, compiler: compiler) else { return nil }
-        dictionaryTest = shape.test(for: ValueDictionary.self)
+        dictionaryTest = shape.test(for: BorrowedDictionary.self)
         queryableTest = shape.test(for: QueryableRoot.self)
     }
 
@@ -102,14 +102,4 @@ struct KeyedPlan: Sendable {
 protocol KeyedRoot {
     /// Whether the root's value for the comparison's key satisfies it.
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool
-}
-
-/// A dictionary's keys are found as the closure tree finds them (a missing key is nil).
-extension ValueDictionary: KeyedRoot {
-    func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool {
-        guard let position = position(of: comparison.key, cache: comparison.slots) else { return try comparison.evaluate(value: .null) }
-        return try withValueAddress(at: position) { (address: UnsafePointer<Value>) throws(EvaluationError) -> Bool in
-            try comparison.evaluate(valueAt: address)
-        }
-    }
 }

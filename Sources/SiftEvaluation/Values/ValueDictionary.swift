@@ -117,34 +117,21 @@ public struct ValueDictionary: @unchecked Sendable {
     /// predicate finds its position once for all the records of one shape).
     @inline(__always)
     func position(of key: PreparedKey, cache: KeySlotCache) -> Int? {
-        let head = storage.head
-        // The shape's identity is read from the header (no reference to the shape taken); the
-        // shape itself only when the cache does not know it. A position past the values (which
-        // a header out of step with its shape could give) is not trusted.
-        if let position = cache.knownPosition(in: head.pointee.shapeIdentity) {
-            if position < head.pointee.count { return position }
-        } else if cache.knowsAbsence(in: head.pointee.shapeIdentity) {
-            return nil
-        }
-        return cache.position(of: key, in: head.pointee.shape)
+        withExtendedLifetime(storage) { BorrowedDictionary(storage).position(of: key, cache: cache) }
+    }
+
+    /// The storage, for a view that reads it in place (``BorrowedDictionary``).
+    var storageReference: DictionaryStorage { storage }
+
+    /// `body` on a view of this dictionary read in place, valid during `body`.
+    @inline(__always)
+    func withBorrowed<R>(_ body: (BorrowedDictionary) throws(EvaluationError) -> R) throws(EvaluationError) -> R {
+        try withExtendedLifetime(storage) { () throws(EvaluationError) -> R in try body(BorrowedDictionary(storage)) }
     }
 
     /// The value at a position ``position(of:)`` returned.
     @inline(__always)
     func value(at position: Int) -> Value { storage.elements[position] }
-
-    /// `body` on the value at a position ``position(of:)`` returned, read in place (not copied).
-    @inline(__always)
-    func withValue<R>(at position: Int, _ body: (Value) throws(EvaluationError) -> R) throws(EvaluationError) -> R {
-        try withExtendedLifetime(storage) { () throws(EvaluationError) -> R in try body(storage.elements[position]) }
-    }
-
-    /// `body` on the address of the value at a position ``position(of:)`` returned (valid only
-    /// during `body`), for a test that reads the value without copying it.
-    @inline(__always)
-    func withValueAddress<R>(at position: Int, _ body: (UnsafePointer<Value>) throws(EvaluationError) -> R) throws(EvaluationError) -> R {
-        try withExtendedLifetime(storage) { () throws(EvaluationError) -> R in try body(UnsafePointer(storage.elements + position)) }
-    }
 
     /// Whether some value, read in place, satisfies `predicate`.
     @inline(__always)

@@ -1,0 +1,61 @@
+/// A dictionary read in place, without a reference of its own: the header and values of a
+/// `.dictionary` ``Value``'s storage, valid only while that value lives (the evaluated object,
+/// which its caller holds for the whole evaluation).
+///
+/// Why: taking the dictionary out of the `Value` with `case .dictionary(let d)` copies it, a
+/// retain and a release of the record's storage per evaluation — the largest cost of a compiled
+/// `age > 30` over records that do not fit in cache, where that atomic write is also the first
+/// touch of the record. The view is made from the value's own bits instead (see
+/// ``of(_:)``), checked once per process against the layout the compiler chose.
+struct BorrowedDictionary {
+    let head: UnsafeMutablePointer<DictionaryStorageHeader>
+    let elements: UnsafeMutablePointer<Value>
+
+    init(_ storage: DictionaryStorage) {
+        head = storage.head
+        elements = storage.elements
+    }
+
+    /// The view of `value`'s dictionary; nil when `value` is not a dictionary, or when this
+    /// process's `Value` does not hold a dictionary's storage reference as its first word (then
+    /// callers take the dictionary out as usual).
+    @inline(__always)
+    static func of(_ value: Value) -> BorrowedDictionary? {
+        guard case .dictionary = value, storageIsFirstWord else { return nil }
+        let bits = withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UnsafeRawPointer.self) }
+        return Unmanaged<DictionaryStorage>.fromOpaque(bits)._withUnsafeGuaranteedRef { BorrowedDictionary($0) }
+    }
+
+    /// Whether a `.dictionary` value's first word is its storage's address, as the view assumes:
+    /// checked on a dictionary made for the purpose (Swift lays a multi-payload enum's payload
+    /// out from its start when the tag is kept apart, as it is for `Value`, whose largest payload
+    /// has no spare bits).
+    private static let storageIsFirstWord: Bool = {
+        let dictionary = ValueDictionary([("k", .int(1))])
+        let value = Value.dictionary(dictionary)
+        let bits = withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UInt.self) }
+        return withExtendedLifetime(value) { bits == UInt(bitPattern: ObjectIdentifier(dictionary.storageReference)) }
+    }()
+
+    /// Where `key` is, remembered per shape in `cache` (``ValueDictionary/position(of:cache:)``'s
+    /// answer).
+    @inline(__always)
+    func position(of key: PreparedKey, cache: KeySlotCache) -> Int? {
+        let identity = head.pointee.shapeIdentity
+        if let position = cache.knownPosition(in: identity) {
+            if position < head.pointee.count { return position }
+        } else if cache.knowsAbsence(in: identity) {
+            return nil
+        }
+        return cache.position(of: key, in: head.pointee.shape)
+    }
+}
+
+extension BorrowedDictionary: KeyedRoot {
+    /// A missing key is nil, as the closure tree reads it.
+    @inline(__always)
+    func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool {
+        guard let position = position(of: comparison.key, cache: comparison.slots) else { return try comparison.evaluate(value: .null) }
+        return try comparison.evaluate(valueAt: UnsafePointer(elements + position))
+    }
+}
