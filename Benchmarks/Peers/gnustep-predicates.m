@@ -5,6 +5,8 @@
 //     gnustep-predicates parse FILE ROUNDS                     predicateWithFormat: on each line
 //     gnustep-predicates dictionaries plain|compound|any COUNT ROUNDS
 //                                                              evaluateWithObject: on NSDictionary
+//     gnustep-predicates filter plain|compound|any COUNT ROUNDS
+//                                                              filteredArrayUsingPredicate: of the same
 //
 // The records are PeerWorkloads' (Records in PeerWorkloads/main.swift).
 #import <Foundation/Foundation.h>
@@ -48,7 +50,8 @@ int main(int argc, char **argv) {
             [pool release];
             return 0;
         }
-        if (argc == 5 && strcmp(argv[1], "dictionaries") == 0) {
+        int filtering = argc == 5 && strcmp(argv[1], "filter") == 0;
+        if (argc == 5 && (strcmp(argv[1], "dictionaries") == 0 || filtering)) {
             NSString *format = predicateFormat([NSString stringWithUTF8String: argv[2]]);
             if (format == nil) { fprintf(stderr, "kind: plain, compound or any\n"); return 1; }
             NSPredicate *predicate = [NSPredicate predicateWithFormat: format];
@@ -67,8 +70,12 @@ int main(int argc, char **argv) {
             long matched = 0;
             for (int round = 0; round < rounds; round++) {
                 NSAutoreleasePool *roundPool = [NSAutoreleasePool new];
-                for (NSDictionary *record in records) {
-                    if ([predicate evaluateWithObject: record]) matched++;
+                if (filtering) {
+                    matched += [[records filteredArrayUsingPredicate: predicate] count];
+                } else {
+                    for (NSDictionary *record in records) {
+                        if ([predicate evaluateWithObject: record]) matched++;
+                    }
                 }
                 [roundPool release];
             }
@@ -76,7 +83,7 @@ int main(int argc, char **argv) {
             [pool release];
             return 0;
         }
-        fprintf(stderr, "usage: gnustep-predicates parse FILE ROUNDS | dictionaries KIND COUNT ROUNDS\n");
+        fprintf(stderr, "usage: gnustep-predicates parse FILE ROUNDS | dictionaries|filter KIND COUNT ROUNDS\n");
     }
     [pool release];
     return 1;

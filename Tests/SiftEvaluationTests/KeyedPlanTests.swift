@@ -166,6 +166,48 @@ struct KeyedPlanTests {
         #expect(checked > 100)
     }
 
+    /// Stored `Int`, `Double`, `String` and `[String]` properties are read by the plan from
+    /// their offsets, without the table's reader closures: every comparison on every key of the
+    /// root read in place answers as it does on the key's ``Value``.
+    @Test func fieldsAnswerAsTheReaders() throws {
+        let table = Item.queryableKeys.table
+        let names = table.keyNames
+        func kind(_ field: StoredPropertyReaders.Field) -> String {
+            switch field {
+            case .int: "int"
+            case .double: "double"
+            case .string: "string"
+            case .strings: "strings"
+            case .other: "other"
+            }
+        }
+        #expect(names.indices.filter { kind(table.fields[$0]) != "other" }.map { "\(names[$0]) \(kind(table.fields[$0]))" }
+                == ["name string", "age int", "score double", "tags strings"])
+        var checked = 0
+        for item in Self.items {
+            guard case .object(let object) = Value(item) else { continue }
+            for name in names {
+                let value = try object.value(forKey: name)
+                // (NaN is not a valid argument: the items' NaN is read, not compared with.)
+                let constants = ((value.collectionElements ?? [value]) + [.string("st"), .int(30), .double(30.5), .null])
+                    .filter { $0.double.map { !$0.isNaN } ?? true }
+                for format in ["%K == %@", "%K != %@", "%K < %@", "%K >= %@", "%K BEGINSWITH[cd] %@", "ANY %K == %@", "ALL %K > %@", "NONE %K ==[c] %@"] {
+                    for constant in constants {
+                        guard case .comparison(let c) = try PredicateNode(format: format, arguments: [name, Self.argument(constant)]).kind,
+                              let comparison = try ComparisonCompiler(compiler: PredicateCompiler()).keyComparison(c) else { continue }
+                        let inPlace = try withUnsafeBytes(of: item) { (bytes: UnsafeRawBufferPointer) throws -> Bool in
+                            guard let address = bytes.baseAddress else { return false }
+                            return try QueryableRoot(address: address, table: table).satisfies(comparison)
+                        }
+                        #expect(inPlace == (try comparison.evaluate(value: value)), "\(name) \(format) \(constant)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 500)
+    }
+
     /// A value as a format argument.
     static func argument(_ value: Value) -> Any? {
         switch value {

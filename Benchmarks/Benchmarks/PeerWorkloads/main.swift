@@ -8,6 +8,7 @@
 //                                                            built through DictionaryShapes, one key
 //                                                            list for all, as the JSON reader builds
 //                                                            them; own: each with its own keys)
+//     PeerWorkloads filter plain|compound|any COUNT ROUNDS   predicate.filter(_:) of the same (shared) dictionaries
 //     PeerWorkloads structs plain|any sift|sift-wrapped|foundation|closure COUNT ROUNDS
 //                                                            evaluate over COUNT structs (sift: in
 //                                                            place; sift-wrapped: each wrapped as a Value)
@@ -90,16 +91,35 @@ func dictionaries(_ arguments: [String]) throws {
     case "own": shared = false
     default: throw WorkloadError(description: "dictionaries: shared or own, not \(arguments[3])")
     }
-    var shapes = DictionaryShapes()
-    let records: [Value] = (0..<count).map { i in
-        let pairs: [(String, Value)] = [("name", .string(Records.name(i))), ("age", .int(Int64(Records.age(i)))),
-                                        ("tags", .array(Records.tags(i).map { .string($0) }))]
-        return .dictionary(shared ? shapes.dictionary(pairs) : ValueDictionary(pairs))
-    }
+    let records = dictionaryRecords(count, shared: shared)
     let start = cpuTime()
     var matched = 0
     for _ in 0..<rounds { for record in records where try predicate.evaluate(record) { matched += 1 } }
     report(cpuTime() - start, matched)
+}
+
+/// `filter KIND COUNT ROUNDS`: the records (of one shape) filtered whole, `predicate.filter(_:)`
+/// (GNUstep's peer: `filteredArrayUsingPredicate:`); the checksum counts the matches.
+func filterDictionaries(_ arguments: [String]) throws {
+    guard arguments.count == 3 else { throw WorkloadError(description: "filter KIND COUNT ROUNDS") }
+    let predicate = try CompiledPredicate(format: try predicateFormat(arguments[0]))
+    let records = dictionaryRecords(try number(arguments[1], "COUNT"), shared: true)
+    let rounds = try number(arguments[2], "ROUNDS")
+    let start = cpuTime()
+    var matched = 0
+    for _ in 0..<rounds { matched += try predicate.filter(records).count }
+    report(cpuTime() - start, matched)
+}
+
+/// The records of Benchmarks/Peers/gnustep-predicates.m as dictionaries, built through
+/// `DictionaryShapes` (one shape for all, as the JSON reader makes them) or each with its own keys.
+func dictionaryRecords(_ count: Int, shared: Bool) -> [Value] {
+    var shapes = DictionaryShapes()
+    return (0..<count).map { i in
+        let pairs: [(String, Value)] = [("name", .string(Records.name(i))), ("age", .int(Int64(Records.age(i)))),
+                                        ("tags", .array(Records.tags(i).map { .string($0) }))]
+        return .dictionary(shared ? shapes.dictionary(pairs) : ValueDictionary(pairs))
+    }
 }
 
 func structs(_ arguments: [String]) throws {
@@ -207,10 +227,11 @@ do {
     switch arguments.first {
     case "parse": try parse(Array(arguments.dropFirst()))
     case "dictionaries": try dictionaries(Array(arguments.dropFirst()))
+    case "filter": try filterDictionaries(Array(arguments.dropFirst()))
     case "structs": try structs(Array(arguments.dropFirst()))
     case "sections": try sections(Array(arguments.dropFirst()))
     case "search": try search(Array(arguments.dropFirst()))
-    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|structs|sections|search …")
+    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|filter|structs|sections|search …")
     }
 } catch {
     FileHandle.standardError.write(Data("PeerWorkloads: \(error)\n".utf8))

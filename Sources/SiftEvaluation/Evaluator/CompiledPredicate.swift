@@ -76,11 +76,23 @@ public struct CompiledPredicate: Sendable {
         try plan?.queryableTest(QueryableRoot(address: address, table: keys.table))
     }
 
-    /// The objects that satisfy the predicate, in order (NSArray's `filtered(using:)`).
+    /// The objects that satisfy the predicate, in order (NSArray's `filtered(using:)`). Each
+    /// object is read where it lies in the array (copying it out to evaluate it would retain and
+    /// release it); only the matches are copied into the result.
     public func filter(_ objects: [Value]) throws(EvaluationError) -> [Value] {
         var result: [Value] = []
-        for object in objects where try evaluate(object) { result.append(object) }
+        try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
+            guard let first = elements.baseAddress else { return }
+            for i in elements.indices where try evaluate(at: first + i) { result.append(elements[i]) }
+        }
         return result
+    }
+
+    /// Whether the object at `address` satisfies the predicate: a dictionary is read in place.
+    @inline(__always)
+    func evaluate(at address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
+        if let dictionary = BorrowedDictionary.at(address), let answer = try plan?.dictionaryTest(dictionary) { return answer }
+        return try evaluate(address.pointee)
     }
 }
 

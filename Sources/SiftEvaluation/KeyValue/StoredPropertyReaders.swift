@@ -7,6 +7,26 @@ import Foundation
 /// that converts through `predicateValue` looks up the property type's witness on every read;
 /// the commonest property types get readers of their own, which give the very same values.
 enum StoredPropertyReaders {
+    /// How a ``KeyedPlan`` reads a stored property of the commonest types: from its offset,
+    /// with no closure to call (calling a reader closure held in the key table retains and
+    /// releases its context on every evaluation). `.other` keys go through the table's readers.
+    enum Field: Sendable {
+        case int(offset: Int)
+        case double(offset: Int)
+        case string(offset: Int)
+        case strings(offset: Int)
+        case other
+    }
+
+    /// The field of a stored property of type `V` at `offset`.
+    static func field<V: PredicateValueConvertible>(of type: V.Type, at offset: Int) -> Field {
+        if V.self == Int.self { return .int(offset: offset) }
+        if V.self == Double.self { return .double(offset: offset) }
+        if V.self == String.self { return .string(offset: offset) }
+        if V.self == [String].self { return .strings(offset: offset) }
+        return .other
+    }
+
     /// The stored property of type `V` at `offset`, as a ``Value``.
     static func storedReader<V: PredicateValueConvertible>(of type: V.Type, at offset: Int) -> QueryableKeyTable.StoredReader {
         if V.self == Int.self { return { (root: UnsafeRawPointer) -> Value in .int(Int64(root.load(fromByteOffset: offset, as: Int.self))) } }

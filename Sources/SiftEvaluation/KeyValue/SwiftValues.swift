@@ -45,7 +45,8 @@ public struct QueryableKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
         }
         table = QueryableKeyTable(typeName: String(describing: Root.self), keyNames: keyNames, index: index,
                                   storedReaders: readers.map(\.readStored), addressReaders: readers.map(\.readAtAddress),
-                                  elementVisitors: readers.map(\.elementVisitor), destinations: readers.map(\.destination))
+                                  elementVisitors: readers.map(\.elementVisitor), fields: readers.map(\.field),
+                                  destinations: readers.map(\.destination))
     }
 
     /// The keys, in the order written (a repeated key keeps its first place and its last reader).
@@ -71,6 +72,8 @@ final class QueryableKeyTable: Sendable {
     let addressReaders: [StoredReader]
     /// For stored array and set properties, their elements visited in place.
     let elementVisitors: [ElementVisitor?]
+    /// For stored properties of the commonest types, where they are (read without a closure).
+    let fields: [StoredPropertyReaders.Field]
     /// The keys of what each key reaches, when it is a queryable type (or optionals, arrays or
     /// sets of one); nil when its keys are not known (a dictionary, a ``Value``, a computed key).
     /// Asked when a predicate is checked, not when the table is built, so types may refer to
@@ -78,13 +81,15 @@ final class QueryableKeyTable: Sendable {
     let destinations: [@Sendable () -> QueryableKeyTable?]
 
     init(typeName: String, keyNames: [String], index: [String: Int], storedReaders: [StoredReader?],
-         addressReaders: [StoredReader], elementVisitors: [ElementVisitor?], destinations: [@Sendable () -> QueryableKeyTable?]) {
+         addressReaders: [StoredReader], elementVisitors: [ElementVisitor?], fields: [StoredPropertyReaders.Field],
+         destinations: [@Sendable () -> QueryableKeyTable?]) {
         self.typeName = typeName
         self.keyNames = keyNames
         self.index = index
         self.storedReaders = storedReaders
         self.addressReaders = addressReaders
         self.elementVisitors = elementVisitors
+        self.fields = fields
         self.destinations = destinations
     }
 
@@ -103,14 +108,18 @@ public struct QueryableKey<Root>: Sendable {
     let readStored: QueryableKeyTable.StoredReader?
     /// For a stored array or set property: its elements, visited in place.
     let elementVisitor: QueryableKeyTable.ElementVisitor?
+    /// For a stored property of the commonest types, where it is.
+    let field: StoredPropertyReaders.Field
     /// The keys of the key's type, when it is a queryable type (see ``QueryableKeyTable``).
     let destination: @Sendable () -> QueryableKeyTable?
 
     init(read: @escaping @Sendable (Root) -> Value, readStored: QueryableKeyTable.StoredReader?,
-         elementVisitor: QueryableKeyTable.ElementVisitor? = nil, destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
+         elementVisitor: QueryableKeyTable.ElementVisitor? = nil, field: StoredPropertyReaders.Field = .other,
+         destination: @escaping @Sendable () -> QueryableKeyTable? = { nil }) {
         self.read = read
         self.readStored = readStored
         self.elementVisitor = elementVisitor
+        self.field = field
         self.destination = destination
     }
 
@@ -127,7 +136,8 @@ public struct QueryableKey<Root>: Sendable {
         let destination: @Sendable () -> QueryableKeyTable? = { QueryableKeyTable.keys(of: V.self) }
         guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return QueryableKey(read: read, readStored: nil, destination: destination) }
         return QueryableKey(read: read, readStored: StoredPropertyReaders.storedReader(of: V.self, at: offset),
-                            elementVisitor: StoredPropertyReaders.visitor(of: V.self, at: offset), destination: destination)
+                            elementVisitor: StoredPropertyReaders.visitor(of: V.self, at: offset),
+                            field: StoredPropertyReaders.field(of: V.self, at: offset), destination: destination)
     }
 
     /// A computed key.

@@ -21,8 +21,15 @@ struct BorrowedDictionary {
     /// callers take the dictionary out as usual).
     @inline(__always)
     static func of(_ value: Value) -> BorrowedDictionary? {
-        guard case .dictionary = value, storageIsFirstWord else { return nil }
-        let bits = withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UnsafeRawPointer.self) }
+        withUnsafePointer(to: value) { at($0) }
+    }
+
+    /// The view of the dictionary at `address` (an element of an array read in place: copying
+    /// it out would retain it); nil as for ``of(_:)``. Valid while the value there lives.
+    @inline(__always)
+    static func at(_ address: UnsafePointer<Value>) -> BorrowedDictionary? {
+        guard case .dictionary = address.pointee, storageIsFirstWord else { return nil }
+        let bits = UnsafeRawPointer(address).load(as: UnsafeRawPointer.self)
         return Unmanaged<DictionaryStorage>.fromOpaque(bits)._withUnsafeGuaranteedRef { BorrowedDictionary($0) }
     }
 
