@@ -181,6 +181,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
         let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
         var hasTextFunctions = false
+        var hasNumberFunctions = false
         do {
             try connection.transaction {
                 if try isSiftStore(connection) {
@@ -193,18 +194,23 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
                     for function in functions { try connection.execute(function) }
                     hasTextFunctions = true
                 }
-                for function in PostgreSQLNumberFunctions.statements { try connection.execute(function) }
+                // The number functions are PL/pgSQL, present in every database unless removed
+                // (`DROP EXTENSION plpgsql`); without them, what they serve runs in memory.
+                if try !connection.query("SELECT 1 FROM pg_catalog.pg_language WHERE lanname = 'plpgsql'").isEmpty {
+                    for function in PostgreSQLNumberFunctions.statements { try connection.execute(function) }
+                    hasNumberFunctions = true
+                }
                 let insert = "INSERT INTO \(q(SQLSchema.metadataTable)) (\(q("key")), \(q("value"))) VALUES ($1, $2), ($3, $4), ($5, $6), ($7, $8), ($9, $10), ($11, $12)"
                 _ = try connection.run(insert, [.text("format"), .text("sift"), .text("version"), .text(layoutVersion),
                                                 .text("database"), .text("postgresql"), .text("model"), .text(JSONModelFormat.write(model)),
                                                 .text(textFunctionsKey), .text(hasTextFunctions ? "1" : "0"),
-                                                .text(numberFunctionsKey), .text("1")])
+                                                .text(numberFunctionsKey), .text(hasNumberFunctions ? "1" : "0")])
             }
         } catch {
             throw storeError(error)
         }
         return PostgreSQLStore(connection: connection, model: model, schema: schema, hasTextFunctions: hasTextFunctions,
-                               hasNumberFunctions: true)
+                               hasNumberFunctions: hasNumberFunctions)
     }
 
     /// Opens the Sift store in the database `conninfo` names, with the model it keeps.

@@ -134,4 +134,24 @@ import Testing
         #expect(nan.first?[0].stringValue == "NaN")
         #expect(nan.first?[1].boolValue == true)
     }
+
+    /// A database without PL/pgSQL (removed by its owner) still takes a store: it is made without
+    /// the number functions, says so in its metadata, and what they would serve runs in memory,
+    /// with the evaluator's answers.
+    @Test func aDatabaseWithoutPLpgSQLTakesAStoreWithoutNumberFunctions() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("noplpgsql")
+        defer { database.drop() }
+        _ = try database.connect().run("DROP EXTENSION plpgsql", [])
+        let store = try PostgreSQLStore.create(connection: try database.connect(), model: StoreTestModels.everyType)
+        #expect(!store.hasNumberFunctions)
+        let metadata = try database.connect().query(#"SELECT "value" FROM "sift.metadata" WHERE "key" = 'number functions'"#)
+        #expect(metadata.first?[0].stringValue == "0")
+        try store.insert("Item", id: ObjectID("a"), ["d": .double(0.2), "dec": .decimal(Decimal(string: "0.1")!)])
+        try store.insert("Item", id: ObjectID("b"), ["d": .double(2.5), "dec": .decimal(Decimal(string: "12.552")!)])
+        try store.save()
+        let request = try FetchRequest(statement: "Item WHERE dec < d")
+        #expect(try store.generatedSQL(for: request).inMemoryPredicate != nil)
+        #expect(try store.fetch(request).objectIDs == [ObjectID("a")])
+        #expect(try PostgreSQLStore.open(connection: try database.connect()).hasNumberFunctions == false)
+    }
 }
