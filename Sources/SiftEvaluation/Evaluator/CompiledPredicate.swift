@@ -91,7 +91,7 @@ public struct CompiledPredicate: Sendable {
     /// Whether the object at `address` satisfies the predicate: a dictionary is read in place.
     @inline(__always)
     func evaluate(at address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
-        if let dictionary = BorrowedDictionary.at(address), let answer = try plan?.dictionaryTest(dictionary) { return answer }
+        if let dictionary = ValueInPlace.dictionary(at: address), let answer = try plan?.dictionaryTest(dictionary) { return answer }
         return try evaluate(address.pointee)
     }
 }

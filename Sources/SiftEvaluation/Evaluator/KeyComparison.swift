@@ -80,7 +80,8 @@ struct KeyComparison: Sendable {
     /// ``evaluate(value:)`` does.
     @inline(__always)
     func evaluate(valueAt address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
-        if case .direct = modifier {
+        switch modifier {
+        case .direct:
             switch fastConstant {
             case .int(let y):
                 if case .int(let x) = address.pointee { return accept(x < y ? -1 : (x == y ? 0 : 1)) }
@@ -89,8 +90,24 @@ struct KeyComparison: Sendable {
             default:
                 break
             }
+        case .any:
+            if let some = try someElement(at: address, where: true) { return some }
+        case .all:
+            if let some = try someElement(at: address, where: false) { return !some }
+        case .none:
+            if let some = try someElement(at: address, where: true) { return !some }
         }
         return try evaluate(value: address.pointee)
+    }
+
+    /// ``someElement(of:where:)`` on the array or set at `address`, its elements read in place;
+    /// nil for other values.
+    @inline(__always)
+    private func someElement(at address: UnsafePointer<Value>, where answer: Bool) throws(EvaluationError) -> Bool? {
+        try ValueInPlace.withElements(at: address) { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) -> Bool in
+            for element in elements where try single(element) == answer { return true }
+            return false
+        }
     }
 
     /// Whether the key's value satisfies the comparison.

@@ -5,8 +5,8 @@
 /// Why: taking the dictionary out of the `Value` with `case .dictionary(let d)` copies it, a
 /// retain and a release of the record's storage per evaluation — the largest cost of a compiled
 /// `age > 30` over records that do not fit in cache, where that atomic write is also the first
-/// touch of the record. The view is made from the value's own bits instead (see
-/// ``of(_:)``), checked once per process against the layout the compiler chose.
+/// touch of the record. The view is made from the value's own bits instead
+/// (``ValueInPlace``), checked once per process against the layout the compiler chose.
 struct BorrowedDictionary {
     let head: UnsafeMutablePointer<DictionaryStorageHeader>
     let elements: UnsafeMutablePointer<Value>
@@ -16,33 +16,11 @@ struct BorrowedDictionary {
         elements = storage.elements
     }
 
-    /// The view of `value`'s dictionary; nil when `value` is not a dictionary, or when this
-    /// process's `Value` does not hold a dictionary's storage reference as its first word (then
-    /// callers take the dictionary out as usual).
+    /// The view of `value`'s dictionary (``ValueInPlace/dictionary(at:)``).
     @inline(__always)
     static func of(_ value: Value) -> BorrowedDictionary? {
-        withUnsafePointer(to: value) { at($0) }
+        withUnsafePointer(to: value) { ValueInPlace.dictionary(at: $0) }
     }
-
-    /// The view of the dictionary at `address` (an element of an array read in place: copying
-    /// it out would retain it); nil as for ``of(_:)``. Valid while the value there lives.
-    @inline(__always)
-    static func at(_ address: UnsafePointer<Value>) -> BorrowedDictionary? {
-        guard case .dictionary = address.pointee, storageIsFirstWord else { return nil }
-        let bits = UnsafeRawPointer(address).load(as: UnsafeRawPointer.self)
-        return Unmanaged<DictionaryStorage>.fromOpaque(bits)._withUnsafeGuaranteedRef { BorrowedDictionary($0) }
-    }
-
-    /// Whether a `.dictionary` value's first word is its storage's address, as the view assumes:
-    /// checked on a dictionary made for the purpose (Swift lays a multi-payload enum's payload
-    /// out from its start when the tag is kept apart, as it is for `Value`, whose largest payload
-    /// has no spare bits).
-    private static let storageIsFirstWord: Bool = {
-        let dictionary = ValueDictionary([("k", .int(1))])
-        let value = Value.dictionary(dictionary)
-        let bits = withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: UInt.self) }
-        return withExtendedLifetime(value) { bits == UInt(bitPattern: ObjectIdentifier(dictionary.storageReference)) }
-    }()
 
     /// Where `key` is, remembered per shape in `cache` (``ValueDictionary/position(of:cache:)``'s
     /// answer).
