@@ -62,8 +62,10 @@ struct KeyedPlanTests {
         let texts = ["", "st", "ST", "Stella 12", "stéphane", "STÉPHANE", "ste\u{301}phane", "Ångel", "A\u{30A}ngel", "ǅemal", "ſtar",
                      "straße", "STRASSE", "İstanbul", "ﬁst", "x\u{301}", "e\u{301}", "é", "\u{301}", "中文st", "tESt", "abcST",
                      // A mark, or other non-ASCII text, right after an ASCII prefix (BEGINSWITH decides on the prefix alone).
-                     "ste\u{301}", "st\u{301}", "STE\u{301}X", "st\u{130}", "stéllä 12", "Stella 12\u{301}", "ST\u{338}", "stß", "ste"]
-        let needles = ["st", "ST", "é", "e\u{301}", "E", "\u{301}", "", "ß", "ss", "å", "ǆ", "ﬁ", "中", "t", "stella 12", "ste", "STE"]
+                     "ste\u{301}", "st\u{301}", "STE\u{301}X", "st\u{130}", "stéllä 12", "Stella 12\u{301}", "ST\u{338}", "stß", "ste",
+                     // Latin text, BEGINSWITH deciding on its folded prefix.
+                     "Ángel 5", "ÁNGEL", "ßtar", "SSTAR", "é\u{301}x", "éa\u{301}", "Straße", "ÉCLAIR", "e", "ǆx", "Ǆ\u{301}"]
+        let needles = ["st", "ST", "é", "e\u{301}", "E", "\u{301}", "", "ß", "ss", "å", "ǆ", "ﬁ", "中", "t", "stella 12", "ste", "STE", "án", "ÁN", "sst", "éa", "ǅ"]
         for needle in needles {
             let prepared: [(PreparedNeedle, (String) -> Bool)] = [
                 (PreparedNeedle(.equals, needle, options: options), { StringPredicates.equals($0, needle, options: options) }),

@@ -40,21 +40,28 @@ struct LatinFoldTable: @unchecked Sendable {
     /// Calls `body` with each scalar's folded UTF-8, for UTF-8 text whose bytes are all below 0xCC.
     @inline(__always)
     func forEachFolded(_ text: UnsafeBufferPointer<UInt8>, mode: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        let base = mode * Self.limit
         var i = 0
         while i < text.count {
-            let b0 = text[i]
-            let scalar: Int
-            if b0 < 0x80 {
-                scalar = Int(b0)
-                i += 1
-            } else {  // two-byte sequences only: lead bytes C2...CB
-                scalar = Int(b0 & 0x1F) << 6 | Int(text[i + 1] & 0x3F)
-                i += 2
-            }
-            let start = Int(offsets[base + scalar]), end = Int(offsets[base + scalar + 1])
-            body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            let (scalar, next) = Self.scalar(in: text, at: i)
+            body(folded(scalar, mode: mode))
+            i = next
         }
+    }
+
+    /// The scalar whose UTF-8 starts at `i` in text whose bytes there are below 0xCC (one byte,
+    /// or a two-byte sequence with lead byte C2...CB), and where the next one starts.
+    @inline(__always)
+    static func scalar(in text: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: Int, next: Int) {
+        let b0 = text[i]
+        if b0 < 0x80 { return (Int(b0), i + 1) }
+        return (Int(b0 & 0x1F) << 6 | Int(text[i + 1] & 0x3F), i + 2)
+    }
+
+    /// The folded UTF-8 of a scalar below U+0300 under `mode`.
+    @inline(__always)
+    func folded(_ scalar: Int, mode: Int) -> UnsafeBufferPointer<UInt8> {
+        let at = mode * Self.limit + scalar
+        return UnsafeBufferPointer(rebasing: bytes[Int(offsets[at])..<Int(offsets[at + 1])])
     }
 
     /// The folded length in bytes.

@@ -46,6 +46,10 @@ final class PreparedNeedle: @unchecked Sendable {
         if isASCII, foldsCase, let answer = UTF8Bytes.with(text, { x in Self.asciiCaseless(operation, x, y) }) {
             return answer
         }
+        if operation == .beginsWith, case .fold(let caseFold, let stripMarks) = preparation,
+           let answer = UTF8Bytes.with(text, { x in Self.latinPrefix(x, y, mode: LatinFoldTable.mode(caseFold: caseFold, stripMarks: stripMarks)) }) {
+            return answer
+        }
         return preparation.withUTF8(text) { x in
             switch operation {
             case .equals: UTF8Bytes.equal(x, y)
@@ -70,6 +74,33 @@ final class PreparedNeedle: @unchecked Sendable {
             return asciiCaseless(operation, ascii: x, y)
         }
         return UTF8Bytes.maxByte(x) < 0x80 ? asciiCaseless(operation, ascii: x, y) : nil
+    }
+
+    /// Whether text folded under `mode` begins with the folded needle `y`, decided on as much of
+    /// the text as the needle needs when that part is below U+0300 (Latin text): such scalars
+    /// fold one by one through ``LatinFoldTable``, and a scalar below U+0300 is a starter, so
+    /// the text before it folds on its own whatever follows. So the answer is decided once the
+    /// scalars read fold to the needle's length, or differ from it, and the next scalar (if
+    /// any) is below U+0300. Nil otherwise: the text must be folded whole.
+    @inline(__always)
+    private static func latinPrefix(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, mode: Int) -> Bool? {
+        let table = LatinFoldTable.shared
+        var i = 0, k = 0
+        while i < x.count {
+            guard x[i] < UTF8Bytes.trivialNFCLimit else { return nil }
+            let (scalar, next) = LatinFoldTable.scalar(in: x, at: i)
+            var differs = false
+            for b in table.folded(scalar, mode: mode) where k < y.count {
+                if b != y[k] { differs = true; break }
+                k += 1
+            }
+            i = next
+            if differs || k == y.count {
+                guard i == x.count || x[i] < UTF8Bytes.trivialNFCLimit else { return nil }
+                return !differs
+            }
+        }
+        return false  // the whole text folds to less than the needle
     }
 
     /// `operation` on ASCII text (for `BEGINSWITH`, text whose needle's length is ASCII and
