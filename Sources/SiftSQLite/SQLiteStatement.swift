@@ -8,7 +8,7 @@ import CSQLite
 public final class SQLiteStatement {
     /// The SQL text the statement was prepared from.
     public let sql: String
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     let connection: SQLiteConnection
 
     init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
@@ -126,6 +126,8 @@ public final class SQLiteStatement {
     }
 
     /// The storage class of column `index` in the current row.
+    // (The column readers are inlinable: a fetch calls them for every column of every row.)
+    @inlinable
     public func columnType(_ index: Int32) -> SQLiteStorageClass {
         SQLiteStorageClass(code: sqlite3_column_type(handle, index))
     }
@@ -136,17 +138,20 @@ public final class SQLiteStatement {
     }
 
     /// Column `index` as an integer (SQLite's conversion for other classes; NULL is 0).
+    @inlinable
     public func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` as a double (SQLite's conversion for other classes; NULL is 0).
+    @inlinable
     public func double(_ index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// Column `index` as text, decoded from UTF-8 by its byte length (so NUL characters survive;
     /// invalid UTF-8 is repaired). NULL is "".
+    @inlinable
     public func text(_ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -10,6 +10,7 @@ public enum SQLiteStorageClass: Sendable, Hashable {
     case null
 
     /// The storage class for one of SQLite's fundamental datatype codes.
+    @usableFromInline
     init(code: Int32) {
         switch code {
         case SQLITE_INTEGER: self = .integer

@@ -182,5 +182,11 @@ func Sources_Sift_Sift_docc_StoresAndModels_md() throws {
             print(note[attribute: "title"] ?? .null)
         }
         print(try store.count(FetchRequest(statement: "COUNT Note WHERE category == nil")))
+        do {  // Sources/Sift/Sift.docc/StoresAndModels.md, example 2
+            let title = RowAttribute("title")
+            try store.forEachRow(request) { row in
+                print(row.objectID, row[attribute: title] ?? .null)
+            }
+        }
     }
 }

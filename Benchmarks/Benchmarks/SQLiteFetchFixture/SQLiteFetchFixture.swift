@@ -124,4 +124,23 @@ public enum SQLiteFetchFixture {
         }
         return sum
     }
+
+    /// The same rows read with `SQLiteStore.forEachRow`: no object per row, each attribute
+    /// read by a handle named once (`RowAttribute`).
+    public static func fetchRows(_ store: SQLiteStore) throws -> Checksum {
+        let request = try FetchRequest(statement: statement)
+        let attribute = { (name: String) in store.model.entity(named: "Item").map { RowAttribute(name, of: $0) } ?? RowAttribute(name) }
+        let nameAttribute = attribute("name"), priceAttribute = attribute("price")
+        let quantityAttribute = attribute("quantity"), addedAttribute = attribute("added")
+        var sum = Checksum()
+        try store.forEachRow(request) { row in
+            sum.rows += 1
+            if case .string(let name)? = row[attribute: nameAttribute] { sum.characters += name.utf8.count }
+            sum.characters += row.objectID.rawValue.utf8.count + row.entityName.utf8.count
+            if case .double(let price)? = row[attribute: priceAttribute] { sum.price += price }
+            if case .int(let quantity)? = row[attribute: quantityAttribute] { sum.quantity &+= quantity }
+            if case .date(let added)? = row[attribute: addedAttribute], added.timeIntervalSinceReferenceDate <= 0 { sum.characters += 1 }
+        }
+        return sum
+    }
 }

@@ -2,7 +2,10 @@
 // target is Sift within 1.2× of the hand-written baseline), and for perf and callgrind:
 //
 //     swift build -c release --product SQLiteFetchLoop
-//     .build/release/SQLiteFetchLoop [rows] [rounds] [sift|raw|both]
+//     .build/release/SQLiteFetchLoop [rows] [rounds] [sift|raw|rows|both|all]
+//
+// `sift` is `SQLiteStore.fetch` (an object per row), `rows` is `SQLiteStore.forEachRow` (a
+// row read in place), `raw` the baseline; `both` is raw and sift, `all` the three.
 import Foundation
 import Sift
 import SQLiteFetchFixture
@@ -41,6 +44,8 @@ func best(_ name: String, _ body: () throws -> SQLiteFetchFixture.Checksum) reth
 }
 
 print("\(rows) rows; \(SQLiteFetchFixture.statement)")
-let raw = which == "sift" ? nil : try best("raw sqlite3, hand-written SQL") { try SQLiteFetchFixture.fetchRaw(db) }
-let sift = which == "raw" ? nil : try best("Sift fetch") { try SQLiteFetchFixture.fetchSift(store) }
+let raw = ["raw", "both", "all"].contains(which) ? try best("raw sqlite3, hand-written SQL") { try SQLiteFetchFixture.fetchRaw(db) } : nil
+let sift = ["sift", "both", "all"].contains(which) ? try best("Sift fetch") { try SQLiteFetchFixture.fetchSift(store) } : nil
+let rowsRead = ["rows", "all"].contains(which) ? try best("Sift forEachRow") { try SQLiteFetchFixture.fetchRows(store) } : nil
 if let raw, let sift { print("Sift / raw = \(String(format: "%.2f", sift / raw))× (target ≤ 1.20×)") }
+if let raw, let rowsRead { print("Sift forEachRow / raw = \(String(format: "%.2f", rowsRead / raw))× (target ≤ 1.20×)") }

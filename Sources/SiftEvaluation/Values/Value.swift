@@ -107,9 +107,16 @@ public struct PreparedKey: Sendable, Hashable {
     /// with the same bits are the same string (not conversely: then names are compared).
     let bits: Bits?
 
+    @usableFromInline
     package struct Bits: Hashable, Sendable {
         package let low: UInt64
         package let high: UInt64
+
+        @usableFromInline
+        package init(low: UInt64, high: UInt64) {
+            self.low = low
+            self.high = high
+        }
     }
 
     public init(_ name: String) {
@@ -135,7 +142,8 @@ public struct PreparedKey: Sendable, Hashable {
         }
     }
 
-    @inline(__always)
+    /// (Inlinable: the stores' attribute look-ups call it for every name they are asked.)
+    @inlinable @inline(__always)
     package static func bits(of string: String) -> Bits? {
         guard MemoryLayout<String>.size == 16 else { return nil }
         return withUnsafeBytes(of: string) { (raw: UnsafeRawBufferPointer) -> Bits in

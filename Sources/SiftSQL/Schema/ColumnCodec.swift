@@ -56,8 +56,18 @@ enum ColumnCodec {
     static func decode(_ statement: SQLiteStatement, column: Int32, as type: AttributeType?) -> Value {
         switch statement.columnType(column) {
         case .null: .null
-        case .integer: decode(.integer(statement.int64(column)), as: type)
-        case .real: decode(.real(statement.double(column)), as: type)
+        // (The common cases without a `SQLiteValue`; the rest as `decode(_:as:)` has them.)
+        case .integer:
+            switch type {
+            case .boolean?, .date?, .decimal?, .double?, .float?: decode(.integer(statement.int64(column)), as: type)
+            default: .int(statement.int64(column))
+            }
+        case .real:
+            switch type {
+            case .date?: .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
+            case .decimal?: decode(.real(statement.double(column)), as: type)
+            default: .double(statement.double(column))
+            }
         case .text: type == .decimal ? decode(.text(statement.text(column)), as: type) : .string(statement.text(column))
         case .blob: decode(.blob(statement.blob(column)), as: type)
         }

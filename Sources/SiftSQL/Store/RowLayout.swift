@@ -35,6 +35,9 @@ struct RowLayout: Sendable {
         let columns: [(index: Int32, type: AttributeType?)]
         /// What the entity's objects share (with `storage`), when the layout has a store.
         let shape: ObjectShape?
+        /// The names' representations (``PreparedKey``'s two words), for finding a
+        /// ``RowAttribute`` without comparing characters; empty when a String is not two words.
+        let keys: [PreparedKey.Bits]
 
         init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
             self.entity = entity
@@ -43,6 +46,19 @@ struct RowLayout: Sendable {
             self.names = names
             self.columns = Array(zip(columns, types))
             self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
+            let keys = names.names.compactMap(PreparedKey.bits(of:))
+            self.keys = keys.count == names.names.count ? keys : []
+        }
+
+        /// Where `attribute` is among the entity's attribute names: at its hint when the
+        /// representations there are the same (one comparison), else searched for.
+        @inline(__always)
+        func position(of attribute: RowAttribute) -> Int? {
+            if let key = attribute.bits {
+                let hint = attribute.hint
+                if hint >= 0, hint < keys.count, keys[hint].low == key.low, keys[hint].high == key.high { return hint }
+            }
+            return names.position(of: attribute.name, bits: attribute.bits, hint: -1)
         }
     }
 
@@ -95,6 +111,12 @@ struct RowLayout: Sendable {
         self.widestRow = entities.values.map(\.columns.count).max() ?? 0
     }
 
+    /// The ID of the row the statement is on (its key read only when the ID is made of it).
+    func id(_ statement: SQLiteStatement) -> ObjectID {
+        if let idColumnIndex { return ObjectID(statement.text(idColumnIndex)) }
+        return keyAndID(statement).id
+    }
+
     /// The key and ID of the row the statement is on (nothing else is decoded).
     func keyAndID(_ statement: SQLiteStatement) -> (key: Int64, id: ObjectID) {
         let key = statement.int64(0)
@@ -103,23 +125,21 @@ struct RowLayout: Sendable {
         return (key, ObjectID(String(key)))
     }
 
+    /// How the row the statement is on decodes: its entity's columns (an entity the layout
+    /// does not know has no attributes).
+    func entityColumns(_ statement: SQLiteStatement) -> EntityColumns {
+        if let onlyEntity { return onlyEntity }
+        let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
+        return entities[name] ?? EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
+    }
+
     /// Decodes the row the statement is on: its key, ID and entity, and its attribute values,
     /// appended to `values` — a batch's rows share one buffer, and each object of the batch is
     /// a slice of it (one allocation per batch, not per object). The row says where its
     /// values are.
     func decode(_ statement: SQLiteStatement, appendingTo values: inout [Value]) -> DecodedRow {
         let (key, id) = keyAndID(statement)
-        let layout: EntityColumns
-        if let onlyEntity {
-            layout = onlyEntity
-        } else {
-            let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
-            guard let found = entities[name] else {
-                let unknown = EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
-                return DecodedRow(key: key, id: id, entity: unknown, values: values.endIndex..<values.endIndex)
-            }
-            layout = found
-        }
+        let layout = entityColumns(statement)
         let start = values.endIndex
         for column in layout.columns {
             values.append(ColumnCodec.decode(statement, column: column.index, as: column.type))

@@ -32,4 +32,19 @@ package final class AttributeNames: Sendable {
         }
         return names.firstIndex(of: name)
     }
+
+    /// Where `name` is in ``names``, trying `hint` first: a name whose representation is
+    /// `bits` (``PreparedKey``'s, worked out once by the caller) at `hint` is found with one
+    /// comparison of two words; otherwise as ``position(of:)`` finds it.
+    package func position(of name: String, bits key: PreparedKey.Bits?, hint: Int) -> Int? {
+        if let key {
+            // (Fields compared, not `==`: Bits' conformance is another module's, not inlined.)
+            if hint >= 0, hint < bits.count, bits[hint].low == key.low, bits[hint].high == key.high { return hint }
+            if index == nil {
+                for position in bits.indices where bits[position].low == key.low && bits[position].high == key.high { return position }
+            }
+        }
+        if let index { return index[name] }
+        return names.firstIndex(of: name)
+    }
 }

@@ -36,7 +36,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
         self.shape = shape
         self.values = values
         self.storageKey = storageKey
-        shape.storage.objectMade()
+        if shape.countsLiveObjects { shape.storage.objectMade() }
     }
 
     /// An object of a store with a shape of its own.
@@ -61,7 +61,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
                   storage: snapshot, storageKey: Int64(position))
     }
 
-    deinit { storage.objectFreed() }
+    deinit { if shape.countsLiveObjects { shape.storage.objectFreed() } }
 
     /// Relationship destinations by name, in the entity's relationship order; a to-one
     /// relationship has zero or one ID. Read from the store when asked.
@@ -78,10 +78,20 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     public func destinationCount(of relationship: String) -> Int { storage.destinationCount(relationship, of: self) }
 
     /// An attribute's value, or nil for a key that is not an attribute.
-    public subscript(attribute name: String) -> Value? { names.position(of: name).map { values[values.startIndex &+ $0] } }
+    public subscript(attribute name: String) -> Value? {
+        guard let position = position(of: name) else { return nil }
+        return values[values.startIndex &+ position]
+    }
+
+    /// Where attribute `name` is in ``values``. (The names are read as a guaranteed reference:
+    /// the shape holds them as long as the object lives, so the look-up counts no references.)
+    @inline(__always)
+    private func position(of name: String) -> Int? {
+        Unmanaged.passUnretained(shape.names)._withUnsafeGuaranteedRef { $0.position(of: name) }
+    }
 
     public func value(forKey key: String) throws(EvaluationError) -> Value {
-        if let position = names.position(of: key) { return values[values.startIndex &+ position] }
+        if let position = position(of: key) { return values[values.startIndex &+ position] }
         return try storage.value(forKey: key, of: self)
     }
 
@@ -97,11 +107,15 @@ package final class ObjectShape: Sendable {
     package let entityName: String
     package let names: AttributeNames
     package let storage: any ManagedObjectStorage
+    /// Whether `storage` counts its live objects (asked once here, not at every object's
+    /// making and freeing: a call through the existential costs a retain and a release).
+    package let countsLiveObjects: Bool
 
     package init(entityName: String, names: AttributeNames, storage: any ManagedObjectStorage) {
         self.entityName = entityName
         self.names = names
         self.storage = storage
+        self.countsLiveObjects = storage.countsLiveObjects
     }
 }
 
@@ -119,12 +133,16 @@ package protocol ManagedObjectStorage: AnyObject, Sendable {
     func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID]
     /// One relationship's number of destinations; 0 for an unknown name.
     func destinationCount(_ relationship: String, of object: ManagedObject) -> Int
+    /// Whether the storage counts its live objects: only then are `objectMade` and
+    /// `objectFreed` called.
+    var countsLiveObjects: Bool { get }
     /// An object of the storage was made, or freed: a store may count its live objects.
     func objectMade()
     func objectFreed()
 }
 
 extension ManagedObjectStorage {
+    package var countsLiveObjects: Bool { false }
     package func objectMade() {}
     package func objectFreed() {}
 }

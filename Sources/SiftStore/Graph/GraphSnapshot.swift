@@ -36,6 +36,7 @@ extension GraphSnapshot: ManagedObjectStorage {
         StoredObjectView(snapshot: self, position: Int(object.storageKey)).destinations(relationship).count
     }
 
+    var countsLiveObjects: Bool { true }
     func objectMade() { liveObjects.add(1) }
     func objectFreed() { liveObjects.add(-1) }
 }
