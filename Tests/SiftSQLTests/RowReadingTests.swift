@@ -132,4 +132,27 @@ import Testing
         try store.forEachRow(try FetchRequest(statement: "Book")) { _ in all += 1 }
         #expect(all == 4)
     }
+
+    /// `interrupt()` during the reading (here from the closure itself, so without a race): the
+    /// next step fails and `forEachRow` throws `StoreError.interrupted`; the store reads again
+    /// afterwards.
+    @Test func interruptStopsTheReading() throws {
+        let store = try SQLiteStore.inMemory(model: try SQLTestModel.model())
+        for i in 0..<100 {
+            _ = try store.insert(entity: "Book", id: ObjectID("b\(i)"), attributes: ["title": .string("T\(i)"), "year": .int(Int64(i))],
+                                 relationships: [:])
+        }
+        try store.save()
+        var seen = 0
+        #expect(throws: StoreError.interrupted) {
+            try store.forEachRow(try FetchRequest(statement: "Book")) { _ in
+                seen += 1
+                if seen == 10 { store.interrupt() }
+            }
+        }
+        #expect(seen == 10)
+        var all = 0
+        try store.forEachRow(try FetchRequest(statement: "Book")) { _ in all += 1 }
+        #expect(all == 100)
+    }
 }
