@@ -90,6 +90,8 @@ func README_md() throws {
                     notes.relationshipKeyPathsForPrefetching = ["category", "tags"]   // one query per batch, not per object
                     for note in try db.fetch(notes) { print(note.objectID, try note.value(forKey: "category")) }
                     print(try db.generatedSQL(for: notes))             // the SQL, its bindings, and any part left to the evaluator
+                    let title = RowAttribute("title")                  // large reads without an object per row
+                    try db.forEachRow(FetchRequest(statement: "Note WHERE title BEGINSWITH[c] 'a'")) { row in print(row.objectID, row[attribute: title] ?? .null) }
                     let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"))  // any SQLite database, read-only
                     do {  // README.md, example 5
                         try db.performChanges {                            // one unit: all of it, or none of it
