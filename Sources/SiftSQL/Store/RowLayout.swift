@@ -35,9 +35,6 @@ struct RowLayout: Sendable {
         let columns: [(index: Int32, type: AttributeType?)]
         /// What the entity's objects share (with `storage`), when the layout has a store.
         let shape: ObjectShape?
-        /// The names' representations (``PreparedKey``'s two words), for finding a
-        /// ``RowAttribute`` without comparing characters; empty when a String is not two words.
-        let keys: [PreparedKey.Bits]
 
         init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
             self.entity = entity
@@ -46,19 +43,13 @@ struct RowLayout: Sendable {
             self.names = names
             self.columns = Array(zip(columns, types))
             self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
-            let keys = names.names.compactMap(PreparedKey.bits(of:))
-            self.keys = keys.count == names.names.count ? keys : []
         }
 
         /// Where `attribute` is among the entity's attribute names: at its hint when the
         /// representations there are the same (one comparison), else searched for.
         @inline(__always)
         func position(of attribute: RowAttribute) -> Int? {
-            if let key = attribute.bits {
-                let hint = attribute.hint
-                if hint >= 0, hint < keys.count, keys[hint].low == key.low, keys[hint].high == key.high { return hint }
-            }
-            return names.position(of: attribute.name, bits: attribute.bits, hint: -1)
+            names.position(of: attribute.name, bits: attribute.bits, hint: attribute.hint)
         }
     }
 

@@ -5,11 +5,11 @@ import SiftEvaluation
 package final class AttributeNames: Sendable {
     package let names: [String]
     /// An index for entities with many attributes (a few are searched linearly, which is faster).
-    private let index: [String: Int]?
+    @usableFromInline let index: [String: Int]?
     /// The names' representations: a key with the same bits is the same name, found without
     /// comparing strings (small names are stored inline, so equal small names have equal bits).
     /// (Empty when a String is not two words.)
-    private let bits: [PreparedKey.Bits]
+    @usableFromInline let bits: [PreparedKey.Bits]
 
     package init(_ names: [String]) {
         self.names = names
@@ -27,15 +27,14 @@ package final class AttributeNames: Sendable {
     /// Where `name` is in ``names``.
     package func position(of name: String) -> Int? {
         if let index { return index[name] }
-        if let key = PreparedKey.bits(of: name) {
-            for position in bits.indices where bits[position].low == key.low && bits[position].high == key.high { return position }
-        }
-        return names.firstIndex(of: name)
+        return position(of: name, bits: PreparedKey.bits(of: name), hint: -1)
     }
 
     /// Where `name` is in ``names``, trying `hint` first: a name whose representation is
     /// `bits` (``PreparedKey``'s, worked out once by the caller) at `hint` is found with one
-    /// comparison of two words; otherwise as ``position(of:)`` finds it.
+    /// comparison of two words; otherwise as ``position(of:)`` finds it. (Inlinable: a row
+    /// reader asks it for every attribute of every row.)
+    @inlinable
     package func position(of name: String, bits key: PreparedKey.Bits?, hint: Int) -> Int? {
         if let key {
             // (Fields compared, not `==`: Bits' conformance is another module's, not inlined.)
