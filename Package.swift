@@ -97,14 +97,17 @@ let package = Package(
         .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL", "SeedAppSupport"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "ChinookSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
         // The seed apps' example fetches (Examples/<App>/fetches.json), for the tests of each store.
         .target(name: "SeedAppSupport", dependencies: ["SiftStore"], path: "Tests/SeedAppSupport"),
+        // A database shaped like Chinook (its DDL, deterministic rows of its sizes), for the tests
+        // that compare Sift with hand-written SQL on a database Sift did not create.
+        .target(name: "ChinookSupport", dependencies: ["SiftSQLite"], path: "Tests/ChinookSupport"),
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport"],
+        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).
