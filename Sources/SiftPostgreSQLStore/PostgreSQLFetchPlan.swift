@@ -74,10 +74,7 @@ struct PostgreSQLFetchPlan {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        var request = request
-        if let predicate = request.predicate {
-            request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: model)
-        }
+        let request = try TypedRequest(request, entity: entity, model: model).request
         // The evaluator's compile errors come first, as in memory, whatever the server runs.
         let whole = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
         if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {

@@ -91,7 +91,7 @@ import Testing
         #expect {
             try store.count(FetchRequest(statement: #"COUNT Invoice WHERE InvoiceDate BEGINSWITH "2011""#))
         } throws: { error in
-            (error as? StoreError)?.message == #"BEGINSWITH needs a string, and InvoiceDate is a Date attribute of Invoice (compare it with dates: InvoiceDate >= "2011-01-01")"#
+            (error as? StoreError)?.message == #"BEGINSWITH needs a string, and InvoiceDate is a Date attribute of Invoice (compare it with dates: InvoiceDate >= "2011-01-01" AND InvoiceDate < "2012-01-01")"#
         }
         // Read back as dates, sorted as dates.
         let first = try store.fetch(FetchRequest(statement: "Invoice SORT BY InvoiceDate LIMIT 1"))

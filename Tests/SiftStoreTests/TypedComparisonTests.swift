@@ -73,11 +73,18 @@ import Testing
         ("title BETWEEN {1, 5}", "'BETWEEN' cannot order title, a String attribute of Note, and the integer 1"),
         ("updatedAt > 3.5", "'>' cannot order updatedAt, a Date attribute of Note, and the double 3.5"),
         ("title > createdAt", "'>' cannot order title, a String attribute of Note, and createdAt, a Date attribute"),
-        ("ANY tags.name < 3", "'<' cannot order tags.name, a String attribute of Note, and the integer 3"),
+        ("ANY tags.name < 3", "'<' cannot order tags.name, a String attribute of Tag, and the integer 3"),
+        // A year, month or day written as text is that year's, month's or day's range of dates.
         (#"createdAt BEGINSWITH "2017""#,
-         #"BEGINSWITH needs a string, and createdAt is a Date attribute of Note (compare it with dates: createdAt >= "2011-01-01")"#),
-        (#"updatedAt LIKE "2017*""#,
-         #"LIKE needs a string, and updatedAt is a Date attribute of Note (compare it with dates: updatedAt >= "2011-01-01")"#),
+         #"BEGINSWITH needs a string, and createdAt is a Date attribute of Note (compare it with dates: createdAt >= "2017-01-01" AND createdAt < "2018-01-01")"#),
+        (#"updatedAt LIKE "2019*""#,
+         #"LIKE needs a string, and updatedAt is a Date attribute of Note (compare it with dates: updatedAt >= "2019-01-01" AND updatedAt < "2020-01-01")"#),
+        (#"updatedAt BEGINSWITH "2016-12""#,
+         #"BEGINSWITH needs a string, and updatedAt is a Date attribute of Note (compare it with dates: updatedAt >= "2016-12-01" AND updatedAt < "2017-01-01")"#),
+        (#"createdAt BEGINSWITH "2017-07-05""#,
+         #"BEGINSWITH needs a string, and createdAt is a Date attribute of Note (compare it with dates: createdAt >= "2017-07-05" AND createdAt < "2017-07-06")"#),
+        (#"createdAt CONTAINS "July""#,
+         #"CONTAINS needs a string, and createdAt is a Date attribute of Note (compare it with dates: createdAt >= "2011-01-01")"#),
     ])
     func typeErrorsComeBeforeRunning(_ kind: StoreKind, _ cases: (String, String)) throws {
         let directory = try Self.directory()

@@ -10,6 +10,8 @@ extension SQLFetchExecutor {
     func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
         store.lock.lock(); defer { store.lock.unlock() }
         let plan = try self.plan(request)
+        // The request with the typed rules applied (HAVING and the properties too).
+        let request = plan.request
         let entity = plan.table.entity
         let properties = DictionaryResults.properties(request, entity: entity)
         // The evaluator's compile errors first, as in memory.

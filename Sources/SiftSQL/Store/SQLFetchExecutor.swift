@@ -22,13 +22,10 @@ struct SQLFetchExecutor {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        var request = request
-        if let predicate = request.predicate {
-            request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: schema.model)
-            // Errors that do not depend on the data (an invalid constant regex, …) come first,
-            // from the evaluator itself.
-            _ = try CompiledPredicate(request.predicate ?? predicate)
-        }
+        let request = try TypedRequest(request, entity: entity, model: schema.model).request
+        // Errors that do not depend on the data (an invalid constant regex, …) come first,
+        // from the evaluator itself.
+        if let predicate = request.predicate { _ = try CompiledPredicate(predicate) }
         if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
             for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }
         }

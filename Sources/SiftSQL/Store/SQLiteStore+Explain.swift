@@ -64,7 +64,7 @@ extension SQLiteStore {
         switch request.resultType {
         case .dictionaries:
             do {
-                let properties = DictionaryResults.properties(request, entity: plan.table.entity)
+                let properties = DictionaryResults.properties(plan.request, entity: plan.table.entity)
                 sql = try executor.dictionarySQL(plan, properties: properties).query()
             } catch let unsupported as SQLUnsupported {
                 // The objects are fetched, and the evaluator makes the dictionaries.

@@ -83,8 +83,7 @@ struct MemoryFetchExecutor {
     func matchingPositions(_ request: FetchRequest) throws -> [Int] {
         try check(request)
         let entity = try self.entity(request)
-        var request = request
-        request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
+        let request = try TypedRequest(request, entity: entity, model: model).request
         for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
         // Every object is already loaded here; the paths are checked as the SQLite store checks them.
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
@@ -121,8 +120,7 @@ struct MemoryFetchExecutor {
     private func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
         try check(request)
         let entity = try self.entity(request)
-        var request = request
-        request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
+        let request = try TypedRequest(request, entity: entity, model: model).request
         // Without grouping the objects are sorted by key paths, checked as for objects (a
         // grouped fetch sorts its rows by property names).
         if request.propertiesToGroupBy.isEmpty {

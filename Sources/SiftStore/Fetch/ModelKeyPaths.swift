@@ -136,61 +136,14 @@ package enum ModelKeyPaths {
     /// The predicate a fetch runs: its key paths checked, LANGUAGE.md §3's typed rules applied
     /// (``TypedComparisons``) — the same for every store.
     package static func typedPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) -> PredicateNode {
-        try checkPredicate(predicate, entity: entity, model: model)
-        return try TypedComparisons.apply(predicate, entity: entity, model: model)
+        var rules = TypedComparisons()
+        return try rules.apply(predicate, in: TypingScope(entity: entity, model: model))
     }
 
-    /// Checks every key path a predicate reads from the fetched object.
-    package static func checkPredicate(_ predicate: PredicateNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
-        var paths: [[String]] = []
-        collect(predicate, into: &paths)
-        for keys in paths { _ = try resolve(keys, from: entity, model: model) }
-    }
-
-    /// Checks every key path an expression reads from the object (a batch update's value).
-    package static func checkExpression(_ expression: ExpressionNode, entity: EntityDescription, model: DataModel) throws(StoreError) {
-        var paths: [[String]] = []
-        collect(expression, into: &paths)
-        for keys in paths { _ = try resolve(keys, from: entity, model: model) }
-    }
-
-    private static func collect(_ predicate: PredicateNode, into paths: inout [[String]]) {
-        switch predicate.kind {
-        case .constant: break
-        case .comparison(let c):
-            collect(c.left, into: &paths)
-            collect(c.right, into: &paths)
-        case .and(let ps), .or(let ps): for p in ps { collect(p, into: &paths) }
-        case .not(let p): collect(p, into: &paths)
-        }
-    }
-
-    private static func collect(_ expression: ExpressionNode, into paths: inout [[String]]) {
-        switch expression.kind {
-        case .keyPath(nil, let keys): paths.append(keys)
-        case .keyPath(let base?, let keys):
-            if case .evaluatedObject = base.kind { paths.append(keys) } else { collect(base, into: &paths) }
-        case .aggregate(let items): for e in items { collect(e, into: &paths) }
-        case .dictionary(let entries): for entry in entries { collect(entry.value, into: &paths) }
-        case .index(let base, _): collect(base, into: &paths)
-        case .function(_, let arguments): for e in arguments { collect(e, into: &paths) }
-        case .functionExpression(let receiver, _, let arguments):
-            collect(receiver, into: &paths)
-            for e in arguments { collect(e, into: &paths) }
-        case .subquery(let collection, _, _):
-            // The inner predicate reads the collection's elements through its variable.
-            collect(collection, into: &paths)
-        case .ternary(let condition, let a, let b):
-            collect(condition, into: &paths)
-            collect(a, into: &paths)
-            collect(b, into: &paths)
-        case .cast(let value, _): collect(value, into: &paths)
-        case .assignment(_, let value): collect(value, into: &paths)
-        case .unary(_, let e): collect(e, into: &paths)
-        case .binary(_, let a, let b):
-            collect(a, into: &paths)
-            collect(b, into: &paths)
-        case .constant, .evaluatedObject, .variable: break
-        }
+    /// An expression computed on objects of `entity` (a batch update's value): its key paths
+    /// checked, the typed rules applied to the predicates inside it.
+    package static func typedExpression(_ expression: ExpressionNode, entity: EntityDescription, model: DataModel) throws(StoreError) -> ExpressionNode {
+        var rules = TypedComparisons()
+        return try rules.apply(expression, in: TypingScope(entity: entity, model: model))
     }
 }

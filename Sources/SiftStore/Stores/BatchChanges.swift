@@ -40,8 +40,8 @@ extension PersistentStore {
             if let value = try CompiledExpression.constantValue(of: expression) {
                 constants[key] = value
             } else {
-                try ModelKeyPaths.checkExpression(expression, entity: description, model: model)
-                computed.append((key, try CompiledExpression(expression)))
+                let typed = try ModelKeyPaths.typedExpression(expression, entity: description, model: model)
+                computed.append((key, try CompiledExpression(typed)))
             }
         }
         // Every matching ID, or the error that stopped the store reading them (never a part).
