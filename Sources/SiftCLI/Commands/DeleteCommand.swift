@@ -41,6 +41,7 @@ struct DeleteCommand: ParsableCommand {
             }
         }
         let store = try StoreFile.open(options.store)
+        BatchChange.printWarnings(delete.predicate, entity: delete.entityName, on: store, statement: statement)
         let count = try BatchChange.apply(to: store) {
             try store.batchDelete(entity: delete.entityName, predicate: delete.predicate)
         }

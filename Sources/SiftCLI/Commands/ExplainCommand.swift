@@ -32,6 +32,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let request = try fetch.makeRequest()
         let store = try StoreFile.openSQLStore(self.store, command: "explain")
+        if let store = store as? any PersistentStore { fetch.printWarnings(request, on: store) }
         let generated = try GeneratedSQLOutput.generated(store, request)
         let plan: [String]
         do {

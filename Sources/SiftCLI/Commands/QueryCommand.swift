@@ -76,6 +76,7 @@ struct QueryCommand: ParsableCommand {
             writer.write(object, to: &text)
             return Match(compactText: text, position: position)
         }
+        self.fetch.printWarnings(fetch, on: store)
         do {
             try objectOutput.prepare(&fetch, model: model)
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {

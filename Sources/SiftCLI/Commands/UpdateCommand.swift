@@ -47,6 +47,7 @@ struct UpdateCommand: ParsableCommand {
             }
         }
         let store = try StoreFile.open(options.store)
+        BatchChange.printWarnings(update.predicate, entity: update.entityName, on: store, statement: statement)
         let count = try BatchChange.apply(to: store) {
             try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values)
         }

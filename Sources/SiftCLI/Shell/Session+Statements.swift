@@ -103,6 +103,7 @@ extension Session {
             try runFetch(request, paged: bare ? settings.limit : nil, timings: &timings)
         case .update(let update):
             lastPredicate = update.predicate
+            warn(about: update.predicate, entity: update.entityName, on: store)
             try timings.measure(.compile) { try prepareChange(entity: update.entityName, predicate: update.predicate, on: store) }
             let count = try timings.measure(.execute) {
                 try changeAndSave(store) { try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values) }
@@ -110,6 +111,7 @@ extension Session {
             output.write("updated \(count) object\(count == 1 ? "" : "s")\n")
         case .delete(let delete):
             lastPredicate = delete.predicate
+            warn(about: delete.predicate, entity: delete.entityName, on: store)
             try timings.measure(.compile) { try prepareChange(entity: delete.entityName, predicate: delete.predicate, on: store) }
             let count = try timings.measure(.execute) {
                 try changeAndSave(store) { try store.batchDelete(entity: delete.entityName, predicate: delete.predicate) }
@@ -132,6 +134,7 @@ extension Session {
     private func runFetch(_ request: FetchRequest, paged limit: Int?, timings: inout StatementTimings) throws {
         let store = try requireStore()
         lastPredicate = request.predicate
+        warn(about: request, on: store)
         let (main, other) = try engines(for: store)
         try timings.measure(.compile) { try prepare(request, on: main) }
         try showPlan(request, on: main)

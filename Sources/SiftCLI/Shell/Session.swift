@@ -54,6 +54,8 @@ final class Session {
     private var pending: [(text: String, line: Int)] = []
     /// Files `.read` is reading, to refuse reading one within itself.
     private(set) var reading: [String] = []
+    /// The statement running now and where it was written, for its warnings' carets.
+    private(set) var statementBeingRun: (text: String, location: StatementLocation?)?
 
     init(output: SessionOutput, source: Source) {
         self.output = output
@@ -202,6 +204,8 @@ final class Session {
     /// Runs one statement (not a dot command), reporting any error.
     func run(statement text: String, location: StatementLocation? = nil) {
         if settings.echo { output.write(text + "\n") }
+        statementBeingRun = (text, location)
+        defer { statementBeingRun = nil }
         do {
             try execute(statement: text)
         } catch {

@@ -39,6 +39,12 @@ enum BatchChange {
         }
     }
 
+    /// Prints the warnings of the statement's predicate (``WarningText``) on standard error.
+    static func printWarnings(_ predicate: PredicateNode?, entity: String, on store: any PersistentStore, statement: String) {
+        guard let predicate else { return }
+        WarningText.print(FetchRequest(entityName: entity, predicate: predicate), on: store, source: statement)
+    }
+
     /// Runs `change` (a batch update or delete, which leaves its changes pending) and saves: on
     /// SQLite one transaction. On any error the changes are rolled back, nothing is written, the
     /// error is printed as `error: ...` and the exit status is 1. Returns `change`'s count.

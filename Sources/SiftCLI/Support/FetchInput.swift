@@ -22,6 +22,12 @@ struct FetchInput: ParsableArguments {
         if statement != nil && request != nil { throw ValidationError("give a fetch statement or --request, not both") }
     }
 
+    /// Prints the request's warnings (``WarningText``) on standard error, with a caret under
+    /// the statement's column.
+    func printWarnings(_ request: FetchRequest, on store: any PersistentStore) {
+        WarningText.print(request, on: store, source: statement, file: self.request)
+    }
+
     /// The fetch request, or an error printed (with a caret under a parse error) and exit 1.
     func makeRequest() throws -> FetchRequest {
         if let request {
