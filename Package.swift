@@ -104,9 +104,11 @@ let package = Package(
         // The seed apps' example fetches (Examples/<App>/fetches.json), for the tests of each store.
         .target(name: "SeedAppSupport", dependencies: ["SiftStore"], path: "Tests/SeedAppSupport"),
         // A database shaped like Chinook (its DDL, deterministic rows of its sizes), for the tests
-        // that compare Sift with hand-written SQL on a database Sift did not create.
-        .target(name: "ChinookSupport", dependencies: ["SiftSQLite"], path: "Tests/ChinookSupport"),
-        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport"]),
+        // that compare Sift with hand-written SQL on a database Sift did not create, and the
+        // generated differential test of the typed comparisons that runs on it in every store.
+        .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
+                                                               "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
