@@ -189,6 +189,11 @@ func Sources_Sift_Sift_docc_StoresAndModels_md() throws {
             try store.forEachRow(request) { row in
                 print(row.objectID, row[attribute: title] ?? .null)
             }
+            do {  // Sources/Sift/Sift.docc/StoresAndModels.md, example 3
+                for warning in try store.warnings(for: FetchRequest(statement: "COUNT Note WHERE category == 3")) {
+                    print("warning: \(warning)")  // … is always false: …; did you mean …?
+                }
+            }
         }
     }
 }
