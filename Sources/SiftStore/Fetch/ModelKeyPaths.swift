@@ -144,6 +144,6 @@ package enum ModelKeyPaths {
     /// checked, the typed rules applied to the predicates inside it.
     package static func typedExpression(_ expression: ExpressionNode, entity: EntityDescription, model: DataModel) throws(StoreError) -> ExpressionNode {
         var rules = TypedComparisons()
-        return try rules.apply(expression, in: TypingScope(entity: entity, model: model))
+        return try rules.applyChecking(expression, in: TypingScope(entity: entity, model: model))
     }
 }

@@ -28,15 +28,24 @@ struct ComparisonWarnings {
         self.right = right
     }
 
-    private var text: String { PredicateNode(.comparison(written)).description }
+    /// The comparison as written, canonically (cut short when long: `x IN {1, 2, 3, …`).
+    private var text: String { Self.shortened(PredicateNode(.comparison(written)).description) }
 
     private mutating func add(_ code: FetchWarning.Code, _ message: String, meant suggestion: Comparison) {
         add(code, message, suggestion: PredicateNode(.comparison(suggestion)).description)
     }
 
     private mutating func add(_ code: FetchWarning.Code, _ message: String, suggestion: String?) {
-        found.append(FetchWarning(code, message, suggestion: suggestion, range: range, clause: clause))
+        found.append(FetchWarning(code, message, suggestion: suggestion.map(Self.shortened), range: range, clause: clause))
     }
+
+    /// Text of at most ``longest`` characters, cut with `…`: a warning is a line to read.
+    static func shortened(_ text: String) -> String {
+        guard text.count > longest else { return text }
+        return String(text.prefix(longest - 1)) + "…"
+    }
+
+    static let longest = 160
 
     // MARK: Aggregates
 

@@ -57,8 +57,8 @@ package struct TypedComparisons {
     }
 
     /// The expression with the rules applied to the predicates inside it (SUBQUERY's, with its
-    /// variable bound to the collection's element; TERNARY's condition), at any depth. Its key
-    /// paths are checked as it is typed.
+    /// variable bound to the collection's element; TERNARY's condition), at any depth. (A
+    /// comparison types its sides, which checks their key paths.)
     package mutating func apply(_ expression: ExpressionNode, in scope: TypingScope) throws(StoreError) -> ExpressionNode {
         var result = expression
         switch expression.kind {
@@ -97,9 +97,15 @@ package struct TypedComparisons {
         case .binary(let op, let a, let b):
             result.kind = .binary(op, try apply(a, in: scope), try apply(b, in: scope))
         }
-        // Typing checks the key paths the expression reads.
-        _ = try ExpressionTyping.type(of: result, in: scope)
         return result
+    }
+
+    /// An expression that is no comparison's side (a SELECT property, a batch update's value)
+    /// with the rules applied inside it, and the key paths it reads checked.
+    package mutating func applyChecking(_ expression: ExpressionNode, in scope: TypingScope) throws(StoreError) -> ExpressionNode {
+        let typed = try apply(expression, in: scope)
+        _ = try ExpressionTyping.type(of: typed, in: scope)
+        return typed
     }
 
     private mutating func apply(_ expressions: [ExpressionNode], in scope: TypingScope) throws(StoreError) -> [ExpressionNode] {

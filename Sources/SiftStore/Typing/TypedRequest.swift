@@ -20,12 +20,12 @@ package struct TypedRequest {
             rules.clause = .properties
             var properties: [FetchedProperty] = []
             for property in request.propertiesToFetch {
-                properties.append(FetchedProperty(name: property.name, expression: try rules.apply(property.expression, in: scope)))
+                properties.append(FetchedProperty(name: property.name, expression: try rules.applyChecking(property.expression, in: scope)))
             }
             typed.propertiesToFetch = properties
             var groupBy: [FetchedProperty] = []
             for property in request.propertiesToGroupBy {
-                groupBy.append(FetchedProperty(name: property.name, expression: try rules.apply(property.expression, in: scope)))
+                groupBy.append(FetchedProperty(name: property.name, expression: try rules.applyChecking(property.expression, in: scope)))
             }
             typed.propertiesToGroupBy = groupBy
             if let having = request.havingPredicate {
