@@ -140,14 +140,15 @@ package struct TypedComparisons {
         guard Self.typedOperators.contains(op) || isMembership else { return c }
 
         // Constants meeting a date are dates.
+        let (typedLeft, typedRight) = (c.left, c.right)
         if left.type.scalarKind == .date {
             c.right = try Self.dates(in: c.right, for: c.left, left)
         }
         if right.type.scalarKind == .date, op != .between || right.type.isCollection {
             c.left = try Self.dates(in: c.left, for: c.right, right)
         }
-        if c.left != written.left { left = try ExpressionTyping.type(of: c.left, in: scope) }
-        if c.right != written.right { right = try ExpressionTyping.type(of: c.right, in: scope) }
+        if c.left != typedLeft { left = try ExpressionTyping.type(of: c.left, in: scope) }
+        if c.right != typedRight { right = try ExpressionTyping.type(of: c.right, in: scope) }
         warnings.left = left
         warnings.right = right
 
