@@ -70,11 +70,11 @@ import Testing
         #expect(plain.count == 1 + PrefetchTests.bookCount * names.count)
     }
 
-    /// A fetch part of which runs in memory (two to-many steps) reads its objects by key, a
+    /// A fetch part of which runs in memory (`[n]` on a case mapping) reads its objects by key, a
     /// batch at a time, and prefetches each batch's counts too.
     @Test func objectsReadByKeyArePrefetchedToo() throws {
         let (_, sqlite) = try PrefetchTests.stores()
-        let predicate = "ANY tags.books.title BEGINSWITH 'Book'"
+        let predicate = "uppercase:(title) BEGINSWITH[n] 'BOOK'"
         let names = ["tags"]
         let request = try Self.request("Book", counts: names, batchSize: 10, predicate: predicate)
         let expected = Self.counted(try sqlite.fetch(Self.request("Book", counts: [], batchSize: 10, predicate: predicate)), names)
