@@ -70,7 +70,7 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
 
     /// Reads the prefetched relationships of a batch's objects.
     func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
-        try store.prefetch(prefetch, of: objects, layout: layout)
+        try store.prefetch(prefetch, of: objects)
     }
 
     /// Reads the list in order, one query per batch.
