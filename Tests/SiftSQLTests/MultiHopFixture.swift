@@ -105,11 +105,13 @@ enum MultiHopFixture {
         "Tag SORT BY books.author.books.@count, name",
     ]
 
-    /// Properties across several to-many steps (one row per object), with the evaluator's
-    /// values.
+    /// Properties across several to-many steps (one row per object, or grouped by a count), with
+    /// the evaluator's values.
     static let selects: [String] = [
         "SELECT name, books.tags.@count AS n, books.tags.books.@count AS m FROM Author",
         "SELECT name, books.author.books.@count AS n, books.author.books.@max.year AS latest FROM Tag SORT BY name",
+        "SELECT books.tags.@count AS n, count:(name) AS authors FROM Author GROUP BY books.tags.@count",
+        "SELECT books.author.books.@count AS n, count:(name) AS tags FROM Tag GROUP BY books.author.books.@count",
     ]
 
     /// The argument of the statements with `%@`.

@@ -33,6 +33,7 @@ import SiftStore
 ///   attribute or a to-one relationship (an object reference); without grouping also
 ///   `tomany.@count` and `tomany.@min.x`/`@max.x` of an ordered attribute, across any number of
 ///   to-many steps (`playlists.tracks.@count`, one per path, as the evaluator counts them);
+///   grouping also by `@count`;
 /// - aggregates of a grouped fetch or of a whole result: `count:`, `sum:`, `average:`, `min:`,
 ///   `max:` of such a key path (`count:` counts the objects whose first key is not nil, as the
 ///   evaluator's groups do; the others are ``SiftKeyedAggregate``, the evaluator's own
@@ -244,7 +245,8 @@ private struct DictionaryPropertyCompiler {
                 return (DictionaryColumn(expression: fragment.expression, decoding: .objectKey(prefix: prefix)), fragment.expression, nil)
             }
         case .collectionOperator(let op, let attribute):
-            guard allowsCollectionOperators else { throw SQLUnsupported("grouping by \(op)") }
+            // (A count is an integer: equal counts are one group in SQL as in the evaluator.)
+            guard allowsCollectionOperators || op == "@count" else { throw SQLUnsupported("grouping by \(op)") }
             guard let attribute else { return (DictionaryColumn(expression: fragment.expression, decoding: .value(nil)), fragment.expression, nil) }
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
             // evaluator does, and values equal there are identical in SQLite; decimals are the
