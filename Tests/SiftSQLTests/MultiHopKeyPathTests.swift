@@ -40,6 +40,18 @@ import Testing
         #expect(MultiHopFixture.text(try sqlite.execute(request)) == MultiHopFixture.text(try memory.execute(request)))
     }
 
+    /// Sections by a count across several to-many steps: SQL's GROUP BY names and counts them.
+    @Test func sectionsByACountAcrossSeveralSteps() throws {
+        let (memory, sqlite) = try Self.stores()
+        let request = try MultiHopFixture.request("Tag SORT BY books.author.books.@count, name SECTION BY books.author.books.@count")
+        #expect(try sqlite.generatedSQL(for: request).sectionsSQL != nil)
+        func sections(_ store: any PersistentStore) throws -> [String] {
+            try store.fetchSections(request).sections.map { "\($0.name): \($0.objects.map(\.objectID.rawValue).joined(separator: " "))" }
+        }
+        #expect(try sections(sqlite) == sections(memory))
+        #expect(try sections(sqlite) == ["0: t3", "5: t2", "6: t0", "7: t1"])
+    }
+
     /// The answers these statements are about: a path counted twice, nil elements, empty
     /// collections — the evaluator's, which the SQL must give.
     @Test func theFlattenedCollectionIsOneElementPerPath() throws {
