@@ -17,7 +17,7 @@ import SiftStore
 final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let plan: PostgreSQLFetchPlan
-    /// The relationships prefetched for each batch, by name.
+    /// The relationship key paths prefetched for each batch.
     let prefetch: [String]
     let failure: ReadFailure? = ReadFailure()
     /// The results as keys, read on first need. Guarded by `store.lock`.
