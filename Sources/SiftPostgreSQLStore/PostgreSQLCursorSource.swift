@@ -17,7 +17,7 @@ import SiftStore
 final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let plan: PostgreSQLFetchPlan
-    /// The relationships prefetched for each batch, by name.
+    /// The relationship key paths prefetched for each batch.
     let prefetch: [String]
     let failure: ReadFailure? = ReadFailure()
     /// The results as keys, read on first need. Guarded by `store.lock`.
@@ -209,7 +209,7 @@ final class PostgreSQLStream: @unchecked Sendable {
                 throw fail(error)
             }
         }
-        try store.prefetch(source.prefetch, of: objects, layout: source.plan.layout)
+        try store.prefetch(source.prefetch, of: objects)
         return objects
     }
 
@@ -219,7 +219,7 @@ final class PostgreSQLStream: @unchecked Sendable {
     private func filter(_ result: PostgreSQLResult, rows: Range<Int>, by residual: CompiledPredicate) throws {
         let plan = source.plan
         let candidates = try plan.layout.objects(result, rows: rows)
-        try store.prefetch(plan.scanPrefetch, of: candidates, layout: plan.layout)
+        try store.prefetch(plan.scanPrefetch, of: candidates)
         var kept: [ManagedObject] = []
         for object in candidates where toReturn != 0 {
             guard try residual.evaluate(.object(object)) else { continue }

@@ -119,7 +119,7 @@ struct PostgreSQLFetchExecutor {
             while true {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
                 let objects = try plan.layout.objects(batch, rows: 0..<batch.count)
-                try store.prefetch(plan.scanPrefetch, of: objects, layout: plan.layout)
+                try store.prefetch(plan.scanPrefetch, of: objects)
                 for object in objects {
                     try store.interruption.check()
                     try body(object)

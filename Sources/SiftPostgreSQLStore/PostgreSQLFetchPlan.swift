@@ -51,11 +51,11 @@ struct PostgreSQLFetchPlan {
     var countIsPaged: Bool { isCompiled && !pagesInMemory }
     /// Whether the query is the compiler's (false: the entity's rows, everything in memory).
     let isCompiled: Bool
-    /// The relationships read for each batch of scanned rows before the evaluator sees them
-    /// (one query per relationship instead of one per row): those of the fetched entities whose
-    /// names the residual predicate mentions, and the first key of each sort key path sorted in
-    /// memory. A guess from the predicate's text — a wrong one costs a query per batch, a missed
-    /// one a query per row, neither changes an answer.
+    /// The relationship key paths read for each batch of scanned rows before the evaluator sees
+    /// them (one query per step instead of one per row and step): those the residual predicate
+    /// reads (``relationshipsRead(by:sortKeys:entity:model:)``), and the first key of each sort
+    /// key path sorted in memory. A path loaded and not read costs a query per batch, one
+    /// missed a query per row; neither changes an answer.
     let scanPrefetch: [String]
 
     /// Checks a request exactly as the in-memory executor does (so every store rejects the same
@@ -91,7 +91,6 @@ struct PostgreSQLFetchPlan {
         let layout = PostgreSQLRowLayout(table: rootTable, schema: store.schema, alias: "t0", store: store)
         self.layout = layout
         let members = request.includesSubentities ? entity.entityAndSubentities : [entity.name]
-        let entities = members.compactMap(model.entity(named:))
 
         var compiledRequest = request
         if !orderingRows { compiledRequest.sortDescriptors = [] }
@@ -109,7 +108,7 @@ struct PostgreSQLFetchPlan {
             isCompiled = true
             mayBeRefused = query.mayBeRefused
             scanPrefetch = Self.relationshipsRead(by: query.residual, sortKeys: sortsInMemory ? request.sortDescriptors.map(\.keyPath) : [],
-                                                  entities: entities)
+                                                  entity: entity, model: model)
             return
         }
 
@@ -146,7 +145,7 @@ struct PostgreSQLFetchPlan {
         }
         self.sql = sql
         self.parameters = parameters
-        scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entities: entities)
+        scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entity: entity, model: model)
     }
 
     /// The compiler's bound values as sent: numbers, text and bytes as SQLite holds them (the
@@ -169,31 +168,17 @@ struct PostgreSQLFetchPlan {
         return result
     }
 
-    /// The relationships of `entities` a request's predicate or sort keys seem to read.
-    static func relationshipsRead(by predicate: PredicateNode?, sortKeys keyPaths: [String], entities: [EntityDescription]) -> [String] {
-        let text = predicate.map { String(describing: $0) } ?? ""
-        let sortKeys = Set(keyPaths.compactMap { $0.split(separator: ".").first.map(String.init) })
-        var names: [String] = []
-        for entity in entities {
-            for relationship in entity.relationships where !names.contains(relationship.name) {
-                if sortKeys.contains(relationship.name) || mentions(text, relationship.name) { names.append(relationship.name) }
-            }
+    /// The relationship key paths a request's predicate reads from objects of `entity`
+    /// (``PredicateRelationshipPaths``: `playlists.tracks.album`, every step loaded for a
+    /// batch), and the first key of each sort key path that is a relationship.
+    static func relationshipsRead(by predicate: PredicateNode?, sortKeys keyPaths: [String], entity: EntityDescription, model: DataModel) -> [String] {
+        var paths = predicate.map { PredicateRelationshipPaths.paths(of: $0, entity: entity, model: model) } ?? []
+        for keyPath in keyPaths {
+            guard let first = keyPath.split(separator: ".").first.map(String.init), entity.relationship(named: first) != nil,
+                  !paths.contains(where: { $0 == first || $0.hasPrefix(first + ".") }) else { continue }
+            paths.append(first)
         }
-        return names
-    }
-
-    /// Whether `name` appears in `text` as a whole word.
-    static func mentions(_ text: String, _ name: String) -> Bool {
-        guard !name.isEmpty else { return false }
-        func isWordCharacter(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
-        var searchStart = text.startIndex
-        while let range = text.range(of: name, range: searchStart..<text.endIndex) {
-            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
-            if !isWordCharacter(before) && !isWordCharacter(after) { return true }
-            searchStart = range.upperBound
-        }
-        return false
+        return paths
     }
 }
 

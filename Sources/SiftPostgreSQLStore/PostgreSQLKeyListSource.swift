@@ -15,7 +15,7 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let keys: [(key: Int64, id: ObjectID)]
     let layout: PostgreSQLRowLayout
-    /// The relationships prefetched for each batch, by name.
+    /// The relationship key paths prefetched for each batch.
     var prefetch: [String] = []
     let failure: ReadFailure?
 
@@ -29,15 +29,13 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         prefetch = request.map(Self.prefetchedRelationships) ?? []
     }
 
-    /// The relationships a request prefetches for each batch: the first of each of its
-    /// `relationshipKeyPathsForPrefetching`, once each.
+    /// The relationship key paths a request prefetches for each batch: its
+    /// `relationshipKeyPathsForPrefetching`, once each, every step of a dotted path loaded
+    /// (``PostgreSQLStore/prefetch(_:of:)``).
     static func prefetchedRelationships(_ request: FetchRequest) -> [String] {
-        var names: [String] = []
-        for path in request.relationshipKeyPathsForPrefetching {
-            let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
-            if !first.isEmpty && !names.contains(first) { names.append(first) }
-        }
-        return names
+        var paths: [String] = []
+        for path in request.relationshipKeyPathsForPrefetching where !path.isEmpty && !paths.contains(path) { paths.append(path) }
+        return paths
     }
 
     var count: Int { keys.count }
@@ -70,7 +68,7 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
 
     /// Reads the prefetched relationships of a batch's objects.
     func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
-        try store.prefetch(prefetch, of: objects, layout: layout)
+        try store.prefetch(prefetch, of: objects)
     }
 
     /// Reads the list in order, one query per batch.

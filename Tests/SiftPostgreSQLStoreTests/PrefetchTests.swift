@@ -44,5 +44,18 @@ import Testing
         _ = try other.run(#"DELETE FROM "Note.tags""#)
         #expect(first.destinationIDs(of: "tags") == [ObjectID("t1")])
         #expect(store.object(with: ObjectID("n5"))?.destinationIDs(of: "tags") == [])
+
+        // A dotted path's later step is prefetched too: the folder's notes, read from the
+        // prefetched folder, answer from memory (the change is not seen).
+        let before = try store.fetch(request)
+        var notes = before.makeIterator()
+        _ = notes.next()
+        let second = notes.next()
+        let n4 = try #require(second)
+        #expect(n4.objectID == ObjectID("n4"))
+        let folder = try #require(try n4.value(forKey: "folder").object)
+        _ = try other.run(#"UPDATE "Note" SET "folder" = NULL"#)
+        #expect(try folder.value(forKey: "notes").collectionElements?.count == 4)
+        #expect(store.object(with: ObjectID("f1"))?.destinationIDs(of: "notes") == [])
     }
 }

@@ -70,11 +70,11 @@ import Testing
         #expect(plain.count == 1 + PrefetchTests.bookCount * names.count)
     }
 
-    /// A fetch part of which runs in memory (two to-many steps) reads its objects by key, a
+    /// A fetch part of which runs in memory (`[n]` on a case mapping) reads its objects by key, a
     /// batch at a time, and prefetches each batch's counts too.
     @Test func objectsReadByKeyArePrefetchedToo() throws {
         let (_, sqlite) = try PrefetchTests.stores()
-        let predicate = "ANY tags.books.title BEGINSWITH 'Book'"
+        let predicate = "uppercase:(title) BEGINSWITH[n] 'BOOK'"
         let names = ["tags"]
         let request = try Self.request("Book", counts: names, batchSize: 10, predicate: predicate)
         let expected = Self.counted(try sqlite.fetch(Self.request("Book", counts: [], batchSize: 10, predicate: predicate)), names)
@@ -96,5 +96,29 @@ import Testing
                 }
             }
         }
+    }
+}
+
+/// A predicate part of which runs in memory reads the relationships it follows a batch of rows
+/// at a time (one query per step of each path for the batch), not a query per object and step.
+@Suite struct ResidualPrefetchTests {
+    @Test(arguments: [
+        "ANY tags.books.title BEGINSWITH[n] uppercase:(title)",
+        "ANY author.books.tags.name ==[n] uppercase:(title) OR tags.books.@count > 20",
+        "SUBQUERY(tags, $t, ANY $t.books.author.name ENDSWITH[n] uppercase:($t.name)).@count == 0",
+    ])
+    func relationshipsAreReadABatchAtATime(_ predicate: String) throws {
+        let (memory, sqlite) = try PrefetchTests.stores()
+        var request = FetchRequest(entityName: "Book")
+        request.predicate = try PredicateNode(format: predicate)
+        #expect(try sqlite.generatedSQL(for: request).inMemoryPredicate != nil)
+        #expect(try sqlite.fetch(request).objectIDs == (try memory.fetch(request).objectIDs))
+        let log = Mutex<[String]>([])
+        sqlite.database.setTrace { sql in log.withLock { $0.append(sql) } }
+        defer { sqlite.database.setTrace(nil) }
+        _ = try sqlite.count(request)
+        // The fetch's query, then a few per step of each path: far fewer than the books.
+        let statements = log.withLock { $0 }
+        #expect(statements.count <= 8, "\(statements.joined(separator: "\n"))")
     }
 }

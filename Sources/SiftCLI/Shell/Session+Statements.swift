@@ -130,12 +130,16 @@ extension Session {
     }
 
     /// Runs a fetch on the engine `.engine` chooses and prints its results; under `.engine both`,
-    /// runs it on the other engine too and fails when the two differ.
+    /// runs it on the other engine too and fails when the two differ. The engines compare the
+    /// whole result: a bare predicate's request reads one row more than the page it prints
+    /// (`paged`), and is compared without that limit.
     private func runFetch(_ request: FetchRequest, paged limit: Int?, timings: inout StatementTimings) throws {
         let store = try requireStore()
         lastPredicate = request.predicate
         warn(about: request, on: store)
         let (main, other) = try engines(for: store)
+        var whole = request
+        if limit != nil { whole.fetchLimit = 0 }
         try timings.measure(.compile) { try prepare(request, on: main) }
         try showPlan(request, on: main)
         do {
@@ -143,13 +147,13 @@ extension Session {
         } catch {
             guard let other else { throw error }
             let verdict = EngineComparison.compare((main.name, .failed(Self.message(of: error))),
-                                                   (other.name, EngineComparison.outcome(of: request, on: other.store)))
+                                                   (other.name, EngineComparison.outcome(of: whole, on: other.store)))
             if verdict.agree { throw error }
             throw SessionError(verdict.message)
         }
         guard let other else { return }
-        let verdict = EngineComparison.compare((main.name, EngineComparison.outcome(of: request, on: main.store)),
-                                               (other.name, EngineComparison.outcome(of: request, on: other.store)))
+        let verdict = EngineComparison.compare((main.name, EngineComparison.outcome(of: whole, on: main.store)),
+                                               (other.name, EngineComparison.outcome(of: whole, on: other.store)))
         guard verdict.agree else { throw SessionError(verdict.message) }
         output.message(verdict.message)
     }

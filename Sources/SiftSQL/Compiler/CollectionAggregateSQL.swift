@@ -66,7 +66,7 @@ extension ExpressionSQLCompiler {
                                nullable: true)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
             let function: SiftKeyedAggregate.Function = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
-            let sql = path.scalar(.function(function.rawValue, [element.expression, path.order, .string(String(SQLArgumentKind.decimal.rawValue))]))
+            let sql = path.scalar(.function(function.rawValue, [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
             return SQLFragment(expression: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
@@ -120,7 +120,7 @@ extension ExpressionSQLCompiler {
                 : SQLFragment(expression: guarded, kind: .number(.real), nullable: true)
         case .real:
             guard let x = path.element.storedWithNaN else { return nil }
-            let sum = SQLExpression.orderedAggregate("sum", x, orderBy: [SQLOrdering(expression: path.order, isNeverNull: true)])
+            let sum = SQLExpression.orderedAggregate("sum", x, orderBy: path.order)
             let value = aggregate == .sum ? .function("coalesce", [path.scalar(sum), .integer(0)])
                 : path.scalar(.binary(.divide, sum, .function("count", [x])))
             return SQLFragment(expression: .function("nullif", [value, .string("NaN")]), kind: .number(.real), nullable: true, divergence: .nanIsNull)

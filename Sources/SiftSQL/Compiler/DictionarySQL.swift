@@ -31,7 +31,9 @@ import SiftStore
 /// `SQLUnsupported` and the fetch runs in memory:
 /// - properties (and group-by properties): key paths through to-one relationships to an
 ///   attribute or a to-one relationship (an object reference); without grouping also
-///   `tomany.@count` and `tomany.@min.x`/`@max.x` of an ordered attribute;
+///   `tomany.@count` and `tomany.@min.x`/`@max.x` of an ordered attribute, across any number of
+///   to-many steps (`playlists.tracks.@count`, one per path, as the evaluator counts them);
+///   grouping also by `@count`;
 /// - aggregates of a grouped fetch or of a whole result: `count:`, `sum:`, `average:`, `min:`,
 ///   `max:` of such a key path (`count:` counts the objects whose first key is not nil, as the
 ///   evaluator's groups do; the others are ``SiftKeyedAggregate``, the evaluator's own
@@ -151,7 +153,8 @@ private struct DictionaryPropertyCompiler {
     enum Ending {
         case attribute(AttributeDescription)
         case toOne(RelationshipDescription)
-        /// `tomany.@count` (attribute nil) or `tomany.@min.x` / `tomany.@max.x`.
+        /// `tomany.@count` (attribute nil) or `tomany.@min.x` / `tomany.@max.x` (`a.b.@count`
+        /// across several to-many steps).
         case collectionOperator(String, AttributeDescription?)
     }
 
@@ -163,31 +166,37 @@ private struct DictionaryPropertyCompiler {
         }
     }
 
-    /// Follows `keys` through to-one relationships of the model.
+    /// Follows `keys` through relationships of the model: to-one steps to an attribute or a
+    /// to-one relationship, or across to-many steps (any number, to-one steps between them) to
+    /// `@count`, or `@min.x` / `@max.x` of an attribute of the last step's destination.
     func resolve(_ keys: [String]) throws -> Ending {
         var entity = plan.table.entity
+        var crossesToMany = false
         for (index, key) in keys.enumerated() {
             let isLast = index == keys.count - 1
+            if key.hasPrefix("@") {
+                guard crossesToMany else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
+                let rest = keys[(index + 1)...]
+                switch (key, rest.count) {
+                case ("@count", 0): return .collectionOperator("@count", nil)
+                case ("@min", 1), ("@max", 1):
+                    guard let attribute = entity.attribute(named: rest[rest.startIndex]) else { throw SQLUnsupported("\(key) of \(rest[rest.startIndex])") }
+                    return .collectionOperator(key, attribute)
+                default: throw SQLUnsupported("the to-many key path \(keys.joined(separator: "."))")
+                }
+            }
             if let attribute = entity.attribute(named: key) {
-                guard isLast else { throw SQLUnsupported("a key after the attribute \(key)") }
+                guard isLast, !crossesToMany else { throw SQLUnsupported(isLast ? "a to-many value" : "a key after the attribute \(key)") }
                 return .attribute(attribute)
             }
             guard let relationship = entity.relationship(named: key), let destination = schema.model.entity(named: relationship.destination) else {
                 throw SQLUnsupported("the key \(key) of \(entity.name)")
             }
-            if relationship.isToMany {
-                // Only `tomany.@count` and `tomany.@min.x` / `@max.x` straight from the row.
-                guard index == 0 else { throw SQLUnsupported("a to-many relationship after a to-one") }
-                let rest = keys.dropFirst()
-                switch (rest.first, rest.count) {
-                case ("@count"?, 1): return .collectionOperator("@count", nil)
-                case (let op?, 2) where op == "@min" || op == "@max":
-                    guard let attribute = destination.attribute(named: keys[2]) else { throw SQLUnsupported("\(op) of \(keys[2])") }
-                    return .collectionOperator(op, attribute)
-                default: throw SQLUnsupported("the to-many key path \(keys.joined(separator: "."))")
-                }
+            if relationship.isToMany { crossesToMany = true }
+            if isLast {
+                guard !crossesToMany else { throw SQLUnsupported("a to-many value") }
+                return .toOne(relationship)
             }
-            if isLast { return .toOne(relationship) }
             entity = destination
         }
         throw SQLUnsupported("an empty key path")
@@ -236,7 +245,8 @@ private struct DictionaryPropertyCompiler {
                 return (DictionaryColumn(expression: fragment.expression, decoding: .objectKey(prefix: prefix)), fragment.expression, nil)
             }
         case .collectionOperator(let op, let attribute):
-            guard allowsCollectionOperators else { throw SQLUnsupported("grouping by \(op)") }
+            // (A count is an integer: equal counts are one group in SQL as in the evaluator.)
+            guard allowsCollectionOperators || op == "@count" else { throw SQLUnsupported("grouping by \(op)") }
             guard let attribute else { return (DictionaryColumn(expression: fragment.expression, decoding: .value(nil)), fragment.expression, nil) }
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
             // evaluator does, and values equal there are identical in SQLite; decimals are the

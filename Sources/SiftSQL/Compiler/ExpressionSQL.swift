@@ -14,57 +14,6 @@ enum SQLOperand {
     case collection(CollectionPath)
 }
 
-/// A to-many key path as a correlated subquery: `SELECT … FROM <from> WHERE <link>` yields
-/// one row per element, and `element` is the element's value in that row.
-struct CollectionPath {
-    /// The FROM clause, with the subquery's joins.
-    var from: SQLFrom
-    /// Ties the subquery to the row it belongs to.
-    var link: SQLExpression
-    var element: SQLFragment
-    /// The element rows' scope, when the path ends at the relationship (for SUBQUERY).
-    var elementScope: SQLScope?
-    /// Where to-one steps come before the to-many one (`owner.items.name`): SQL that holds
-    /// when they reach nil (`"t1"."_pk" IS NULL`, on the last to-one's LEFT JOIN), where the
-    /// evaluator's value is one nil rather than an empty collection (the subquery is then
-    /// empty, as its link fails). Nil when the path starts with the to-many step.
-    var missingOwner: SQLExpression?
-    /// Whether to-one steps come before the to-many one.
-    var hasToOnePrefix: Bool { missingOwner != nil }
-    /// The elements' order in the collection, as the stores read it: the join table's
-    /// `_position`, or the destination's row key (insertion order) for a to-many held by the
-    /// destination's foreign key.
-    var order: SQLExpression
-
-    /// `link AND condition`.
-    private func filter(_ condition: SQLExpression?) -> SQLExpression {
-        condition.map { .and([link, $0]) } ?? link
-    }
-
-    /// `EXISTS (SELECT 1 FROM … WHERE link AND condition)`.
-    func exists(_ condition: SQLExpression?) -> SQLExpression {
-        .exists(SQLSelect(columns: [.integer(1)], from: from, where: filter(condition)))
-    }
-
-    /// The evaluator's aggregate of the elements, fed in the collection's order:
-    /// `sift_group_sum(<element>, <order>)`.
-    func orderedAggregate(_ function: SiftKeyedAggregate.Function) -> SQLExpression {
-        .function(function.rawValue, [element.expression, order])
-    }
-
-    /// `(SELECT <aggregate> FROM … WHERE link)`.
-    func scalar(_ aggregate: SQLExpression, condition: SQLExpression? = nil) -> SQLExpression {
-        .subquery(SQLSelect(columns: [aggregate], from: from, where: filter(condition)))
-    }
-
-    /// `(SELECT <value> FROM … WHERE link ORDER BY <order> LIMIT 1 OFFSET <offset>)`: the value
-    /// read on one element by its place in the collection (`[FIRST]`, `[LAST]`, `[n]`).
-    func element(_ value: SQLExpression, descending: Bool = false, offset: SQLExpression? = nil) -> SQLExpression {
-        .subquery(SQLSelect(columns: [value], from: from, where: link, orderBy: [SQLOrdering(expression: order, descending: descending)],
-                            limit: .integer(1), offset: offset))
-    }
-}
-
 /// Compiles expressions and key paths of the predicate language to SQL over a schema.
 struct ExpressionSQLCompiler {
     let schema: SQLSchema
@@ -251,7 +200,7 @@ struct ExpressionSQLCompiler {
     // MARK: Objects and key paths
 
     func object(of scope: SQLScope) -> SQLFragment {
-        SQLFragment(expression: .column(scope.alias, scope.table.primaryKey), kind: .object(table: scope.table.table), nullable: false)
+        SQLFragment(expression: .column(scope.alias, scope.table.primaryKey), kind: .object(table: scope.table.table), nullable: scope.rowsMayBeNil)
     }
 
     func keyPath(base: ExpressionNode?, keys: [String], in scope: SQLScope) throws -> SQLOperand {
@@ -273,8 +222,9 @@ struct ExpressionSQLCompiler {
         return try walk(keys[...], from: start, outer: scope)
     }
 
-    /// Follows keys from a row: to-one steps join, one to-many step starts a correlated
-    /// subquery, a collection operator aggregates it.
+    /// Follows keys from a row: to-one steps join, the first to-many step starts a correlated
+    /// subquery and every later one joins it (``CollectionPath``), a collection operator
+    /// aggregates it.
     func walk(_ keys: ArraySlice<String>, from start: SQLScope, outer: SQLScope) throws -> SQLOperand {
         var alias = start.alias
         var table = start.table
@@ -286,10 +236,10 @@ struct ExpressionSQLCompiler {
             let isLast = index == keys.index(before: keys.endIndex)
             if key.hasPrefix("@") {
                 guard let source = collection else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
-                let path = CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link,
-                                          element: SQLFragment(expression: .null, kind: .null, nullable: true), elementScope: nil, missingOwner: source.missingOwner,
-                                          order: source.order)
-                return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.scope))
+                let path = source.path(element: SQLFragment(expression: .null, kind: .null, nullable: true), elementScope: nil)
+                // The keys after the operator are read on the rows reached: the last to-many
+                // step's, or a to-one step's after it (`lines.track.@max.length`).
+                return .single(try aggregate(key, rest: keys[(index + 1)...], path: path, scope: source.rows(at: alias, table: table)))
             }
             if let attribute = table.entity.attribute(named: key) {
                 guard isLast, let column = table.columns[key] else { throw SQLUnsupported("a key after the attribute \(key)") }
@@ -314,8 +264,6 @@ struct ExpressionSQLCompiler {
                   let destination = schema.table(for: relationship.destination) else {
                 throw SQLUnsupported("the key \(key) of \(table.entity.name)")
             }
-            // After a to-one step, a nil owner makes the collection one nil value.
-            let missingOwner: SQLExpression? = joinedToOne ? .isNull(.column(alias, table.primaryKey), negated: false) : nil
             switch storage {
             case .foreignKey(let column, let destinationTable, let destinationKey):
                 if isLast && schema.isSiftLayout {
@@ -334,61 +282,116 @@ struct ExpressionSQLCompiler {
                     alias = context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
                 }
                 table = destination
-                if collection == nil { joinedToOne = true }
+                if collection == nil { joinedToOne = true } else { collection?.mayReachNil = true }
                 if isLast {
                     let fragment = SQLFragment(expression: .column(alias, destination.primaryKey), kind: .object(table: destinationTable), nullable: true)
                     return finish(fragment, collection)
                 }
             case .inverseForeignKey(let column, let destinationTable, let sourceKey):
-                guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
                 let element = context.newAlias()
-                let from = SQLFrom(table: destinationTable, alias: element)
-                let link = SQLExpression.binary(.equal, .column(element, column), .column(alias, sourceKey))
-                let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: .column(element, destination.primaryKey),
-                                              missingOwner: missingOwner)
+                let hop = CollectionHop(firstAlias: element, ownerColumn: .column(element, column), ownerKey: .column(alias, sourceKey),
+                                        ownerKeyMayBeNull: joinedToOne || collection != nil || sourceKey != table.primaryKey)
+                let order = SQLOrdering(expression: .column(element, destination.primaryKey), isNeverNull: !(collection?.mayReachNil ?? false))
+                if var source = collection {
+                    source.follow(hop, order: order, ownerRow: .column(alias, table.primaryKey), elementKey: .column(element, destination.primaryKey),
+                                  joins: [(destinationTable, element, .binary(.equal, hop.ownerColumn, hop.ownerKey))],
+                                  element: SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true))
+                    collection = source
+                } else {
+                    let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
+                    collection = CollectionSource(from: SQLFrom(table: destinationTable, alias: element), link: .binary(.equal, hop.ownerColumn, hop.ownerKey),
+                                                  scope: scope, order: [order], hops: [hop], missingOwner: missingOwner(joinedToOne, alias, table))
+                }
                 alias = element
                 table = destination
             case .joinTable(let name, let destinationTable):
-                guard collection == nil else { throw SQLUnsupported("a key path across two to-many relationships") }
                 let join = context.newAlias()
                 let element = context.newAlias()
-                let from = SQLFrom(table: name, alias: join, joins: [
-                    SQLJoin(kind: .inner, table: destinationTable, alias: element,
-                            on: .binary(.equal, .column(element, destination.primaryKey), .column(join, SQLSchema.targetColumn))),
-                ])
-                let link = SQLExpression.binary(.equal, .column(join, SQLSchema.ownerColumn), .column(alias, table.primaryKey))
-                let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                collection = CollectionSource(from: from, link: link, scope: scope, order: .column(join, SQLSchema.positionColumn),
-                                              missingOwner: missingOwner)
+                let hop = CollectionHop(firstAlias: join, ownerColumn: .column(join, SQLSchema.ownerColumn), ownerKey: .column(alias, table.primaryKey),
+                                        ownerKeyMayBeNull: joinedToOne || collection != nil)
+                let order = SQLOrdering(expression: .column(join, SQLSchema.positionColumn), isNeverNull: !(collection?.mayReachNil ?? false))
+                let target = SQLExpression.binary(.equal, .column(element, destination.primaryKey), .column(join, SQLSchema.targetColumn))
+                if var source = collection {
+                    source.follow(hop, order: order, ownerRow: .column(alias, table.primaryKey), elementKey: .column(element, destination.primaryKey),
+                                  joins: [(name, join, .binary(.equal, hop.ownerColumn, hop.ownerKey)), (destinationTable, element, target)],
+                                  element: SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true))
+                    collection = source
+                } else {
+                    let from = SQLFrom(table: name, alias: join, joins: [SQLJoin(kind: .inner, table: destinationTable, alias: element, on: target)])
+                    let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
+                    collection = CollectionSource(from: from, link: .binary(.equal, hop.ownerColumn, hop.ownerKey), scope: scope, order: [order],
+                                                  hops: [hop], missingOwner: missingOwner(joinedToOne, alias, table))
+                }
                 alias = element
                 table = destination
             }
             if isLast, let source = collection {
-                let element = SQLFragment(expression: .column(alias, table.primaryKey), kind: .object(table: table.table), nullable: false)
-                return .collection(CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link, element: element,
-                                                  elementScope: source.scope, missingOwner: source.missingOwner, order: source.order))
+                let element = SQLFragment(expression: .column(alias, table.primaryKey), kind: .object(table: table.table), nullable: source.mayReachNil)
+                return .collection(source.path(element: element, elementScope: source.scope))
             }
             index += 1
         }
         return .single(object(of: start))
     }
 
-    /// A to-many step met while walking a key path: its subquery's FROM and link, the element
-    /// rows' scope, and their order.
+    /// After to-one steps from the row (`owner.items`), SQL that holds when they reached nil: the
+    /// collection is then one nil value (``CollectionPath/missingOwner``).
+    private func missingOwner(_ joinedToOne: Bool, _ alias: String, _ table: EntityTable) -> SQLExpression? {
+        joinedToOne ? .isNull(.column(alias, table.primaryKey), negated: false) : nil
+    }
+
+    /// The to-many steps met while walking a key path: the subquery's FROM and link, the last
+    /// step's element rows' scope (which holds the later steps' joins), and their order.
     private struct CollectionSource {
         var from: SQLFrom
         var link: SQLExpression
         var scope: SQLScope
-        var order: SQLExpression
+        var order: [SQLOrdering]
+        var hops: [CollectionHop]
         /// ``CollectionPath/missingOwner``.
         var missingOwner: SQLExpression?
+        /// ``CollectionPath/conditions``.
+        var conditions: [SQLExpression] = []
+        /// Whether a to-one step was joined since the first to-many one: its row may be nil.
+        var mayReachNil = false
+
+        /// A later to-many step: its tables joined after the steps before (inner joins, or LEFT
+        /// JOINs kept where the owner is nil or the step has a row, once a to-one may have
+        /// reached nil), its element rows the scope from now on.
+        mutating func follow(_ hop: CollectionHop, order: SQLOrdering, ownerRow: SQLExpression, elementKey: SQLExpression,
+                             joins tables: [(table: String, alias: String, on: SQLExpression)], element: SQLScope) {
+            var joins = scope.joins ?? []
+            for (table, alias, on) in tables { joins.append(SQLJoin(kind: mayReachNil ? .left : .inner, table: table, alias: alias, on: on)) }
+            if mayReachNil { conditions.append(.or([.isNull(ownerRow, negated: false), .isNull(elementKey, negated: true)])) }
+            element.joins = joins
+            element.joinCache = scope.joinCache
+            element.rowsMayBeNil = mayReachNil
+            scope = element
+            hops.append(hop)
+            self.order.append(order)
+        }
+
+        /// The scope of the rows a walk has reached: the last to-many step's element rows, or
+        /// the rows of to-one steps after it (which may be nil), with the same joins.
+        func rows(at alias: String, table: EntityTable) -> SQLScope {
+            guard alias != scope.alias else { return scope }
+            let rows = SQLScope(alias: alias, table: table, variables: scope.variables, isSubquery: true)
+            rows.joins = scope.joins
+            rows.joinCache = scope.joinCache
+            rows.rowsMayBeNil = true
+            return rows
+        }
+
+        /// The path so far, its elements `element`.
+        func path(element: SQLFragment, elementScope: SQLScope?) -> CollectionPath {
+            CollectionPath(from: from.adding(scope.joins ?? []), link: link, conditions: conditions, element: element, elementScope: elementScope,
+                           missingOwner: missingOwner, order: order, hops: hops)
+        }
     }
 
     private func finish(_ fragment: SQLFragment, _ collection: CollectionSource?) -> SQLOperand {
         guard let source = collection else { return .single(fragment) }
-        return .collection(CollectionPath(from: source.from.adding(source.scope.joins ?? []), link: source.link, element: fragment,
-                                          elementScope: nil, missingOwner: source.missingOwner, order: source.order))
+        return .collection(source.path(element: fragment, elementScope: nil))
     }
 
     /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a to-many path: the collection's
@@ -404,8 +407,7 @@ struct ExpressionSQLCompiler {
         guard case .single(let element) = try walk(rest, from: scope, outer: scope) else {
             throw SQLUnsupported("\(op) over a to-many key path")
         }
-        let rebuilt = CollectionPath(from: fromWithJoins(path.from, scope), link: path.link, element: element, elementScope: nil,
-                                     missingOwner: path.missingOwner, order: path.order)
+        let rebuilt = path.with(element: element, from: fromWithJoins(path.from, scope))
         guard let aggregate = CollectionAggregate(operator: op) else { throw SQLUnsupported(op) }
         return try collectionAggregate(aggregate, of: rebuilt, name: op)
     }
@@ -424,12 +426,12 @@ struct ExpressionSQLCompiler {
         let inner = SQLScope(alias: element.alias, table: element.table, variables: scope.variables, isSubquery: true)
         inner.joins = element.joins
         inner.joinCache = element.joinCache
+        inner.rowsMayBeNil = element.rowsMayBeNil
         // `$x` and a bare key path both read the element, through the same joins.
         inner.variables[variable] = inner
         defer { inner.variables[variable] = nil }
         let condition = try PredicateSQLCompiler(schema: schema, context: context).condition(predicate, in: inner)
-        let rebuilt = CollectionPath(from: fromWithJoins(path.from, inner), link: path.link, element: path.element, elementScope: nil,
-                                     missingOwner: path.missingOwner, order: path.order)
+        let rebuilt = path.with(element: path.element, from: fromWithJoins(path.from, inner))
         return SQLFragment(expression: rebuilt.scalar(.countAll, condition: condition.expression), kind: .number(.integer), nullable: false)
     }
 
@@ -452,7 +454,7 @@ struct ExpressionSQLCompiler {
             value = fragment
             from = fromWithJoins(path.from, elementScope)
         }
-        let located = CollectionPath(from: from, link: path.link, element: value, elementScope: nil, missingOwner: path.missingOwner, order: path.order)
+        let located = path.with(element: value, from: from)
         let sql: SQLExpression
         switch position {
         case .first, .size:

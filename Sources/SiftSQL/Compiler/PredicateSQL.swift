@@ -101,11 +101,10 @@ struct PredicateSQLCompiler {
                            _ left: SQLOperand, _ right: SQLOperand) throws -> SQLCondition {
         switch left {
         case .collection(let path):
-            let test = try elementTest(op, options, path.element, right)
             switch modifier {
-            case .any: return SQLCondition(expression: path.exists(test.expression), nullable: false)
-            case .none: return SQLCondition(expression: .not(path.exists(test.expression)), nullable: false)
-            default: return SQLCondition(expression: .not(path.exists(test.negated.expression)), nullable: false)
+            case .any: return SQLCondition(expression: try some(path) { try elementTest(op, options, $0, right) }, nullable: false)
+            case .none: return SQLCondition(expression: .not(try some(path) { try elementTest(op, options, $0, right) }), nullable: false)
+            default: return SQLCondition(expression: .not(try some(path) { try elementTest(op, options, $0, right).negated }), nullable: false)
             }
         case .single(let value):
             // One value is a collection of one, nil an empty one: NaN (NULL in SQL) is not nil.
@@ -140,7 +139,7 @@ struct PredicateSQLCompiler {
         guard case .collection(let path) = right else { return try pair(op, options, x, right) }
         switch op {
         case .in:
-            return SQLCondition(expression: path.exists(try pair(.equalTo, options, x, .single(path.element)).expression), nullable: false)
+            return SQLCondition(expression: try some(path) { try pair(.equalTo, options, x, .single($0)) }, nullable: false)
         case .between:
             throw SQLUnsupported("BETWEEN a to-many key path")
         case .equalTo, .notEqualTo:
@@ -169,19 +168,19 @@ struct PredicateSQLCompiler {
         case (.single(let l), _) where op == .in || op == .between:
             if case .collection(let path) = right {
                 guard op == .in else { throw SQLUnsupported("BETWEEN a to-many key path") }
-                return SQLCondition(expression: path.exists(try pair(.equalTo, options, l, .single(path.element)).expression), nullable: false)
+                return SQLCondition(expression: try some(path) { try pair(.equalTo, options, l, .single($0)) }, nullable: false)
             }
             return try pair(op, options, l, right)
         case (.single(let l), .single):
             return try pair(op, options, l, right)
         case (.collection(let path), _):
-            if op == .contains { return SQLCondition(expression: path.exists(try pair(.equalTo, options, path.element, right).expression), nullable: false) }
+            if op == .contains { return SQLCondition(expression: try some(path) { try pair(.equalTo, options, $0, right) }, nullable: false) }
             if op == .equalTo || op == .notEqualTo, !isSingle(right) { throw SQLUnsupported("comparing two collections") }
             if case .collection = right { throw SQLUnsupported("comparing two to-many key paths") }
-            let any = SQLCondition(expression: path.exists(try pair(op, options, path.element, right).expression), nullable: false)
+            let any = SQLCondition(expression: try some(path) { try pair(op, options, $0, right) }, nullable: false)
             return try implicitAny(any, over: path) { try pair(op, options, ExpressionSQLCompiler.constant(.null), right) }
         case (.single(let l), .collection(let path)):
-            let any = SQLCondition(expression: path.exists(try pair(op, options, l, .single(path.element)).expression), nullable: false)
+            let any = SQLCondition(expression: try some(path) { try pair(op, options, l, .single($0)) }, nullable: false)
             return try implicitAny(any, over: path) { try pair(op, options, l, .single(ExpressionSQLCompiler.constant(.null))) }
         case (.single(let l), .constants(let elements)):
             // Implicit ANY over the right-hand elements.
@@ -194,6 +193,15 @@ struct PredicateSQLCompiler {
             guard case .single = right else { throw SQLUnsupported("a constant collection compared with a collection") }
             return combine(try elements.map { try pair(op, options, ExpressionSQLCompiler.constant($0), right) }, with: .or)
         }
+    }
+
+    /// Whether some element of the path passes `test` (the test on one element's value):
+    /// `EXISTS (…)`, or the path's chain of semi-joins where it crosses several to-many steps
+    /// (``CollectionPath/exists(_:nilTest:)``), which is told the test's answer on a nil element.
+    private func some(_ path: CollectionPath, _ test: (SQLFragment) throws -> SQLCondition) throws -> SQLExpression {
+        let condition = try test(path.element)
+        let onNil = path.hasNilPaths ? try? test(ExpressionSQLCompiler.constant(.null)) : nil
+        return path.exists(condition.expression, nilTest: onNil)
     }
 
     /// Implicit ANY over a to-many key path (`EXISTS (…)`), and where to-one steps before the

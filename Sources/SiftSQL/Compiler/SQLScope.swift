@@ -8,6 +8,9 @@ final class SQLScope {
     /// Joins of a subquery scope (nil: the outermost query's joins, kept by the context).
     var joins: [SQLJoin]?
     var joinCache: [String: String] = [:]
+    /// Whether the row may be a nil element: the rows of a to-many step after a to-one step that
+    /// may reach nil, inside a key path's collection (``CollectionPath``), are NULL there.
+    var rowsMayBeNil = false
 
     init(alias: String, table: EntityTable, variables: [String: SQLScope] = [:], isSubquery: Bool) {
         self.alias = alias

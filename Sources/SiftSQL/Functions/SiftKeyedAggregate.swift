@@ -20,10 +20,14 @@ import SiftSQLite
 /// order (UUIDs, data), and `mode:` the first of equally frequent values. SQLite's own `sum`,
 /// `avg`, `min` and `max` promise none of that.
 ///
+/// A collection reached across several to-many steps is ordered by one key per step, compared
+/// in turn (the evaluator's flattened collection: the first step's order, then the next one's
+/// within each element): `sift_group_sum("t3"."price", "t1"."_position", "t2"."_pk")`.
+///
 /// NULL values are skipped (as the evaluator's groups skip nil values); integers, reals, text
-/// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data` — or, with a third
-/// argument, a kind letter (``SQLArgumentKind``), as values of that kind: decimals are
-/// `sift_group_sum("t0"."price", "t0"."_pk", 'e')`. The result is the evaluator's value as
+/// and blobs reach the evaluator as `.int`, `.double`, `.string` and `.data` — or, with a last
+/// argument that is text, a kind letter (``SQLArgumentKind``), as values of that kind: decimals
+/// are `sift_group_sum("t0"."price", "t0"."_pk", 'e')`. The result is the evaluator's value as
 /// stored (an integer or real sum, a real average, a decimal as its canonical text, the extreme
 /// value as it came), NULL when the evaluator's is nil.
 final class SiftKeyedAggregate: SQLiteAggregate {
@@ -39,7 +43,11 @@ final class SiftKeyedAggregate: SQLiteAggregate {
 
     private let function: Function
     private var values: [(key: Int64, value: Value)] = []
-    /// How values are read, from the third argument (nil: as stored).
+    /// The keys after the first of each value, `keyCount - 1` a value, in the order of `values`.
+    private var laterKeys: [Int64] = []
+    /// How many keys order the values (1 when the first call is made).
+    private var keyCount = 0
+    /// How values are read, from the last argument when it is text (nil: as stored).
     private var kind: SQLArgumentKind?
 
     init(_ function: Function) {
@@ -47,11 +55,18 @@ final class SiftKeyedAggregate: SQLiteAggregate {
     }
 
     func step(_ call: SQLiteFunctionCall) throws {
-        if call.argumentCount > 2, kind == nil {
-            guard call.type(2) == .text, let letters = SQLArgumentKind.parse(call.text(2)), letters.count == 1 else {
-                throw EvaluationError(.invalidArgument, "\(function.rawValue)(x, key, kind): kind must be one argument kind letter")
+        if keyCount == 0 {
+            let last = call.argumentCount - 1
+            guard last >= 1 else { throw EvaluationError(.invalidArgument, "\(function.rawValue)(x, key, …): a key is needed") }
+            if last >= 2, call.type(last) == .text {
+                guard let letters = SQLArgumentKind.parse(call.text(last)), letters.count == 1 else {
+                    throw EvaluationError(.invalidArgument, "\(function.rawValue)(x, key, …, kind): kind must be one argument kind letter")
+                }
+                kind = letters[0]
+                keyCount = last - 1
+            } else {
+                keyCount = last
             }
-            kind = letters[0]
         }
         let value: Value
         switch (call.type(0), kind) {
@@ -63,11 +78,25 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case (.blob, nil): value = .data(Data(call.blob(0)))
         }
         values.append((call.int64(1), value))
+        if keyCount > 1 { for index in 2...keyCount { laterKeys.append(call.int64(index)) } }
     }
 
     func finish() throws -> SQLiteValue {
-        // Stable: rows with the same key (never two, for a row key) keep SQLite's order.
-        let ordered = values.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.value)
+        let ordered: [Value]
+        if keyCount > 1 {
+            // Key by key; a value's later keys are `laterKeys[offset * stride ..< (offset + 1) * stride]`.
+            let stride = keyCount - 1
+            ordered = values.indices.sorted { a, b in
+                if values[a].key != values[b].key { return values[a].key < values[b].key }
+                for k in 0..<stride where laterKeys[a * stride + k] != laterKeys[b * stride + k] {
+                    return laterKeys[a * stride + k] < laterKeys[b * stride + k]
+                }
+                return a < b
+            }.map { values[$0].value }
+        } else {
+            // Stable: rows with the same key (never two, for a row key) keep SQLite's order.
+            ordered = values.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.value)
+        }
         let result: Value
         switch function {
         case .sum: result = Aggregates.sum(ordered)
@@ -93,8 +122,8 @@ extension SiftSQLFunctions {
     /// Registers the `sift_group_…` aggregates of ``SiftKeyedAggregate``.
     static func registerKeyedAggregates(on database: SQLiteDatabase) throws(SQLiteError) {
         for function in SiftKeyedAggregate.Function.allCases {
-            try database.createAggregate(function.rawValue, argumentCount: 2) { SiftKeyedAggregate(function) }
-            try database.createAggregate(function.rawValue, argumentCount: 3) { SiftKeyedAggregate(function) }
+            // (x, key, …, kind): one key per to-many step of a collection.
+            try database.createAggregate(function.rawValue, argumentCount: -1) { SiftKeyedAggregate(function) }
         }
     }
 }

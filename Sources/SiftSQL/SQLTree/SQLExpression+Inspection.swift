@@ -38,6 +38,8 @@ extension SQLExpression {
             return isTheColumn(e) || e.comparesColumn(alias, name)
         case .in(let e, let list):
             return isTheColumn(e) || e.comparesColumn(alias, name) || list.contains { $0.comparesColumn(alias, name) }
+        case .inSubquery(let e, let select):
+            return isTheColumn(e) || e.comparesColumn(alias, name) || select.comparesColumn(alias, name)
         case .between(let e, let low, let high):
             return isTheColumn(e) || [e, low, high].contains { $0.comparesColumn(alias, name) }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .cast(let e, _), .suffix(let e, _):
@@ -81,6 +83,8 @@ extension SQLExpression {
             return parts.contains { $0.mayRaise }
         case .in(let e, let list):
             return e.mayRaise || list.contains { $0.mayRaise }
+        case .inSubquery(let e, let select):
+            return e.mayRaise || select.mayRaise
         case .between(let e, let low, let high):
             return [e, low, high].contains { $0.mayRaise }
         case .case(let branches, let otherwise):
@@ -106,5 +110,81 @@ extension SQLSelect {
     func comparesColumn(_ alias: String, _ name: String) -> Bool {
         (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? []))
             .contains { $0.comparesColumn(alias, name) }
+    }
+}
+
+extension SQLExpression {
+    /// The expressions and statements directly inside this one (a subquery's statement, not its
+    /// parts).
+    fileprivate var parts: (expressions: [SQLExpression], selects: [SQLSelect]) {
+        switch self {
+        case .column, .parameter, .null, .boolean, .integer, .literal, .string, .countAll:
+            return ([], [])
+        case .unary(_, let e), .not(let e), .isNull(let e, _), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e),
+             .cast(let e, _), .suffix(let e, _):
+            return ([e], [])
+        case .binary(_, let a, let b):
+            return ([a, b], [])
+        case .and(let list), .or(let list), .function(_, let list):
+            return (list, [])
+        case .in(let e, let list):
+            return ([e] + list, [])
+        case .inSubquery(let e, let select):
+            return ([e], [select])
+        case .between(let e, let low, let high):
+            return ([e, low, high], [])
+        case .orderedAggregate(_, let e, let orderBy):
+            return ([e] + orderBy.map(\.expression), [])
+        case .case(let branches, let otherwise):
+            return (branches.flatMap { [$0.when, $0.then] } + (otherwise.map { [$0] } ?? []), [])
+        case .exists(let select), .subquery(let select):
+            return ([], [select])
+        case .rowNumber(let orderBy):
+            return (orderBy.map(\.expression), [])
+        }
+    }
+
+    /// The table aliases its columns are qualified with, anywhere in the tree (subqueries
+    /// included): `["t0", "t2"]` for `"t0"."x" = (SELECT max("t2"."y") FROM "Item" AS "t2")`.
+    var aliasesRead: Set<String> {
+        var use = AliasUse()
+        use.collect(self)
+        return use.read
+    }
+
+    /// The aliases its subqueries' FROM clauses and joins introduce, anywhere in the tree:
+    /// `["t2"]` in the example of ``aliasesRead``.
+    var aliasesIntroduced: Set<String> {
+        var use = AliasUse()
+        use.collect(self)
+        return use.introduced
+    }
+}
+
+/// The table aliases a tree reads and introduces (``SQLExpression/aliasesRead``).
+private struct AliasUse {
+    var read: Set<String> = []
+    var introduced: Set<String> = []
+
+    mutating func collect(_ expression: SQLExpression) {
+        if case .column(let table?, _) = expression { read.insert(table) }
+        let (expressions, selects) = expression.parts
+        for part in expressions { collect(part) }
+        for select in selects { collect(select) }
+    }
+
+    mutating func collect(_ select: SQLSelect) {
+        if let from = select.from {
+            if let alias = from.alias { introduced.insert(alias) }
+            for join in from.joins {
+                introduced.insert(join.alias)
+                collect(join.on)
+            }
+            if case .subquery(let inner) = from.source { collect(inner) }
+        }
+        for expression in select.columns + [select.where].compactMap({ $0 }) + select.groupBy + select.orderBy.map(\.expression)
+            + [select.limit, select.offset].compactMap({ $0 }) {
+            collect(expression)
+        }
     }
 }

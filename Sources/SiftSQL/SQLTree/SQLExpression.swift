@@ -56,6 +56,9 @@ indirect enum SQLExpression: Sendable {
     /// `x IN (a, b, c)`.
     case `in`(SQLExpression, [SQLExpression])
 
+    /// `x IN (SELECT …)`: membership in a subquery's one column.
+    case inSubquery(SQLExpression, SQLSelect)
+
     /// `x BETWEEN low AND high`.
     case between(SQLExpression, SQLExpression, SQLExpression)
 

@@ -78,6 +78,8 @@ final class SQLRenderer {
             return render(operand, atLeast: table.isNull + 1) + (negated ? " IS NOT NULL" : " IS NULL")
         case .in(let value, let list):
             return render(value, atLeast: table.in + 1) + " IN (" + list.map { render($0) }.joined(separator: ", ") + ")"
+        case .inSubquery(let value, let select):
+            return render(value, atLeast: table.in + 1) + " IN (" + render(select) + ")"
         case .between(let value, let low, let high):
             return render(value, atLeast: table.between + 1) + " BETWEEN " + render(low, atLeast: table.between + 1)
                 + " AND " + render(high, atLeast: table.between + 1)
@@ -133,7 +135,7 @@ final class SQLRenderer {
         case .or(let parts): return parts.count == 1 ? level(of: parts[0]) : parts.isEmpty ? SQLPrecedenceTable.atom : table.or
         case .not: return table.not
         case .isNull: return table.isNull
-        case .in: return table.in
+        case .in, .inSubquery: return table.in
         case .between: return table.between
         case .collate: return table.collate
         case .storageClassIn: return table.storageClassTest

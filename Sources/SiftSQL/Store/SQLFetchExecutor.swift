@@ -78,22 +78,53 @@ struct SQLFetchExecutor {
         return FetchedObjects(source: SQLKeyListSource(store: store, keys: keys, layout: layout, prefetch: RelationshipPrefetch(request)), batchSize: request.fetchBatchSize)
     }
 
+    /// How many rows the evaluator filters at a time when the part of the predicate it checks
+    /// reads relationships: the batch's relationships are loaded first.
+    static let residualBatch = 500
+
     /// The rows the request returns when part of it runs in memory: SQL's rows, filtered by
     /// the evaluator, sorted (in memory if SQL could not), then paged.
+    ///
+    /// The relationships the evaluator reads (``PredicateRelationshipPaths``, every step of a
+    /// path like `playlists.tracks.album`) are loaded for ``residualBatch`` rows at a time
+    /// (``RelationshipPrefetch``: one query per step for the batch, each object reached once),
+    /// rather than read by each object as it is evaluated, a query per object and step.
     func matchingKeys(_ plan: FetchSQL, layout: RowLayout) throws -> [(key: Int64, id: ObjectID)] {
         let request = plan.request
         let residual = try plan.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) }
+        let prefetch = RelationshipPrefetch(keyPaths: plan.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.table.entity, model: schema.model) } ?? [])
         let (sql, bindings) = plan.select(layout.expressions)
         let statement = try database.prepare(sql)
         try statement.bind(bindings)
         var objects: [ManagedObject] = []
         var rows: [(key: Int64, id: ObjectID)] = []
-        while try statement.step() {
-            let object = store.managedObject(decoding: statement, with: layout)
-            if let residual, !(try residual.evaluate(.object(object))) { continue }
+        var batch: [ManagedObject] = []
+        func keep(_ object: ManagedObject) throws {
+            if let residual, !(try residual.evaluate(.object(object))) { return }
             rows.append((object.storageKey, object.objectID))
             if plan.orderBy == nil { objects.append(object) }
         }
+        func filterBatch() throws {
+            guard !batch.isEmpty else { return }
+            for entity in layout.entities.values { entity.storage?.clearPrefetched() }
+            prefetch.load(batch.compactMap { object in
+                layout.entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+            }, store: store)
+            for object in batch { try keep(object) }
+            batch.removeAll(keepingCapacity: true)
+        }
+        // (What was loaded for the last batch is not kept with the results.)
+        defer { if !prefetch.isEmpty { for entity in layout.entities.values { entity.storage?.clearPrefetched() } } }
+        while try statement.step() {
+            let object = store.managedObject(decoding: statement, with: layout)
+            if prefetch.isEmpty {
+                try keep(object)
+                continue
+            }
+            batch.append(object)
+            if batch.count == Self.residualBatch { try filterBatch() }
+        }
+        try filterBatch()
         if plan.orderBy == nil, !request.sortDescriptors.isEmpty {
             let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: request.sortDescriptors)
             rows = order.map { rows[$0] }

@@ -20,7 +20,7 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     /// The names of the attribute values, shared with the other objects of the entity the fetch read.
     private var names: AttributeNames { shape.names }
     /// The store's side of the object, shared by the objects a fetch reads of one entity.
-    private var storage: any ManagedObjectStorage { shape.storage }
+    package var storage: any ManagedObjectStorage { shape.storage }
 
     /// Attribute values by name, in the entity's attribute order.
     public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: Array(values)) }

@@ -10,7 +10,8 @@ import SiftStore
 ///
 /// It covers LANGUAGE.md: comparisons with `[c] [d] [cd] [n]`, BEGINSWITH / ENDSWITH / CONTAINS /
 /// LIKE / MATCHES, IN (aggregates, key paths, substrings), BETWEEN, nil, to-one key paths,
-/// ANY / ALL / NONE / SOME and implicit ANY over to-many key paths, `@count @sum @avg @min @max`,
+/// ANY / ALL / NONE / SOME and implicit ANY over to-many key paths (across one to-many step, or
+/// several with to-one steps between them, which may reach nil), `@count @sum @avg @min @max`,
 /// SUBQUERY, `[FIRST]` / `[LAST]` / `[n]` of to-many key paths, arithmetic (division by zero,
 /// overflow, `**`, NaN and infinities), functions (case mappings nested and compared under `[n]`,
 /// `FUNCTION(…)`), TERNARY, CAST, TRUEPREDICATE / FALSEPREDICATE, AND / OR / NOT. A few predicates (about one in fifty) are errors that do not
@@ -63,18 +64,24 @@ struct PredicateGenerator {
         let entity: String
     }
 
-    /// A key path across exactly one to-many step (`tags`, `owner.items`).
+    /// A key path across one to-many step (`tags`, `owner.items`), or several
+    /// (`tags.items.children`, `children.owner.items`).
     struct ManyPath {
         let path: String
         let entity: String
     }
 
-    /// The key paths an entity offers, to two steps.
+    /// The key paths an entity offers, to two steps (and deeper ones across several to-many
+    /// steps).
     struct Catalogue {
         var own: [ScalarPath] = []
         var scalars: [ScalarPath] = []
         var objects: [ObjectPath] = []
         var many: [ManyPath] = []
+        /// Across two or three to-many steps, perhaps with a to-one step between two of them
+        /// (`tags.items.owner.items`): the evaluator flattens them into one collection, an
+        /// object reached twice counted twice, a nil to-one one nil element.
+        var deepMany: [ManyPath] = []
     }
 
     private mutating func catalogue(_ entity: String) -> Catalogue {
@@ -100,6 +107,23 @@ struct PredicateGenerator {
                 catalogue.objects.append(ObjectPath(path: path, entity: second.destination))
                 for attribute in DifferentialModel.attributes(of: second.destination, in: model) {
                     catalogue.scalars.append(ScalarPath(path: "\(path).\(attribute.name)", attribute: attribute))
+                }
+            }
+        }
+        // One more to-many step after each, straight or through a to-one step; then a third
+        // straight one after those that went straight.
+        for many in catalogue.many {
+            for next in DifferentialModel.relationships(of: many.entity, in: model) {
+                if next.isToMany {
+                    let deeper = ManyPath(path: "\(many.path).\(next.name)", entity: next.destination)
+                    catalogue.deepMany.append(deeper)
+                    for third in DifferentialModel.relationships(of: next.destination, in: model) where third.isToMany {
+                        catalogue.deepMany.append(ManyPath(path: "\(deeper.path).\(third.name)", entity: third.destination))
+                    }
+                    continue
+                }
+                for third in DifferentialModel.relationships(of: next.destination, in: model) where third.isToMany {
+                    catalogue.deepMany.append(ManyPath(path: "\(many.path).\(next.name).\(third.name)", entity: third.destination))
                 }
             }
         }
@@ -492,7 +516,12 @@ struct PredicateGenerator {
 
     // MARK: To-many key paths
 
-    private mutating func manyPath(_ scope: Scope) -> ManyPath? { random.pick(catalogue(scope.entity).many) }
+    /// A to-many key path: across one to-many step, or a third of the time several.
+    private mutating func manyPath(_ scope: Scope) -> ManyPath? {
+        let catalogue = catalogue(scope.entity)
+        if random.chance(1, in: 3), let deep = random.pick(catalogue.deepMany) { return deep }
+        return random.pick(catalogue.many)
+    }
 
     /// An attribute of the elements of a to-many key path (`tags.name`, `owner.items.count`),
     /// sometimes through a to-one step after the to-many one (`Tag.items.owner.age`).
@@ -518,6 +547,7 @@ struct PredicateGenerator {
             let options = path.type == .string ? stringOptions() : ""
             let single = random.chance(1, in: 3) ? "\(constant(for: path.type, attribute: path.attribute))" : left
             return "\(modifier) \(single) \(op)\(options) \(key(scope, right.path))"
+        case 1:
             let low = constant(for: path.type, attribute: path.attribute), high = constant(for: path.type, attribute: path.attribute)
             return "\(modifier) \(left) BETWEEN {\(low), \(high)}"
         case 2 where path.type != .boolean:

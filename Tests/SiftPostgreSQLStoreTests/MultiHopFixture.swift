@@ -1,0 +1,1 @@
+../SiftSQLTests/MultiHopFixture.swift
