@@ -4,7 +4,7 @@
 ///     [FETCH] Entity [WHERE predicate] [SORT BY key [ASC|DESC] [USING comparator], ...]
 ///         [SECTION BY keypath] [LIMIT n] [OFFSET n]
 ///     COUNT Entity [WHERE predicate]
-///     SELECT [DISTINCT] expression [AS name], ... FROM Entity [WHERE predicate]
+///     SELECT [DISTINCT] * | expression [AS name], ... FROM Entity [WHERE predicate]
 ///         [GROUP BY expression, ...] [HAVING predicate] [SORT BY ...] [LIMIT n] [OFFSET n]
 ///
 /// `ORDER BY` is a synonym of `SORT BY`; keywords are case-insensitive. The grammar is in
@@ -81,9 +81,10 @@ public struct FetchStatement: Sendable, Hashable {
         "compare", "caseInsensitiveCompare", "localizedCompare", "localizedCaseInsensitiveCompare", "localizedStandardCompare",
     ]
 
-    /// Parses a statement; `arguments` bind `%@`, `%K`, `%d` in order.
+    /// Parses a statement; `arguments` bind `%@`, `%K`, `%d` in order. A `;` may end it, as
+    /// in sqlite3.
     public init(parsing text: String, arguments: [Any?] = [], options: ParserOptions = ParserOptions()) throws(ParseError) {
-        self = try Parser.parse(text, arguments: arguments, options: options) { (parser) throws(ParseError) in
+        self = try Parser.parse(Parser.withoutFinalSemicolons(text), arguments: arguments, options: options) { (parser) throws(ParseError) in
             try parser.parseFetchStatement()
         }
     }
@@ -98,6 +99,7 @@ extension FetchStatement: CustomStringConvertible {
         case .count: out = "COUNT \(ChangeStatementText.entity(entityName))"
         case .select:
             out = "SELECT " + (distinct ? "DISTINCT " : "")
+            if properties.isEmpty { out += "*" }
             out += properties.map { item in
                 let text = CanonicalPrinter.format(item.expression)
                 return item.alias.map { "\(text) AS \(ChangeStatementText.entity($0))" } ?? text
