@@ -74,15 +74,14 @@ struct PostgreSQLFetchPlan {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        var request = request
+        // A sort key naming a property that holds a key path sorts by that key path.
+        var request = DictionaryResults.resolvingSortAliases(request)
         if let predicate = request.predicate {
             request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: model)
         }
         // The evaluator's compile errors come first, as in memory, whatever the server runs.
         let whole = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
-        }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         guard let table = store.schema.table(for: entity.name),

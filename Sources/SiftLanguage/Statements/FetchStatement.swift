@@ -30,12 +30,15 @@ public struct FetchStatement: Sendable, Hashable {
             self.alias = alias
         }
 
-        /// The result key: the alias, or the expression as written canonically (`title`, `category.name`).
-        public var name: String { alias ?? CanonicalPrinter.format(expression) }
+        /// The result key: the alias; for a key path its keys joined by dots, without the
+        /// statement's escapes (`title`, `category.name`, `2B` for `#2B`); else the expression as
+        /// written canonically (`count:(title)`).
+        public var name: String { alias ?? FetchStatement.resultName(of: expression) }
     }
 
     /// `key [ASC|DESC] [USING comparator]`.
     public struct SortItem: Sendable, Hashable {
+        /// The key path as the statement writes it, canonically (`#2B`, `artist.name`).
         public var keyPath: String
         public var ascending: Bool
         /// One of ``FetchStatement/comparatorNames``; nil for the default (`compare`).
@@ -46,12 +49,17 @@ public struct FetchStatement: Sendable, Hashable {
             self.ascending = ascending
             self.comparator = comparator
         }
+
+        /// The key path as a fetch request's sort descriptor names it (``FetchStatement/requestKeyPath(_:)``:
+        /// `2B` for `#2B`).
+        public var requestKeyPath: String { FetchStatement.requestKeyPath(keyPath) }
     }
 
     public var kind: Kind
     public var entityName: String
     public var predicate: PredicateNode?
     public var sort: [SortItem]
+    /// The section key path as the statement writes it, canonically (`#size`, `category.name`).
     public var sectionKeyPath: String?
     public var limit: Int?
     public var offset: Int?
@@ -74,6 +82,31 @@ public struct FetchStatement: Sendable, Hashable {
         self.properties = properties
         self.groupBy = groupBy
         self.having = having
+    }
+
+    /// The section key path as a fetch request names it (``requestKeyPath(_:)``).
+    public var requestSectionKeyPath: String? { sectionKeyPath.map(Self.requestKeyPath) }
+
+    /// A key path written as a statement writes it (`#2B`, `a.#size`, `SELF.a`) as fetch
+    /// requests and sort descriptors name key paths, Core Data's way: its keys joined by dots,
+    /// each as the data names it (`2B`, `a.size`, `a`). Text that is not a key path is
+    /// returned as it is.
+    public static func requestKeyPath(_ text: String) -> String {
+        guard let expression = try? ExpressionNode(format: text) else { return text }
+        return keys(of: expression)?.joined(separator: ".") ?? text
+    }
+
+    /// The keys of a key path read from the evaluated object (`a.b`, `SELF.a`); nil for any
+    /// other expression.
+    package static func keys(of expression: ExpressionNode) -> [String]? {
+        guard case .keyPath(let base, let keys) = expression.kind, base == nil || base?.kind == .evaluatedObject else { return nil }
+        return keys
+    }
+
+    /// The result key of a property or group written without AS: a key path's keys joined by
+    /// dots (`2B`, `category.name`), any other expression's canonical text (`count:(title)`).
+    public static func resultName(of expression: ExpressionNode) -> String {
+        keys(of: expression)?.joined(separator: ".") ?? CanonicalPrinter.format(expression)
     }
 
     /// The sort comparators `USING` accepts (FETCH.md §3).

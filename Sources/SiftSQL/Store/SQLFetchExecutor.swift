@@ -22,16 +22,15 @@ struct SQLFetchExecutor {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        var request = request
+        // A sort key naming a property that holds a key path sorts by that key path.
+        var request = DictionaryResults.resolvingSortAliases(request)
         if let predicate = request.predicate {
             request.predicate = try ModelKeyPaths.typedPredicate(predicate, entity: entity, model: schema.model)
             // Errors that do not depend on the data (an invalid constant regex, …) come first,
             // from the evaluator itself.
             _ = try CompiledPredicate(request.predicate ?? predicate)
         }
-        if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }
-        }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: schema.model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         var plan = try FetchSQL(request, schema: schema)

@@ -85,7 +85,7 @@ struct MemoryFetchExecutor {
         let entity = try self.entity(request)
         var request = request
         request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
-        for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         // Every object is already loaded here; the paths are checked as the SQLite store checks them.
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
@@ -123,11 +123,9 @@ struct MemoryFetchExecutor {
         let entity = try self.entity(request)
         var request = request
         request.predicate = try request.predicate.map { p throws(StoreError) in try ModelKeyPaths.typedPredicate(p, entity: entity, model: model) }
-        // Without grouping the objects are sorted by key paths, checked as for objects (a
-        // grouped fetch sorts its rows by property names).
-        if request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
-        }
+        // Without grouping the objects are sorted by key paths, checked as for objects, or by
+        // the properties the keys name (a grouped fetch sorts its rows by property names).
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         let matched = try filter(request, entity: entity)
