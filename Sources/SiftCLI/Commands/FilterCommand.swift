@@ -66,6 +66,10 @@ struct FilterCommand: ParsableCommand {
     @Argument(help: "A JSON file: an array, JSON Lines or any sequence of values (standard input when absent or '-').")
     var file: String?
 
+    /// Words after the file: the shell split an unquoted predicate (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
     @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
     var arguments: [String] = []
 
@@ -100,6 +104,16 @@ struct FilterCommand: ParsableCommand {
     var count = false
 
     func validate() throws {
+        if !splitWords.isEmpty {
+            if let file, FileManager.default.fileExists(atPath: file) {
+                throw ValidationError("sift filter reads one FILE (or standard input), not \(splitWords.count + 1): \(([file] + splitWords).joined(separator: " ")) (cat them into it: cat a.jsonl b.jsonl | sift filter PREDICATE)")
+            }
+            // The predicate's words, then the file when the last word names one.
+            var words = [predicate] + [file].compactMap { $0 } + splitWords
+            let last = words.last.flatMap { FileManager.default.fileExists(atPath: $0) || $0 == "-" ? $0 : nil }
+            if last != nil { words.removeLast() }
+            try SplitStatement.check([words[0]], extra: Array(words.dropFirst()), what: "predicate", after: last)
+        }
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
         if count && sectionBy != nil { throw ValidationError("--count prints one number; it cannot be used with --section-by") }
