@@ -172,6 +172,7 @@ extension Parser {
                 item.ascending = false
             }
             if isWord("NULLS") { try parseNullsOrder(ascending: item.ascending) }
+            if isWord("COLLATE") { throw try collateError() }
             if isWord("USING") {
                 try advance()
                 let token = current
@@ -207,6 +208,19 @@ extension Parser {
                         + "NULLS \(first ? "FIRST" : "LAST") cannot change it (WHERE key != nil leaves nil out)",
                         at: SourceRange(start: start.start, end: previousEnd))
         }
+    }
+
+    /// `ORDER BY name COLLATE NOCASE`: a comparator says how strings sort here. The current
+    /// token is COLLATE.
+    private func collateError() throws(ParseError) -> ParseError {
+        var probe = self
+        try probe.advance()
+        let name = probe.current.kind == .identifier ? probe.text(probe.current).uppercased() : ""
+        let comparator = name == "NOCASE" ? "caseInsensitiveCompare" : name == "BINARY" ? "compare" : "localizedStandardCompare"
+        return error(.unexpectedToken, "COLLATE is SQL's; a sort key says how strings compare with USING \(comparator) "
+                     + "(comparators: \(FetchStatement.comparatorNames.joined(separator: ", ")))",
+                     at: SourceRange(start: current.start, end: probe.current.kind == .end ? current.end : probe.current.end),
+                     suggestion: "USING \(comparator)")
     }
 
     /// `LIMIT 10, 20`: SQLite's `LIMIT offset, count`. The current token is the comma.
