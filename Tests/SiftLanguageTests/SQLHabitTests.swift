@@ -107,6 +107,7 @@ struct SQLHabitTests {
         Case("People SORT BY deathYear NULLS", column: 31, token: "", suggestion: nil, "expected FIRST or LAST"),
         Case("Teams SORT BY \"2B\" DESC", column: 15, token: "\"2B\"", suggestion: "#2B", "double quotes make a string"),
         Case("Teams SORT BY 2", column: 15, token: "2", suggestion: nil, "column number"),
+        Case("Teams SORT BY SELF", column: 15, token: "SELF", suggestion: nil, "SORT BY takes a key path"),
         Case("People SORT BY nameLast COLLATE NOCASE DESC", column: 25, token: "COLLATE NOCASE", suggestion: "USING caseInsensitiveCompare", "COLLATE is SQL's"),
         Case("People SORT BY nameLast DESC COLLATE BINARY", column: 30, token: "COLLATE BINARY", suggestion: "USING compare", "USING compare"),
         Case("SELECT *, a FROM Teams", column: 8, token: "*", suggestion: nil, "SELECT * stands alone"),

@@ -145,10 +145,10 @@ extension Parser {
         return items
     }
 
-    /// The name after `AS`: a name, `#name`, or a reserved word (`AS first`, `AS size`: a
-    /// name is all that can stand here).
+    /// The name after `AS`: a name, `#name`, or a reserved word but SELF (`AS first`, `AS size`:
+    /// a name is all that can stand here).
     private mutating func parseAlias() throws(ParseError) -> String {
-        if case .keyword = current.kind, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
+        if case .keyword(let keyword) = current.kind, keyword != .self, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
             let name = text(current)
             try advance()
             return name
@@ -232,12 +232,12 @@ extension Parser {
                      at: current, expected: ["OFFSET"], suggestion: "LIMIT \(second) OFFSET \(first)")
     }
 
-    /// A key path (`artist.name`, `tags.@count`, `%K`), as text. A reserved word may start it
-    /// (`SORT BY size`): only a key path can stand here.
+    /// A key path (`artist.name`, `tags.@count`, `%K`), as text. A reserved word other than
+    /// SELF may start it (`SORT BY size`): only a key path can stand here.
     private mutating func parseKeyPathText(context: String) throws(ParseError) -> String {
         let start = current
         let expression: ExpressionNode
-        if case .keyword = current.kind, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
+        if case .keyword(let keyword) = current.kind, keyword != .self, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
             expression = try parseKeyPathFromReservedWord()
         } else {
             expression = try requireExpression(try parse(.or))
