@@ -31,6 +31,7 @@ import Testing
         "SELECT teamID, #2B AS doubles FROM Teams WHERE yearID == 2000 SORT BY doubles DESC LIMIT 3",
         "SELECT teamID, #2B + #3B AS xbh FROM Teams WHERE #2B != nil SORT BY xbh DESC, teamID LIMIT 4 OFFSET 1",
         "SELECT teamID AS first, #3B AS size FROM Teams SORT BY first DESC, size",
+        "SELECT sum:(#3B) AS triples, max:(#2B) AS most FROM Teams SORT BY triples DESC",
     ]
 
     static func answer(_ store: any PersistentStore, _ statement: String) -> String {

@@ -50,6 +50,8 @@ import Testing
         ("SELECT teamID, #2B + #3B AS xbh FROM Teams WHERE #2B != nil SORT BY xbh DESC, teamID LIMIT 4 OFFSET 1",
          "teamID=CLE xbh=340 | teamID=ATL xbh=300 | teamID=NYA xbh=297 | teamID=ATL xbh=270"),
         ("SELECT teamID AS first, #3B AS size FROM Teams SORT BY first DESC, size", "first=TEX size=35 | first=SFN size=40 | first=NYA size=23 | first=CLE size=30 | first=ATL size=20 | first=ATL size=26"),
+        // One row of aggregates has nothing to order: its alias may still be named.
+        ("SELECT sum:(#3B) AS triples, max:(#2B) AS most FROM Teams SORT BY triples DESC", "triples=174 most=330"),
         // An alias takes precedence over a key of the entity spelt the same, as in SQL.
         ("SELECT teamID, #3B AS yearID FROM Teams SORT BY yearID LIMIT 2", "teamID=ATL yearID=20 | teamID=NYA yearID=23"),
     ]
