@@ -74,12 +74,11 @@ struct PostgreSQLFetchPlan {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        let request = try TypedRequest(request, entity: entity, model: model).request
+        // A sort key naming a property that holds a key path sorts by that key path.
+        let request = try TypedRequest(DictionaryResults.resolvingSortAliases(request), entity: entity, model: model).request
         // The evaluator's compile errors come first, as in memory, whatever the server runs.
         let whole = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
-        }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         guard let table = store.schema.table(for: entity.name),

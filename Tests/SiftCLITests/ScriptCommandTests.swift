@@ -56,7 +56,9 @@ import Testing
                 \(script.path):3:9: error: expected a comparison operator, found 'BEGINSWTH'; did you mean 'BEGINSWITH'?
                   title BEGINSWTH "a"
                         ^
-                \(script.path):4:1: error: unknown entity 'Nope'; did you mean 'Note'?
+                \(script.path):4:7: error: unknown entity 'Nope'; did you mean 'Note'?
+                COUNT Nope
+                      ^
 
                 """)
         }
@@ -70,7 +72,7 @@ import Testing
             let result = try SiftBinary.run("run", script.path, "--store", store, "--bail")
             #expect(result.status == 1)
             #expect(result.stdout == "count\n-----\n    5\n(1 row)\n")
-            #expect(result.stderr == "\(script.path):2:1: error: unknown entity 'Nope'; did you mean 'Note'?\n")
+            #expect(result.stderr == "\(script.path):2:7: error: unknown entity 'Nope'; did you mean 'Note'?\nCOUNT Nope\n      ^\n")
             // .bail on in the script does the same.
             try Self.write(".bail on\nCOUNT Nope\nCOUNT Tag\n", to: script)
             let again = try SiftBinary.run("run", script.path, "--store", store)
@@ -137,7 +139,7 @@ import Testing
             let result = try Self.runProgram(script, arguments: ["--store", directory.appendingPathComponent("notes.sqlite").path], path: bin.path)
             #expect(result.status == 1)
             #expect(result.stdout == "count\r\n5\r\n")
-            #expect(result.stderr == "\(script.path):5:1: error: unknown entity 'Nope'; did you mean 'Note'?\n")
+            #expect(result.stderr == "\(script.path):5:7: error: unknown entity 'Nope'; did you mean 'Note'?\nCOUNT Nope\n      ^\n")
         }
     }
 
@@ -199,7 +201,7 @@ import Testing
             #expect(result.stdout == "count\n-----\n    2\n(1 row)\n")
             let bad = try SiftBinary.run(store, #"Note WHERE titel == "x""#)
             #expect(bad.status == 1)
-            #expect(bad.stderr == "error: unknown key 'titel' on Note; did you mean 'title'?\n")
+            #expect(bad.stderr == "Note WHERE titel == \"x\"\n           ^\nerror: column 12: unknown key 'titel' on Note; did you mean 'title'?\n")
             let parse = try SiftBinary.run(store, #"Note WHERE title BEGINSWTH "x""#)
             #expect(parse.status == 1)
             #expect(parse.stderr == "Note WHERE title BEGINSWTH \"x\"\n                 ^\nerror: column 18: expected a comparison operator, found 'BEGINSWTH'; did you mean 'BEGINSWITH'?\n")
@@ -212,7 +214,7 @@ import Testing
             let result = try SiftBinary.run(arguments: [store], stdin: ".mode csv\nCOUNT Note\nCOUNT Nope\nSELECT name FROM Tag\n  SORT BY name\n")
             #expect(result.status == 1)
             #expect(result.stdout == "count\r\n5\r\nname\r\nFamily\r\nIdeas\r\nMonday\r\n")
-            #expect(result.stderr == "<stdin>:3:1: error: unknown entity 'Nope'; did you mean 'Note'?\n")
+            #expect(result.stderr == "<stdin>:3:7: error: unknown entity 'Nope'; did you mean 'Note'?\nCOUNT Nope\n      ^\n")
             let repl = try SiftBinary.run(arguments: ["repl", "--store", store, "--bail"], stdin: "COUNT Nope\nCOUNT Note\n")
             #expect(repl.status == 1)
             #expect(repl.stdout == "")

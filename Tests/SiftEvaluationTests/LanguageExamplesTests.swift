@@ -360,7 +360,7 @@ struct LanguageExamplesTests {
             #expect(error is ParseError || (error as? EvaluationError)?.code == .invalidCast, "\(format): \(String(describing: error))")
         }
         if let error = Self.failure("frobnicate(age) == 1") as? ParseError {
-            #expect(error.message.contains("sum"), "the known functions are listed: \(error.message)")
+            #expect(error.message.contains("sum:(x)"), "how functions are written is shown: \(error.message)")
         }
         // Errors that depend on the data come at evaluation and name the expression and kinds.
         for (format, code) in [("name + 1 == 2", EvaluationError.Code.typeMismatch), ("name & 1 == 1", .typeMismatch),

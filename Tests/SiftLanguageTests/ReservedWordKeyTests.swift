@@ -100,7 +100,7 @@ struct ReservedWordKeyTests {
     @Test(arguments: [
         ("SELECT size FROM Note", "size", 8),
         ("Note WHERE first == 1", "first", 12),
-        ("Note SORT BY last", "last", 14),
+        ("SELECT title FROM Note HAVING last > 1", "last", 31),
         ("SELECT title FROM Note GROUP BY cast SORT BY title", "cast", 33),
     ])
     func statementsSayTheSame(_ text: String, _ word: String, _ column: Int) {

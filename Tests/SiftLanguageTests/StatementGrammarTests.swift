@@ -22,7 +22,7 @@ struct StatementGrammarTests {
     static let statementWords: Set<String> = [
         "FETCH", "COUNT", "SELECT", "DISTINCT", "AS", "FROM", "WHERE", "GROUP", "BY", "HAVING",
         "SORT", "ORDER", "ASC", "ASCENDING", "DESC", "DESCENDING", "USING", "SECTION", "LIMIT", "OFFSET",
-        "UPDATE", "SET", "DELETE",
+        "UPDATE", "SET", "DELETE", "NULLS",
     ]
 
     static func source(_ name: String) throws -> String {

@@ -30,6 +30,14 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "The delete statement: [DELETE [FROM]] Entity [WHERE predicate].")
     var statement: String
 
+    /// Words after the statement: the shell split an unquoted statement (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
+    func validate() throws {
+        try SplitStatement.check([statement], extra: splitWords)
+    }
+
     func run() throws {
         let values = try ArgumentValues(arguments: options.arguments, variables: options.variables)
         var delete = try BatchChange.parse { () throws(ParseError) in

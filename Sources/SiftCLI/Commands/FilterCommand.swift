@@ -29,11 +29,13 @@ struct FilterCommand: ParsableCommand {
             sorting (a --limit of 0 means no limit; both take any non-negative 64-bit integer);
             sections are formed from what remains. Values equal under == share a section (0, -0
             and 0.0 are one section, named as the first of them is written). --select a,b.c prints
-            each result as an object of those key paths, keyed as written (null where a record
-            lacks one; its JSON is written anew). --count prints only the number of results
-            (after --offset and --limit). A key that the predicate, --sort, --section-by or --select
-            reads and that no record has (when the records are objects) is named in a warning on
-            standard error after the results: "warning: no record has 'tags'; did you mean 'tag'?".
+            each result as an object of those key paths, keyed by the key path (null where a record
+            lacks one; its JSON is written anew). In --sort, --section-by and --select a key is
+            written as in the predicate: one that is not a plain name with # (#2B, #size; keyed 2B
+            and size). --count prints only the number of results (after --offset and --limit). A
+            key that the predicate, --sort, --section-by or --select reads and that no record has
+            (when the records are objects) is named in a warning on standard error after the
+            results: "warning: no record has 'tags'; did you mean 'tag'?".
 
             Output formats: json (an array of the matching records as written in the input), jsonl
             (one record per line), table (aligned columns), csv (RFC 4180), indices (a JSON array of
@@ -64,6 +66,10 @@ struct FilterCommand: ParsableCommand {
     @Argument(help: "A JSON file: an array, JSON Lines or any sequence of values (standard input when absent or '-').")
     var file: String?
 
+    /// Words after the file: the shell split an unquoted predicate (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
     @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
     var arguments: [String] = []
 
@@ -91,13 +97,23 @@ struct FilterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The records are the elements of the array at this key path of each input value.", valueName: "KEYPATH"))
     var path: String?
 
-    @Option(help: ArgumentHelp("Print only these key paths of each result, keyed as written: \"a,b.c\".", valueName: "KEYPATHS"))
+    @Option(help: ArgumentHelp("Print only these key paths of each result, keyed by the key path: \"a,b.c\".", valueName: "KEYPATHS"))
     var select: String?
 
     @Flag(help: "Print only the number of results.")
     var count = false
 
     func validate() throws {
+        if !splitWords.isEmpty {
+            if let file, FileManager.default.fileExists(atPath: file) {
+                throw ValidationError("sift filter reads one FILE (or standard input), not \(splitWords.count + 1): \(([file] + splitWords).joined(separator: " ")) (cat them into it: cat a.jsonl b.jsonl | sift filter PREDICATE)")
+            }
+            // The predicate's words, then the file when the last word names one.
+            var words = [predicate] + [file].compactMap { $0 } + splitWords
+            let last = words.last.flatMap { FileManager.default.fileExists(atPath: $0) || $0 == "-" ? $0 : nil }
+            if last != nil { words.removeLast() }
+            try SplitStatement.check([words[0]], extra: Array(words.dropFirst()), what: "predicate", after: last)
+        }
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
         if count && sectionBy != nil { throw ValidationError("--count prints one number; it cannot be used with --section-by") }
@@ -111,18 +127,24 @@ struct FilterCommand: ParsableCommand {
         let values = try ArgumentValues(arguments: arguments, variables: variables)
         let compiled = try compile(values)
         let sortKeys = try parsedSortKeys()
+        let sectionKeyPath = try parsedSectionKeyPath()
         let selection = try parsedSelection()
         let input = try InputFile.open(file)
         defer { input.close() }
         // Build only the keys the predicate, the sort, the sections and --select read; table
         // and csv, which print every key, read their results again in full (from the kept text).
-        let projection = self.projection(compiled, sortKeys)
+        // The keys of --sort, --section-by and --select (for the projection and the warnings).
+        let optionKeyPaths = (sortKeys ?? []).map { KeyPathOption.keys(of: $0.keyPath) }
+            + (sectionKeyPath.map { [KeyPathOption.keys(of: $0)] } ?? [])
+            + (selection ?? []).compactMap { KeyPathOption.keys(of: $0.expression.expression) }
+        let projection = self.projection(compiled, optionKeyPaths)
         let printsRecords = !count && selection == nil
         let reparse = projection != nil && output.printsWholeValues && printsRecords
         let keepsText = output.printsRecordText && printsRecords
         let reader = JSONRecordReader(fileDescriptor: input.descriptor, keepingText: keepsText || reparse,
                                       projection: projection, path: path.map(pathKeys) ?? [])
-        let missingKeys = MissingKeys(keyPaths: keyPathsRead(compiled, sortKeys), reader: reader)
+        let missingKeys = MissingKeys(keyPaths: MissingKeys.keyPaths(readBy: compiled.predicate) + optionKeyPaths.map(MissingKeys.plainKeys),
+                                      reader: reader)
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
         if let selection { renderer = SelectingRenderer(inner: renderer, selection: selection) }
@@ -132,10 +154,10 @@ struct FilterCommand: ParsableCommand {
         do throws(FilterFailure) {
             if count {
                 standardOutput.write("\(try countMatches(matcher))\n")
-            } else if sortKeys == nil && sectionBy == nil {
+            } else if sortKeys == nil && sectionKeyPath == nil {
                 try stream(matcher, &renderer, &kept)
             } else {
-                try sortAndSection(matcher, sortKeys, &renderer, &kept)
+                try sortAndSection(matcher, sortKeys, sectionKeyPath, &renderer, &kept)
             }
         } catch {
             // Results printed before the error stay, closed so they are still valid JSON.
@@ -186,6 +208,18 @@ struct FilterCommand: ParsableCommand {
         }
     }
 
+    /// --section-by's key path, written as in a predicate (`#size`, `address.city`), as the key
+    /// path it names (`size`).
+    private func parsedSectionKeyPath() throws -> String? {
+        guard let sectionBy else { return nil }
+        do throws(FilterFailure) {
+            return try KeyPathOption.keyPath(sectionBy, option: "--section-by")
+        } catch {
+            Output.error(error.message)
+            throw ExitCode(1)
+        }
+    }
+
     /// --select's key paths, compiled.
     private func parsedSelection() throws -> [(name: String, expression: CompiledExpression)]? {
         guard let select else { return nil }
@@ -202,24 +236,13 @@ struct FilterCommand: ParsableCommand {
         path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// The key paths the predicate, the sort keys, the section key path and --select read (for
-    /// the warnings of keys no record has).
-    private func keyPathsRead(_ predicate: CompiledPredicate, _ sortKeys: [SortKey]?) -> [[String]] {
-        MissingKeys.keyPaths(readBy: predicate.predicate) + extraKeyPaths(sortKeys).map(MissingKeys.keys(ofKeyPath:))
-    }
-
-    /// The key paths of --sort, --section-by and --select.
-    private func extraKeyPaths(_ sortKeys: [SortKey]?) -> [String] {
-        let selected = select.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-        return (sortKeys ?? []).map(\.keyPath) + (sectionBy.map { [$0] } ?? []) + selected
-    }
-
-    /// The top-level keys worth building: those the predicate, the sort keys, the section key
-    /// path and --select read (nil: all).
-    private func projection(_ predicate: CompiledPredicate, _ sortKeys: [SortKey]?) -> JSONProjection? {
+    /// The top-level keys worth building: those the predicate reads and the first keys of the
+    /// key paths of --sort, --section-by and --select (nil: all).
+    private func projection(_ predicate: CompiledPredicate, _ optionKeyPaths: [[String]]) -> JSONProjection? {
         guard var keys = JSONProjection.keys(readBy: predicate.predicate) else { return nil }
-        for keyPath in extraKeyPaths(sortKeys) {
-            guard let first = JSONProjection.firstKey(ofKeyPath: keyPath) else { return nil }
+        for keyPath in optionKeyPaths {
+            // A collection operator (`@count`) reads the record as a whole.
+            guard let first = keyPath.first, !first.hasPrefix("@") else { return nil }
             keys.insert(first)
         }
         return JSONProjection(keys: keys)
@@ -263,7 +286,7 @@ struct FilterCommand: ParsableCommand {
 
     /// Sorting or sections: the matches are kept (value, position and, for json/jsonl, text),
     /// sorted, cut by offset and limit, and grouped.
-    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ renderer: inout any ResultRenderer,
+    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ sectionKeyPath: String?, _ renderer: inout any ResultRenderer,
                                 _ kept: inout KeptMatches) throws(FilterFailure) {
         var matches: [Match] = []
         // Without sorting, results are in input order: only the first offset + limit matter
@@ -289,14 +312,14 @@ struct FilterCommand: ParsableCommand {
         order = Array(order.dropFirst(offset))
         if limit > 0 { order = Array(order.prefix(limit)) }
 
-        guard let sectionBy else {
+        guard let sectionKeyPath else {
             for index in order { renderer.write(matches[index]) }
             renderer.finish()
             return
         }
         let sectioned: SectionedResults
         do {
-            sectioned = try SectionedResults(values, order: order, sectionKeyPath: sectionBy)
+            sectioned = try SectionedResults(values, order: order, sectionKeyPath: sectionKeyPath)
         } catch {
             throw FilterFailure("error: \(error.message)")
         }

@@ -29,6 +29,10 @@ struct ParseCommand: ParsableCommand {
     @Argument(help: "The predicate format string.")
     var predicate: String
 
+    /// Words after the predicate: the shell split an unquoted predicate (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
     @Option(name: .customLong("arg"), help: ArgumentHelp("A JSON value for the next format specifier (repeatable).", valueName: "JSON"))
     var arguments: [String] = []
 
@@ -37,6 +41,10 @@ struct ParseCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print the AST as JSON instead of the canonical form.")
     var json = false
+
+    func validate() throws {
+        try SplitStatement.check([predicate], extra: splitWords, what: "predicate")
+    }
 
     func run() throws {
         let values = try ArgumentValues(arguments: arguments, variables: variables)

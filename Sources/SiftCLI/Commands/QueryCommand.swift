@@ -13,7 +13,7 @@ struct QueryCommand: ParsableCommand {
               [FETCH] Entity [WHERE predicate] [SORT BY key [ASC|DESC] [USING comparator], ...]
                   [SECTION BY keypath] [LIMIT n] [OFFSET n]
               COUNT Entity [WHERE predicate]
-              SELECT [DISTINCT] expression [AS name], ... FROM Entity [WHERE predicate]
+              SELECT [DISTINCT] * | expression [AS name], ... FROM Entity [WHERE predicate]
                   [GROUP BY expression, ...] [HAVING predicate] [SORT BY ...] [LIMIT n] [OFFSET n]
 
             ORDER BY is a synonym of SORT BY; keywords are case-insensitive. --arg binds %@, %K, %d ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.

@@ -41,7 +41,12 @@ struct REPLCommand: ParsableCommand {
     @Argument(help: "A statement to run instead of reading statements.")
     var statement: String?
 
+    /// Words after the statement: the shell split an unquoted statement (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
     func validate() throws {
+        if let statement { try SplitStatement.check([statement], extra: splitWords) }
         if create && store == nil { throw ValidationError("--create needs --store STORE (and --model MODEL)") }
     }
 

@@ -8,18 +8,19 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a script of statements and dot commands.",
         discussion: """
-            A script holds statements (as sift query takes them, or bare predicates after .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and # comments. A statement may go on over several lines; a line ending in ; or a blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a program (chmod +x, then ./script.sift). The script starts on --store, or on the bundled example store (the seed apps) when none is given. Errors are printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or .bail on stops at the first).
+            A script holds statements (as sift query takes them, or bare predicates after .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and # comments. A statement may go on over several lines; a line ending in ; or a blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a program (chmod +x, then ./script.sift); - reads the script from standard input (errors then name <stdin>). The script starts on --store, or on the bundled example store (the seed apps) when none is given. Errors are printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or .bail on stops at the first).
 
             Examples:
               $ sift run Examples/movies-report.sift
               $ sift run Examples/notes-by-category.sift --store notes.sqlite --output csv
               $ sift run report.sift --store notes.sqlite --relationships ids
+              $ generate-report | sift run - --store notes.sqlite
               $ sift run report.sift --store notes.sqlite --bail \\
                   --var 'since={"$date": "2017-07-06T00:00:00Z"}'
             """
     )
 
-    @Argument(help: "The script file.")
+    @Argument(help: "The script file, or - for standard input.")
     var script: String
 
     @Option(help: ArgumentHelp("The store to open before the script runs (the bundled example store when not given).", valueName: "STORE"))
@@ -38,7 +39,8 @@ struct RunCommand: ParsableCommand {
     var relationships: RelationshipDetail?
 
     func run() throws {
-        let session = Session(output: .process(), source: .script(name: script))
+        let fromStandardInput = script == "-"
+        let session = Session(output: .process(), source: .script(name: fromStandardInput ? "<stdin>" : script))
         session.settings.bail = bail
         if let output {
             guard let mode = SessionSettings.Mode(rawValue: output.lowercased()) else {
@@ -62,6 +64,11 @@ struct RunCommand: ParsableCommand {
         }
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
         session.open(store: try ShellStores.open(label, create: false, model: nil), label: label)
+        if fromStandardInput {
+            // Line by line as they come, as piped input to `sift STORE` is read.
+            ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false))
+            throw ShellRunner.exitStatus(session)
+        }
         do {
             try session.read(file: script)
         } catch {

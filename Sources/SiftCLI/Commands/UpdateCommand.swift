@@ -30,6 +30,14 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "The update statement: [UPDATE] Entity SET key = expression, ... [WHERE predicate].")
     var statement: String
 
+    /// Words after the statement: the shell split an unquoted statement (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
+    func validate() throws {
+        try SplitStatement.check([statement], extra: splitWords)
+    }
+
     func run() throws {
         let values = try ArgumentValues(arguments: options.arguments, variables: options.variables)
         var update = try BatchChange.parse { () throws(ParseError) in

@@ -16,9 +16,13 @@ struct ObjectOutput: Sendable {
     /// attribute and relationship.
     var properties: [String]?
 
-    /// The names of `--properties a,b,c` (spaces around a name ignored; at least one).
+    /// The names of `--properties a,b,c` (spaces around a name ignored; at least one). A name
+    /// may be written as in a statement, `#2B` for `2B`.
     static func propertyList(_ text: String) throws(OutputError) -> [String] {
-        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            let name = part.trimmingCharacters(in: .whitespaces)
+            return name.count > 1 && name.hasPrefix("#") ? String(name.dropFirst()) : name
+        }
         if names.contains(where: \.isEmpty) {
             throw OutputError("--properties: expected attribute and relationship names separated by commas (--properties name,tracks)")
         }

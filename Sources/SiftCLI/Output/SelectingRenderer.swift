@@ -1,8 +1,8 @@
 import Foundation
 import Sift
 
-/// `--select a,b.c`: each result becomes an object of the selected key paths, keyed as written
-/// (`{"a": 1, "b.c": "x"}`; a key path a record lacks is null), and is printed by the
+/// `--select a,b.c`: each result becomes an object of the selected key paths, keyed by the key
+/// path (`{"a": 1, "b.c": "x"}`; `#2B` is keyed `2B`; a key path a record lacks is null), and is printed by the
 /// `--output` renderer it wraps. Its JSON text is written anew (compact), not taken from the
 /// input.
 struct SelectingRenderer: ResultRenderer {
@@ -18,13 +18,12 @@ struct SelectingRenderer: ResultRenderer {
             do {
                 expression = try ExpressionNode(format: name)
             } catch {
-                throw FilterFailure("error: --select: '\(name)' is not a key path")
+                throw FilterFailure("error: --select: '\(name)' is not a key path: \(error.message)")
             }
-            guard case .keyPath(let base, _) = expression.kind, base == nil || base?.kind == .evaluatedObject,
-                  let compiled = try? CompiledExpression(expression) else {
+            guard let keys = KeyPathOption.keys(of: expression), let compiled = try? CompiledExpression(expression) else {
                 throw FilterFailure("error: --select: '\(name)' is not a key path (write keys and dotted key paths: --select title,author.name)")
             }
-            selection.append((name, compiled))
+            selection.append((keys.joined(separator: "."), compiled))
         }
         return selection
     }

@@ -108,7 +108,7 @@ extension DotCommands {
             [FETCH] Entity [WHERE predicate] [SORT BY key [ASC|DESC] [USING comparator], ...]
                 [SECTION BY keypath] [LIMIT n] [OFFSET n]
             COUNT Entity [WHERE predicate]
-            SELECT [DISTINCT] expression [AS name], ... FROM Entity [WHERE predicate]
+            SELECT [DISTINCT] * | expression [AS name], ... FROM Entity [WHERE predicate]
                 [GROUP BY expression, ...] [HAVING predicate] [SORT BY ...] [LIMIT n] [OFFSET n]
             [UPDATE] Entity SET key = expression, ... [WHERE predicate]
             [DELETE [FROM]] Entity [WHERE predicate]

@@ -8,6 +8,10 @@ struct FetchInput: ParsableArguments {
     @Argument(help: "The fetch statement.")
     var statement: String?
 
+    /// Words after the statement: the shell split an unquoted statement (an error that says to quote it).
+    @Argument(help: .hidden)
+    var splitWords: [String] = []
+
     @Option(help: ArgumentHelp("A JSON fetch request instead of a statement.", valueName: "FILE.json"))
     var request: String?
 
@@ -18,6 +22,7 @@ struct FetchInput: ParsableArguments {
     var variables: [String] = []
 
     func validate() throws {
+        if let statement { try SplitStatement.check([statement], extra: splitWords) }
         if statement == nil && request == nil { throw ValidationError("give a fetch statement or --request FILE.json") }
         if statement != nil && request != nil { throw ValidationError("give a fetch statement or --request, not both") }
     }

@@ -97,12 +97,10 @@ final class MissingKeys {
         }
     }
 
-    /// The keys of a key path written as text (`address.city`), up to the first that is not a
-    /// plain key (`tags.@count` → `["tags"]`); empty when it does not start with a key.
-    static func keys(ofKeyPath keyPath: String) -> [String] {
-        guard JSONProjection.firstKey(ofKeyPath: keyPath) != nil else { return [] }
-        return Array(keyPath.split(separator: ".", omittingEmptySubsequences: false)
-            .prefix { !$0.isEmpty && !$0.hasPrefix("@") && !$0.contains("[") }.map(String.init))
+    /// The keys of a key path up to the first that is not a plain key (`tags.@count` →
+    /// `["tags"]`).
+    static func plainKeys(_ keys: [String]) -> [String] {
+        Array(keys.prefix { !$0.isEmpty && !$0.hasPrefix("@") })
     }
 
     // MARK: The keys a predicate reads

@@ -32,16 +32,11 @@ public struct SectionedResults: Sendable {
     /// not group the section key).
     public let warning: String?
 
-    /// Groups `values[order[0]], values[order[1]], ...` by `keyPath`.
+    /// Groups `values[order[0]], values[order[1]], ...` by `keyPath`: keys separated by dots,
+    /// each as the data names it (NSFetchedResultsController's sectionNameKeyPath: `2B`, not
+    /// the format string's `#2B`).
     public init(_ values: [Value], order: [Int], sectionKeyPath keyPath: String) throws(EvaluationError) {
-        let expression: CompiledExpression
-        do {
-            expression = try CompiledExpression(format: keyPath)
-        } catch let error as EvaluationError {
-            throw error
-        } catch {
-            throw EvaluationError(.invalidArgument, "invalid section key path '\(keyPath)': \(error)", keyPath: keyPath)
-        }
+        let expression = try CompiledExpression(SortKey.expression(ofKeyPath: keyPath))
         // Sections by identity (equal values share one), named by their first value's text.
         var keys: [String] = []
         var names: [String: String] = [:]

@@ -17,6 +17,9 @@ public enum StringComparator: String, Sendable, Hashable, CaseIterable, Codable 
 
 /// One sort descriptor (NSSortDescriptor): a key path, a direction and a string comparator.
 public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The key path, as NSSortDescriptor's key: keys separated by dots, each as the data names
+    /// it (`2B`, `size`, `address.city`, `tags.@count`) — not the format string's spelling
+    /// (`#2B`), which ``Sorting/parseSortKeys(_:)`` and statements read into this form.
     public var keyPath: String
     public var ascending: Bool
     public var comparator: StringComparator
@@ -25,6 +28,14 @@ public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
         self.keyPath = keyPath
         self.ascending = ascending
         self.comparator = comparator
+    }
+
+    /// The key path as an expression read from the evaluated object.
+    package var expression: ExpressionNode { Self.expression(ofKeyPath: keyPath) }
+
+    /// A key path of keys separated by dots (`address.city`) as an expression.
+    package static func expression(ofKeyPath keyPath: String) -> ExpressionNode {
+        ExpressionNode(.keyPath(base: nil, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)))
     }
 
     /// `key [ASC|DESC] [USING comparator]`.

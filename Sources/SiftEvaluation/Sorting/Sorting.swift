@@ -5,7 +5,8 @@ import SiftLanguage
 /// keep input order, so results and pages are deterministic.
 public enum Sorting {
     /// Parses `"key [ASC|DESC] [USING comparator], ..."` (keywords case-insensitive), as
-    /// `sift filter --sort` and `SORT BY` take it.
+    /// `sift filter --sort` and `SORT BY` take it. A key is written as in a format string
+    /// (`#2B`, `#size`, `address.city`); the sort key holds the key path it names (`2B`).
     public static func parseSortKeys(_ text: String) throws(SortSpecificationError) -> [SortKey] {
         var keys: [SortKey] = []
         var offset = 0
@@ -17,11 +18,13 @@ public enum Sorting {
                 throw SortSpecificationError(message: "expected a key path", column: column)
             }
             let keyPath = String(first)
+            let pathKeys: [String]
             do {
                 let expression = try ExpressionNode(format: keyPath)
-                guard case .keyPath = expression.kind else {
+                guard case .keyPath(let base, let parsedKeys) = expression.kind, base == nil || base?.kind == .evaluatedObject else {
                     throw SortSpecificationError(message: "'\(keyPath)' is not a key path", column: column)
                 }
+                pathKeys = parsedKeys
             } catch let error as ParseError {
                 throw SortSpecificationError(message: "'\(keyPath)': \(error.message)", column: column)
             } catch let error as SortSpecificationError {
@@ -29,7 +32,7 @@ public enum Sorting {
             } catch {
                 throw SortSpecificationError(message: "'\(keyPath)' is not a key path", column: column)
             }
-            var key = SortKey(keyPath)
+            var key = SortKey(pathKeys.joined(separator: "."))
             var rest = words.dropFirst()
             if let direction = rest.first?.uppercased(), direction == "ASC" || direction == "DESC" {
                 key.ascending = direction == "ASC"
@@ -57,18 +60,19 @@ public enum Sorting {
 
     /// The positions of `values` in sorted order.
     public static func sortedIndices(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Int] {
+        try sortedIndices(values, by: keys, reading: keys.map(\.expression))
+    }
+
+    /// The positions of `values` in sorted order, each sort key's value read by the expression
+    /// at its position in `expressions` (a result property named by an alias, a result key that
+    /// holds a dot) with the key's direction and comparator.
+    package static func sortedIndices(_ values: [Value], by keys: [SortKey], reading expressions: [ExpressionNode]) throws(EvaluationError) -> [Int] {
+        precondition(keys.count == expressions.count, "one expression per sort key")
         guard !keys.isEmpty else { return Array(values.indices) }
         // Read every sort key of every value once.
         var columns: [[Value]] = []
-        for key in keys {
-            let expression: CompiledExpression
-            do {
-                expression = try CompiledExpression(format: key.keyPath)
-            } catch let error as EvaluationError {
-                throw error
-            } catch {
-                throw EvaluationError(.invalidArgument, "invalid sort key '\(key.keyPath)': \(error)", keyPath: key.keyPath)
-            }
+        for node in expressions {
+            let expression = try CompiledExpression(node)
             var column: [Value] = []
             column.reserveCapacity(values.count)
             for value in values { column.append(try expression.evaluate(value)) }

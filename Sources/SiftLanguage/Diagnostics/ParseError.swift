@@ -149,10 +149,13 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
 /// characters up to the window's end are read, and only the window's are kept, so a format
 /// string of any length costs one pass and a hundred characters. (The CLI shows warnings with
 /// it too.)
-package enum DiagnosticWindow {
-    static let width = 100
+public enum DiagnosticWindow {
+    /// The most characters a window shows (with a `…` at either end where the text goes on).
+    public static let width = 100
 
-    package static func excerpt(_ source: String, column: Int) -> (line: String, column: Int) {
+    /// The text of `source` around the 1-based `column` on one line (control characters shown
+    /// as spaces), and the column of the same character in that line, for a caret under it.
+    public static func excerpt(_ source: String, column: Int) -> (line: String, column: Int) {
         // One line: control characters (newlines, tabs) show as spaces so the caret lines up.
         func shown(_ ch: Character) -> Character {
             ch.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7F }) ? " " : ch

@@ -127,10 +127,12 @@ struct Lexer {
             if b == UInt8(ascii: "?") {
                 throw error(.unexpectedCharacter, "'?' is not allowed outside a string (use %@ for an argument)", at: start)
             }
+            if b == UInt8(ascii: "`") { throw backtickError(at: start) }
             let shown = b < 0x20 || b == 0x7F ? "control character 0x\(String(b, radix: 16))" : "'\(Character(Unicode.Scalar(b)))'"
             throw error(.unexpectedCharacter, "unexpected \(shown)", at: start)
         case .nonASCII:
             let length = Lexer.utf8Length(leadByte: b)
+            if let quote = curlyQuoteError(at: start, length: length) { throw quote }
             throw error(
                 .unexpectedCharacter,
                 "unexpected '\(String(decoding: bytes[start..<min(count, start + length)], as: UTF8.self))' outside a string; keys are ASCII (write other keys with %K or \\uXXXX escapes)",
@@ -251,7 +253,9 @@ struct Lexer {
         if i < count, ByteClass.table[Int(bytes[i])] == .letter {
             var end = i
             while end < count, ByteClass.isIdentifierByte[Int(bytes[end])] { end += 1 }
-            throw error(.invalidNumber, "a number cannot run into a name ('\(String(decoding: bytes[start..<end], as: UTF8.self))')", at: start, length: end - start)
+            let word = String(decoding: bytes[start..<end], as: UTF8.self)
+            throw error(.invalidNumber, "a number cannot run into a name ('\(word)'); a key that starts with a digit is written #\(word)",
+                        at: start, length: end - start, suggestion: "#\(word)")
         }
         position = i
         return Token(kind: isDouble ? .double : .integer, start: start, end: i)
@@ -292,6 +296,13 @@ struct Lexer {
             }
             i += 1
         }
+        if let curly = curlyCloser(from: start + 1, standingFor: quote == UInt8(ascii: "\"") ? "\"" : "'") {
+            // "Hank” — a curly quote pasted where the closing quote should be.
+            let content = bytes[(start + 1)..<curly.offset]
+            throw error(.unterminatedString, "unterminated string: a curly quote '\(curly.text)' does not end it; use straight quotes",
+                        at: curly.offset, length: curly.length,
+                        suggestion: content.contains(UInt8(ascii: "\\")) ? nil : Lexer.straightQuoted(content))
+        }
         throw error(.unterminatedString, "unterminated string: no closing \(quote == UInt8(ascii: "\"") ? "\"" : "'")", at: start)
     }
 
@@ -310,6 +321,10 @@ struct Lexer {
             return Token(kind: .percentPercent, start: start, end: i + 1)
         case UInt8(ascii: "k"):
             throw error(.invalidFormatSpecifier, "'%k' is not a format specifier (key paths are %K, upper-case)", at: start, length: 2, suggestion: "%K")
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "("), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // `x % 2`: SQL's remainder.
+            throw error(.invalidFormatSpecifier, "'%' is not an operator here (it starts a format specifier: %@, %K, %d, ...); the remainder of x by y is modulus:by:(x, y)",
+                        at: start)
         default:
             break
         }
@@ -326,6 +341,72 @@ struct Lexer {
             .invalidFormatSpecifier,
             "unknown format specifier '\(String(decoding: bytes[start..<shownEnd], as: UTF8.self))' (valid: %@ %K %d %i %u %ld %lld %lu %f %lf %g %e %s %%)",
             at: start, length: shownEnd - start)
+    }
+
+    // MARK: SQL and word-processor habits
+
+    /// Quotation marks a word processor puts in pasted text: `“ ” „ ‟ « » ″` stand for `"`,
+    /// `‘ ’ ‚ ‛ ′` for `'`.
+    static let curlyQuotes: [Unicode.Scalar: Character] = [
+        "\u{201C}": "\"", "\u{201D}": "\"", "\u{201E}": "\"", "\u{201F}": "\"", "\u{00AB}": "\"", "\u{00BB}": "\"", "\u{2033}": "\"",
+        "\u{2018}": "'", "\u{2019}": "'", "\u{201A}": "'", "\u{201B}": "'", "\u{2032}": "'",
+    ]
+
+    /// The curly quote that starts at `offset` (`length` bytes), if it is one.
+    private func curlyQuote(at offset: Int, length: Int) -> (text: String, straight: Character)? {
+        guard offset + length <= bytes.count else { return nil }
+        let text = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
+        guard let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1, let straight = Lexer.curlyQuotes[scalar] else { return nil }
+        return (text, straight)
+    }
+
+    /// `“Hank”` outside a string: use straight quotes; the suggestion is the string with them
+    /// when the closing curly quote is on the same line.
+    private func curlyQuoteError(at start: Int, length: Int) -> ParseError? {
+        guard let (text, straight) = curlyQuote(at: start, length: length) else { return nil }
+        var suggestion: String?
+        var i = start + length
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\n") {
+            let size = Lexer.utf8Length(leadByte: bytes[i])
+            if bytes[i] >= 0x80, let closer = curlyQuote(at: i, length: size), closer.straight == straight {
+                suggestion = Lexer.straightQuoted(bytes[(start + length)..<i])
+                break
+            }
+            i += size
+        }
+        return error(.unexpectedCharacter, "a curly quote '\(text)' (as pasted from a document) does not start a string; use straight quotes, \"...\" or '...'",
+                     at: start, length: length, suggestion: suggestion ?? String(straight))
+    }
+
+    /// `"text"`, with `"` and `\` escaped.
+    private static func straightQuoted(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        var quoted = "\""
+        for ch in String(decoding: text, as: UTF8.self) {
+            if ch == "\"" || ch == "\\" { quoted.append("\\") }
+            quoted.append(ch)
+        }
+        return quoted + "\""
+    }
+
+    /// The first curly quote standing for `straight` from `offset` to the end of the text, if any.
+    private func curlyCloser(from offset: Int, standingFor straight: Character) -> (text: String, offset: Int, length: Int)? {
+        var i = offset
+        while i < bytes.count {
+            let size = Lexer.utf8Length(leadByte: bytes[i])
+            if bytes[i] >= 0x80, let quote = curlyQuote(at: i, length: size), quote.straight == straight { return (quote.text, i, size) }
+            i += size
+        }
+        return nil
+    }
+
+    /// `` `2B` ``: MySQL's quoted name. A key that is not an identifier is written `#2B` here.
+    private func backtickError(at start: Int) -> ParseError {
+        var end = start + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        let name = end < bytes.count && bytes[end] == UInt8(ascii: "`") ? String(decoding: bytes[(start + 1)..<end], as: UTF8.self) : ""
+        let isKey = !name.isEmpty && name.utf8.allSatisfy { ByteClass.isIdentifierByte[Int($0)] }
+        return error(.unexpectedCharacter, "backticks do not quote names here; a key that is not a plain name is written with # (#2B, #size) or bound with %K",
+                     at: start, suggestion: isKey ? "#\(name)" : nil)
     }
 
     static func hexValue(_ b: UInt8) -> Int? {

@@ -61,7 +61,7 @@ extension ExpressionNode {
 /// (``built(_:at:)``), and every loop consumes a token per turn, so the work is linear in the
 /// input.
 struct Parser {
-    private var lexer: Lexer
+    private(set) var lexer: Lexer
     var current: Token
     var previousEnd = 0
     let arguments: [Any?]
@@ -325,7 +325,14 @@ struct Parser {
                 guard Precedence.comparison >= minimum else { return lhs }
                 lhs = try parseComparison(after: lhs)
             default:
-                guard let op = current.kind.binaryOperator, Precedence.of(op) >= minimum else { return lhs }
+                guard let op = current.kind.binaryOperator, Precedence.of(op) >= minimum else {
+                    // A SQL operator (`IS NULL`, `ILIKE`) where a comparison could follow.
+                    if current.kind == .identifier || current.kind == .tilde, Precedence.comparison >= minimum,
+                       case .expression(let left) = lhs, let habit = try sqlOperatorError(after: left) {
+                        throw habit
+                    }
+                    return lhs
+                }
                 lhs = try parseBinary(lhs, op)
             }
         }
@@ -423,7 +430,10 @@ struct Parser {
         default: .any
         }
         let left = try requireExpression(try parse(Precedence.comparison.tighter))
-        guard current.kind.isComparisonToken else { throw missingQualifiedOperator(token, left) }
+        guard current.kind.isComparisonToken else {
+            if let habit = try sqlOperatorError(after: left, qualifier: token) { throw habit }
+            throw missingQualifiedOperator(token, left)
+        }
         return .predicate(try parseComparison(left: left, modifier: modifier, start: token.start))
     }
 
@@ -473,7 +483,10 @@ struct Parser {
             throw error
         }
         parenthesisDepth -= 1
-        guard current.kind == .rightParen else { try unexpected(after: inner, closer: ")") }
+        guard current.kind == .rightParen else {
+            if current.kind == .comma, case .expression(let first) = inner { throw parenthesizedListError(first: first, open: start) }
+            try unexpected(after: inner, closer: ")")
+        }
         try advance()
         switch inner {
         case .predicate(var p):
@@ -504,6 +517,7 @@ struct Parser {
         if op == .between, case .aggregate(let bounds) = right.kind, bounds.count != 2 {
             throw error(.unexpectedToken, "BETWEEN needs two bounds, {low, high}; found \(bounds.count)", at: right.range)
         }
+        if op == .between, let habit = try betweenError(low: right) { throw habit }
         if current.kind.isComparisonToken {
             throw error(.chainedComparison, "comparisons do not chain: '\(text(current))' cannot follow '\(text(operatorToken))' (combine comparisons with AND)", at: current)
         }
@@ -688,6 +702,15 @@ struct Parser {
         return ExpressionNode(.keyPath(base: nil, keys: [key]), range: token.range)
     }
 
+    /// A key path whose first key is the reserved word that is the current token, where only
+    /// a key path can stand (`SORT BY size`, `SECTION BY first.name`).
+    mutating func parseKeyPathFromReservedWord() throws(ParseError) -> ExpressionNode {
+        let token = current
+        try advance()
+        height = 1
+        return try parsePostfix(ExpressionNode(.keyPath(base: nil, keys: [text(token)]), range: token.range), start: token.start)
+    }
+
     /// `$name` or `$name := value`.
     @inline(never)
     private mutating func parseVariable() throws(ParseError) -> ExpressionNode {
@@ -757,7 +780,7 @@ struct Parser {
 
     /// Comma-separated expressions up to `closer`, which it consumes (the opener already was);
     /// ``height`` is then the highest element's (0 for none).
-    private mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> [ExpressionNode] {
+    mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> [ExpressionNode] {
         var elements: [ExpressionNode] = []
         var highest = 0
         if current.kind != closer {
@@ -825,13 +848,27 @@ struct Parser {
         let nameRange = SourceRange(start: nameToken.start, end: previousEnd)
         let candidates = FunctionCatalog.candidates(named: name)
         if candidates.isEmpty {
+            if let (message, suggestion) = SQLHabits.unknownFunction(name, arguments: argumentTexts()) {
+                throw error(.unknownFunction, message, at: nameRange, suggestion: suggestion)
+            }
             let written = FunctionCatalog.key(name)
             let suggestion = Suggestions.closest(to: written, in: FunctionCatalog.displayNames)
-            throw error(.unknownFunction, "unknown function '\(name)' (known functions: \(FunctionCatalog.displayNames.joined(separator: ", ")))", at: nameRange, suggestion: suggestion)
+            throw error(.unknownFunction, "unknown function '\(name)' (functions are written name:(arguments): lowercase:(x), sum:(x), add:to:(a, b); LANGUAGE.md §6 lists them)",
+                        at: nameRange, suggestion: suggestion)
         }
         try advance()
+        if current.kind == .star, try peek().kind == .rightParen {
+            // count(*), SQL's count of rows.
+            let star = current
+            throw ParseError(.unexpectedToken, FunctionCatalog.key(name) == "count" ? SQLHabits.countStar : "'*' is not an argument; name a key",
+                             source: lexer.source, offset: nameToken.start, length: star.end + 1 - nameToken.start, expected: ["an expression"])
+        }
         let arguments = try parseExpressionList(closer: .rightParen, ")", context: "after the function's arguments")
         guard let function = FunctionCatalog.lookup(name, arity: arguments.count) else {
+            if ["min", "max"].contains(FunctionCatalog.key(name)), arguments.count >= 2, let selector = candidates.first?.selector {
+                let (message, suggestion) = SQLHabits.scalarMinMax(selector, arguments: arguments.map(writtenText))
+                throw error(.wrongArgumentCount, message, at: nameRange, suggestion: suggestion)
+            }
             let arities = candidates.map { "\($0.selector) takes \($0.arity) argument\($0.arity == 1 ? "" : "s")" }.joined(separator: "; ")
             throw error(.wrongArgumentCount, "\(arities), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
         }
@@ -904,6 +941,7 @@ struct Parser {
         try expect(.leftParen, "(", context: "after CAST")
         let value = try requireExpression(try parse(.or))
         let valueHeight = height
+        if current.kind == .identifier, text(current).uppercased() == "AS" { throw try castAsError(value: value, start: start) }
         try expect(.comma, ",", context: "after the value to CAST")
         let (typeName, typeRange) = try parseStringConstant(what: "CAST's type")
         try expect(.rightParen, ")", context: "to close CAST")

@@ -59,6 +59,7 @@ extension Parser {
             if isWord("LIMIT") {
                 try advance()
                 statement.limit = try parseCount(clause: "LIMIT")
+                if current.kind == .comma { throw try limitCommaError(first: statement.limit ?? 0) }
             }
             if isWord("OFFSET") {
                 try advance()
@@ -85,6 +86,21 @@ extension Parser {
         try advance()
     }
 
+    /// A text without the `;` (and white space) that end it, as a statement typed into sqlite3
+    /// ends; the text itself when it has none.
+    static func withoutFinalSemicolons(_ text: String) -> String {
+        var end = text.utf8.endIndex
+        var sawSemicolon = false
+        while end > text.utf8.startIndex {
+            let before = text.utf8.index(before: end)
+            let byte = text.utf8[before]
+            guard byte == UInt8(ascii: ";") || ByteClass.table[Int(byte)] == .space else { break }
+            if byte == UInt8(ascii: ";") { sawSemicolon = true }
+            end = before
+        }
+        return sawSemicolon ? String(text[..<end]) : text
+    }
+
     mutating func parseEntityName() throws(ParseError) -> String {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected an entity name, found \(describe(current))",
@@ -105,7 +121,16 @@ extension Parser {
         return items
     }
 
+    /// The SELECT list: `expression [AS name], ...`, or `*` for every attribute (no properties).
     private mutating func parseSelectList() throws(ParseError) -> [FetchStatement.SelectItem] {
+        if current.kind == .star {
+            let star = current
+            try advance()
+            if current.kind == .comma {
+                throw error(.unexpectedToken, "SELECT * stands alone (every attribute); name the properties instead", at: star)
+            }
+            return []
+        }
         var items: [FetchStatement.SelectItem] = []
         repeat {
             if !items.isEmpty { try advance() }
@@ -113,11 +138,26 @@ extension Parser {
             var alias: String?
             if isWord("AS") {
                 try advance()
-                alias = try parseEntityName()
+                alias = try parseAlias()
             }
             items.append(FetchStatement.SelectItem(expression, alias: alias))
         } while current.kind == .comma
         return items
+    }
+
+    /// The name after `AS`: a name, `#name`, or a reserved word but SELF (`AS first`, `AS size`:
+    /// a name is all that can stand here).
+    private mutating func parseAlias() throws(ParseError) -> String {
+        if case .keyword(let keyword) = current.kind, keyword != .self, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
+            let name = text(current)
+            try advance()
+            return name
+        }
+        guard current.kind == .identifier || current.kind == .escapedKey else {
+            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected a name after AS, found \(describe(current))",
+                        at: current, expected: ["a name"])
+        }
+        return try parseEntityName()
     }
 
     private mutating func parseSortList() throws(ParseError) -> [FetchStatement.SortItem] {
@@ -131,6 +171,8 @@ extension Parser {
                 try advance()
                 item.ascending = false
             }
+            if isWord("NULLS") { try parseNullsOrder(ascending: item.ascending) }
+            if isWord("COLLATE") { throw try collateError() }
             if isWord("USING") {
                 try advance()
                 let token = current
@@ -149,13 +191,71 @@ extension Parser {
         return items
     }
 
-    /// A key path (`artist.name`, `tags.@count`, `%K`), as text.
+    /// `NULLS FIRST` or `NULLS LAST` after a sort key's direction: nil sorts first ascending
+    /// and last descending (as in SQLite), so the clause that says so is accepted and the
+    /// other is an error.
+    private mutating func parseNullsOrder(ascending: Bool) throws(ParseError) {
+        let start = current
+        try advance()
+        guard isWord("FIRST") || isWord("LAST") || current.kind == .keyword(.first) || current.kind == .keyword(.last) else {
+            throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected FIRST or LAST after NULLS, found \(describe(current))",
+                        at: current, expected: ["FIRST", "LAST"])
+        }
+        let first = text(current).uppercased() == "FIRST"
+        try advance()
+        guard first == ascending else {
+            throw error(.unsupported, "nil sorts first in ascending order and last in descending order (as in SQLite); "
+                        + "NULLS \(first ? "FIRST" : "LAST") cannot change it (WHERE key != nil leaves nil out)",
+                        at: SourceRange(start: start.start, end: previousEnd))
+        }
+    }
+
+    /// `ORDER BY name COLLATE NOCASE`: a comparator says how strings sort here. The current
+    /// token is COLLATE.
+    private func collateError() throws(ParseError) -> ParseError {
+        var probe = self
+        try probe.advance()
+        let name = probe.current.kind == .identifier ? probe.text(probe.current).uppercased() : ""
+        let comparator = name == "NOCASE" ? "caseInsensitiveCompare" : name == "BINARY" ? "compare" : "localizedStandardCompare"
+        return error(.unexpectedToken, "COLLATE is SQL's; a sort key says how strings compare with USING \(comparator) "
+                     + "(comparators: \(FetchStatement.comparatorNames.joined(separator: ", ")))",
+                     at: SourceRange(start: current.start, end: probe.current.kind == .end ? current.end : probe.current.end),
+                     suggestion: "USING \(comparator)")
+    }
+
+    /// `LIMIT 10, 20`: SQLite's `LIMIT offset, count`. The current token is the comma.
+    private func limitCommaError(first: Int) throws(ParseError) -> ParseError {
+        var probe = self
+        try probe.advance()
+        let second = probe.current.kind == .integer ? probe.text(probe.current) : "n"
+        return error(.unexpectedToken, "LIMIT takes one count; SQLite's LIMIT \(first), \(second) (skip \(first), then \(second)) is written LIMIT \(second) OFFSET \(first)",
+                     at: current, expected: ["OFFSET"], suggestion: "LIMIT \(second) OFFSET \(first)")
+    }
+
+    /// A key path (`artist.name`, `tags.@count`, `%K`), as text. A reserved word other than
+    /// SELF may start it (`SORT BY size`): only a key path can stand here.
     private mutating func parseKeyPathText(context: String) throws(ParseError) -> String {
         let start = current
-        let expression = try requireExpression(try parse(.or))
+        let expression: ExpressionNode
+        if case .keyword(let keyword) = current.kind, keyword != .self, text(current).utf8.allSatisfy({ ByteClass.isIdentifierByte[Int($0)] }) {
+            expression = try parseKeyPathFromReservedWord()
+        } else {
+            expression = try requireExpression(try parse(.or))
+        }
         guard case .keyPath(nil, _) = expression.kind else {
-            throw error(.unexpectedToken, "\(context) takes a key path, not '\(CanonicalPrinter.format(expression))'",
-                        at: expression.range ?? start.range)
+            var suggestion: String?
+            var message = "\(context) takes a key path, not '\(CanonicalPrinter.format(expression))'"
+            switch expression.kind {
+            case .constant(.string(let name)):
+                // SQL's "2B" is a name; here it is a string.
+                message += "; double quotes make a string here, and a key that is not a plain name is written with #"
+                suggestion = CanonicalPrinter.formatKey(name)
+            case .constant(.int):
+                message += " (a column number is SQL's; name the key)"
+            default:
+                break
+            }
+            throw error(.unexpectedToken, message, at: expression.range ?? start.range, suggestion: suggestion)
         }
         return CanonicalPrinter.format(expression)
     }

@@ -18,9 +18,10 @@ public struct DeleteStatement: Sendable, Hashable {
         self.predicate = predicate
     }
 
-    /// Parses a statement; `arguments` bind `%@`, `%K`, `%d` in order.
+    /// Parses a statement; `arguments` bind `%@`, `%K`, `%d` in order. A `;` may end it, as
+    /// in sqlite3.
     public init(parsing text: String, arguments: [Any?] = [], options: ParserOptions = ParserOptions()) throws(ParseError) {
-        self = try Parser.parse(text, arguments: arguments, options: options) { (parser) throws(ParseError) in
+        self = try Parser.parse(Parser.withoutFinalSemicolons(text), arguments: arguments, options: options) { (parser) throws(ParseError) in
             try parser.parseDeleteStatement()
         }
     }

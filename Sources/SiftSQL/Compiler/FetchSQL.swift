@@ -65,6 +65,9 @@ struct FetchSQL {
         var terms: [SQLOrdering] = []
         do {
             for key in request.sortDescriptors {
+                if DictionaryResults.sortedProperty(key, of: request) != nil {
+                    throw SQLUnsupported("sorting by the result property \(key.keyPath)")
+                }
                 let keys = key.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
                     throw SQLUnsupported("sorting by a to-many key path")

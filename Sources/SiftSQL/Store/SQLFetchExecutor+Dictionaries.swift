@@ -55,10 +55,12 @@ extension SQLFetchExecutor {
     }
 
     /// The fetch of the objects a dictionary fetch made in memory reads: every matching
-    /// object, not paged, sorted unless grouped (groups are sorted by their properties) or
-    /// aggregated whole (the aggregates read the objects in insertion order).
+    /// object, not paged, sorted unless grouped (groups are sorted by their properties),
+    /// aggregated whole (the aggregates read the objects in insertion order) or sorted by a
+    /// property's value (the rows are sorted once made).
     static func objectsRequest(for request: FetchRequest) -> FetchRequest {
-        var objectRequest = request
+        var objectRequest = DictionaryResults.resolvingSortAliases(request)
+        if DictionaryResults.sortsByPropertyValue(objectRequest) { objectRequest.sortDescriptors = [] }
         objectRequest.resultType = .objects
         objectRequest.fetchLimit = 0
         objectRequest.fetchOffset = 0

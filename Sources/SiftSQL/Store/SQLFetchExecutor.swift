@@ -22,13 +22,12 @@ struct SQLFetchExecutor {
         } catch {
             throw StoreError(.unknownEntity, error.message, entity: request.entityName)
         }
-        let request = try TypedRequest(request, entity: entity, model: schema.model).request
+        // A sort key naming a property that holds a key path sorts by that key path.
+        let request = try TypedRequest(DictionaryResults.resolvingSortAliases(request), entity: entity, model: schema.model).request
         // Errors that do not depend on the data (an invalid constant regex, …) come first,
         // from the evaluator itself.
         if let predicate = request.predicate { _ = try CompiledPredicate(predicate) }
-        if request.resultType != .dictionaries || request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: schema.model) }
-        }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: schema.model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         var plan = try FetchSQL(request, schema: schema)

@@ -36,7 +36,11 @@ package enum DictionaryResults {
         }
         if request.propertiesToGroupBy.isEmpty {
             if !request.sortDescriptors.isEmpty {
-                let order = try Sorting.sortedIndices(matched, by: request.sortDescriptors)
+                // A key naming a property sorts by its value (SQL's ORDER BY an alias).
+                let expressions = request.sortDescriptors.map { key in
+                    properties.first { $0.name == key.keyPath }?.expression ?? key.expression
+                }
+                let order = try Sorting.sortedIndices(matched, by: request.sortDescriptors, reading: expressions)
                 matched = order.map { matched[$0] }
             }
             var rows: [ValueDictionary] = []
@@ -100,7 +104,11 @@ package enum DictionaryResults {
                 throw StoreError(.invalidRequest, "a grouped fetch sorts by its properties; '\(key.keyPath)' is not one of \(properties.map(\.name).joined(separator: ", "))",
                                  entity: entity.name, key: key.keyPath)
             }
-            rows = try Sorting.sorted(rows.map(Value.dictionary), by: request.sortDescriptors.map(rowKey)).compactMap(\.asDictionary)
+            // A property's name is one key of the row, whatever it holds (`category.name`).
+            let values = rows.map(Value.dictionary)
+            let order = try Sorting.sortedIndices(values, by: request.sortDescriptors,
+                                                  reading: request.sortDescriptors.map { ExpressionNode(.keyPath(base: nil, keys: [$0.keyPath])) })
+            rows = order.map { rows[$0] }
         }
         if request.returnsDistinctResults { rows = distinct(rows) }
         return paging ? page(rows, request) : rows
@@ -115,10 +123,37 @@ package enum DictionaryResults {
         Array(items[request.page(of: items.count)])
     }
 
-    /// A sort key naming a result property, written so any name reads as one key.
-    private static func rowKey(_ key: SortKey) -> SortKey {
-        let printed = CanonicalPrinter.format(ExpressionNode(.keyPath(base: nil, keys: [key.keyPath])))
-        return SortKey(printed, ascending: key.ascending, comparator: key.comparator)
+    // MARK: Sorting by result properties
+
+    /// The property of an ungrouped dictionary fetch that `key` names, when that property is
+    /// not a plain key path (`SELECT Milliseconds / 1000 AS secs … SORT BY secs`): the rows
+    /// sort by its value, as SQL's ORDER BY an alias does, in memory. A property that is a key
+    /// path (`#2B AS doubles`) sorts by that key path instead (``resolvingSortAliases(_:)``),
+    /// which SQL can do.
+    package static func sortedProperty(_ key: SortKey, of request: FetchRequest) -> FetchedProperty? {
+        guard request.resultType == .dictionaries, request.propertiesToGroupBy.isEmpty else { return nil }
+        return request.propertiesToFetch.first { $0.name == key.keyPath && FetchStatement.keys(of: $0.expression) == nil }
+    }
+
+    /// Whether an ungrouped dictionary fetch sorts by a property that is not a key path.
+    package static func sortsByPropertyValue(_ request: FetchRequest) -> Bool {
+        request.sortDescriptors.contains { sortedProperty($0, of: request) != nil }
+    }
+
+    /// An ungrouped dictionary fetch with each sort key that names a property holding a key
+    /// path sorting by that key path (`SELECT #2B AS doubles … SORT BY doubles` sorts by `2B`);
+    /// any other request as it is. Aliases take precedence over the entity's keys, as in SQL.
+    package static func resolvingSortAliases(_ request: FetchRequest) -> FetchRequest {
+        guard request.resultType == .dictionaries, request.propertiesToGroupBy.isEmpty, !request.sortDescriptors.isEmpty,
+              !request.propertiesToFetch.isEmpty else { return request }
+        var resolved = request
+        for index in resolved.sortDescriptors.indices {
+            let name = resolved.sortDescriptors[index].keyPath
+            if let property = request.propertiesToFetch.first(where: { $0.name == name }), let keys = FetchStatement.keys(of: property.expression) {
+                resolved.sortDescriptors[index].keyPath = keys.joined(separator: ".")
+            }
+        }
+        return resolved
     }
 
     private static func distinct(_ rows: [ValueDictionary]) -> [ValueDictionary] {

@@ -94,13 +94,14 @@ public struct FetchRequest: Sendable, Hashable {
     /// The request a statement stands for (each statement is exactly one request).
     public init(_ statement: FetchStatement) {
         self.init(entityName: statement.entityName, predicate: statement.predicate)
+        // Key paths as Core Data names them: `SORT BY #2B` sorts by the key 2B.
         sortDescriptors = statement.sort.map { item in
-            SortKey(item.keyPath, ascending: item.ascending,
+            SortKey(item.requestKeyPath, ascending: item.ascending,
                     comparator: item.comparator.flatMap(StringComparator.init(rawValue:)) ?? .compare)
         }
         fetchLimit = statement.limit ?? 0
         fetchOffset = statement.offset ?? 0
-        sectionNameKeyPath = statement.sectionKeyPath
+        sectionNameKeyPath = statement.requestSectionKeyPath
         switch statement.kind {
         case .fetch: resultType = .objects
         case .count: resultType = .count
@@ -108,7 +109,7 @@ public struct FetchRequest: Sendable, Hashable {
             resultType = .dictionaries
             propertiesToFetch = statement.properties.map { FetchedProperty(name: $0.name, expression: $0.expression) }
             returnsDistinctResults = statement.distinct
-            propertiesToGroupBy = statement.groupBy.map { FetchedProperty(name: CanonicalPrinter.format($0), expression: $0) }
+            propertiesToGroupBy = statement.groupBy.map { FetchedProperty(name: FetchStatement.resultName(of: $0), expression: $0) }
             havingPredicate = statement.having
         }
     }

@@ -84,7 +84,7 @@ struct MemoryFetchExecutor {
         try check(request)
         let entity = try self.entity(request)
         let request = try TypedRequest(request, entity: entity, model: model).request
-        for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         // Every object is already loaded here; the paths are checked as the SQLite store checks them.
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
@@ -121,11 +121,9 @@ struct MemoryFetchExecutor {
         try check(request)
         let entity = try self.entity(request)
         let request = try TypedRequest(request, entity: entity, model: model).request
-        // Without grouping the objects are sorted by key paths, checked as for objects (a
-        // grouped fetch sorts its rows by property names).
-        if request.propertiesToGroupBy.isEmpty {
-            for key in request.sortDescriptors { try ModelKeyPaths.checkSortKey(key.keyPath, entity: entity, model: model) }
-        }
+        // Without grouping the objects are sorted by key paths, checked as for objects, or by
+        // the properties the keys name (a grouped fetch sorts its rows by property names).
+        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
         for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         let matched = try filter(request, entity: entity)

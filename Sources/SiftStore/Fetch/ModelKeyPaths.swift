@@ -61,6 +61,18 @@ package enum ModelKeyPaths {
         return false
     }
 
+    /// Checks a request's sort keys: key paths of the entity (``checkSortKey(_:entity:model:)``),
+    /// but in a grouped dictionary fetch, whose keys name its properties (checked when the
+    /// groups are sorted), and a key of an ungrouped one that names a property that is not a
+    /// key path (``DictionaryResults/sortedProperty(_:of:)``). The same in every store.
+    package static func checkSortKeys(of request: FetchRequest, entity: EntityDescription, model: DataModel) throws(StoreError) {
+        if request.resultType == .dictionaries && !request.propertiesToGroupBy.isEmpty { return }
+        let request = DictionaryResults.resolvingSortAliases(request)
+        for key in request.sortDescriptors where DictionaryResults.sortedProperty(key, of: request) == nil {
+            try checkSortKey(key.keyPath, entity: entity, model: model)
+        }
+    }
+
     /// A sort key must reach a stored attribute through to-one steps, or end in an aggregate.
     /// Checks a section key path (FETCH.md §4): it must reach an attribute (or a collection
     /// operator's value) without crossing a to-many relationship. Returns what it reaches.
