@@ -13,7 +13,9 @@ struct SessionSettings {
         case sql, memory, both
     }
 
-    /// Records printed vertically, one `key = value` line each (`.x`).
+    /// Records printed vertically, one `key | value` line each (`.x`): always (`on`), never
+    /// (`off`: a table too wide for the terminal has its text cut), or when a table would be
+    /// wider than the terminal (`auto`, the default, as psql's `\x auto`).
     enum Expanded: String, CaseIterable {
         case off, on, auto
     }
@@ -25,7 +27,7 @@ struct SessionSettings {
     var nullValue = ""
     /// Column widths set by `.width` (0: as wide as the values).
     var widths: [Int] = []
-    var expanded: Expanded = .off
+    var expanded: Expanded = .auto
     /// How objects show their to-many relationships (`.relationships`).
     var relationships: RelationshipDetail = .counts
     /// The page a bare predicate fetches (`.limit`; nil: all).
