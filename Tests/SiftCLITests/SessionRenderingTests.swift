@@ -39,11 +39,17 @@ import Testing
     static func runChinook(_ lines: [String], width: Int?) throws -> String {
         let url = try ChinookDatabase.makeTemporary()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        return try run(lines, on: url.path, width: width)
+    }
+
+    /// What a session prints for `lines` on the store at `path` (standard output and standard
+    /// error together), on a terminal of `width` cells (none when nil), without colour.
+    static func run(_ lines: [String], on path: String, width: Int?) throws -> String {
         let collected = Mutex("")
         let output = SessionOutput.collecting(into: { text in collected.withLock { $0 += text } }, isTerminal: width != nil, width: width)
         let session = Session(output: output, source: .script(name: "test.sift"))
         session.settings.environment = ["NO_COLOR": "1"]
-        session.open(store: try SessionStores.open(url.path), label: "Chinook_Sqlite.sqlite")
+        session.open(store: try SessionStores.open(path), label: URL(fileURLWithPath: path).lastPathComponent)
         for line in lines { session.feed(line) }
         session.endOfInput()
         return collected.withLock { $0 }

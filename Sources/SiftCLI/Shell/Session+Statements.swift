@@ -132,6 +132,8 @@ extension Session {
     private func runFetch(_ request: FetchRequest, paged limit: Int?, timings: inout StatementTimings) throws {
         let store = try requireStore()
         lastPredicate = request.predicate
+        // Selected to-one relationships read their destinations' keys, in the modes that show them.
+        let request = settings.mode.showsToOneKeys ? ToOneKeys(store: store).showingKeys(request, model: store.model) : request
         let (main, other) = try engines(for: store)
         try timings.measure(.compile) { try prepare(request, on: main) }
         try showPlan(request, on: main)

@@ -5,6 +5,16 @@ struct SessionSettings {
     /// How results are printed (`.mode`).
     enum Mode: String, CaseIterable {
         case table, box, line, json, jsonl, csv, markdown
+
+        /// Whether the mode is read by people (a to-one relationship shows its destination's
+        /// key where the database has one: ``ToOneKeys``) rather than by programs (json, jsonl
+        /// and csv print object IDs, as `sift query` does).
+        var showsToOneKeys: Bool {
+            switch self {
+            case .table, .box, .line, .markdown: true
+            case .json, .jsonl, .csv: false
+            }
+        }
     }
 
     /// Which engine runs fetches (`.engine`): the store's own (SQL on SQLite), the in-memory

@@ -1,0 +1,102 @@
+import ChinookSupport
+import Foundation
+import Sift
+import SiftSQLite
+import Testing
+@testable import SiftCLI
+
+/// What the REPL shows of a database Sift did not create (issue 28 §6), on the Chinook-shaped
+/// database and a Lahman-shaped one (a TEXT key that a foreign key refers to): to-one
+/// relationships as the keys they refer to in the modes people read, object IDs in those
+/// programs read.
+@Suite struct ForeignDatabaseREPLTests {
+    /// A folder holding a new Chinook-shaped database and a Lahman-shaped `baseball.sqlite`;
+    /// remove it when done.
+    static func databases() throws -> (chinook: String, baseball: String, folder: URL) {
+        let chinook = try ChinookDatabase.makeTemporary()
+        let folder = chinook.deletingLastPathComponent()
+        let baseball = folder.appendingPathComponent("baseball.sqlite")
+        let database = try SQLiteDatabase(path: baseball.path, options: [.create])
+        try database.execute("""
+            CREATE TABLE People (playerID TEXT NOT NULL PRIMARY KEY, nameLast TEXT NOT NULL, debut DATE);
+            CREATE TABLE Batting (ID INTEGER PRIMARY KEY, playerID TEXT NOT NULL REFERENCES People(playerID), yearID INTEGER, HR INTEGER);
+            CREATE INDEX Batting_player ON Batting(playerID);
+            INSERT INTO People VALUES ('ruthba01', 'Ruth', '1914-07-11'), ('marisro01', 'Maris', '1957-04-16');
+            INSERT INTO Batting VALUES (41676, 'marisro01', 1961, 61), (2, 'ruthba01', 1927, 60), (3, 'ruthba01', 1928, 54);
+            """)
+        return (chinook.path, baseball.path, folder)
+    }
+
+    static func run(_ lines: [String], on path: String, width: Int? = nil) throws -> String {
+        try SessionRenderingTests.run(lines, on: path, width: width)
+    }
+
+    // MARK: To-one relationships
+
+    @Test(arguments: [SessionSettings.Mode.table, .box, .markdown])
+    func aToOneShowsTheKeyItRefersToInTables(_ mode: SessionSettings.Mode) throws {
+        let (_, baseball, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try Self.run([".mode \(mode)", "Batting WHERE yearID == 1961"], on: baseball)
+        #expect(text.contains("marisro01"))
+        #expect(!text.contains("People/"), "\(text)")
+        let row = try #require(text.split(separator: "\n").first { $0.contains("Batting/41676") })
+        #expect(row.components(separatedBy: "marisro01").count == 3, "playerID and player: \(row)")
+    }
+
+    @Test func lineModeAndVerticalRecordsShowTheKey() throws {
+        let (_, baseball, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try Self.run([".mode line", "Batting WHERE yearID == 1961"], on: baseball).contains("  player = marisro01\n"))
+        #expect(try Self.run([".x on", "Batting WHERE yearID == 1961"], on: baseball).contains("player   | marisro01\n"))
+    }
+
+    @Test(arguments: [("json", #""player":"People/2""#), ("jsonl", #""player":"People/2""#), ("csv", ",People/2\r\n")])
+    func programsKeepObjectIDs(_ mode: String, _ expected: String) throws {
+        let (_, baseball, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try Self.run([".mode \(mode)", "Batting WHERE yearID == 1961"], on: baseball)
+        #expect(text.contains(expected), "\(text)")
+        #expect(!text.contains(",marisro01\r\n") && !text.contains(#""player":"marisro01""#))
+        // The same bytes as sift query prints.
+        let query = try SiftBinary.run("query", "--store", baseball, "--output", mode, "Batting WHERE yearID == 1961")
+        #expect(query.status == 0)
+        #expect(text == query.stdout, "\(mode)")
+    }
+
+    @Test func selectedAndGroupedToOnesShowTheirKeys() throws {
+        let (_, baseball, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let select = "SELECT player, sum:(HR) AS hr FROM Batting GROUP BY player SORT BY hr DESC"
+        #expect(try Self.run([select], on: baseball) == """
+            player      hr
+            ---------  ---
+            ruthba01   114
+            marisro01   61
+            (2 rows)
+
+            """)
+        #expect(try Self.run(["SELECT yearID, player AS who FROM Batting WHERE HR > 55 SORT BY yearID"], on: baseball).contains("  1961  marisro01\n"))
+        let json = try Self.run([".mode json", select], on: baseball)
+        #expect(json.contains(#"{"player":"People/2","hr":61}"#), "json keeps object IDs: \(json)")
+        #expect(try Self.run([".engine both", select], on: baseball).contains("engines agree: 2 rows"))
+    }
+
+    @Test func chinooksToOnesShowTheirIntegerKeys() throws {
+        let (chinook, _, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase(path: chinook, options: [.readOnly])
+        let artist = try database.scalar("SELECT ArtistId FROM Album WHERE AlbumId = 1")
+        let text = try Self.run(["SELECT AlbumId, Artist FROM Album WHERE AlbumId == 1", "Employee WHERE EmployeeId == 2"], on: chinook)
+        let key = "\(artist)"
+        #expect(text.contains("AlbumId  Artist\n-------  ------\n      1  " + String(repeating: " ", count: 6 - key.count) + key + "\n"), "\(text)")
+        #expect(!text.contains("Artist/") && !text.contains("Employee/1 "), "ReportsTo shows 1: \(text)")
+    }
+
+    @Test func siftsOwnStoresShowObjectIDs() throws {
+        let directory = try TranscriptTests.fixtureDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = try Self.run(["SELECT title, category FROM Note WHERE title == 'Groceries'"], on: directory.appendingPathComponent("notes.sqlite").path)
+        #expect(text.contains("Groceries  C2\n"), "\(text)")
+    }
+}
