@@ -99,4 +99,80 @@ import Testing
         let text = try Self.run(["SELECT title, category FROM Note WHERE title == 'Groceries'"], on: directory.appendingPathComponent("notes.sqlite").path)
         #expect(text.contains("Groceries  C2\n"), "\(text)")
     }
+
+    // MARK: .describe, .tables, .indexes
+
+    @Test func describeListsTheDatabasesIndexesAndNotNullColumns() throws {
+        let (chinook, _, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let invoice = try Self.run([".describe Invoice"], on: chinook)
+        #expect(invoice.contains("  InvoiceDate        Date        yes\n"), "\(invoice)")
+        #expect(invoice.contains("  BillingCity        String      no\n"))
+        #expect(invoice.contains("  Total              Double      yes\n") || invoice.contains("  Total              Decimal     yes\n"), "\(invoice)")
+        #expect(invoice.contains("  Customer      Customer     to-one   yes"), "its NOT NULL foreign key: \(invoice)")
+        #expect(invoice.contains("  indexes:                 IFK_InvoiceCustomerId (CustomerId)\n"))
+        let playlistTrack = try Self.run([".describe PlaylistTrack"], on: chinook)
+        #expect(playlistTrack.contains("  indexes:                 IFK_PlaylistTrackTrackId (TrackId), sqlite_autoindex_PlaylistTrack_1 (PlaylistId, TrackId) unique\n"))
+        #expect(playlistTrack.contains("  uniqueness constraints:  (PlaylistId, TrackId)\n"), "\(playlistTrack)")
+        let employee = try Self.run([".describe Employee"], on: chinook)
+        #expect(employee.contains("  ReportsTo     Employee     to-one   no"), "\(employee)")
+        #expect(employee.contains("  indexes:                 IFK_EmployeeReportsTo (ReportsTo)\n"))
+    }
+
+    @Test func tablesAndIndexesAreListedAsSQLite3ListsThem() throws {
+        let (chinook, baseball, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try Self.run([".tables"], on: chinook) == """
+            Album          Employee       InvoiceLine    PlaylistTrack
+            Artist         Genre          MediaType      Track
+            Customer       Invoice        Playlist
+
+            """)
+        #expect(try Self.run([".tables inv%", ".tables %a_", ".tables %l_st"], on: chinook) == "Invoice      InvoiceLine\nPlaylist\n")
+        #expect(try Self.run([".indexes"], on: chinook) == """
+            IFK_AlbumArtistId                 IFK_PlaylistTrackTrackId
+            IFK_CustomerSupportRepId          IFK_TrackAlbumId
+            IFK_EmployeeReportsTo             IFK_TrackGenreId
+            IFK_InvoiceCustomerId             IFK_TrackMediaTypeId
+            IFK_InvoiceLineInvoiceId          sqlite_autoindex_PlaylistTrack_1
+            IFK_InvoiceLineTrackId
+
+            """)
+        #expect(try Self.run([".indexes invoice", ".indices Track"], on: chinook)
+                == "IFK_InvoiceCustomerId\nIFK_TrackAlbumId      IFK_TrackGenreId      IFK_TrackMediaTypeId\n")
+        #expect(try Self.run([".indexes"], on: baseball) == "Batting_player             sqlite_autoindex_People_1\n")
+        // sqlite3 itself agrees, but for the spaces it leaves at the ends of lines.
+        if let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile(atPath:)) {
+            for command in [".tables", ".indexes", ".indexes Track"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: sqlite3)
+                process.arguments = [chinook, command]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let listed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                let trimmed = listed.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+                #expect(try Self.run([command], on: chinook) == trimmed, "\(command)")
+            }
+        }
+    }
+
+    @Test func aStoreSiftMadeHasTablesButNoDatabaseIndexes() throws {
+        let directory = try TranscriptTests.fixtureDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = directory.appendingPathComponent("notes.sqlite").path
+        #expect(try Self.run([".tables"], on: notes) == "Category  Note      Tag\n")
+        #expect(try Self.run([".indexes"], on: notes) == "note: notes.sqlite is a store Sift made: its model declares its indexes (.describe ENTITY lists them)\n")
+    }
+
+    @Test(arguments: [
+        ("Invoice", "inv%", true), ("Invoice", "%LINE", false), ("InvoiceLine", "%line", true), ("Track", "tr_ck", true),
+        ("Track", "tr_k", false), ("Track", "%", true), ("", "%", true), ("", "_", false), ("a%b", "a%b", true), ("Größe", "größe", true),
+        ("Größe", "GRÖSSE", false), ("ab", "%%b%", true),
+    ])
+    func likePatterns(_ name: String, _ pattern: String, _ matches: Bool) {
+        #expect(NameColumns.matches(name, like: pattern) == matches)
+    }
 }

@@ -64,9 +64,9 @@ import Testing
         #expect(catalog.indexes.map(\.name) == catalog.indexes.map(\.name).sorted())
         let database = try SQLiteDatabase(path: url.path, options: [.readOnly])
         #expect(try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'index'") == .integer(Int64(catalog.indexes.count)))
-        #expect(catalog.requiredAttributes["Invoice"] == ["InvoiceId", "CustomerId", "InvoiceDate", "Total"])
-        #expect(catalog.requiredAttributes["Artist"] == ["ArtistId"])
-        #expect(catalog.requiredAttributes["Employee"] == ["EmployeeId", "LastName", "FirstName"])
+        #expect(catalog.requiredProperties["Invoice"] == ["InvoiceId", "CustomerId", "Customer", "InvoiceDate", "Total"], "a NOT NULL foreign key's to-one too")
+        #expect(catalog.requiredProperties["Artist"] == ["ArtistId"])
+        #expect(catalog.requiredProperties["Employee"] == ["EmployeeId", "LastName", "FirstName"], "ReportsTo may be NULL")
     }
 
     @Test func aTextKeyIsRequiredOnlyWhereDeclaredNotNull() throws {
@@ -75,8 +75,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let catalog = try #require(try SQLiteStore.open(at: Self.makeBaseball(in: directory)).databaseCatalog())
         // SQLite lets a TEXT PRIMARY KEY hold NULL unless it says NOT NULL.
-        #expect(catalog.requiredAttributes["People"] == ["nameLast"])
-        #expect(catalog.requiredAttributes["Batting"] == ["ID", "playerID"])
+        #expect(catalog.requiredProperties["People"] == ["nameLast"])
+        #expect(catalog.requiredProperties["Batting"] == ["ID", "playerID", "player"])
         #expect(catalog.indexes.map(\.name) == ["Batting_player", "Batting_year", "sqlite_autoindex_People_1"])
         #expect(catalog.indexes.map(\.isUnique) == [false, true, true])
         #expect(catalog.indexes[1].columns == ["yearID", "playerID"])

@@ -6,14 +6,15 @@ extension DotCommands {
     static let inspectCommands: [DotCommand] = [
         DotCommand(
             name: "describe", usage: ".describe ENTITY", summary: "Describe an entity: attributes, relationships, indexes, constraints, parent and sub-entities",
-            details: "Attributes with their types, whether they are required and their defaults; relationships with their destinations, to-one or to-many, whether required, inverses, delete rules and min/max counts; then indexes, uniqueness constraints, the parent entity and the sub-entities. The heading counts the objects (sub-entities' included).",
+            details: "Attributes with their types, whether they are required and their defaults; relationships with their destinations, to-one or to-many, whether required, inverses, delete rules and min/max counts; then indexes, uniqueness constraints, the parent entity and the sub-entities. The heading counts the objects (sub-entities' included). On a database Sift did not create, a NOT NULL column is required, and the table's indexes are listed by name with their columns (a UNIQUE one is a uniqueness constraint too).",
             example: ".describe Note"
         ) { session, words in
             guard words.count == 1 else { throw usage("describe") }
             let store = try session.requireStore()
             let entity = try store.model.requireEntity(words[0])
             let count = try? store.count(FetchRequest(entityName: entity.name))
-            session.output.write(EntityDescriptionText.describe(entity, in: store.model, count: count))
+            let catalog = try store.databaseCatalog()
+            session.output.write(EntityDescriptionText.describe(entity, in: store.model, count: count, catalog: catalog))
         },
         DotCommand(
             name: "timer", usage: ".timer on|off", summary: "After each statement, show how long it took to parse, compile and execute",

@@ -33,15 +33,20 @@ extension SQLiteStore {
             }
             var required: [String: Set<String>] = [:]
             for table in schema.tables.values {
-                let attributes = Dictionary(table.columns.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+                // The properties each column holds: its attribute, a to-one relationship.
+                var properties: [String: [String]] = [:]
+                for (attribute, column) in table.columns { properties[column, default: []].append(attribute) }
+                for (relationship, storage) in table.relationships {
+                    if case .foreignKey(let column, _, _) = storage { properties[column, default: []].append(relationship) }
+                }
                 let columns = try database.rows(#"SELECT "name", "notnull" FROM pragma_table_info(?1)"#, [.text(table.table)])
                 for column in columns {
-                    guard case .text(let name) = column[0], let attribute = attributes[name] else { continue }
+                    guard case .text(let name) = column[0], let held = properties[name] else { continue }
                     // The INTEGER PRIMARY KEY is the rowid: never NULL, whatever it declares.
-                    if column[1] == .integer(1) || name == table.primaryKey { required[table.entity.name, default: []].insert(attribute) }
+                    if column[1] == .integer(1) || name == table.primaryKey { required[table.entity.name, default: []].formUnion(held) }
                 }
             }
-            return DatabaseCatalog(indexes: indexes, requiredAttributes: required)
+            return DatabaseCatalog(indexes: indexes, requiredProperties: required)
         } catch {
             throw translated(error)
         }

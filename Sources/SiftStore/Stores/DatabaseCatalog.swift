@@ -24,13 +24,13 @@ public struct DatabaseCatalog: Sendable, Hashable {
 
     /// Every index, sorted by name, as `sqlite3`'s `.indexes` lists them.
     public let indexes: [Index]
-    /// For each entity, the attributes whose columns the database declares NOT NULL (or that
-    /// are its INTEGER PRIMARY KEY, which is never NULL).
-    public let requiredAttributes: [String: Set<String>]
+    /// For each entity, the attributes and to-one relationships whose columns the database
+    /// declares NOT NULL (or that are its INTEGER PRIMARY KEY, which is never NULL).
+    public let requiredProperties: [String: Set<String>]
 
-    public init(indexes: [Index], requiredAttributes: [String: Set<String>]) {
+    public init(indexes: [Index], requiredProperties: [String: Set<String>]) {
         self.indexes = indexes.sorted { $0.name < $1.name }
-        self.requiredAttributes = requiredAttributes
+        self.requiredProperties = requiredProperties
     }
 
     /// The indexes of one table, sorted by name.
