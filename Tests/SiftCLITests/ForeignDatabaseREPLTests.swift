@@ -2,6 +2,7 @@ import ChinookSupport
 import Foundation
 import Sift
 import SiftSQLite
+import Synchronization
 import Testing
 @testable import SiftCLI
 
@@ -174,5 +175,40 @@ import Testing
     ])
     func likePatterns(_ name: String, _ pattern: String, _ matches: Bool) {
         #expect(NameColumns.matches(name, like: pattern) == matches)
+    }
+
+    // MARK: Ctrl-C
+
+    /// The query (several to-many hops: minutes in memory, a while in SQL), stopped as
+    /// Ctrl-C stops it: the session says `interrupted`, not SQLite's error with the SQL of the
+    /// relationship it was reading.
+    @Test func anInterruptedStatementSaysInterrupted() throws {
+        let (chinook, _, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let collected = Mutex("")
+        let session = Session(output: .collecting(into: { text in collected.withLock { $0 += text } }), source: .interactive)
+        session.open(store: try SessionStores.open(chinook), label: "Chinook_Sqlite.sqlite")
+        let stop = try #require(StatementInterrupter.stopAction(for: session.store))
+        let finished = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        let interrupter = Thread {
+            while !finished.load(ordering: .relaxed) {
+                usleep(10_000)
+                stop()
+            }
+            stopped.signal()
+        }
+        interrupter.start()
+        let started = ContinuousClock.now
+        for statement in ["COUNT Track WHERE ANY playlisttracks.Playlist.playlisttracks.Track.invoicelines.Invoice.Total > 20",
+                          "Track WHERE ANY playlisttracks.Playlist.playlisttracks.Track.invoicelines.Invoice.Total > 20"] {
+            session.feed(statement)
+        }
+        finished.store(true, ordering: .relaxed)
+        stopped.wait()
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let text = collected.withLock { $0 }
+        #expect(text.hasSuffix("error: interrupted\n"), "\(text)")
+        #expect(!text.contains("SELECT") && !text.contains("code 9") && !text.contains("reading"), "\(text)")
     }
 }
