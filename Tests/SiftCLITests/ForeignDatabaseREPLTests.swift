@@ -211,4 +211,33 @@ import Testing
         #expect(text.hasSuffix("error: interrupted\n"), "\(text)")
         #expect(!text.contains("SELECT") && !text.contains("code 9") && !text.contains("reading"), "\(text)")
     }
+
+    // MARK: .sql on
+
+    /// `.sql on` prints SQL that plain SQLite (sqlite3, without Sift's functions) runs as it is,
+    /// and it counts what Sift counts; a statement calling Sift's functions says so.
+    @Test(arguments: [
+        ("COUNT Track WHERE Milliseconds > 300000 AND Name BEGINSWITH \"Love\"", nil),
+        ("COUNT Invoice WHERE BillingCountry == \"Canada\" AND Total > 10", nil),
+        ("COUNT Customer WHERE Company == nil OR Country IN {\"France\", \"Brazil\"}", nil),
+        ("COUNT Album WHERE Artist.Name ENDSWITH \"Rock\" AND Title != \"it's\"", nil),
+        ("COUNT Track WHERE Name CONTAINS[c] \"love\"", "sift_contains"),
+    ] as [(String, String?)])
+    func sqlOnPrintsSQLThatSQLite3Runs(_ statement: String, _ siftFunction: String?) throws {
+        let (chinook, _, folder) = try Self.databases()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = try Self.run([".sql on", statement], on: chinook).split(separator: "\n").map(String.init)
+        let sql = lines[0]
+        #expect(sql.hasSuffix(";") && !sql.contains("?"), "\(sql)")
+        #expect(!lines.contains { $0.hasPrefix("  ?") }, "no binding lines")
+        let count = try #require(lines.firstIndex(of: "count").map { lines[$0 + 2].trimmingCharacters(in: .whitespaces) })
+        guard let siftFunction else {
+            #expect(lines[1] == "count", "\(lines)")
+            // A connection without Sift's functions, as sqlite3 is.
+            let database = try SQLiteDatabase(path: chinook, options: [.readOnly])
+            #expect(try database.scalar(String(sql.dropLast())) == .integer(Int64(count)!), "\(sql)")
+            return
+        }
+        #expect(lines[1] == "-- calls Sift's \(siftFunction): sqlite3 cannot run it", "\(lines)")
+    }
 }

@@ -24,8 +24,8 @@ extension DotCommands {
             session.settings.timer = try flag(words, "timer")
         },
         DotCommand(
-            name: "sql", usage: ".sql on|off", summary: "Show the SQL a fetch runs, and its bindings, before its results",
-            details: "As sift sql prints it: the query with ?N placeholders, one '  ?N = value' line per binding, and '-- then in memory: …' for a part of the predicate left to the evaluator. A change statement shows the fetch that finds the objects it changes. A JSON or binary store has no SQL: its fetches run in memory, and .sql says so.",
+            name: "sql", usage: ".sql on|off", summary: "Show the SQL a fetch runs before its results",
+            details: "On a SQLite store, the query with its values written in as SQL literals and a ';', to paste into sqlite3 as it is; a last line names the functions of Sift's own it calls (sift_date, sift_equals…), which sqlite3 does not have. '-- then in memory: …' follows for a part of the predicate left to the evaluator. On PostgreSQL, as sift sql prints it: $N placeholders and one '  $N = value' line per binding (sift sql prints SQLite's that way too). A change statement shows the fetch that finds the objects it changes. A JSON or binary store has no SQL: its fetches run in memory, and .sql says so.",
             example: ".sql on"
         ) { session, words in
             session.settings.showSQL = try flag(words, "sql")

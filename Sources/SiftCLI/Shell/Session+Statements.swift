@@ -173,7 +173,8 @@ extension Session {
     }
 
     /// Compiles a fetch as its engine will (SQL on SQLite, the predicate for the evaluator), to
-    /// time it and, with `.sql on`, to print the SQL and its bindings.
+    /// time it and, with `.sql on`, to print the SQL (SQLite's with its values written in, to
+    /// paste into sqlite3).
     private func prepare(_ request: FetchRequest, on engine: Engine) throws {
         guard settings.showSQL || settings.showPlan || settings.timer else { return }
         if engine.name == "sql", let sqlite = engine.store as? any SQLShowingStore {
@@ -183,7 +184,7 @@ extension Session {
             } catch where !settings.showSQL {
                 return  // only timing: the fetch reports the error
             }
-            if settings.showSQL { output.write(generated.description + "\n") }
+            if settings.showSQL { output.write(GeneratedSQLOutput.shown(generated) + "\n") }
             return
         }
         if settings.showSQL || settings.showPlan { output.write("-- no SQL: \(noSQLReason(engine))\n") }
