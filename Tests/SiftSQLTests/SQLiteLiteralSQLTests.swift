@@ -8,7 +8,7 @@ import Testing
 @Suite struct SQLiteLiteralSQLTests {
     static let values: [SQLiteValue] = [
         .null, .integer(0), .integer(-1), .integer(42), .integer(.max), .integer(.min),
-        .real(0), .real(-0.0), .real(1.5), .real(60), .real(0.1), .real(1e-5), .real(-3_187_296_000), .real(1e300), .real(5e-324),
+        .real(0), .real(-0.0), .real(1.5), .real(60), .real(0.1), .real(1e-5), .real(-3_187_296_000), .real(1e300), .real(.leastNonzeroMagnitude),
         .real(.greatestFiniteMagnitude), .real(.infinity), .real(-.infinity),
         .text(""), .text("O'Brien"), .text("''"), .text("?1 -- /* [x] \"y\""), .text("漢字 é\u{301} 🎉"), .text("line\nbreak"),
         .text("a\u{0}b"),
