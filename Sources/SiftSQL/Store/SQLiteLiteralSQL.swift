@@ -8,8 +8,8 @@ import SiftSQLite
 ///     SQLiteLiteralSQL.inlining(#"SELECT count(*) FROM "t" WHERE "name" = ?1"#, [.text("O'Brien")])
 ///     // SELECT count(*) FROM "t" WHERE "name" = 'O''Brien'
 ///
-/// Placeholders are found as SQLite's tokenizer finds them: never inside a string literal, a
-/// quoted identifier (`"…"`, `[…]`, `` `…` ``) or a comment.
+/// Placeholders are found as SQLite's tokenizer finds them: never inside a string literal, an
+/// identifier quoted in double quotes, brackets or backquotes, or a comment.
 public enum SQLiteLiteralSQL {
     /// `sql` with every `?N` (and bare `?`, numbered as SQLite numbers it) replaced by the
     /// literal of `bindings[N - 1]`; a placeholder without a value is left as it is.
