@@ -1,3 +1,4 @@
+import SiftEvaluation
 import SiftPostgreSQL
 import SiftStore
 
@@ -17,6 +18,9 @@ extension PostgreSQLStore {
         do {
             return try interruption.whileRunning(fetch)
         } catch let error as StoreError where error.code == .interrupted {
+            throw StoreError.interrupted
+        } catch let error as EvaluationError where error.code == .interrupted {
+            // The evaluator stopped while it read relationships from the server.
             throw StoreError.interrupted
         }
     }

@@ -1,3 +1,4 @@
+import ChinookSupport
 import Foundation
 import Sift
 import Synchronization
@@ -33,8 +34,29 @@ import Testing
 
     static let wideTable = "Note SORT BY title"
 
+    /// What a session prints for `lines` on a Chinook-shaped database (a database Sift did not
+    /// create), on a terminal of `width` cells.
+    static func runChinook(_ lines: [String], width: Int?) throws -> String {
+        let url = try ChinookDatabase.makeTemporary()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        return try run(lines, on: url.path, width: width)
+    }
+
+    /// What a session prints for `lines` on the store at `path` (standard output and standard
+    /// error together), on a terminal of `width` cells (none when nil), without colour.
+    static func run(_ lines: [String], on path: String, width: Int?) throws -> String {
+        let collected = Mutex("")
+        let output = SessionOutput.collecting(into: { text in collected.withLock { $0 += text } }, isTerminal: width != nil, width: width)
+        let session = Session(output: output, source: .script(name: "test.sift"))
+        session.settings.environment = ["NO_COLOR": "1"]
+        session.open(store: try SessionStores.open(path), label: URL(fileURLWithPath: path).lastPathComponent)
+        for line in lines { session.feed(line) }
+        session.endOfInput()
+        return collected.withLock { $0 }
+    }
+
     @Test func aTerminalGetsColourAndATableCutToItsWidth() throws {
-        let text = try Self.run([Self.wideTable], terminal: true, width: 60)
+        let text = try Self.run([".x off", Self.wideTable], terminal: true, width: 60)
         #expect(text.contains(Self.escape + "1m@entity"), "bold headings")
         #expect(text.contains(Self.escape + "2m(5 rows)"), "a dim footer")
         let lines = Self.plain(text).split(separator: "\n")
@@ -46,7 +68,7 @@ import Testing
 
     @Test(arguments: ["", "1", "0"])
     func noColourWhenNO_COLORIsSet(_ value: String) throws {
-        let text = try Self.run([Self.wideTable], terminal: true, width: 60, environment: ["NO_COLOR": value])
+        let text = try Self.run([".x off", Self.wideTable], terminal: true, width: 60, environment: ["NO_COLOR": value])
         #expect(!text.contains("\u{1B}"))
         for line in text.split(separator: "\n") { #expect(TerminalWidth.of(String(line)) <= 60, "\(line)") }
     }
@@ -76,6 +98,50 @@ import Testing
         let wide = try Self.plain(Self.run([".x auto", Self.wideTable], terminal: true, width: 200))
         #expect(!wide.contains("RECORD"))
         #expect(wide.contains("@entity  @id  title"))
+    }
+
+    @Test func aTableWiderThanTheTerminalPrintsVerticallyByDefault() throws {
+        let narrow = try Self.plain(Self.run([Self.wideTable], terminal: true, width: 60))
+        #expect(narrow.contains("-[ RECORD 1 ]"))
+        let wide = try Self.plain(Self.run([Self.wideTable], terminal: true, width: 200))
+        #expect(!wide.contains("RECORD"))
+        #expect(wide.contains("@entity  @id  title"))
+        let piped = try Self.run([Self.wideTable], terminal: false)
+        #expect(!piped.contains("RECORD"), "no terminal, no width to exceed")
+    }
+
+    @Test(arguments: [SessionSettings.Mode.table, .box])
+    func numbersAreNeverCutToFitATerminal(_ mode: SessionSettings.Mode) throws {
+        let statement = "SELECT TrackId, Name, Composer, Milliseconds, Bytes, UnitPrice FROM Track WHERE TrackId <= 12 SORT BY TrackId"
+        let whole = try Self.runChinook([".mode \(mode)", statement], width: nil)
+        let cut = try Self.runChinook([".mode \(mode)", ".x off", statement], width: 40)
+        #expect(cut.contains("…"), "text is cut: \(cut)")
+        #expect(!cut.contains("RECORD"))
+        // Every number of the uncut table is in the cut one, whole.
+        let numbers = whole.split(whereSeparator: { " │|\n".contains($0) }).filter { Double($0) != nil && $0.count > 2 }
+        #expect(numbers.count > 20)
+        let cutWords = Set(cut.split(whereSeparator: { " │|\n".contains($0) }))
+        for number in numbers { #expect(cutWords.contains(number), "\(number) cut: \(cut)") }
+        for line in cut.split(separator: "\n") where line.contains("…") {
+            #expect(!line.split(separator: " ").contains { $0.hasSuffix("…") && Double($0.dropLast()) != nil }, "a number cut: \(line)")
+        }
+    }
+
+    @Test func aColumnSetByWidthWidensToItsNumbers() throws {
+        let text = try Self.runChinook([".width 3 3", "SELECT Bytes, Name FROM Track WHERE TrackId == 1"], width: nil)
+        #expect(text == "  Bytes  Na…\n-------  ---\n5167513  Lo…\n(1 row)\n", "the number whole, the text cut to .width")
+    }
+
+    @Test func markdownIsNeverCutNorTurnedVertical() throws {
+        let statement = "SELECT TrackId, Name, Composer, Milliseconds, Bytes FROM Track WHERE TrackId <= 3 SORT BY TrackId"
+        let piped = try Self.runChinook([".mode markdown", statement], width: nil)
+        for x in ["auto", "off"] {
+            let text = try Self.runChinook([".mode markdown", ".x \(x)", statement], width: 30)
+            #expect(text == piped, ".x \(x)")
+        }
+        #expect(!piped.contains("…"))
+        #expect(try Self.runChinook([".mode markdown", ".width 2 2 2", statement], width: nil) == piped, ".width pads, never cuts")
+        #expect(try Self.runChinook([".mode markdown", ".x on", statement], width: 30).contains("-[ RECORD 1 ]"), ".x on still prints records")
     }
 
     @Test func aFileGetsPlainUncutText() throws {

@@ -1,3 +1,4 @@
+import ChinookSupport
 import Foundation
 import Sift
 import SiftSQLite
@@ -98,6 +99,54 @@ import Testing
         try terminal.waitFor { $0.last == "sift> " + Self.slowStatement }
         terminal.press("C-c")
         try terminal.waitFor { $0.last == "sift>" }
+        terminal.press("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    /// A database Sift did not create, at a terminal 100 cells wide: a record too wide for it
+    /// prints vertically, a to-one as the key it refers to; under `.x off` the table is cut to
+    /// fit but its numbers are whole; Ctrl-C on a slow statement says `interrupted`, not SQL.
+    @Test func aForeignDatabaseAtATerminal() throws {
+        guard let tmuxPath = Terminal.tmuxPath else {
+            Issue.record("tmux is not installed: run scripts/ensure-packages (scripts/test does)")
+            return
+        }
+        let chinook = try ChinookDatabase.makeTemporary()
+        let folder = chinook.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase(path: chinook.path, options: [.readOnly])
+        let album = try database.scalar("SELECT AlbumId FROM Track WHERE TrackId = 1")
+        let bytes = try database.rows("SELECT Bytes FROM Track WHERE TrackId <= 3 ORDER BY TrackId").map { "\($0[0])" }
+
+        let terminal = try Terminal(tmux: tmuxPath, folder: folder, arguments: [chinook.lastPathComponent])
+        defer { terminal.close() }
+        try terminal.waitFor { $0.last == "sift>" }
+        terminal.type("Track WHERE TrackId == 1")
+        terminal.press("Enter")
+        try terminal.waitFor { Terminal.ran("Track WHERE TrackId == 1", on: $0) }
+        let record = terminal.screen()
+        #expect(record.contains { $0.hasPrefix("-[ RECORD 1 ]") }, "\(record)")
+        #expect(record.contains { $0.hasPrefix("Album ") && $0.hasSuffix(" | \(album)") }, "\(record)")
+
+        terminal.type(".x off")
+        terminal.press("Enter")
+        terminal.type("Track WHERE TrackId <= 3")
+        terminal.press("Enter")
+        try terminal.waitFor { Terminal.ran("Track WHERE TrackId <= 3", on: $0) }
+        let table = terminal.screen().drop { !$0.hasPrefix("sift> Track WHERE TrackId <= 3") }
+        #expect(table.contains { $0.contains("…") }, "text is cut: \(table)")
+        let rows = table.filter { $0.hasPrefix("Track ") }
+        #expect(rows.count == 3, "\(table)")
+        for (row, value) in zip(rows, bytes) { #expect(row.contains(" \(value) "), "\(value): \(row)") }
+
+        let slow = "COUNT Track WHERE ANY playlisttracks.Playlist.playlisttracks.Track.invoicelines.Invoice.Total > 20"
+        terminal.type(slow)
+        terminal.press("Enter")
+        try terminal.waitFor { $0.last == "sift> " + slow }
+        Thread.sleep(forTimeInterval: 0.3)
+        terminal.press("C-c")
+        try terminal.waitFor(seconds: 5) { $0.last == "sift>" && $0.contains { $0.hasSuffix("error: interrupted") } }
+        #expect(!terminal.screen().contains { $0.contains("SELECT") })
         terminal.press("C-d")
         #expect(try terminal.waitForExit() == 0)
     }

@@ -62,6 +62,38 @@ import Testing
         #expect(layout.widths == expected)
     }
 
+    /// A layout of one record's columns (no headings): a positive entry is a number of that
+    /// many digits, a negative one text of that many cells.
+    static func numberLayout(_ columns: [Int], set: [Int] = [], markdown: Bool = false) -> GridLayout {
+        let names = columns.indices.map { "c\($0)" }
+        let record = Value.dictionary(ValueDictionary(zip(names, columns).map { name, width in
+            (name, width > 0 ? .int(Int64(String(repeating: "9", count: width))!) : .string(String(repeating: "x", count: -width)))
+        }))
+        let context = RenderContext(output: StandardOutput(collector: { _ in }), mode: .table, headers: false, widths: set)
+        return GridLayout(columns: names, records: [record], context: context, markdown: markdown)
+    }
+
+    @Test(arguments: [
+        ([7, -30], 20, [7, 13]),  // the text is cut, the number kept
+        ([7, -30, 10], 20, [7, 4, 10]),  // too narrow: the text as narrow as it goes, the numbers whole
+        ([-10, 12, -10], 24, [6, 12, 6]),
+        ([15, 15], 10, [15, 15]),  // numbers alone overflow
+    ])
+    func fittingNeverCutsANumber(_ columns: [Int], _ available: Int, _ expected: [Int]) {
+        var layout = Self.numberLayout(columns)
+        layout.fit(into: available)
+        #expect(layout.widths == expected)
+    }
+
+    @Test func widthNeverCutsANumberNorMarkdown() {
+        #expect(Self.numberLayout([7, -10], set: [3, 3]).widths == [7, 3])
+        #expect(Self.numberLayout([7, -10], set: [3, 3], markdown: true).widths == [7, 10])
+        #expect(Self.numberLayout([7, -10], set: [9, 12], markdown: true).widths == [9, 12])
+        #expect(RenderCell(.int(3_304_404), nullValue: "").cut(to: 3).text == "3304404")
+        #expect(RenderCell(.double(0.982), nullValue: "").cut(to: 3).text == "0.982")
+        #expect(RenderCell(.string("3304404"), nullValue: "").cut(to: 4).text == "330…", "text of digits is text")
+    }
+
     @Test func widthSetsColumnsAndZeroLeavesThemAutomatic() {
         #expect(Self.layout([10, 2, 7], set: [4, 0, 9]).widths == [4, 2, 9])
         #expect(Self.layout([10, 2], set: [0, 0, 5, 5]).widths == [10, 2])

@@ -1,4 +1,6 @@
+import ChinookSupport
 import Foundation
+import SiftEvaluation
 import SiftSQL
 import SiftStore
 import Synchronization
@@ -81,5 +83,35 @@ import Testing
     @Test func anInterruptedErrorIsAStoreError() {
         #expect(StoreError.interrupted.code == .interrupted)
         #expect(StoreError.interrupted.message == "interrupted")
+    }
+
+    /// An interrupt while the evaluator reads a relationship (one query per object, as a key
+    /// path the SQL cannot hold does) is `interrupted`, never SQLite's error with its SQL.
+    @Test func anInterruptWhileReadingARelationshipIsInterrupted() throws {
+        let url = try ChinookDatabase.makeTemporary()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try SQLiteStore.open(at: url)
+        let albums = Array(try store.fetch(FetchRequest(statement: "Album WHERE AlbumId <= 3")))
+        var caught: (any Error)?
+        do {
+            // A statement is under way while the rows are read: an interrupt stops it and any
+            // statement that starts before it ends (the relationship's read).
+            try store.forEachRow(FetchRequest(statement: "Track")) { _ in
+                store.interrupt()
+                _ = try albums[0].value(forKey: "Artist")
+            }
+        } catch {
+            caught = error
+        }
+        let error = try #require(caught as? EvaluationError, "\(String(describing: caught))")
+        #expect(error.code == .interrupted)
+        #expect(error.message == "interrupted")
+        #expect(SQLiteStore.translated(error, file: nil) as? StoreError == StoreError.interrupted)
+        // Nothing runs now: the relationship reads as it should.
+        guard case .object(let artist as ManagedObject) = try albums[1].value(forKey: "Artist") else {
+            Issue.record("no artist")
+            return
+        }
+        #expect(artist.entityName == "Artist")
     }
 }

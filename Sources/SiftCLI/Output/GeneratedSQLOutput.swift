@@ -15,6 +15,24 @@ enum GeneratedSQLOutput {
         }
     }
 
+    /// The SQL of a fetch as the REPL's `.sql on` prints it. SQLite's: each query with its
+    /// values written in as literals and a `;` (``GeneratedSQL/inlinedDescription``), so it
+    /// can be pasted into `sqlite3` as it is; when it calls Sift's own functions, a last line
+    /// says that sqlite3 cannot run it:
+    ///
+    ///     SELECT count(*) FROM "Track" AS "t0" WHERE "t0"."Milliseconds" > 300000;
+    ///
+    /// PostgreSQL's as `sift sql` prints it (`$N` placeholders and their values).
+    static func shown(_ generated: GeneratedSQL) -> String {
+        guard generated.placeholderPrefix == "?" else { return generated.description }
+        var text = generated.inlinedDescription
+        let functions = generated.siftFunctions
+        if !functions.isEmpty {
+            text += "\n-- calls Sift's \(functions.joined(separator: ", ")): sqlite3 cannot run it"
+        }
+        return text
+    }
+
     /// An error's message as the CLI prints it.
     static func message(_ error: any Error) -> String {
         ErrorText.message(of: error)

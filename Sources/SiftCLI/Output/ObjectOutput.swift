@@ -3,9 +3,10 @@ import Sift
 
 /// What object output shows of each fetched object (`sift query`, `sift run` and the REPL):
 /// `{"@entity", "@id", attributes…, relationships…}`, with relationships as
-/// ``RelationshipDetail`` says (a to-one one as the destination's ID or null; a to-many one as
-/// its count by default, or its IDs), and with `--properties` only the named attributes and
-/// relationships, in the order named.
+/// ``RelationshipDetail`` says (a to-one one as the destination's ID or null — or, in the
+/// REPL's tables, as its key: ``ToOneKeys``; a to-many one as its count by default, or its
+/// IDs), and with `--properties` only the named attributes and relationships, in the order
+/// named.
 ///
 /// ``prepare(_:model:)`` makes the request load what is shown a batch at a time
 /// (`relationshipKeyPathsForPrefetching`, `relationshipCountsForPrefetching`), so printing
@@ -15,6 +16,9 @@ struct ObjectOutput: Sendable {
     /// The properties to show (`--properties`), checked by ``prepare(_:model:)``; nil: every
     /// attribute and relationship.
     var properties: [String]?
+    /// The to-one relationships shown as their destinations' keys rather than IDs (the REPL's
+    /// tables on a database Sift did not create); none by default.
+    var toOneKeys = ToOneKeys()
 
     /// The names of `--properties a,b,c` (spaces around a name ignored; at least one). A name
     /// may be written as in a statement, `#2B` for `2B`.
@@ -97,6 +101,7 @@ struct ObjectOutput: Sendable {
 
     func value(of relationship: RelationshipDescription, _ object: ManagedObject) -> Value {
         if !relationship.isToMany {
+            if let key = toOneKeys.value(of: relationship.name, object) { return key }
             return object.destinationIDs(of: relationship.name).first.map { .string($0.rawValue) } ?? .null
         }
         if relationships == .counts { return .int(Int64(object.destinationCount(of: relationship.name))) }

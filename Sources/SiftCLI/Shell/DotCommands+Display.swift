@@ -6,7 +6,7 @@ extension DotCommands {
     static let displayCommands: [DotCommand] = [
         DotCommand(
             name: "width", usage: ".width [N ...]", summary: "Set the widths of table, box and markdown columns (0: as wide as the values)",
-            details: "One number a column, from the first: a column set to N cells is padded to N and its longer values are cut with '…'; columns without a number, or 0, are as wide as their widest value in the first 100 rows. .width alone makes every column automatic again. On a terminal, a table wider than the terminal has its widest columns cut to fit.",
+            details: "One number a column, from the first: a column set to N cells is padded to N and its longer text is cut with '…' (never a number: the column widens to its widest number; in markdown mode nothing is cut); columns without a number, or 0, are as wide as their widest value in the first 100 rows. .width alone makes every column automatic again. On a terminal, a table wider than the terminal prints as vertical records (.x auto), or, with .x off, has the text of its widest columns cut to fit.",
             example: ".width 0 0 20"
         ) { session, words in
             var widths: [Int] = []
@@ -22,7 +22,7 @@ extension DotCommands {
         },
         DotCommand(
             name: "x", aliases: ["expanded"], usage: ".x [on|off|auto]", summary: "Print table, box and markdown results as vertical records",
-            details: "on: each record as a '-[ RECORD 1 ]' rule and one 'key | value' line per column, as psql's \\x prints them; auto: only when a table would be wider than the terminal; off: tables. .x alone switches between on and off.",
+            details: "on: each record as a '-[ RECORD 1 ]' rule and one 'key | value' line per column, as psql's \\x prints them; auto (the default): only when a table would be wider than the terminal (never in markdown mode); off: tables, the text of their widest columns cut to fit a terminal (numbers are never cut). .x alone switches between on and off.",
             example: ".x auto"
         ) { session, words in
             guard words.count <= 1 else { throw usage("x") }

@@ -6,14 +6,15 @@ extension DotCommands {
     static let inspectCommands: [DotCommand] = [
         DotCommand(
             name: "describe", usage: ".describe ENTITY", summary: "Describe an entity: attributes, relationships, indexes, constraints, parent and sub-entities",
-            details: "Attributes with their types, whether they are required and their defaults; relationships with their destinations, to-one or to-many, whether required, inverses, delete rules and min/max counts; then indexes, uniqueness constraints, the parent entity and the sub-entities. The heading counts the objects (sub-entities' included).",
+            details: "Attributes with their types, whether they are required and their defaults; relationships with their destinations, to-one or to-many, whether required, inverses, delete rules and min/max counts; then indexes, uniqueness constraints, the parent entity and the sub-entities. The heading counts the objects (sub-entities' included). On a database Sift did not create, a NOT NULL column is required, and the table's indexes are listed by name with their columns (a UNIQUE one is a uniqueness constraint too).",
             example: ".describe Note"
         ) { session, words in
             guard words.count == 1 else { throw usage("describe") }
             let store = try session.requireStore()
             let entity = try store.model.requireEntity(words[0])
             let count = try? store.count(FetchRequest(entityName: entity.name))
-            session.output.write(EntityDescriptionText.describe(entity, in: store.model, count: count))
+            let catalog = try store.databaseCatalog()
+            session.output.write(EntityDescriptionText.describe(entity, in: store.model, count: count, catalog: catalog))
         },
         DotCommand(
             name: "timer", usage: ".timer on|off", summary: "After each statement, show how long it took to parse, compile and execute",
@@ -23,8 +24,8 @@ extension DotCommands {
             session.settings.timer = try flag(words, "timer")
         },
         DotCommand(
-            name: "sql", usage: ".sql on|off", summary: "Show the SQL a fetch runs, and its bindings, before its results",
-            details: "As sift sql prints it: the query with ?N placeholders, one '  ?N = value' line per binding, and '-- then in memory: …' for a part of the predicate left to the evaluator. A change statement shows the fetch that finds the objects it changes. A JSON or binary store has no SQL: its fetches run in memory, and .sql says so.",
+            name: "sql", usage: ".sql on|off", summary: "Show the SQL a fetch runs before its results",
+            details: "On a SQLite store, the query with its values written in as SQL literals and a ';', to paste into sqlite3 as it is; a last line names the functions of Sift's own it calls (sift_date, sift_equals…), which sqlite3 does not have. '-- then in memory: …' follows for a part of the predicate left to the evaluator. On PostgreSQL, as sift sql prints it: $N placeholders and one '  $N = value' line per binding (sift sql prints SQLite's that way too). A change statement shows the fetch that finds the objects it changes. A JSON or binary store has no SQL: its fetches run in memory, and .sql says so.",
             example: ".sql on"
         ) { session, words in
             session.settings.showSQL = try flag(words, "sql")

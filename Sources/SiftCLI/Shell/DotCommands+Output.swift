@@ -6,7 +6,7 @@ extension DotCommands {
     static let outputCommands: [DotCommand] = [
         DotCommand(
             name: "mode", usage: ".mode table|box|line|json|jsonl|csv|markdown", summary: "Choose how results are printed",
-            details: "table: aligned columns (numbers right-aligned) and a '(N rows)' footer; box: the same with box-drawing lines; line: one 'key = value' line per column, a blank line between records; json: an array; jsonl: one record a line; csv: RFC 4180 with a header row; markdown: a GitHub Markdown table. Sections print as headed groups. Widths count terminal cells (wide characters and emoji take two); on a terminal, tables are cut to fit it and colour is used unless NO_COLOR is set.",
+            details: "table: aligned columns (numbers right-aligned) and a '(N rows)' footer; box: the same with box-drawing lines; line: one 'key = value' line per column, a blank line between records; json: an array; jsonl: one record a line; csv: RFC 4180 with a header row; markdown: a GitHub Markdown table. Sections print as headed groups. Widths count terminal cells (wide characters and emoji take two); on a terminal, a table wider than it prints as vertical records (.x), and colour is used unless NO_COLOR is set. Numbers are never cut, Markdown never at all.",
             example: ".mode box"
         ) { session, words in
             guard words.count == 1, let mode = SessionSettings.Mode(rawValue: words[0].lowercased()) else {

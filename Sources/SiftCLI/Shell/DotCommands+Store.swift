@@ -1,7 +1,7 @@
 import Foundation
 import Sift
 
-/// The store and its model: `.open`, `.entities`, `.schema`, `.use`.
+/// The store and its model: `.open`, `.entities`, `.tables`, `.indexes`, `.schema`, `.use`.
 extension DotCommands {
     static let storeCommands: [DotCommand] = [
         DotCommand(
@@ -41,6 +41,31 @@ extension DotCommands {
             for (name, count) in rows {
                 session.output.write(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + count + "\n")
             }
+        },
+        DotCommand(
+            name: "tables", usage: ".tables [PATTERN]", summary: "List the entities (a database's tables) in columns, as sqlite3 lists tables",
+            details: "The names of the entities, sorted and laid out in columns as sqlite3's .tables prints them; with a PATTERN, only the names it matches as SQL's LIKE does ('%' any characters, '_' one, letters in either case). On a database Sift did not create, each of its tables is an entity named after it (views, virtual and WITHOUT ROWID tables are not read). .entities lists them with their object counts.",
+            example: ".tables Inv%"
+        ) { session, words in
+            guard words.count <= 1 else { throw usage("tables") }
+            let names = try session.requireStore().model.entities.map(\.name).filter { name in
+                words.first.map { NameColumns.matches(name, like: $0) } ?? true
+            }
+            for line in NameColumns.lines(names) { session.output.write(line + "\n") }
+        },
+        DotCommand(
+            name: "indexes", aliases: ["indices"], usage: ".indexes [TABLE]", summary: "List the database's indexes in columns, as sqlite3 lists them",
+            details: "The names of the indexes of a database Sift did not create, sorted and laid out in columns as sqlite3's .indexes prints them (those SQLite made for a PRIMARY KEY or UNIQUE constraint included, as sqlite_autoindex_…); with a TABLE, only the indexes of the tables whose names it matches as SQL's LIKE does. .describe ENTITY shows an entity's indexes with their columns. A store Sift made declares its indexes in its model: .describe lists them.",
+            example: ".indexes Invoice"
+        ) { session, words in
+            guard words.count <= 1 else { throw usage("indexes") }
+            let store = try session.requireStore()
+            guard let catalog = try store.databaseCatalog() else {
+                session.output.message("note: \(session.storeLabel) is a store Sift made: its model declares its indexes (.describe ENTITY lists them)")
+                return
+            }
+            let names = catalog.indexes.filter { index in words.first.map { NameColumns.matches(index.table, like: $0) } ?? true }.map(\.name)
+            for line in NameColumns.lines(names) { session.output.write(line + "\n") }
         },
         DotCommand(
             name: "schema", usage: ".schema [ENTITY]", summary: "Show the model: attributes, types, relationships, indexes",

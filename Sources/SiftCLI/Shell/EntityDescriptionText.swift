@@ -2,7 +2,10 @@ import Foundation
 import Sift
 
 /// One entity as `.describe` shows it: a heading with its object count, a table of attributes, a
-/// table of relationships, then its indexes, uniqueness constraints, parent and sub-entities:
+/// table of relationships, then its indexes, uniqueness constraints, parent and sub-entities.
+/// For a database Sift did not create, what its catalogue declares too: an attribute or to-one
+/// relationship whose column is NOT NULL is required, and its table's indexes are listed by name with their columns
+/// (`IFK_InvoiceCustomerId (CustomerId)`; a UNIQUE one is a uniqueness constraint as well):
 ///
 ///     Note: 5 objects
 ///
@@ -19,8 +22,9 @@ import Sift
 ///       parent:                  (none)
 ///       sub-entities:            (none)
 enum EntityDescriptionText {
-    /// The description; `count` is the number of objects (sub-entities' included), if known.
-    static func describe(_ entity: EntityDescription, in model: DataModel, count: Int?) -> String {
+    /// The description; `count` is the number of objects (sub-entities' included), if known;
+    /// `catalog`, what the database declares beyond the model (a database Sift did not create).
+    static func describe(_ entity: EntityDescription, in model: DataModel, count: Int?, catalog: DatabaseCatalog? = nil) -> String {
         var heading = entity.name
         if entity.isAbstract { heading += " (abstract)" }
         let hasSubentities = entity.entityAndSubentities.count > 1
@@ -33,8 +37,10 @@ enum EntityDescriptionText {
         let showsOwner = entity.parent != nil
 
         var attributes: [[String]] = [["attribute", "type", "required", "default"] + (showsOwner ? ["inherited from"] : [])]
+        let notNull = catalog?.requiredProperties[entity.name] ?? []
         for attribute in entity.attributes {
-            var row = [attribute.name, attribute.type.name, attribute.isOptional ? "no" : "yes",
+            let required = !attribute.isOptional || notNull.contains(attribute.name)
+            var row = [attribute.name, attribute.type.name, required ? "yes" : "no",
                        attribute.defaultValue.map { JSONWriter.string($0) } ?? ""]
             if showsOwner { row.append(inheritedFrom[attribute.name] ?? "") }
             attributes.append(row)
@@ -45,7 +51,8 @@ enum EntityDescriptionText {
             + (showsOwner ? ["inherited from"] : [])]
         for relationship in entity.relationships {
             let kind = relationship.isToMany ? (relationship.isOrdered ? "to-many, ordered" : "to-many") : "to-one"
-            var row = [relationship.name, relationship.destination, kind, relationship.isOptional ? "no" : "yes",
+            let required = !relationship.isOptional || notNull.contains(relationship.name)
+            var row = [relationship.name, relationship.destination, kind, required ? "yes" : "no",
                        relationship.inverse ?? "(none)", deleteRule(relationship.deleteRule),
                        relationship.isToMany && relationship.minCount > 0 ? "\(relationship.minCount)" : "",
                        relationship.isToMany && relationship.maxCount > 0 ? "\(relationship.maxCount)" : ""]
@@ -55,9 +62,13 @@ enum EntityDescriptionText {
         out += "\n" + (entity.relationships.isEmpty ? "  (no relationships)\n" : table(relationships))
 
         let subentities = entity.entityAndSubentities.filter { $0 != entity.name }
+        // A database Sift did not create names each entity after its table.
+        let databaseIndexes = catalog?.indexes(of: entity.name) ?? []
+        let indexes = entity.indexes.map(list) + databaseIndexes.map { $0.name + " " + list($0.columns) + ($0.isUnique ? " unique" : "") }
+        let unique = entity.uniquenessConstraints.map(list) + databaseIndexes.filter(\.isUnique).map { list($0.columns) }
         let facts: [(String, String)] = [
-            ("indexes:", lists(entity.indexes)),
-            ("uniqueness constraints:", lists(entity.uniquenessConstraints)),
+            ("indexes:", indexes.isEmpty ? "(none)" : indexes.joined(separator: ", ")),
+            ("uniqueness constraints:", unique.isEmpty ? "(none)" : unique.joined(separator: ", ")),
             ("parent:", entity.parent ?? "(none)"),
             ("sub-entities:", subentities.isEmpty ? "(none)" : subentities.joined(separator: ", ")),
         ]
@@ -82,9 +93,9 @@ enum EntityDescriptionText {
         rule == .noAction ? "no action" : rule.rawValue
     }
 
-    /// `(title), (city, name)`, or `(none)`.
-    private static func lists(_ lists: [[String]]) -> String {
-        lists.isEmpty ? "(none)" : lists.map { "(" + $0.joined(separator: ", ") + ")" }.joined(separator: ", ")
+    /// `(city, name)`.
+    private static func list(_ names: [String]) -> String {
+        "(" + names.joined(separator: ", ") + ")"
     }
 
     /// Rows in aligned columns, the first a heading underlined with dashes, indented two spaces.

@@ -3,7 +3,8 @@ import Sift
 
 /// A fetch's results in the session's mode: objects, sections, a count or dictionaries, as
 /// records `{"@entity", "@id", attributes…, relationships}` (as `.relationships` says:
-/// ``ObjectOutput``), handed to the mode's
+/// ``ObjectOutput``; in table, box, line and markdown modes a to-one relationship of a database
+/// Sift did not create shows its destination's key: ``ToOneKeys``), handed to the mode's
 /// ``RecordRenderer`` one at a time as the store reads them, so the first rows of a long fetch
 /// show before the rest is read.
 struct FetchPrinter {
@@ -17,8 +18,9 @@ struct FetchPrinter {
     func run(_ request: FetchRequest, paged limit: Int?) throws {
         var request = request
         if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
-        let objectOutput = ObjectOutput(relationships: session.settings.relationships)
+        var objectOutput = ObjectOutput(relationships: session.settings.relationships)
         let model = store.model
+        if session.settings.mode.showsToOneKeys { objectOutput.toOneKeys = ToOneKeys(store: store) }
         try objectOutput.prepare(&request, model: model)
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
         var renderer = session.renderContext(sectioned: sectioned).makeRenderer()

@@ -19,7 +19,8 @@ struct Completion: Equatable {
 /// terminal (the line editor asks; the tests ask directly):
 ///
 /// - dot command names (`.sch` → `.schema`); after `.open`, `.read`, `.import`, `.output`,
-///   `.once`, `.request`, file names; after `.use`, `.schema`, `.describe`, entity names; the
+///   `.once`, `.request`, file names; after `.use`, `.schema`, `.describe`, `.tables`,
+///   `.indexes`, entity names; the
 ///   choices a command's usage spells (`.mode j` → `json`, `jsonl`; `on|off`); after `.help`,
 ///   command names;
 /// - in a statement: entity names at its start and after `FETCH`, `FROM`, `COUNT`, `UPDATE`,
@@ -52,7 +53,7 @@ extension Session {
     /// Commands whose arguments are file names.
     static let fileArgumentCommands: Set<String> = ["open", "read", "import", "output", "once", "request"]
     /// Commands whose argument is an entity.
-    static let entityArgumentCommands: Set<String> = ["use", "schema", "describe"]
+    static let entityArgumentCommands: Set<String> = ["use", "schema", "describe", "tables", "indexes"]
 
     private func dotCommandCompletion(_ text: Substring) -> Completion {
         guard let space = text.firstIndex(where: \.isWhitespace) else {

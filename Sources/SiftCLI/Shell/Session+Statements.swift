@@ -137,6 +137,8 @@ extension Session {
         let store = try requireStore()
         lastPredicate = request.predicate
         warn(about: request, on: store)
+        // Selected to-one relationships read their destinations' keys, in the modes that show them.
+        let request = settings.mode.showsToOneKeys ? ToOneKeys(store: store).showingKeys(request, model: store.model) : request
         let (main, other) = try engines(for: store)
         var whole = request
         if limit != nil { whole.fetchLimit = 0 }
@@ -178,7 +180,8 @@ extension Session {
     }
 
     /// Compiles a fetch as its engine will (SQL on SQLite, the predicate for the evaluator), to
-    /// time it and, with `.sql on`, to print the SQL and its bindings.
+    /// time it and, with `.sql on`, to print the SQL (SQLite's with its values written in, to
+    /// paste into sqlite3).
     private func prepare(_ request: FetchRequest, on engine: Engine) throws {
         guard settings.showSQL || settings.showPlan || settings.timer else { return }
         if engine.name == "sql", let sqlite = engine.store as? any SQLShowingStore {
@@ -188,7 +191,7 @@ extension Session {
             } catch where !settings.showSQL {
                 return  // only timing: the fetch reports the error
             }
-            if settings.showSQL { output.write(generated.description + "\n") }
+            if settings.showSQL { output.write(GeneratedSQLOutput.shown(generated) + "\n") }
             return
         }
         if settings.showSQL || settings.showPlan { output.write("-- no SQL: \(noSQLReason(engine))\n") }

@@ -5,6 +5,16 @@ struct SessionSettings {
     /// How results are printed (`.mode`).
     enum Mode: String, CaseIterable {
         case table, box, line, json, jsonl, csv, markdown
+
+        /// Whether the mode is read by people (a to-one relationship shows its destination's
+        /// key where the database has one: ``ToOneKeys``) rather than by programs (json, jsonl
+        /// and csv print object IDs, as `sift query` does).
+        var showsToOneKeys: Bool {
+            switch self {
+            case .table, .box, .line, .markdown: true
+            case .json, .jsonl, .csv: false
+            }
+        }
     }
 
     /// Which engine runs fetches (`.engine`): the store's own (SQL on SQLite), the in-memory
@@ -13,7 +23,9 @@ struct SessionSettings {
         case sql, memory, both
     }
 
-    /// Records printed vertically, one `key = value` line each (`.x`).
+    /// Records printed vertically, one `key | value` line each (`.x`): always (`on`), never
+    /// (`off`: a table too wide for the terminal has its text cut), or when a table would be
+    /// wider than the terminal (`auto`, the default, as psql's `\x auto`).
     enum Expanded: String, CaseIterable {
         case off, on, auto
     }
@@ -25,7 +37,7 @@ struct SessionSettings {
     var nullValue = ""
     /// Column widths set by `.width` (0: as wide as the values).
     var widths: [Int] = []
-    var expanded: Expanded = .off
+    var expanded: Expanded = .auto
     /// How objects show their to-many relationships (`.relationships`).
     var relationships: RelationshipDetail = .counts
     /// The page a bare predicate fetches (`.limit`; nil: all).

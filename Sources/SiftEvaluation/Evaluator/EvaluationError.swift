@@ -5,7 +5,7 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case typeMismatch, unboundVariable, invalidRegularExpression, regularExpressionLimit
-            case unknownKey, unsupported, invalidCast, invalidArgument
+            case unknownKey, unsupported, invalidCast, invalidArgument, interrupted
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -26,6 +26,9 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let invalidCast = Code(.invalidCast)
         /// An argument or variable value that cannot be used.
         public static let invalidArgument = Code(.invalidArgument)
+        /// The store was asked to stop (its `interrupt()`, Ctrl-C in the REPL) while the
+        /// evaluator read from it; stores report it as their own `interrupted` error.
+        public static let interrupted = Code(.interrupted)
 
         public var description: String { value.rawValue }
     }

@@ -35,6 +35,8 @@ extension RelationshipReadingStorage {
         } else {
             do {
                 objects = try readDestinations(of: relationship, from: table, key: object.storageKey)
+            } catch let error as StoreError where error.code == .interrupted {
+                throw EvaluationError(.interrupted, error.message, keyPath: key)
             } catch {
                 throw EvaluationError(.unsupported, "reading \(entity).\(key): \(error)", keyPath: key)
             }

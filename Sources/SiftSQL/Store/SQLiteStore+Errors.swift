@@ -19,10 +19,11 @@ extension SQLiteStore {
         Self.translated(error, file: url)
     }
 
-    /// `error` as a store on `file` reports it (see `translated(_:)`).
+    /// `error` as a store on `file` reports it (see `translated(_:)`); the evaluator stopped by
+    /// an interrupt while it read relationships is ``StoreError/interrupted``, as SQLite stopped is.
     public static func translated(_ error: any Error, file: URL?) -> any Error {
-        if let error = error as? SQLiteError, let evaluation = error.underlying as? EvaluationError { return evaluation }
-        if error is EvaluationError { return error }
+        if let error = error as? SQLiteError, let evaluation = error.underlying as? EvaluationError { return translated(evaluation, file: file) }
+        if let error = error as? EvaluationError { return error.code == .interrupted ? StoreError.interrupted : error }
         return storeError(error, file: file)
     }
 

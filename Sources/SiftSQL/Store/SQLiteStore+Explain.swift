@@ -33,16 +33,36 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
         self.sortsInMemory = sortsInMemory
     }
 
-    public var description: String {
-        var text = sql
-        for (index, value) in bindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
+    /// The query, one `  ?N = value` line per binding, `-- then in memory: …` for what the
+    /// evaluator does, and the sections' query likewise (what `sift sql` prints).
+    public var description: String { text(inliningValues: false) }
+
+    /// As ``description``, but each query with its bound values written in as SQLite literals
+    /// (``SQLiteLiteralSQL``) and ending in `;`: text `sqlite3` runs as it is, unless the
+    /// queries call Sift's own functions (``siftFunctions``). For SQLite's SQL (`?N`
+    /// placeholders).
+    public var inlinedDescription: String { text(inliningValues: true) }
+
+    /// The functions and collations Sift registers that the queries call (`sift_date`,
+    /// `sift_equals`): `sqlite3` has none of them.
+    public var siftFunctions: [String] {
+        var names = SQLiteLiteralSQL.siftFunctions(in: sql)
+        for name in SQLiteLiteralSQL.siftFunctions(in: sectionsSQL ?? "") where !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    private func text(inliningValues: Bool) -> String {
+        func query(_ sql: String, _ bindings: [SQLiteValue]) -> String {
+            if inliningValues { return SQLiteLiteralSQL.inlining(sql, bindings) + ";" }
+            var text = sql
+            for (index, value) in bindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
+            return text
+        }
+        var text = query(sql, bindings)
         if let inMemoryPredicate { text += "\n-- then in memory: \(inMemoryPredicate)" }
         if sortsInMemory { text += "\n-- sorted in memory" }
         if let inMemoryReason { text += (inMemoryPredicate == nil && !sortsInMemory ? "\n-- " : " ") + "(\(inMemoryReason))" }
-        if let sectionsSQL {
-            text += "\n-- sections:\n" + sectionsSQL
-            for (index, value) in sectionsBindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
-        }
+        if let sectionsSQL { text += "\n-- sections:\n" + query(sectionsSQL, sectionsBindings) }
         return text
     }
 }

@@ -266,11 +266,16 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         case .joinTable(let name, let destinationTable):
             sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(SQLIdentifier.qualified("j", SQLSchema.ownerColumn)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", SQLSchema.positionColumn))"
         }
-        let statement = try database.prepare(sql)
-        try statement.bind([.integer(key)])
-        var rows: [DecodedRow] = []
-        var values: [Value] = []
-        while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
-        return managedObjects(rows, values: values)
+        // Errors in words (an interrupt is StoreError.interrupted), never SQLite's with the SQL.
+        do {
+            let statement = try database.prepare(sql)
+            try statement.bind([.integer(key)])
+            var rows: [DecodedRow] = []
+            var values: [Value] = []
+            while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
+            return managedObjects(rows, values: values)
+        } catch {
+            throw translated(error)
+        }
     }
 }

@@ -46,9 +46,30 @@ public protocol PersistentStore: AnyObject {
 
     /// The object with an ID, if there is one.
     func object(with id: ObjectID) -> ManagedObject?
+
+    /// For a to-one relationship of a database Sift did not create, the attribute of the
+    /// destination that the database's foreign key refers to — `playerID` for `Batting.player`
+    /// when `Batting.playerID REFERENCES People(playerID)`: the key the database's users know a
+    /// destination by (`marisro01`, where its object ID is `People/11188`). Nil where
+    /// destinations are known by their object IDs: Sift's own stores, a foreign key to a rowid
+    /// that is no column, a name that is no to-one relationship of `entity`.
+    func destinationKeyAttribute(of relationship: String, in entity: String) -> String?
+
+    /// What the database behind the store declares beyond the model it is read as, when Sift did
+    /// not create it: its indexes and its NOT NULL columns, as `sqlite3` lists them. Read when
+    /// asked (not when the store opens). Nil for a store whose model says it all: Sift's own
+    /// stores, whose model declares their indexes and required attributes.
+    func databaseCatalog() throws -> DatabaseCatalog?
 }
 
 extension PersistentStore {
+    /// Nil: destinations are known by their object IDs (a store of your own whose database has
+    /// keys of its own may say which).
+    public func destinationKeyAttribute(of relationship: String, in entity: String) -> String? { nil }
+
+    /// Nil: the model says all there is.
+    public func databaseCatalog() throws -> DatabaseCatalog? { nil }
+
     /// For a store of your own without units of changes: when nothing was pending before the
     /// unit, undoing it is a `rollback()`, and that is what a failed unit does; with changes
     /// pending before, a failed unit's changes are left pending too (implement the requirement

@@ -1,7 +1,7 @@
 import Sift
 
-/// Records printed vertically (`.x on`, or `.x auto` when a table would be wider than the
-/// terminal), as psql's expanded display prints them: a numbered rule, then one
+/// Records printed vertically (`.x on`, or `.x auto`, the default, when a table would be wider
+/// than the terminal), as psql's expanded display prints them: a numbered rule, then one
 /// `key | value` line per column, keys left-aligned:
 ///
 ///     -[ RECORD 1 ]----------
@@ -11,7 +11,8 @@ import Sift
 ///
 /// The rule is as wide as the keys and the widest value of the first batch of records (as
 /// psql measures each FETCH_COUNT batch); `+` marks where the `|` column runs when the label
-/// leaves room for it. On a terminal, values longer than the line are cut with `…`.
+/// leaves room for it. On a terminal, text longer than the line is cut with `…` (a number
+/// never is).
 struct ExpandedRecords {
     let context: RenderContext
     /// The widest value measured (cut to the terminal).

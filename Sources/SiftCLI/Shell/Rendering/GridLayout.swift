@@ -2,6 +2,10 @@ import Sift
 
 /// The columns of a table (table, box and markdown modes) and their widths in cells: measured
 /// on the headings and a first batch of records, set by `.width`, and cut to fit a terminal.
+///
+/// A number is never cut: a column is always at least as wide as the widest number measured in
+/// it, whatever `.width` or the terminal say. Markdown is never cut at all: its columns are at
+/// least as wide as their values, and a Markdown table is not fitted to a terminal.
 struct GridLayout {
     let columns: [String]
     /// Each column's width in cells.
@@ -12,6 +16,8 @@ struct GridLayout {
     let headings: [RenderCell]?
     /// Columns whose width `.width` set.
     private let fixed: [Bool]
+    /// Each column's narrowest width: its widest number (0 when it has none).
+    private let floors: [Int]
 
     /// Columns are never cut narrower than this to fit a terminal (unless their values are).
     static let narrowest = 4
@@ -20,12 +26,14 @@ struct GridLayout {
     static let widest = 10_000
 
     /// Measures `records` (the first batch) under `columns`: each column as wide as its heading
-    /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut).
+    /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut, but
+    /// never a number, and nothing in Markdown).
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
         self.columns = columns
         let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
         self.headings = context.headers ? headings : nil
         var widths = context.headers ? headings.map(\.width) : Array(repeating: 0, count: columns.count)
+        var floors = Array(repeating: 0, count: columns.count)
         var numbers = Array(repeating: 0, count: columns.count)
         var others = Array(repeating: 0, count: columns.count)
         for record in records {
@@ -33,15 +41,22 @@ struct GridLayout {
                 let value = ColumnSet.cell(record, column)
                 let cell = RenderCell(value, nullValue: context.nullValue, markdown: markdown)
                 widths[c] = max(widths[c], cell.width)
-                if cell.isNumber { numbers[c] += 1 } else if !cell.isNull { others[c] += 1 }
+                if cell.isNumber {
+                    numbers[c] += 1
+                    floors[c] = max(floors[c], cell.width)
+                } else if !cell.isNull {
+                    others[c] += 1
+                }
             }
         }
+        if markdown { floors = widths }
         var fixed = Array(repeating: false, count: columns.count)
         for (c, width) in context.widths.prefix(columns.count).enumerated() where width > 0 {
-            widths[c] = width
+            widths[c] = max(width, floors[c])
             fixed[c] = true
         }
         self.fixed = fixed
+        self.floors = floors
         self.widths = widths.map { max($0, 1) }
         numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
     }
@@ -54,14 +69,18 @@ struct GridLayout {
 
     /// Cuts the widest columns until the sum of the widths is at most `available` cells: every
     /// column wider than some limit is cut to it (the largest limit that fits, never below
-    /// ``narrowest``), and cells left over widen the cut columns one each, left to right.
+    /// ``narrowest`` nor below the column's widest number), and cells left over widen the cut
+    /// columns one each, left to right. When even that is too wide, the table is wider than
+    /// `available`.
     mutating func fit(into available: Int) {
         guard widths.reduce(0, +) > available else { return }
-        func total(_ limit: Int) -> Int { widths.reduce(0) { $0 + min($1, limit) } }
+        let floors = self.floors
+        func cut(_ c: Int, _ limit: Int) -> Int { max(min(widths[c], limit), floors[c]) }
+        func total(_ limit: Int) -> Int { widths.indices.reduce(0) { $0 + cut($1, limit) } }
         var low = Self.narrowest
         var high = widths.max() ?? Self.narrowest
         guard total(low) <= available else {
-            widths = widths.map { min($0, low) }
+            widths = widths.indices.map { cut($0, low) }
             return
         }
         while low < high {  // the largest limit whose total fits
@@ -69,8 +88,10 @@ struct GridLayout {
             if total(middle) <= available { low = middle } else { high = middle - 1 }
         }
         var spare = available - total(low)
-        widths = widths.map { width in
-            guard width > low else { return width }
+        widths = widths.indices.map { c in
+            let width = widths[c]
+            guard width > low, floors[c] < width else { return width }
+            guard floors[c] <= low else { return floors[c] }
             guard spare > 0 else { return low }
             spare -= 1
             return low + 1

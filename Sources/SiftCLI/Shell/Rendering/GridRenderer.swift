@@ -10,9 +10,12 @@ import Sift
 /// (only to fit `.width` or the terminal). A later record with keys the columns lack (a
 /// subentity's attributes) ends the table and starts a new one, measured anew.
 ///
-/// **Fitting a terminal.** When a terminal shows the results, a table wider than it has its
-/// widest columns cut (``GridLayout/fit(into:)``); with `.x auto` it is printed as vertical
-/// records instead (``ExpandedRecords``), as with `.x on` always.
+/// **Fitting a terminal.** When a terminal shows the results, a table whose first batch is
+/// wider than it is printed as vertical records instead (``ExpandedRecords``) under `.x auto`
+/// (the default), as under `.x on` always; under `.x off`, and for a later batch, its widest
+/// columns are cut (``GridLayout/fit(into:)``): text only, never a number. A Markdown table
+/// is never cut and never turns vertical on its own (only `.x on` prints it vertically): it is
+/// text to paste elsewhere.
 ///
 /// Sections print a heading line each (`── Work (2 rows) ──`) and their records under it, each
 /// section's table opening with the headings again; one footer counts all the records.
@@ -97,11 +100,11 @@ struct GridRenderer: RecordRenderer {
         switch (context.expanded, context.terminalWidth) {
         case (.on, _) where layout == nil:
             vertical = ExpandedRecords(context: context, columns: columns.names, records: records)
-        case (.auto, let terminal?) where layout == nil && tableWidth > terminal:
+        case (.auto, let terminal?) where layout == nil && tableWidth > terminal && !drawing.isMarkdown:
             vertical = ExpandedRecords(context: context, columns: columns.names, records: records)
-        case (_, let terminal?):
+        case (_, let terminal?) where !drawing.isMarkdown:
             next.fit(into: terminal - (tableWidth - next.widths.reduce(0, +)))
-        case (_, nil):
+        default:
             break
         }
         if let layout, layout.widths != next.widths { closeTable() }  // the headings again, in the new widths

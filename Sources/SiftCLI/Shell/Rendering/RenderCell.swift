@@ -30,9 +30,10 @@ struct RenderCell {
         width = TerminalWidth.of(text)
     }
 
-    /// The cell cut with `…` to at most `width` cells.
+    /// The cell cut with `…` to at most `width` cells; a number is never cut (a column is
+    /// made as wide as its numbers: ``GridLayout``).
     func cut(to width: Int) -> RenderCell {
-        guard self.width > width else { return self }
+        guard self.width > width, !isNumber else { return self }
         var cut = self
         cut.text = TerminalText.cut(text, to: width)
         cut.width = TerminalWidth.of(cut.text)

@@ -13,7 +13,7 @@ struct RenderContext {
     /// Column widths (`.width`; 0: as wide as the values).
     var widths: [Int] = []
     /// Records printed vertically (`.x`), in table, box and markdown modes.
-    var expanded: SessionSettings.Expanded = .off
+    var expanded: SessionSettings.Expanded = .auto
     /// The terminal's width in cells, when a terminal shows the results.
     var terminalWidth: Int?
     var style: TerminalStyle = .plain
