@@ -114,4 +114,33 @@ import Testing
         }
         #expect(artist.entityName == "Artist")
     }
+
+    /// A part of the predicate SQL cannot say runs in the evaluator on SQL's rows, with no SQLite
+    /// statement under way for `sqlite3_interrupt` to stop: `interrupt()` stops it at its next
+    /// row. (Six steps and a needle read from the row: many seconds of the evaluator's work.)
+    @Test func interruptStopsTheEvaluatorOnSQLsRows() throws {
+        let url = try ChinookDatabase.makeTemporary()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try SQLiteStore.open(at: url)
+        let path = "playlisttracks.Playlist.playlisttracks.Track.invoicelines.Invoice.BillingCountry"
+        let slow = try FetchRequest(statement: "COUNT Track WHERE ANY \(path) BEGINSWITH[n] uppercase:(Name)")
+        #expect(try store.generatedSQL(for: slow).inMemoryPredicate != nil)
+        nonisolated(unsafe) let interrupted = store
+        let finished = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        let interrupter = Thread {
+            while !finished.load(ordering: .relaxed) {
+                usleep(50_000)
+                interrupted.interrupt()
+            }
+            stopped.signal()
+        }
+        interrupter.start()
+        let started = ContinuousClock.now
+        #expect(throws: StoreError.interrupted) { try store.count(slow) }
+        finished.store(true, ordering: .relaxed)
+        stopped.wait()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try store.count(FetchRequest(statement: "COUNT Track WHERE TrackId <= 10")) == 10)
+    }
 }

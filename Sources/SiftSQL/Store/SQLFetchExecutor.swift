@@ -99,6 +99,7 @@ struct SQLFetchExecutor {
         var rows: [(key: Int64, id: ObjectID)] = []
         var batch: [ManagedObject] = []
         func keep(_ object: ManagedObject) throws {
+            try store.interruption.check()
             if let residual, !(try residual.evaluate(.object(object))) { return }
             rows.append((object.storageKey, object.objectID))
             if plan.orderBy == nil { objects.append(object) }

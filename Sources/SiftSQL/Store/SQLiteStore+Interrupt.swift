@@ -7,16 +7,18 @@ extension SQLiteStore {
     /// the last statement under way has ended runs normally.
     ///
     /// A fetch whose objects are being read a batch at a time ends early instead (iteration
-    /// cannot throw): the objects read so far are all there is.
+    /// cannot throw): the objects read so far are all there is. A part of the predicate the
+    /// evaluator checks on SQL's rows stops at its next row (``interruption``).
     public func interrupt() {
         database.interrupt()
+        interruption.interrupt()
     }
 
     /// Runs a fetch, reporting SQLite's `SQLITE_INTERRUPT` as ``StoreError/interrupted``, and
     /// every other SQLite error as what it means to the user (``translated(_:)``).
     func interruptible<T>(_ fetch: () throws -> T) throws -> T {
         do {
-            return try fetch()
+            return try interruption.whileRunning(fetch)
         } catch {
             throw translated(error)
         }

@@ -33,6 +33,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     let schema: SQLSchema
     let database: SQLiteDatabase
     let lock = NSRecursiveLock()
+    /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
+    /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
+    let interruption = FetchInterruption()
 
     /// The rows as the store rules see them, and what the open transaction changed.
     private(set) lazy var rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
