@@ -41,6 +41,20 @@ import Testing
         return blocks
     }
 
+    /// The names of the constants a block declares at its own top level (`let name = …`).
+    static func constants(declaredAtTopLevelOf block: [String]) -> [String] {
+        let indent = block.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        var names: [String] = []
+        for line in block where line.count > indent && line.prefix(indent).allSatisfy({ $0 == " " }) {
+            let text = line.dropFirst(indent)
+            guard text.hasPrefix("let ") else { continue }
+            let name = text.dropFirst(4).prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+            if !name.isEmpty, !names.contains(String(name)) { names.append(String(name)) }
+        }
+        return names
+    }
+
     /// The Swift file the pages make.
     static func source() throws -> String {
         var imports: Set<String> = ["import Foundation", "import Sift"]
@@ -59,6 +73,12 @@ import Testing
                         continue
                     }
                     body.append(line.isEmpty ? "" : String(repeating: "    ", count: index + 2) + line)
+                }
+                // An example may name a value only to show it (`let sections = …`): each constant
+                // the block declares at its top level is used once, so the compiler has no warning.
+                let names = constants(declaredAtTopLevelOf: block)
+                if !names.isEmpty {
+                    body.append(String(repeating: "    ", count: index + 2) + "_ = (" + names.joined(separator: ", ") + ")")
                 }
             }
             for index in (0..<blocks.count).reversed() { body.append(String(repeating: "    ", count: index + 1) + "}") }

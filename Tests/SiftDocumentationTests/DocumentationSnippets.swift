@@ -27,6 +27,7 @@ func README_md() throws {
             print(error.column, error.suggestion ?? "")   // 6 BEGINSWITH
             print(error.rendered())                      // the format string, a caret, the message
         }
+        _ = (p, q, r)
         do {  // README.md, example 2
             let p = try CompiledPredicate(format: "age >= %@ AND ANY tags.name ==[c] %@", 18, "Swift")
 
@@ -62,6 +63,7 @@ func README_md() throws {
             let sections = try ordered.sectioned(by: "city")      // [ObjectSection<Person>]: Bergen, Oslo
             let names = try people.filter("name BEGINSWITH %@", "A").map(\.name)   // ["Ann"]
             // people.filter("nmae == 'Ann'") throws: unknown key 'nmae' on Person; did you mean 'name'?
+            _ = (p, json, people, adults, ordered, sections, names)
             do {  // README.md, example 3
                 let model = try ModelFile.load(URL(fileURLWithPath: "Examples/Notes/model.json"))
                 let store = try AtomicStore.create(at: URL(fileURLWithPath: "notes.json"), model: model)  // or .plist, or AtomicStore.inMemory(model:)
@@ -84,6 +86,7 @@ func README_md() throws {
                 let count = try store.count(FetchRequest(statement: "COUNT Note WHERE category == %@", arguments: [work]))
                 let sections = try store.fetchSections(FetchRequest(statement: "Note SORT BY category.name SECTION BY category.name"))
                 try store.delete("C1")                             // delete rules: cascade, nullify, deny, no action
+                _ = (model, store, work, notes, count, sections)
                 do {  // README.md, example 4
                     let db = try SQLiteStore.create(at: URL(fileURLWithPath: "notes.sqlite"), model: model)  // or .open(at:), .inMemory(model:)
                     var notes = try FetchRequest(statement: "Note WHERE ANY tags.name ==[c] 'swift' SORT BY updatedAt DESC")
@@ -93,6 +96,7 @@ func README_md() throws {
                     let title = RowAttribute("title")                  // large reads without an object per row
                     try db.forEachRow(FetchRequest(statement: "Note WHERE title BEGINSWITH[c] 'a'")) { row in print(row.objectID, row[attribute: title] ?? .null) }
                     let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"))  // any SQLite database, read-only
+                    _ = (db, title, existing)
                     do {  // README.md, example 5
                         try db.performChanges {                            // one unit: all of it, or none of it
                             for n in 1...100_000 { try db.insert("Note", id: ObjectID("n\(n)"), ["title": .string("Note \(n)")]) }
@@ -120,10 +124,12 @@ func Sources_Sift_Sift_docc_FilteringValues_md() throws {
         for person in people.collectionElements ?? [] where try adults.evaluate(person) {
             print(person)
         }
+        _ = (adults, people)
         do {  // Sources/Sift/Sift.docc/FilteringValues.md, example 2
             let cheap = try CompiledPredicate(format: "%K < $limit", "price")
             let item = try JSONParser.parse(#"{"price": 3}"#)
             print(try cheap.evaluate(item, variables: ["limit": .int(5)]))   // true
+            _ = (cheap, item)
             do {  // Sources/Sift/Sift.docc/FilteringValues.md, example 3
                 do {
                     _ = try PredicateNode(format: "title BEGINSWTH 'a'")
@@ -147,6 +153,7 @@ func Sources_Sift_Sift_docc_SQLAndExplain_md() throws {
         print(generated.sql)        // … WHERE ("t0"."title" >= ?1 AND "t0"."title" < ?2) …
         print(generated.bindings)   // ['A', 'B']
         print(try store.queryPlan(for: request))
+        _ = (store, request, generated)
     }
 }
 
@@ -160,6 +167,7 @@ func Sources_Sift_Sift_docc_Sections_md() throws {
         for section in results.sections {
             print(section.name, section.numberOfObjects)
         }
+        _ = (store, results)
     }
 }
 
@@ -169,6 +177,7 @@ func Sources_Sift_Sift_docc_Sift_md() throws {
         let predicate = try CompiledPredicate(format: "age > %@ AND name BEGINSWITH[c] %@", 30, "a")
         let person = try JSONParser.parse(#"{"name": "Ann", "age": 41}"#)
         print(try predicate.evaluate(person))   // true
+        _ = (predicate, person)
     }
 }
 
@@ -184,11 +193,13 @@ func Sources_Sift_Sift_docc_StoresAndModels_md() throws {
             print(note[attribute: "title"] ?? .null)
         }
         print(try store.count(FetchRequest(statement: "COUNT Note WHERE category == nil")))
+        _ = (model, store, request)
         do {  // Sources/Sift/Sift.docc/StoresAndModels.md, example 2
             let title = RowAttribute("title")
             try store.forEachRow(request) { row in
                 print(row.objectID, row[attribute: title] ?? .null)
             }
+            _ = (title)
             do {  // Sources/Sift/Sift.docc/StoresAndModels.md, example 3
                 for warning in try store.warnings(for: FetchRequest(statement: "COUNT Note WHERE category == 3")) {
                     print("warning: \(warning)")  // … is always false: …; did you mean …?

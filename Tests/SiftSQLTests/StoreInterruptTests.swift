@@ -125,7 +125,7 @@ import Testing
         let path = "playlisttracks.Playlist.playlisttracks.Track.invoicelines.Invoice.BillingCountry"
         let slow = try FetchRequest(statement: "COUNT Track WHERE ANY \(path) BEGINSWITH[n] uppercase:(Name)")
         #expect(try store.generatedSQL(for: slow).inMemoryPredicate != nil)
-        nonisolated(unsafe) let interrupted = store
+        let interrupted = store
         let finished = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
         let interrupter = Thread {

@@ -98,8 +98,9 @@ struct KeyedPlan: Sendable {
     }
 }
 
-/// An evaluated object that reads its own keys for a ``KeyedPlan``.
-protocol KeyedRoot {
+/// An evaluated object that reads its own keys for a ``KeyedPlan`` (whose closures, shared by
+/// every thread that evaluates the plan, capture its metatype).
+protocol KeyedRoot: MetatypeSendable {
     /// Whether the root's value for the comparison's key satisfies it.
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool
 }

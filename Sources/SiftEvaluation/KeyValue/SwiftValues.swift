@@ -146,8 +146,9 @@ public struct QueryableKey<Root>: Sendable {
     }
 }
 
-/// A Swift value with a ``Value`` form.
-public protocol PredicateValueConvertible {
+/// A Swift value with a ``Value`` form. (Its metatype is captured by the readers of the keys
+/// that hold it, which run on any thread: ``MetatypeSendable``.)
+public protocol PredicateValueConvertible: MetatypeSendable {
     var predicateValue: Value { get }
 }
 
