@@ -129,6 +129,13 @@ import Testing
         Case(statement: #"COUNT Album WHERE tracks.@count BEGINSWITH "1""#, code: .kindMismatch,
              message: #"tracks.@count BEGINSWITH "1" is always false: tracks.@count is a number, and BEGINSWITH tests strings"#,
              suggestion: nil, written: #"tracks.@count BEGINSWITH "1""#, count: 0),
+        // An identifier quoted as SQL quotes it: two constants.
+        Case(statement: #"COUNT Track WHERE "Name" == 'Love Song'"#, code: .quotedKey,
+             message: #""Name" == "Love Song" compares two constants, the same for every object: quotes make a string, and Name is a key of the object"#,
+             suggestion: #"Name == "Love Song""#, written: #""Name" == 'Love Song'"#, count: 0),
+        Case(statement: #"COUNT Album WHERE 'Artist.Name' BEGINSWITH 'A'"#, code: .quotedKey,
+             message: #""Artist.Name" BEGINSWITH "A" compares two constants, the same for every object: quotes make a string, and Artist.Name is a key of the object"#,
+             suggestion: #"Artist.Name BEGINSWITH "A""#, written: #"'Artist.Name' BEGINSWITH 'A'"#, count: 2),
         // HAVING on an alias.
         Case(statement: #"SELECT Name AS name, count:(Milliseconds) AS n FROM Track GROUP BY Name HAVING n == "1""#, code: .kindMismatch,
              message: #"n == "1" is always false: n is a number, and a number never equals a string"#,

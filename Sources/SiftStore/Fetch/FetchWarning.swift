@@ -15,7 +15,7 @@ public struct FetchWarning: Sendable, Hashable, CustomStringConvertible {
     /// What kind of warning this is. New codes may be added; switch with a `default`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Kind: String, Sendable, Hashable {
-            case kindMismatch, sqlWildcard, degenerateAggregate
+            case kindMismatch, sqlWildcard, degenerateAggregate, quotedKey
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -29,6 +29,9 @@ public struct FetchWarning: Sendable, Hashable, CustomStringConvertible {
         /// An aggregate the types make constant: `@avg` or `@sum` of dates or strings (means and
         /// sums are of numbers only: always nil, always 0).
         public static let degenerateAggregate = Code(.degenerateAggregate)
+        /// A string constant spelt as a key of the object (`"teamID" == 'ATL'`, as SQL quotes an
+        /// identifier): a quoted text is a string, so the comparison is of two constants.
+        public static let quotedKey = Code(.quotedKey)
 
         public var description: String { kind.rawValue }
     }

@@ -57,6 +57,28 @@ struct ComparisonWarnings {
         }
     }
 
+    // MARK: Constants that name keys
+
+    /// Two constants where a string one is spelt as a key path of the object (`"teamID" ==
+    /// 'ATL'`, an identifier quoted as SQL quotes it): the comparison reads no object, so its
+    /// answer is the same for every one.
+    mutating func quotedKeys(_ c: Comparison, in scope: TypingScope) {
+        guard TypedComparisons.constantValues(c.left) != nil, TypedComparisons.constantValues(c.right) != nil else { return }
+        for onLeft in [true, false] {
+            guard case .constant(.string(let quoted)) = (onLeft ? written.left : written.right).kind,
+                  !quoted.isEmpty, quoted.count <= 200 else { continue }
+            let keys = quoted.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard keys.allSatisfy({ !$0.isEmpty }) else { continue }
+            let path = ExpressionNode(.keyPath(base: nil, keys: keys))
+            guard (try? ExpressionTyping.type(of: path, in: scope)) != nil else { continue }
+            var meant = written
+            if onLeft { meant.left = path } else { meant.right = path }
+            add(.quotedKey, "\(text) compares two constants, the same for every object: quotes make a string, and \(path) is a key of the object",
+                meant: meant)
+            return
+        }
+    }
+
     // MARK: Equality and membership
 
     /// `==`, `!=`, `IN`, and CONTAINS as membership: a typed side against constants none of

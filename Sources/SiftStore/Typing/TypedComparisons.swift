@@ -129,6 +129,7 @@ package struct TypedComparisons {
         var warnings = ComparisonWarnings(written, range: range, clause: clause, model: scope.model, left: left, right: right)
         defer { self.warnings += warnings.found }
         warnings.degenerateAggregates()
+        warnings.quotedKeys(c, in: scope)
         let op = c.operator
 
         // `collection CONTAINS x`: membership, typed as `x IN collection`.
