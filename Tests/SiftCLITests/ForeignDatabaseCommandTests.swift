@@ -52,8 +52,8 @@ import Testing
 
             Invoice
               InvoiceId    Integer 64  (declared INTEGER; the row's key)
-              InvoiceDate  Date        (declared DATETIME; ISO 8601 text)
-              Total        Double      (declared NUMERIC(10,2))
+              InvoiceDate  Date        (declared DATETIME; ISO 8601 text (YYYY-MM-DD HH:MM:SS))
+              Total        Decimal     (declared NUMERIC(10,2))
               Note         Undefined   (no declared type; holds integer, text)
 
             """, "\(schema.stdout)")

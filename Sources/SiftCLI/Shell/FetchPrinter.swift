@@ -18,7 +18,7 @@ struct FetchPrinter {
         var request = request
         if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
         let objectOutput = ObjectOutput(relationships: session.settings.relationships)
-        let model = store.model
+        let model = StoreModels.outline(of: store)
         try objectOutput.prepare(&request, model: model)
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
         var renderer = session.renderContext(sectioned: sectioned).makeRenderer()

@@ -102,7 +102,8 @@ package enum IntrospectedSchema {
                 entityColumn: nil, entityNames: nil, hierarchyEntityNames: [entity.name],
                 columns: columns, relationships: relationships,
                 collatedColumns: shape.table.collatedColumns.intersection(attributeColumns),
-                foreignColumns: shape.table.foreignColumns.filter { attributeColumns.contains($0.key) })
+                foreignColumns: shape.table.foreignColumns.filter { attributeColumns.contains($0.key) },
+                typesAreRead: shape.table.typesAreRead)
         }
         return SQLSchema(model: model, tables: entityTables, isSiftLayout: false)
     }
