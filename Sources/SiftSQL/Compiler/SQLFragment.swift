@@ -22,6 +22,9 @@ struct SQLFragment {
     var readsOneColumn = false
     /// A searchable attribute's column: where its folded text is (``SearchColumns``).
     var search: SearchColumns? = nil
+    /// A text date column whose text orders as its dates (``TextDateColumn``): compared with a
+    /// constant date as text.
+    var textDate: TextDateColumn? = nil
 
     /// How a computed value may differ from the evaluator's, so that the tests that would see
     /// the difference are left to the evaluator (they throw ``SQLUnsupported``).
