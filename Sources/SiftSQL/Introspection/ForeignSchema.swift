@@ -153,8 +153,11 @@ final class ForeignSchema: @unchecked Sendable {
     // MARK: Checking text dates
 
     /// Whether every value of `column` is NULL or text of `form`: the least and greatest first
-    /// (from the index), then every value, by SQLite's `strftime` (whose calendar is the
-    /// evaluator's for these forms) over the index.
+    /// (from the index), then every value, over the index, by SQLite's `strftime` of the date
+    /// SQLite reads it as (`'+0 seconds'` makes SQLite count the date out again, so `2010-02-30`
+    /// reads back as `2010-03-02` and `24:00:00` as the next day): the texts that give themselves
+    /// back are the form's valid dates, which the evaluator reads as SQLite does (the same
+    /// proleptic Gregorian calendar, UTC).
     static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) -> Bool {
         let c = SQLIdentifier.quoted(column), t = SQLIdentifier.quoted(table.name)
         for end in ["min", "max"] {
@@ -165,7 +168,7 @@ final class ForeignSchema: @unchecked Sendable {
             default: return false
             }
         }
-        let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c)) IS NOT \(c)) LIMIT 1"
+        let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c), '+0 seconds') IS NOT \(c)) LIMIT 1"
         guard let rows = try? database.rows(sql, [.text(form.strftimeFormat)]) else { return false }
         return rows.isEmpty
     }
