@@ -35,6 +35,11 @@ enum ColumnTypeInference {
         var columns: [String: ForeignColumn]
         /// Whether every row was read; else the first and last ``sampleRows`` rows were.
         var isWhole: Bool
+        /// The rows could not be read (every column Undefined): not kept in a cache, since the
+        /// cause (a lock, a damaged page) may pass.
+        var couldNotBeRead = false
+
+        private enum CodingKeys: String, CodingKey { case columns, isWhole }
     }
 
     /// What was read of a table not read whole, as `sift schema` says it.
@@ -65,7 +70,7 @@ enum ColumnTypeInference {
         } catch {
             // A table that cannot be read (a column SQLite cannot read): every value as it is.
             for column in columns { result[column.name] = ForeignColumn(type: .undefined, reason: "its values could not be read: \(error)") }
-            return TableTypes(columns: result, isWhole: true)
+            return TableTypes(columns: result, isWhole: true, couldNotBeRead: true)
         }
         let indexed = complete ? [] : indexedColumns(of: table.name, in: database)
         for (column, content) in zip(columns, contents) {

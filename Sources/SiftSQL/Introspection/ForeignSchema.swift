@@ -66,7 +66,7 @@ final class ForeignSchema: @unchecked Sendable {
             }
             let types = ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore)
             chosen[table.name] = types
-            learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types)
+            if !types.couldNotBeRead { learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types) }
         }
         keep(learned)
         return adopt(chosen)
