@@ -45,8 +45,9 @@ enum ColumnTypeInference {
     /// What was read of a table not read whole, as `sift schema` says it.
     static var sampleDescription: String { "the first and last \(sampleRows) rows" }
 
-    /// The columns of `table`, keyed by column name.
-    static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool) -> TableTypes {
+    /// The columns of `table`, keyed by column name. Throws only when the reading is interrupted
+    /// (``SQLiteStore/interrupt()``): nothing is chosen then.
+    static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool) throws(SQLiteError) -> TableTypes {
         var result: [String: ForeignColumn] = [:]
         // The INTEGER PRIMARY KEY is the rowid: always an integer, and read as it is.
         let columns = table.columns.filter { column in
@@ -68,6 +69,7 @@ enum ColumnTypeInference {
                 start += group.count
             }
         } catch {
+            if error.isInterrupted { throw error }
             // A table that cannot be read (a column SQLite cannot read): every value as it is.
             for column in columns { result[column.name] = ForeignColumn(type: .undefined, reason: "its values could not be read: \(error)") }
             return TableTypes(columns: result, isWhole: true, couldNotBeRead: true)

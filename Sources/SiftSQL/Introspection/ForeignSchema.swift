@@ -45,9 +45,10 @@ final class ForeignSchema: @unchecked Sendable {
     var isRead: Bool { lock.withLock { types.count == catalog.tables.count } }
 
     /// Chooses the column types of `tables` not read yet (from the cache where it holds them)
-    /// and returns the schema with them. Call with the store's lock held.
+    /// and returns the schema with them. Call with the store's lock held. Throws only when
+    /// interrupted (the tables read before stay read).
     @discardableResult
-    func read(_ tables: some Sequence<String>, in database: SQLiteDatabase) -> SQLSchema {
+    func read(_ tables: some Sequence<String>, in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
         lock.lock()
         let wanted = Set(tables).filter { types[$0] == nil }
         guard !wanted.isEmpty else {
@@ -58,15 +59,22 @@ final class ForeignSchema: @unchecked Sendable {
         var chosen: [String: ColumnTypeInference.TableTypes] = [:]
         var learned: [String: SQLiteTypeCache.CachedTable] = [:]
         let cachedTables = cachedEntry()
-        for table in catalog.tables where wanted.contains(table.name) {
-            let declared = Self.declared(table)
-            if let entry = cachedTables[table.name], entry.declared == declared {
-                chosen[table.name] = entry.types
-                continue
+        do {
+            for table in catalog.tables where wanted.contains(table.name) {
+                let declared = Self.declared(table)
+                if let entry = cachedTables[table.name], entry.declared == declared {
+                    chosen[table.name] = entry.types
+                    continue
+                }
+                let types = try ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore)
+                chosen[table.name] = types
+                if !types.couldNotBeRead { learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types) }
             }
-            let types = ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore)
-            chosen[table.name] = types
-            if !types.couldNotBeRead { learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types) }
+        } catch {
+            // Interrupted: what was read stays read.
+            keep(learned)
+            adopt(chosen)
+            throw error
         }
         keep(learned)
         return adopt(chosen)
@@ -74,8 +82,8 @@ final class ForeignSchema: @unchecked Sendable {
 
     /// Chooses every table's column types. Call with the store's lock held.
     @discardableResult
-    func readAll(in database: SQLiteDatabase) -> SQLSchema {
-        read(catalog.tables.map(\.name), in: database)
+    func readAll(in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
+        try read(catalog.tables.map(\.name), in: database)
     }
 
     /// Checks, for each text date column of `columns` (table → column names) whose values were
@@ -84,7 +92,7 @@ final class ForeignSchema: @unchecked Sendable {
     /// value is read through `sift_date` from then on. Call with the store's lock held, after
     /// ``read(_:in:)`` of the tables.
     @discardableResult
-    func verifyTextDates(of columns: [String: Set<String>], in database: SQLiteDatabase) -> SQLSchema {
+    func verifyTextDates(of columns: [String: Set<String>], in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
         var changed: [String: ColumnTypeInference.TableTypes] = [:]
         for (tableName, names) in columns {
             guard var tableTypes = lock.withLock({ types[tableName] }), let table = catalog.table(named: tableName) else { continue }
@@ -96,7 +104,7 @@ final class ForeignSchema: @unchecked Sendable {
             let indexed = ColumnTypeInference.indexedColumns(of: tableName, in: database)
             for name in candidates.sorted() where indexed.contains(name) {
                 guard let form = tableTypes.columns[name]?.textDates?.form else { continue }
-                if Self.everyValue(of: name, in: table, isIn: form, database: database) {
+                if try Self.everyValue(of: name, in: table, isIn: form, database: database) {
                     tableTypes.columns[name]?.textDates?.isVerified = true
                 } else {
                     tableTypes.columns[name]?.textDates = nil
@@ -121,8 +129,10 @@ final class ForeignSchema: @unchecked Sendable {
     // MARK: Keeping
 
     /// Takes `chosen` in and makes the schema again.
+    @discardableResult
     private func adopt(_ chosen: [String: ColumnTypeInference.TableTypes]) -> SQLSchema {
         lock.lock(); defer { lock.unlock() }
+        guard !chosen.isEmpty else { return current }
         types.merge(chosen) { _, new in new }
         // (The catalogue made a model once already: it makes one again.)
         if let schema = try? Self.schema(of: catalog, types: types) { current = schema }
@@ -158,19 +168,23 @@ final class ForeignSchema: @unchecked Sendable {
     /// reads back as `2010-03-02` and `24:00:00` as the next day): the texts that give themselves
     /// back are the form's valid dates, which the evaluator reads as SQLite does (the same
     /// proleptic Gregorian calendar, UTC).
-    static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) -> Bool {
+    /// (Throws only when interrupted; another error is a no.)
+    static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         let c = SQLIdentifier.quoted(column), t = SQLIdentifier.quoted(table.name)
-        for end in ["min", "max"] {
-            guard let value = try? database.scalar("SELECT \(end)(\(c)) FROM \(t)") else { return false }
-            switch value {
-            case .null: continue
-            case .text(let text) where TextDateForm.of(text) == form: continue
-            default: return false
+        do {
+            for end in ["min", "max"] {
+                switch try database.scalar("SELECT \(end)(\(c)) FROM \(t)") {
+                case .null: continue
+                case .text(let text) where TextDateForm.of(text) == form: continue
+                default: return false
+                }
             }
+            let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c), '+0 seconds') IS NOT \(c)) LIMIT 1"
+            return try database.rows(sql, [.text(form.strftimeFormat)]).isEmpty
+        } catch {
+            if error.isInterrupted { throw error }
+            return false
         }
-        let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c), '+0 seconds') IS NOT \(c)) LIMIT 1"
-        guard let rows = try? database.rows(sql, [.text(form.strftimeFormat)]) else { return false }
-        return rows.isEmpty
     }
 
     // MARK: Making the schema
