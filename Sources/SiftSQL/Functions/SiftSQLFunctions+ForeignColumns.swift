@@ -27,9 +27,8 @@ extension SiftSQLFunctions {
         }
         try database.createFunction(dateFormFunction, argumentCount: 1) { call in
             guard call.type(0) == .text else { return .null }
-            let text = call.text(0)
-            if let form = TextDateForm.of(text) { return .integer(Int64(form.rawValue)) }
-            return .integer(ISO8601.date(from: text) == nil ? 0 : 6)
+            if let form = call.withUTF8(0, TextDateForm.of(bytes:)) { return .integer(Int64(form.rawValue)) }
+            return .integer(ISO8601.date(from: call.text(0)) == nil ? 0 : 6)
         }
         try database.createFunction(nfcFunction, argumentCount: 1) { call in
             guard call.type(0) == .text else { return call.value(0) }

@@ -68,11 +68,16 @@ enum TextDateForm: Int, Sendable, CaseIterable, Codable {
 
     /// The form a text is in; nil when it is in none (another spelling, or no date).
     static func of(_ text: String) -> TextDateForm? {
-        let bytes = Array(text.utf8)
-        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { bytes[$0] >= 0x30 && bytes[$0] <= 0x39 } }
-        guard bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"), digits(8..<10) else {
-            return nil
-        }
+        var text = text
+        return text.withUTF8 { of(bytes: $0) }
+    }
+
+    /// The form UTF-8 `bytes` are in: the shape (digits and separators where the form has them)
+    /// and a valid date — the month 1 to 12, the day within the month (the proleptic Gregorian
+    /// calendar), hours below 24, minutes and seconds below 60 — exactly the texts of the form
+    /// `ISO8601.date(from:)` reads, without a second below 60. Read by the byte, as every value
+    /// of a sample is.
+    static func of(bytes: UnsafeBufferPointer<UInt8>) -> TextDateForm? {
         let form: TextDateForm
         switch bytes.count {
         case 10: form = .date
@@ -81,15 +86,33 @@ enum TextDateForm: Int, Sendable, CaseIterable, Codable {
         case 20: form = .secondsZ
         default: return nil
         }
-        if form != .date {
-            let separator: UInt8 = form == .minutes || form == .seconds ? UInt8(ascii: " ") : UInt8(ascii: "T")
-            guard bytes[10] == separator, digits(11..<13), bytes[13] == UInt8(ascii: ":"), digits(14..<16) else { return nil }
-            if form != .minutes {
-                guard bytes[16] == UInt8(ascii: ":"), digits(17..<19), bytes[17] < UInt8(ascii: "6") else { return nil }
+        func number(_ start: Int, _ digits: Int) -> Int? {
+            var value = 0
+            for i in start..<start + digits {
+                let b = bytes[i]
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                value = value * 10 + Int(b - 0x30)
             }
-            if form == .secondsZ, bytes[19] != UInt8(ascii: "Z") { return nil }
+            return value
         }
-        return ISO8601.date(from: text) == nil ? nil : form
+        guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
+              let day = number(8, 2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        guard form != .date else { return form }
+        let separator: UInt8 = form == .minutes || form == .seconds ? UInt8(ascii: " ") : UInt8(ascii: "T")
+        guard bytes[10] == separator, let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2),
+              hour < 24, minute < 60 else { return nil }
+        guard form != .minutes else { return form }
+        guard bytes[16] == UInt8(ascii: ":"), let second = number(17, 2), second < 60 else { return nil }
+        if form == .secondsZ, bytes[19] != UInt8(ascii: "Z") { return nil }
+        return form
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// A date in the form: the text of the latest date of the form at or before `seconds`
