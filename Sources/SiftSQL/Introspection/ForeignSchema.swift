@@ -102,7 +102,10 @@ final class ForeignSchema: @unchecked Sendable {
             }
             guard !candidates.isEmpty else { continue }
             let indexed = ColumnTypeInference.indexedColumns(of: tableName, in: database)
-            for name in candidates.sorted() where indexed.contains(name) {
+            // Without an index the check reads the table; it does so once (cached) where the
+            // table is small enough that reading it costs little.
+            let small = Self.rowsAtMost(Self.uncheckedTableLimit, in: table, database: database)
+            for name in candidates.sorted() where indexed.contains(name) || small {
                 guard let form = tableTypes.columns[name]?.textDates?.form else { continue }
                 if try Self.everyValue(of: name, in: table, isIn: form, database: database) {
                     tableTypes.columns[name]?.textDates?.isVerified = true
@@ -162,12 +165,24 @@ final class ForeignSchema: @unchecked Sendable {
 
     // MARK: Checking text dates
 
+    /// The largest table whose text date column is checked without an index (by its greatest
+    /// key): reading 250,000 values costs about a tenth of a second, once.
+    static let uncheckedTableLimit: Int64 = 250_000
+
+    /// Whether `table` has at most `limit` rows, by its greatest key (cheap: the B-tree's end).
+    private static func rowsAtMost(_ limit: Int64, in table: ForeignCatalog.Table, database: SQLiteDatabase) -> Bool {
+        guard let value = try? database.scalar("SELECT max(\(table.keyExpression)) FROM \(SQLIdentifier.quoted(table.name))") else { return false }
+        switch value {
+        case .null: return true
+        case .integer(let key): return key <= limit
+        default: return false
+        }
+    }
+
     /// Whether every value of `column` is NULL or text of `form`: the least and greatest first
-    /// (from the index), then every value, over the index, by SQLite's `strftime` of the date
-    /// SQLite reads it as (`'+0 seconds'` makes SQLite count the date out again, so `2010-02-30`
-    /// reads back as `2010-03-02` and `24:00:00` as the next day): the texts that give themselves
-    /// back are the form's valid dates, which the evaluator reads as SQLite does (the same
-    /// proleptic Gregorian calendar, UTC).
+    /// (from the index, when there is one), then every value, by `sift_date_form` — the same
+    /// check of the shape and the calendar as the sample's (``TextDateForm/of(bytes:)``), over
+    /// the index where there is one.
     /// (Throws only when interrupted; another error is a no.)
     static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         let c = SQLIdentifier.quoted(column), t = SQLIdentifier.quoted(table.name)
@@ -179,8 +194,8 @@ final class ForeignSchema: @unchecked Sendable {
                 default: return false
                 }
             }
-            let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c), '+0 seconds') IS NOT \(c)) LIMIT 1"
-            return try database.rows(sql, [.text(form.strftimeFormat)]).isEmpty
+            let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND \(SiftSQLFunctions.dateFormFunction)(\(c)) IS NOT ?1 LIMIT 1"
+            return try database.rows(sql, [.integer(Int64(form.rawValue))]).isEmpty
         } catch {
             if error.isInterrupted { throw error }
             return false
