@@ -236,7 +236,7 @@ extension FilterInputTests {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", command]
             process.currentDirectoryURL = root
-            var environment = ProcessInfo.processInfo.environment
+            var environment = SiftBinary.environment
             environment["PATH"] = SiftBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             process.environment = environment
             let out = Pipe(), err = Pipe()

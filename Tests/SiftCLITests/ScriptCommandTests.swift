@@ -148,7 +148,7 @@ import Testing
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = SiftBinary.environment
         environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
         let out = Pipe(), err = Pipe()

@@ -49,7 +49,7 @@ import Testing
         let process = Process()
         process.executableURL = SiftBinary.url
         process.arguments = [command, "--help"]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = SiftBinary.environment
         environment["COLUMNS"] = String(columns)
         process.environment = environment
         let out = Pipe()

@@ -102,7 +102,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["-c", example.command]
             process.currentDirectoryURL = directory
-            var environment = ProcessInfo.processInfo.environment
+            var environment = SiftBinary.environment
             environment["PATH"] = SiftBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["COLUMNS"] = "100"
             environment["NO_COLOR"] = "1"

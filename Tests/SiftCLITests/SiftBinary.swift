@@ -18,14 +18,25 @@ struct SiftBinary {
         return testBundle.deletingLastPathComponent().appendingPathComponent("sift")
     }()
 
+    /// The environment the binary runs in: this process's, with the column types Sift keeps for
+    /// SQLite databases it did not create in a directory of the test run's own, not the user's
+    /// `~/.cache/sift` (``SiftSQL/SQLiteTypeCache``).
+    static let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SIFT_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("sift-tests-type-cache-\(getpid())").path
+        environment.removeValue(forKey: "SIFT_CACHE")
+        return environment
+    }()
+
     static func run(_ arguments: String..., stdin: String? = nil) throws -> Result {
         try run(arguments: arguments, stdin: stdin)
     }
 
-    static func run(arguments: [String], stdin: String? = nil) throws -> Result {
+    static func run(arguments: [String], stdin: String? = nil, environment: [String: String] = environment) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

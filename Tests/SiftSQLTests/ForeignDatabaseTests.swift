@@ -73,8 +73,8 @@ import Testing
         let store = try SQLiteStore.open(at: url)
         let invoice = try #require(store.model.entity(named: "Invoice"))
         #expect(invoice.attribute(named: "InvoiceDate")?.type == .date)
-        #expect(invoice.attribute(named: "Total")?.type == .double)
-        #expect(store.columnTypeReasons["Invoice"]?["InvoiceDate"] == "declared DATETIME; ISO 8601 text")
+        #expect(invoice.attribute(named: "Total")?.type == .decimal)
+        #expect(store.columnTypeReasons["Invoice"]?["InvoiceDate"] == "declared DATETIME; ISO 8601 text (YYYY-MM-DD HH:MM:SS)")
         let since = try Self.scalar(url, "SELECT count(*) FROM Invoice WHERE InvoiceDate >= '2011-06-01'")
         let in2011 = try Self.scalar(url, "SELECT count(*) FROM Invoice WHERE InvoiceDate LIKE '2011%'")
         #expect(since > 0 && since < 412 && in2011 > 0)
@@ -287,32 +287,41 @@ import Testing
         #expect(expected == Array(fetched.indices))
     }
 
-    /// Beyond the rows read to choose a type, a column's kind is confirmed by its index, or it
-    /// is read only where its values are of that kind.
+    /// Beyond the rows read to choose a type (the first and last of the table), a column's kind
+    /// is confirmed by its index, or it is read only where its values are of that kind.
     @Test func largeTablesAreConfirmedByAnIndexOrReadByKind() throws {
-        let limit = ColumnTypeInference.rowLimit
+        let sample = ColumnTypeInference.sampleRows
+        let middle = sample + 5
         let url = try Self.database("""
-            CREATE TABLE big (id INTEGER PRIMARY KEY, a INT, b INT, c VARCHAR(9));
+            CREATE TABLE big (id INTEGER PRIMARY KEY, a INT, b INT, c VARCHAR(9), flag BOOLEAN);
             CREATE INDEX big_a ON big (a);
-            WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < \(limit + 10))
-            INSERT INTO big SELECT k, k, k, 'c' || k FROM n;
-            UPDATE big SET a = 'late', b = 'late', c = 7 WHERE id = \(limit + 5);
+            WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < \(3 * sample))
+            INSERT INTO big SELECT k, k, k, 'c' || k, k % 2 FROM n;
+            UPDATE big SET a = 'late', b = 'late', c = 7, flag = 2 WHERE id = \(middle);
             """)
         defer { Self.remove(url) }
         let store = try SQLiteStore.open(at: url)
         let big = try #require(store.model.entity(named: "big"))
         let reasons = try #require(store.columnTypeReasons["big"])
-        // The index shows text beyond the first rows: a holds integers and text.
+        // The index shows text beyond the rows read: a holds integers and text.
         #expect(big.attribute(named: "a")?.type == .undefined)
         #expect(reasons["a"] == "declared INT; holds integer, text")
         // No index: b is read as integers only.
         #expect(big.attribute(named: "b")?.type == .integer64)
-        #expect(reasons["b"] == "declared INT; the first \(limit) rows read, values of other kinds read as nil")
+        #expect(reasons["b"] == "declared INT; the first and last \(sample) rows read, values of other kinds read as nil")
         // TEXT affinity: SQLite stored the 7 as text.
         #expect(big.attribute(named: "c")?.type == .string)
-        for format in ["a == 'late'", "b == nil", "b == 'late'", "c == '7'"] {
+        // A Boolean read from its first and last rows: 0 and 1 only.
+        #expect(big.attribute(named: "flag")?.type == .boolean)
+        #expect(reasons["flag"] == "declared BOOLEAN; the first and last \(sample) rows read, values other than 0 and 1 read as nil")
+        for format in ["a == 'late'", "b == nil", "b == 'late'", "c == '7'", "flag == nil"] {
             let request = try FetchRequest(entityName: "big", predicate: format)
-            #expect(try store.fetch(request).objectIDs.map(\.rawValue) == (format == "b == 'late'" ? [] : ["big/\(limit + 5)"]), "\(format)")
+            #expect(try store.fetch(request).objectIDs.map(\.rawValue) == (format == "b == 'late'" ? [] : ["big/\(middle)"]), "\(format)")
         }
+        // The row beyond the sample reads the same in memory: nil where SQL reads nil.
+        let object = try #require(store.object(with: ObjectID("big/\(middle)")))
+        #expect(object[attribute: "b"]?.isNull == true)
+        #expect(object[attribute: "flag"]?.isNull == true)
+        #expect(try store.count(FetchRequest(entityName: "big", predicate: "flag == YES")) == Int(3 * sample / 2) - 1)
     }
 }

@@ -161,7 +161,7 @@ import Testing
         (#"Customer WHERE SUBQUERY(invoices, $i, $i.InvoiceDate >= "soon").@count > 0"#,
          #""soon" is not an ISO 8601 date; $i.InvoiceDate is a Date attribute of Invoice (write a date such as "2017-07-08T00:00:00Z")"#),
         (#"Customer WHERE SUBQUERY(invoices, $i, $i.Total < "cheap").@count > 0"#,
-         #"'<' cannot order $i.Total, a Double attribute of Invoice, and the string "cheap""#),
+         #"'<' cannot order $i.Total, a Decimal attribute of Invoice, and the string "cheap""#),
     ])
     func nestedKeysAndConstantsAreCheckedAsAtTheTopLevel(_ statement: String, _ message: String) throws {
         let (foreign, memory, _) = try Self.stores()

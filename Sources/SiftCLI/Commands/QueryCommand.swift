@@ -59,7 +59,7 @@ struct QueryCommand: ParsableCommand {
         if fetch.fetchBatchSize == 0 { fetch.fetchBatchSize = FetchPrinter.batchSize }
         let store = try StoreFile.open(self.store)
         let standardOutput = StandardOutput()
-        let model = store.model
+        let model = StoreModels.outline(of: store)
         // The objects of an entity without subentities all show the same keys, in one order,
         // so even csv, whose header is every result's keys, prints each as it is read.
         let sameKeys = fetch.resultType == .objects && fetch.sectionNameKeyPath == nil

@@ -99,7 +99,7 @@ enum ShellStores {
     /// `.open FILE` exist.
     static func banner(_ label: String, _ store: (any PersistentStore)?) -> String {
         if ExampleStores.isExampleName(label) { return ExampleStores.banner(label) }
-        let entities = store?.model.entities.count ?? 0
+        let entities = store.map { StoreModels.outline(of: $0).entities.count } ?? 0
         return "Sift: \(label) is open (\(entities) entit\(entities == 1 ? "y" : "ies")). .help lists the commands; .open FILE opens another store."
     }
 }

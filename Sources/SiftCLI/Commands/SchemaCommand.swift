@@ -32,10 +32,12 @@ struct SchemaCommand: ParsableCommand {
     func run() throws {
         let model: DataModel
         var reasons: [String: [String: String]] = [:]
+        var notes: [String: String] = [:]
         if let store {
             let opened = try StoreFile.open(store)
             model = opened.model
             reasons = SchemaText.typeReasons(of: opened)
+            notes = SchemaText.samplingNotes(of: opened)
         } else {
             model = try StoreFile.loadModel(self.model ?? "")
         }
@@ -43,7 +45,7 @@ struct SchemaCommand: ParsableCommand {
             print(JSONModelFormat.write(model), terminator: "")
             return
         }
-        print(SchemaText.describe(model, reasons: reasons), terminator: "")
+        print(SchemaText.describe(model, reasons: reasons, notes: notes), terminator: "")
     }
 }
 
@@ -54,25 +56,39 @@ struct SchemaCommand: ParsableCommand {
 ///       contents   String
 ///       category   → Category  to-one, inverse notes, nullify
 ///
-/// For a SQLite database Sift did not create, each attribute says why it has its type:
+/// For a SQLite database Sift did not create, each attribute says why it has its type, and an
+/// entity whose types were chosen from a sample of its rows says so beside its name:
 ///
 ///     key_names
 ///       id   Integer 64  (declared INTEGER)
 ///       key  String      (declared STRING)
+///     batting (types from the first and last 1000 rows)
+///       ...
 enum SchemaText {
     /// Why a store's attributes have their types (a database Sift did not create), by entity
-    /// and attribute.
-    static func typeReasons(of store: any PersistentStore) -> [String: [String: String]] {
-        (store as? SQLiteStore)?.columnTypeReasons ?? (store as? PostgreSQLStore)?.columnTypeReasons ?? [:]
+    /// and attribute; with `only`, of that entity alone (the others' tables are not read).
+    static func typeReasons(of store: any PersistentStore, only entity: String? = nil) -> [String: [String: String]] {
+        if let sqlite = store as? SQLiteStore {
+            guard let entity else { return sqlite.columnTypeReasons }
+            return [entity: sqlite.columnTypeReasons(of: entity)]
+        }
+        return (store as? PostgreSQLStore)?.columnTypeReasons ?? [:]
     }
 
-    static func describe(_ model: DataModel, only name: String? = nil, reasons: [String: [String: String]] = [:]) -> String {
+    /// For each entity of a database Sift did not create whose types were chosen from a sample
+    /// of its rows, what was read (`the first and last 1000 rows`).
+    static func samplingNotes(of store: any PersistentStore) -> [String: String] {
+        (store as? SQLiteStore)?.columnTypeSampling ?? [:]
+    }
+
+    static func describe(_ model: DataModel, only name: String? = nil, reasons: [String: [String: String]] = [:], notes: [String: String] = [:]) -> String {
         var out = ""
         for entity in model.entities where name == nil || entity.name == name {
             if !out.isEmpty { out += "\n" }
             var heading = entity.name
             if let parent = entity.parent { heading += " : \(parent)" }
             if entity.isAbstract { heading += " (abstract)" }
+            if let note = notes[entity.name] { heading += " (types from \(note))" }
             out += heading + "\n"
             var rows: [[String]] = []
             for attribute in entity.attributes {

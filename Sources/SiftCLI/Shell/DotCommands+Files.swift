@@ -39,7 +39,7 @@ extension DotCommands {
             if path.lowercased().hasSuffix(".csv") && words.count < 2 {
                 throw SessionError("CSV rows are of one entity: .import \(path) ENTITY")
             }
-            if words.count == 2 { _ = try store.model.requireEntity(words[1]) }
+            if words.count == 2 { _ = try StoreModels.outline(of: store).requireEntity(words[1]) }
             guard FileManager.default.isReadableFile(atPath: path) else { throw SessionError("cannot read \(path)") }
             defer { session.commandState.engineCopy.invalidate() }
             let summary: ImportSummary

@@ -11,10 +11,13 @@ extension DotCommands {
         ) { session, words in
             guard words.count == 1 else { throw usage("describe") }
             let store = try session.requireStore()
-            let entity = try store.model.requireEntity(words[0])
+            // (Only that entity's table is read.)
+            let name = try StoreModels.outline(of: store).requireEntity(words[0]).name
+            let model = StoreModels.model(of: store, reading: [name])
+            let entity = try model.requireEntity(name)
             let count = try? store.count(FetchRequest(entityName: entity.name))
             let catalog = try store.databaseCatalog()
-            session.output.write(EntityDescriptionText.describe(entity, in: store.model, count: count, catalog: catalog))
+            session.output.write(EntityDescriptionText.describe(entity, in: model, count: count, catalog: catalog))
         },
         DotCommand(
             name: "timer", usage: ".timer on|off", summary: "After each statement, show how long it took to parse, compile and execute",

@@ -17,7 +17,7 @@ extension DotCommands {
             let label = ExampleStores.canonicalName(words[0])
             session.open(store: try SessionStores.open(words[0]), label: label)
             session.commandState.engineCopy.invalidate()
-            let count = session.store?.model.entities.count ?? 0
+            let count = session.store.map { StoreModels.outline(of: $0).entities.count } ?? 0
             session.output.message("opened \(label): \(count) entit\(count == 1 ? "y" : "ies") (.entities lists them)")
         },
         DotCommand(
@@ -27,7 +27,7 @@ extension DotCommands {
             guard words.isEmpty else { throw usage("entities") }
             let store = try session.requireStore()
             var rows: [(String, String)] = []
-            for entity in store.model.entities {
+            for entity in StoreModels.outline(of: store).entities {
                 var name = entity.name
                 if let parent = entity.parent { name += " : \(parent)" }
                 if entity.isAbstract {
@@ -73,13 +73,15 @@ extension DotCommands {
         ) { session, words in
             guard words.count <= 1 else { throw usage("schema") }
             let store = try session.requireStore()
-            let model = store.model
-            let reasons = SchemaText.typeReasons(of: store)
             if let name = words.first {
-                let entity = try model.requireEntity(name)
-                session.output.write(SchemaText.describe(model, only: entity.name, reasons: reasons))
+                // Only that entity's table is read.
+                let entity = try StoreModels.outline(of: store).requireEntity(name)
+                let model = StoreModels.model(of: store, reading: [entity.name])
+                session.output.write(SchemaText.describe(model, only: entity.name, reasons: SchemaText.typeReasons(of: store, only: entity.name),
+                                                         notes: SchemaText.samplingNotes(of: store)))
             } else {
-                session.output.write(SchemaText.describe(model, reasons: reasons))
+                let model = store.model
+                session.output.write(SchemaText.describe(model, reasons: SchemaText.typeReasons(of: store), notes: SchemaText.samplingNotes(of: store)))
             }
         },
         DotCommand(
@@ -92,7 +94,7 @@ extension DotCommands {
                 session.entity = nil
                 return
             }
-            let entity = try session.requireStore().model.requireEntity(name)
+            let entity = try StoreModels.outline(of: session.requireStore()).requireEntity(name)
             session.entity = entity.name
         },
     ]
@@ -109,7 +111,7 @@ enum SessionStores {
         }
         let url = URL(fileURLWithPath: path)
         switch StoreFile.Kind(path: path) {
-        case .sqlite: return try SQLiteStore.open(at: url)
+        case .sqlite: return try SQLiteStore.open(at: url, typeCache: StoreFile.typeCache)
         case .atomic: return try AtomicStore.open(at: url)
         case .postgres: return try PostgreSQLStore.open(conninfo: path)
         }

@@ -19,7 +19,7 @@ struct FetchPrinter {
         var request = request
         if request.fetchBatchSize == 0 { request.fetchBatchSize = Self.batchSize }
         var objectOutput = ObjectOutput(relationships: session.settings.relationships)
-        let model = store.model
+        let model = StoreModels.outline(of: store)
         if session.settings.mode.showsToOneKeys { objectOutput.toOneKeys = ToOneKeys(store: store) }
         try objectOutput.prepare(&request, model: model)
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects

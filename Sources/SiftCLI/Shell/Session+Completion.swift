@@ -136,7 +136,7 @@ extension Session {
     /// Words after which nothing can be completed (a name, a number).
     private static let freeWords: Set<String> = ["AS", "LIMIT", "OFFSET"]
 
-    private var entityNames: [String] { store?.model.entities.map(\.name) ?? [] }
+    private var entityNames: [String] { store.map { StoreModels.outline(of: $0).entities.map(\.name) } ?? [] }
 
     private func statementCompletion(before: String, statement: String) -> Completion {
         let scanned = StatementWords(before)
@@ -178,7 +178,7 @@ extension Session {
     /// The entity a statement fetches or changes: the one after FETCH, FROM, COUNT, UPDATE or
     /// DELETE [FROM], or its first word when that names one; else the one `.use` chose.
     private func statementEntity(_ words: [Substring]) -> EntityDescription? {
-        guard let model = store?.model else { return nil }
+        guard let model = store.map(StoreModels.outline(of:)) else { return nil }
         for (index, word) in words.enumerated() where Self.entityWords.contains(word.uppercased()) {
             for name in words.dropFirst(index + 1).prefix(2) {
                 if let entity = model.entity(named: String(name)) { return entity }
@@ -198,7 +198,7 @@ extension Session {
     /// relationships), whose name starts with `prefix`; after a to-many relationship, also the
     /// collection operators. Also those of them that are relationships.
     private func keyPaths(after base: Substring, completing prefix: Substring, entity: EntityDescription?) -> (paths: [String], relationships: Set<String>) {
-        guard let model = store?.model, var current = entity else { return ([], []) }
+        guard let model = store.map(StoreModels.outline(of:)), var current = entity else { return ([], []) }
         var toMany = false
         for component in base.split(separator: ".", omittingEmptySubsequences: false) {
             guard let relationship = current.relationship(named: String(component)),

@@ -28,7 +28,7 @@ extension Session {
         default:
             break
         }
-        let model = store?.model
+        let model = store.map(StoreModels.outline(of:))
         let firstWord = text.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).first.map(String.init) ?? ""
         let namesEntity = model?.entity(named: firstWord) != nil || model == nil
         if let entity, !namesEntity {

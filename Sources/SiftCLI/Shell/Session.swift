@@ -103,7 +103,7 @@ final class Session {
     func open(store: any PersistentStore, label: String) {
         self.store = store
         storeLabel = label
-        if let entity, store.model.entity(named: entity) == nil { self.entity = nil }
+        if let entity, StoreModels.outline(of: store).entity(named: entity) == nil { self.entity = nil }
     }
 
     /// The open store, or an error saying to open one.

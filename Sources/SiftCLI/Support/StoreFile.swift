@@ -36,10 +36,15 @@ enum StoreFile {
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
         case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
-        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url) }
+        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url, typeCache: typeCache) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
         }
     }
+
+    /// Where the column types chosen for SQLite databases Sift did not create are kept between
+    /// commands (`$SIFT_CACHE_DIR`, `$XDG_CACHE_HOME/sift`, `~/.cache/sift`; none with
+    /// `SIFT_CACHE=off`).
+    static let typeCache = SQLiteTypeCache.fromEnvironment()
 
     /// Opens the store a command changes (`sift import`): a JSON or binary store under its
     /// write lock, held until the process ends, so commands changing one store at once wait for

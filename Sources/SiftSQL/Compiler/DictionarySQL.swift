@@ -203,9 +203,10 @@ private struct DictionaryPropertyCompiler {
     }
 
     /// The type values of an attribute are decoded as: its own in Sift's layout; in an
-    /// introspected one only Date and Boolean are converted (as `RowLayout` reads objects).
+    /// introspected one only Date, Boolean and Decimal are converted (as `RowLayout` reads
+    /// objects).
     func decodingType(_ type: AttributeType) -> AttributeType? {
-        schema.isSiftLayout || type == .date || type == .boolean ? type : nil
+        schema.isSiftLayout || RowLayout.convertsForeign(type) ? type : nil
     }
 
     /// A property's value per row: the selected column, the term to group by, and the

@@ -310,6 +310,7 @@ struct PredicateSQLCompiler {
     /// between two expressions, `x IS NULL` against nil; never equal across kinds.
     private func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment, negated: Bool) throws -> SQLCondition {
         if let search = searchEquality(options, l, r, negated: negated) { return search }
+        if let text = textDateEquality(l, r, negated: negated) { return text }
         // `x != constant` as `x IS NOT ?`: true where x is nil, exactly as `NOT ==`.
         if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
            l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r) {
@@ -361,6 +362,7 @@ struct PredicateSQLCompiler {
         }
         if Self.isDecimalPair(l, r) { return try decimalEquality(l, r) }
         if let search = searchEquality(options, l, r, negated: false) { return search }
+        if let text = textDateEquality(l, r, negated: false) { return text }
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
             // [c]/[d]: the evaluator's own string equality (the prepared texts' in PostgreSQL,
             // which binds its own constants); nil only equals nil.
@@ -408,6 +410,7 @@ struct PredicateSQLCompiler {
         guard l.kind.isComparable(with: r.kind), l.kind.isOrdered else { return .false }
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         if let search = searchOrdering(op, options, l, r) { return search }
+        if let text = textDateOrdering(op, l, r) { return text }
         if l.kind == .string && !options.subtracting(.normalized).isEmpty,
            let test = try preparedTextTest(.order(try Self.orderOperator(op)), options, l, r) {
             return SQLCondition(expression: test, nullable: true)
@@ -499,8 +502,9 @@ struct PredicateSQLCompiler {
             let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
             let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
             // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)
+            // (A text date column compares with each date as text: equality by equality.)
             if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: ""), l.kind != .number(.decimal),
-               !comparable.contains(where: Self.isDecimal) {
+               !comparable.contains(where: Self.isDecimal), l.textDate == nil {
                 let x = try expressions.materialised(l)
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(expression: .in(x.expression, placeholders), nullable: x.nullable)
@@ -547,7 +551,8 @@ struct PredicateSQLCompiler {
             return .false
         }
         if l.constant != nil { return try constantBetween(options, l, bounds) }
-        if (l.kind == .string && !options.subtracting(.normalized).isEmpty) || Self.isDecimalPair(l, low) || Self.isDecimalPair(l, high) {
+        if (l.kind == .string && !options.subtracting(.normalized).isEmpty) || Self.isDecimalPair(l, low) || Self.isDecimalPair(l, high)
+            || l.textDate != nil {
             return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: .and)
         }
         let x = try expressions.materialised(l)

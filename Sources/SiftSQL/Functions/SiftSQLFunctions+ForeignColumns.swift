@@ -1,9 +1,11 @@
 import SiftEvaluation
+import SiftLanguage
 import SiftSQLite
 
 extension SiftSQLFunctions {
     public static let dateFunction = "sift_date"
     public static let nfcFunction = "sift_nfc"
+    public static let dateFormFunction = "sift_date_form"
 
     /// The functions reading columns of databases Sift did not create (``ForeignColumn``):
     ///
@@ -12,6 +14,9 @@ extension SiftSQLFunctions {
     ///   no date.
     /// - `sift_nfc(value)`: text in NFC (`StringFolding.nfc`, the form the evaluator compares);
     ///   other values as they are.
+    /// - `sift_date_form(text)`: which fixed-width ISO 8601 form a text date is in
+    ///   (``TextDateForm``'s raw value, 1 to 5), 6 for another ISO 8601 spelling, 0 for text
+    ///   that is no date; NULL for anything but text.
     static func registerForeignColumnFunctions(on database: SQLiteDatabase) throws(SQLiteError) {
         try database.createFunction(dateFunction, argumentCount: 2) { call in
             guard call.type(1) == .text, let encoding = ForeignDateEncoding(rawValue: call.text(1)) else {
@@ -19,6 +24,11 @@ extension SiftSQLFunctions {
                                       "\(dateFunction): the encoding must be one of \(ForeignDateEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return encoding.referenceSeconds(of: call.value(0)).map(SQLiteValue.real) ?? .null
+        }
+        try database.createFunction(dateFormFunction, argumentCount: 1) { call in
+            guard call.type(0) == .text else { return .null }
+            if let form = call.withUTF8(0, TextDateForm.of(bytes:)) { return .integer(Int64(form.rawValue)) }
+            return .integer(ISO8601.date(from: call.text(0)) == nil ? 0 : 6)
         }
         try database.createFunction(nfcFunction, argumentCount: 1) { call in
             guard call.type(0) == .text else { return call.value(0) }

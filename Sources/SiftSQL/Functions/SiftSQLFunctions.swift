@@ -26,6 +26,7 @@ import SiftSQLite
 /// | `sift_cast(value, kind, type)` | `Cast.convert(value, to: type)` |
 /// | `sift_date(value, encoding)` | a date column of a database Sift did not create, as seconds since 2001 (`ForeignDateEncoding`) |
 /// | `sift_nfc(value)` | text in NFC, other values as they are (text of databases Sift did not create) |
+/// | `sift_date_form(text)` | the fixed-width ISO 8601 form of a text date (`TextDateForm`, 1 to 5), 6 for another spelling, 0 for no date (choosing a column's type) |
 /// | `sift_group_sum/average/min/max(x, key[, kind])` (aggregates) | `@sum`/`sum:`, `@avg`/`average:`, `min:`, `max:` of a collection or a group, in key order (`SiftKeyedAggregate`): sums are integers until an overflow, then a double (a decimal, as its text, over decimals); non-numbers skipped; an empty sum is 0; `kind` a letter saying how to read `x` (`'e'`: decimals) |
 /// | `sift_order(a, b, kinds)` | -1/0/1: `ValueComparison.order`, NULL when there is none; how decimals compare with numbers |
 /// | `sift_decimal_key(x)` | a BLOB ordered as the decimals are (`DecimalText.sortKey(_:)`): how decimals sort |

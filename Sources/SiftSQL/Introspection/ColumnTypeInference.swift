@@ -3,37 +3,59 @@ import SiftStore
 
 /// Chooses the attribute types of a database Sift did not create from what its columns hold,
 /// not only from what they declare (docs/SQLITE-DATABASES.md). SQLite is dynamically typed: a
-/// declared type is a hint (`STRING` is NUMERIC affinity, yet holds text), so one scan per table
-/// reads the storage classes (`typeof()`) present in each column, and:
+/// declared type is a hint (`STRING` is NUMERIC affinity, yet holds text), so a sample of each
+/// table is read — the storage classes (`typeof()`) present in each column — and:
 ///
 /// - a column whose values all agree with one kind gets that kind's type, the declared type
 ///   deciding between close ones (`REAL` holding integers is Double; `BOOL` holding 0 and 1 is
-///   Boolean; a date column holding ISO 8601 text, Unix seconds, milliseconds or Julian days is
-///   Date, read through `sift_date`);
+///   Boolean; `NUMERIC(10,2)` or `DECIMAL` holding numbers is Decimal; a date column holding
+///   ISO 8601 text, Unix seconds, milliseconds or Julian days is Date, read through `sift_date`);
 /// - a column holding values of several kinds is Undefined: each value keeps its own kind, and
 ///   the compiler tests kinds at run time (``SQLKind/dynamic``);
 /// - a column with no values takes its declared type (Undefined without one).
 ///
-/// Only the first ``rowLimit`` rows of a table are scanned. Beyond that, a kind is confirmed by
-/// an index on the column (its least and greatest values bound the storage classes, since SQLite
-/// orders numbers before text before blobs) or by TEXT affinity (SQLite stores numbers given to
-/// such a column as text); a column it cannot confirm reads only values of its kind, others as
-/// nil, in SQL and in memory alike (``ForeignColumn/storageClasses``).
+/// The sample is bounded: the first and the last ``sampleRows`` rows by key (a table with no
+/// more than twice that is read whole). Beyond it, a kind is confirmed by an index on the column
+/// (its least and greatest values bound the storage classes, since SQLite orders numbers before
+/// text before blobs) or by TEXT affinity (SQLite stores numbers given to such a column as
+/// text); a column it cannot confirm reads only values of its kind, others as nil, in SQL and in
+/// memory alike (``ForeignColumn/storageClasses``, ``ForeignColumn/readsOnlyZeroOrOne``). So a
+/// sample never makes an answer silently wrong: at worst a value of an unexpected kind reads as
+/// nil, and `sift schema` says so.
 enum ColumnTypeInference {
-    /// Rows of each table read to choose its columns' types.
-    static let rowLimit = 100_000
+    /// Rows read at each end of a table to choose its columns' types.
+    static let sampleRows = 1_000
+    /// The version of these rules: types cached under another version are chosen again
+    /// (``ForeignTypeCache``). Raise it whenever a rule changes.
+    static let rulesVersion = 1
 
-    /// The columns of `table`, keyed by column name.
-    static func columns(of table: String, _ allColumns: [(name: String, declaredType: String)], key: String, in database: SQLiteDatabase,
-                        isCoreDataStore: Bool) -> [String: ForeignColumn] {
+    /// A table's columns as chosen, and how much of the table was read to choose them.
+    struct TableTypes: Sendable, Codable, Equatable {
+        /// By column name.
+        var columns: [String: ForeignColumn]
+        /// Whether every row was read; else the first and last ``sampleRows`` rows were.
+        var isWhole: Bool
+        /// The rows could not be read (every column Undefined): not kept in a cache, since the
+        /// cause (a lock, a damaged page) may pass.
+        var couldNotBeRead = false
+
+        private enum CodingKeys: String, CodingKey { case columns, isWhole }
+    }
+
+    /// What was read of a table not read whole, as `sift schema` says it.
+    static var sampleDescription: String { "the first and last \(sampleRows) rows" }
+
+    /// The columns of `table`, keyed by column name. Throws only when the reading is interrupted
+    /// (``SQLiteStore/interrupt()``): nothing is chosen then.
+    static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool) throws(SQLiteError) -> TableTypes {
         var result: [String: ForeignColumn] = [:]
         // The INTEGER PRIMARY KEY is the rowid: always an integer, and read as it is.
-        let columns = allColumns.filter { column in
-            guard column.name == key else { return true }
+        let columns = table.columns.filter { column in
+            guard column.name == table.primaryKey else { return true }
             result[column.name] = ForeignColumn(type: .integer64, reason: "declared \(column.declaredType); the row's key")
             return false
         }
-        guard !columns.isEmpty else { return result }
+        guard !columns.isEmpty else { return TableTypes(columns: result, isWhole: true) }
         var contents: [Contents] = []
         var complete = true
         do {
@@ -41,27 +63,29 @@ enum ColumnTypeInference {
             var start = 0
             while start < columns.count {
                 let group = Array(columns[start..<min(start + 200, columns.count)])
-                let (read, whole) = try scan(table, group, in: database)
+                let (read, whole) = try sample(table, group, in: database)
                 contents += read
                 complete = complete && whole
                 start += group.count
             }
         } catch {
-            // A table that cannot be scanned (a column SQLite cannot read): every value as it is.
+            if error.isInterrupted { throw error }
+            // A table that cannot be read (a column SQLite cannot read): every value as it is.
             for column in columns { result[column.name] = ForeignColumn(type: .undefined, reason: "its values could not be read: \(error)") }
-            return result
+            return TableTypes(columns: result, isWhole: true, couldNotBeRead: true)
         }
-        let indexed = complete ? [] : indexedColumns(of: table, in: database)
+        let indexed = complete ? [] : indexedColumns(of: table.name, in: database)
         for (column, content) in zip(columns, contents) {
             var chosen = choose(declared: column.declaredType, content, isCoreDataStore: isCoreDataStore)
             chosen.normalizesText = content.hasNonNFCText && (chosen.type == .string || chosen.type == .undefined)
             chosen.stripsAffinity = chosen.type == .string && ![.text, .blob].contains(Declared(column.declaredType))
+            if chosen.textDates != nil { chosen.textDates?.isVerified = complete }
             if !complete, chosen.type != .undefined, chosen.dateEncoding == nil, !content.classes.isEmpty {
-                confirm(&chosen, column: column, sample: content.classes, indexed: indexed.contains(column.name), table: table, in: database)
+                confirm(&chosen, column: column, sample: content.classes, indexed: indexed.contains(column.name), table: table.name, in: database)
             }
             result[column.name] = chosen
         }
-        return result
+        return TableTypes(columns: result, isWhole: complete)
     }
 
     /// What a column holds.
@@ -72,13 +96,35 @@ enum ColumnTypeInference {
         var numbers: ClosedRange<Double>?
         /// Whether every text value is an ISO 8601 date (date columns only).
         var textIsDates = false
+        /// The one ``TextDateForm`` every text value is in, if there is one (date columns only).
+        var textDateForm: TextDateForm?
         /// Whether some text is not in NFC.
         var hasNonNFCText = false
+
+        /// What two parts of a table hold together.
+        func merged(with other: Contents) -> Contents {
+            var result = Contents()
+            result.classes = classes.union(other.classes)
+            switch (numbers, other.numbers) {
+            case (let a?, let b?): result.numbers = min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
+            case (let a, let b): result.numbers = a ?? b
+            }
+            let aText = classes.contains("text"), bText = other.classes.contains("text")
+            result.textIsDates = (!aText || textIsDates) && (!bText || other.textIsDates)
+            switch (aText, bText) {
+            case (true, true): result.textDateForm = textDateForm == other.textDateForm ? textDateForm : nil
+            case (true, false): result.textDateForm = textDateForm
+            case (false, true): result.textDateForm = other.textDateForm
+            case (false, false): result.textDateForm = nil
+            }
+            result.hasNonNFCText = hasNonNFCText || other.hasNonNFCText
+            return result
+        }
     }
 
     /// The declared type's family, by SQLite's affinity rules with Core Data's types first.
     private enum Declared {
-        case boolean, date, integer, text, blob, real, numeric
+        case boolean, date, integer, text, blob, real, decimal, numeric
 
         init(_ declared: String) {
             let type = declared.uppercased()
@@ -88,7 +134,17 @@ enum ColumnTypeInference {
             else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
             else if type.contains("BLOB") || type.trimmingCharacters(in: .whitespaces).isEmpty { self = .blob }
             else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
+            else if Self.isDecimal(type) { self = .decimal }
             else { self = .numeric }
+        }
+
+        /// `DECIMAL`, `DECIMAL(10,2)`, `DEC`, `NUMERIC(10,2)` (a scale above 0): exact numbers.
+        private static func isDecimal(_ type: String) -> Bool {
+            if type.contains("DEC") { return true }
+            guard type.contains("NUMERIC"), let open = type.firstIndex(of: "("), let comma = type[open...].firstIndex(of: ","),
+                  let close = type[comma...].firstIndex(of: ")") else { return false }
+            let scale = type[type.index(after: comma)..<close].trimmingCharacters(in: .whitespaces)
+            return Int(scale).map { $0 > 0 } ?? false
         }
 
         /// The type when there are no values to go by.
@@ -99,6 +155,7 @@ enum ColumnTypeInference {
             case .integer: .integer64
             case .text: .string
             case .blob: .undefined
+            case .decimal: .decimal
             case .real, .numeric: .double
             }
         }
@@ -129,13 +186,18 @@ enum ColumnTypeInference {
             var column = ForeignColumn(type: .date, reason: "\(declaration); \(details.joined(separator: " and "))")
             // Core Data's own layout is read as it is (an index on it serves).
             if classes.contains("text") || encoding != .referenceSeconds { column.dateEncoding = encoding }
+            // Text of one form compares as text (once every value is known to be of it).
+            if classes == ["text"], let form = content.textDateForm {
+                column.textDates = ForeignColumn.TextDates(form: form, isVerified: false)
+                column.reason = "\(declaration); ISO 8601 text (\(form.pattern))"
+            }
             return column
         }
         let type: AttributeType
         if classes == ["integer"] {
-            type = family == .real || family == .numeric && declared.uppercased().contains("DEC") ? .double : .integer64
+            type = family == .decimal ? .decimal : family == .real ? .double : .integer64
         } else if classes.isSubset(of: ["integer", "real"]) {
-            type = .double
+            type = family == .decimal ? .decimal : .double
         } else if classes == ["text"] {
             type = .string
         } else if classes == ["blob"] {
@@ -166,17 +228,23 @@ enum ColumnTypeInference {
         }
     }
 
-    /// A type chosen from the first rows of a large table: confirmed by an index or by TEXT
-    /// affinity, or else read from its own storage classes only.
+    /// A type chosen from a sample of a large table: confirmed by an index or by TEXT affinity,
+    /// or else read from its own storage classes only (a Boolean from 0 and 1 only).
     private static func confirm(_ column: inout ForeignColumn, column declared: (name: String, declaredType: String), sample: Set<String>,
                                 indexed: Bool, table: String, in database: SQLiteDatabase) {
         let classes = storageClasses(of: column.type)
         if indexed, let low = try? database.scalar("SELECT min(\(SQLIdentifier.quoted(declared.name))) FROM \(SQLIdentifier.quoted(table))"),
            let high = try? database.scalar("SELECT max(\(SQLIdentifier.quoted(declared.name))) FROM \(SQLIdentifier.quoted(table))") {
             let ends = Set([low, high].compactMap(storageClass))
-            if ends.isSubset(of: classes) { return }
+            if ends.isSubset(of: classes) {
+                guard column.type == .boolean else { return }
+                // Every value lies between the least and the greatest: 0 and 1 only, or integers.
+                if [low, high].allSatisfy({ $0 == .null || $0 == .integer(0) || $0 == .integer(1) }) { return }
+                column = ForeignColumn(type: .integer64, reason: describing(declared.declaredType))
+                return
+            }
             if ends.union(sample).isSubset(of: ["integer", "real"]) {
-                column.type = .double
+                if column.type != .decimal { column.type = .double }
                 return
             }
             // Values of another kind lie beyond the rows read: every value keeps its own.
@@ -185,8 +253,13 @@ enum ColumnTypeInference {
             return
         }
         if column.type == .string, Declared(declared.declaredType) == .text { return }
+        if column.type == .boolean {
+            column.readsOnlyZeroOrOne = true
+            column.reason += "; \(sampleDescription) read, values other than 0 and 1 read as nil"
+            return
+        }
         column.storageClasses = classes
-        column.reason += "; the first \(rowLimit) rows read, values of other kinds read as nil"
+        column.reason += "; \(sampleDescription) read, values of other kinds read as nil"
     }
 
     private static func storageClass(_ value: SQLiteValue) -> String? {
@@ -201,11 +274,22 @@ enum ColumnTypeInference {
 
     // MARK: Reading the table
 
-    /// One scan of (at most) the first `rowLimit + 1` rows: each column's storage classes, its
-    /// numbers' range and whether its text is dates (where the declared type asks), and whether
-    /// the whole table was read.
-    static func scan(_ table: String, _ columns: [(name: String, declaredType: String)],
-                     in database: SQLiteDatabase) throws(SQLiteError) -> ([Contents], complete: Bool) {
+    /// What `columns` of `table` hold: in one scan of the first ``sampleRows`` + 1 rows by key
+    /// (the whole table when that is all of it), else with one more of the last ``sampleRows``.
+    static func sample(_ table: ForeignCatalog.Table, _ columns: [(name: String, declaredType: String)],
+                       in database: SQLiteDatabase) throws(SQLiteError) -> ([Contents], complete: Bool) {
+        let key = table.keyExpression
+        let (first, count) = try scan(table.name, columns, order: "\(key) LIMIT \(sampleRows + 1)", in: database)
+        guard count > sampleRows else { return (first, true) }
+        let (last, _) = try scan(table.name, columns, order: "\(key) DESC LIMIT \(sampleRows)", in: database)
+        return (zip(first, last).map { $0.merged(with: $1) }, false)
+    }
+
+    /// One scan of the rows `order` (`"id" LIMIT 1001`) picks: each column's storage classes, its
+    /// numbers' range and whether its text is dates (and of which form), where the declared
+    /// type asks; and how many rows there were.
+    static func scan(_ table: String, _ columns: [(name: String, declaredType: String)], order: String,
+                     in database: SQLiteDatabase) throws(SQLiteError) -> ([Contents], count: Int64) {
         var terms: [String] = []
         var selected: [String] = []
         for (index, column) in columns.enumerated() {
@@ -221,13 +305,16 @@ enum ColumnTypeInference {
                 terms.append("max(CASE WHEN typeof(\(c)) IN ('integer', 'real') THEN \(c) END)")
             }
             if family == .date {
-                terms.append("sum(CASE WHEN typeof(\(c)) = 'text' THEN \(SiftSQLFunctions.dateFunction)(\(c), 'unix') IS NULL END)")
+                // 0: no date; 1 to 5: a TextDateForm; 6: another ISO 8601 spelling.
+                let form = "CASE WHEN typeof(\(c)) = 'text' THEN \(SiftSQLFunctions.dateFormFunction)(\(c)) END"
+                terms.append("min(\(form))")
+                terms.append("max(\(form))")
             }
         }
-        let sql = "SELECT count(*), \(terms.joined(separator: ", ")) FROM (SELECT \(selected.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) LIMIT \(rowLimit + 1))"
-        guard let row = try database.rows(sql).first else { return (columns.map { _ in Contents() }, true) }
-        var complete = true
-        if case .integer(let count) = row[0] { complete = count <= rowLimit }
+        let sql = "SELECT count(*), \(terms.joined(separator: ", ")) FROM (SELECT \(selected.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) ORDER BY \(order))"
+        guard let row = try database.rows(sql).first else { return (columns.map { _ in Contents() }, 0) }
+        var count: Int64 = 0
+        if case .integer(let n) = row[0] { count = n }
         var position = 1
         var contents: [Contents] = []
         for column in columns {
@@ -243,12 +330,18 @@ enum ColumnTypeInference {
                 position += 2
             }
             if family == .date {
-                content.textIsDates = row[position] == .integer(0) || row[position] == .null
-                position += 1
+                let low = row[position], high = row[position + 1]
+                if case .integer(let least) = low, case .integer(let greatest) = high {
+                    content.textIsDates = least > 0
+                    if least == greatest { content.textDateForm = TextDateForm(rawValue: Int(least)) }
+                } else {
+                    content.textIsDates = true
+                }
+                position += 2
             }
             contents.append(content)
         }
-        return (contents, complete)
+        return (contents, count)
     }
 
     private static func number(_ value: SQLiteValue) -> Double? {
@@ -260,7 +353,7 @@ enum ColumnTypeInference {
     }
 
     /// The columns that lead an index (so their least and greatest values are cheap to read).
-    private static func indexedColumns(of table: String, in database: SQLiteDatabase) -> Set<String> {
+    static func indexedColumns(of table: String, in database: SQLiteDatabase) -> Set<String> {
         guard let indexes = try? database.rows(#"SELECT "name" FROM pragma_index_list(?1)"#, [.text(table)]) else { return [] }
         var columns: Set<String> = []
         for index in indexes {

@@ -102,7 +102,8 @@ package enum IntrospectedSchema {
                 entityColumn: nil, entityNames: nil, hierarchyEntityNames: [entity.name],
                 columns: columns, relationships: relationships,
                 collatedColumns: shape.table.collatedColumns.intersection(attributeColumns),
-                foreignColumns: shape.table.foreignColumns.filter { attributeColumns.contains($0.key) })
+                foreignColumns: shape.table.foreignColumns.filter { attributeColumns.contains($0.key) },
+                typesAreRead: shape.table.typesAreRead)
         }
         return SQLSchema(model: model, tables: entityTables, isSiftLayout: false)
     }
@@ -138,7 +139,9 @@ package enum IntrospectedSchema {
 
     /// A column name as a property name: `.` becomes `_`, leading `@`s are dropped.
     static func propertyName(_ column: String) -> String {
-        String(column.replacingOccurrences(of: ".", with: "_").drop { $0 == "@" })
+        // (Most names have neither: kept as they are.)
+        guard column.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") }) else { return column }
+        return String(column.replacingOccurrences(of: ".", with: "_").drop { $0 == "@" })
     }
 
     /// `artist_id` → `artist`, `artistId` → `artist`; nil when there is no such suffix.

@@ -22,45 +22,26 @@ import SiftStore
 /// holding ISO 8601 text is Date, a column holding integers and text is Undefined (each value
 /// keeps its kind).
 enum SchemaIntrospection {
-    static func schema(of database: SQLiteDatabase, name: String) throws -> SQLSchema {
+    /// The database's catalogue: its tables, columns, keys and foreign keys, without reading a
+    /// row (the columns' types are chosen per table when first needed, ``ForeignSchema``).
+    static func catalog(of database: SQLiteDatabase, name: String) throws -> ForeignCatalog {
         let tables = try readTables(database)
         let lowercasedNames = Set(tables.map { $0.name.lowercased() })
         // A Core Data store keeps dates as seconds since 2001; other programs' numbers are read
         // as Unix time or Julian days.
         let isCoreDataStore = lowercasedNames.contains("z_metadata") && lowercasedNames.contains("z_primarykey")
-        let introspected = tables.map { table in
-            let foreignColumns = ColumnTypeInference.columns(of: table.name, table.columns, key: table.primaryKey, in: database,
-                                                             isCoreDataStore: isCoreDataStore)
-            let collated = table.columns.map(\.name).filter { column in
-                database.declaredCollation(table: table.name, column: column).map { $0.uppercased() != "BINARY" } ?? false
-            }
-            return IntrospectedTable(
-                name: table.name, primaryKey: table.primaryKey,
-                columns: table.columns.map { ($0.name, foreignColumns[$0.name]?.type ?? .undefined) },
-                foreignKeys: table.foreignKeys.map { IntrospectedTable.ForeignKey(column: $0.from, destinationTable: $0.table, destinationColumn: $0.to) },
-                collatedColumns: Set(collated), foreignColumns: foreignColumns)
-        }
-        return try IntrospectedSchema.schema(of: introspected, name: name)
+        return ForeignCatalog(name: name, tables: tables, isCoreDataStore: isCoreDataStore)
     }
 
     // MARK: Reading the catalogue
 
-    /// One table as the database describes it.
-    struct Table {
-        let name: String
-        let columns: [(name: String, declaredType: String)]
-        /// The integer key column: the INTEGER PRIMARY KEY column, or a rowid alias.
-        let primaryKey: String
-        let foreignKeys: [(from: String, table: String, to: String?)]
-    }
-
     /// Every table that can be an entity, in creation order.
-    static func readTables(_ database: SQLiteDatabase) throws -> [Table] {
+    static func readTables(_ database: SQLiteDatabase) throws -> [ForeignCatalog.Table] {
         let rows = try database.rows("""
             SELECT "name", coalesce("sql", '') FROM sqlite_schema
             WHERE "type" = 'table' AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
             """)
-        var tables: [Table] = []
+        var tables: [ForeignCatalog.Table] = []
         for row in rows {
             guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
             if sql.uppercased().hasPrefix("CREATE VIRTUAL") { continue }
@@ -92,15 +73,19 @@ enum SchemaIntrospection {
             // declaration order, so the first foreign key gets the plain inverse name.
             var counts: [Int64: Int] = [:]
             for keyRow in keyRows { if case .integer(let id) = keyRow[0] { counts[id, default: 0] += 1 } }
-            var foreignKeys: [(from: String, table: String, to: String?)] = []
+            var foreignKeys: [IntrospectedTable.ForeignKey] = []
             for keyRow in keyRows {
                 guard case .integer(let id) = keyRow[0], counts[id] == 1,
                       case .text(let table) = keyRow[1], case .text(let from) = keyRow[2] else { continue }
                 var to: String?
                 if case .text(let text) = keyRow[3] { to = text }
-                foreignKeys.append((from, table, to))
+                foreignKeys.append(IntrospectedTable.ForeignKey(column: from, destinationTable: table, destinationColumn: to))
             }
-            tables.append(Table(name: name, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys))
+            let collated = columns.map(\.name).filter { column in
+                database.declaredCollation(table: name, column: column).map { $0.uppercased() != "BINARY" } ?? false
+            }
+            tables.append(ForeignCatalog.Table(name: name, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys,
+                                               collatedColumns: Set(collated)))
         }
         return tables
     }

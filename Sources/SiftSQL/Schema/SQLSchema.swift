@@ -154,11 +154,16 @@ package struct EntityTable: Sendable {
     /// How the columns of a database Sift did not create are read (dates through `sift_date`,
     /// …), by column name; a column without an entry is read as it is.
     var foreignColumns: [String: ForeignColumn] = [:]
+    /// Whether the columns' types were chosen: false for a table of a database Sift did not
+    /// create that no fetch has needed yet (``ForeignSchema``), whose attributes are Undefined
+    /// until a fetch that reads it chooses them. No SQL reads such a table's columns.
+    var typesAreRead = true
 
     /// The expression reading attribute column `column` of the row aliased `alias`: the column
     /// itself, `"t0"."name" COLLATE BINARY` for a declared collation, or its ``ForeignColumn``
     /// reading.
     func value(column: String, alias: String) -> SQLExpression {
+        assert(typesAreRead, "\(table).\(column) is read before its table's column types were chosen")
         var value = SQLExpression.column(alias, column)
         if let foreign = foreignColumns[column] { value = foreign.expression(value) }
         if collatedColumns.contains(column) { value = .collate(value, "BINARY") }

@@ -83,11 +83,12 @@ struct RowLayout: Sendable {
                     columnIndex[column] = index
                     columns.append(entityTable.value(column: column, alias: alias))
                 }
-                // An introspected column holds whatever was stored; only Date and Boolean are
-                // converted (seconds since 2001, 0/1), everything else reads as stored.
+                // An introspected column holds whatever was stored; only Date, Boolean and
+                // Decimal are converted (seconds since 2001, 0/1, a number's decimal),
+                // everything else reads as stored.
                 names.append(attribute.name)
                 indexes.append(index)
-                types.append(schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil)
+                types.append(schema.isSiftLayout || Self.convertsForeign(attribute.type) ? attribute.type : nil)
             }
             entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) },
                                            names: names, columns: indexes, types: types)
@@ -100,6 +101,12 @@ struct RowLayout: Sendable {
         self.idColumnIndex = idIndex
         self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
         self.widestRow = entities.values.map(\.columns.count).max() ?? 0
+    }
+
+    /// Whether a column of a database Sift did not create whose attribute is of `type` is read
+    /// as that type (Date, Boolean, Decimal), rather than as stored.
+    static func convertsForeign(_ type: AttributeType) -> Bool {
+        type == .date || type == .boolean || type == .decimal
     }
 
     /// The ID of the row the statement is on (its key read only when the ID is made of it).

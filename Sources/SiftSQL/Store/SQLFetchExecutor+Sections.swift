@@ -53,7 +53,7 @@ extension SQLFetchExecutor {
             return nil
         }
         // Values decode as the fetched objects' attributes do (RowLayout).
-        let type = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil
+        let type = schema.isSiftLayout || RowLayout.convertsForeign(attribute.type) ? attribute.type : nil
         var merged: [SectionSpan]
         if let runsQuery = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
            let runs = try runs(runsQuery.sql, runsQuery.bindings, type: type, firstPlace: firstPlace) {

@@ -7,8 +7,23 @@ import SiftStore
 /// (`FetchSQL`), runs what SQL can do in SQLite and the rest in the evaluator.
 struct SQLFetchExecutor {
     let store: SQLiteStore
-    var schema: SQLSchema { store.schema }
+    /// The schema the executor compiles against (in a database Sift did not create, with the
+    /// tables its request reads read, ``SQLiteStore/schema(for:)``).
+    let schema: SQLSchema
     var database: SQLiteDatabase { store.database }
+
+    /// An executor for `request`: the tables it reads are read first.
+    init(store: SQLiteStore, reading request: FetchRequest) throws {
+        self.store = store
+        store.lock.lock(); defer { store.lock.unlock() }
+        schema = try store.schema(for: request)
+    }
+
+    /// An executor for a plan made already (with the schema as read so far).
+    init(store: SQLiteStore) {
+        self.store = store
+        schema = store.schema
+    }
 
     /// Checks a request exactly as the in-memory executor does, so both stores reject the same
     /// requests with the same errors, then compiles it.

@@ -71,7 +71,7 @@ extension SQLiteStore {
     /// The query a request runs (checked as a fetch would be), without running it.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
-        let executor = SQLFetchExecutor(store: self)
+        let executor = try SQLFetchExecutor(store: self, reading: request)
         let plan = try executor.plan(request)
         // Compiled first: the section key path may join a table the objects' query then shows.
         let sections = request.sectionNameKeyPath.flatMap { keyPath in
@@ -142,15 +142,39 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// Why each attribute of a database Sift did not create has its type, by entity and
     /// attribute (`"declared STRING"`, `"declared INT; holds integer, text"`): what
-    /// `sift schema` prints beside it. Empty for a store Sift created.
+    /// `sift schema` prints beside it. Every table is read first (as ``model`` reads them);
+    /// empty for a store Sift created.
     public var columnTypeReasons: [String: [String: String]] {
+        _ = model
+        return readColumnTypeReasons
+    }
+
+    /// ``columnTypeReasons`` of one entity (its table read first, not the others').
+    public func columnTypeReasons(of entity: String) -> [String: String] {
+        _ = model(reading: [entity])
+        return readColumnTypeReasons[entity] ?? [:]
+    }
+
+    /// The reasons of the tables read so far.
+    private var readColumnTypeReasons: [String: [String: String]] {
+        let schema = self.schema
         var reasons: [String: [String: String]] = [:]
         for entity in schema.model.entities {
-            guard let table = schema.table(for: entity.name) else { continue }
+            guard let table = schema.table(for: entity.name), table.typesAreRead else { continue }
             for (attribute, column) in table.columns {
                 if let foreign = table.foreignColumns[column] { reasons[entity.name, default: [:]][attribute] = foreign.reason }
             }
         }
         return reasons
+    }
+
+    /// What was read to choose the types of each entity whose table was not read whole (`"the
+    /// first and last 1000 rows"`), by entity: of the tables read so far.
+    public var columnTypeSampling: [String: String] {
+        guard let foreign else { return [:] }
+        let sampled = foreign.sampledTables
+        var notes: [String: String] = [:]
+        for (entity, table) in schema.tables where sampled.contains(table.table) { notes[entity] = ColumnTypeInference.sampleDescription }
+        return notes
     }
 }

@@ -38,14 +38,15 @@ extension SQLiteStore {
     ///   which ends the reading.
     public func forEachRow(_ request: FetchRequest, _ body: (borrowing FetchedRow) throws -> Void) throws {
         lock.lock(); defer { lock.unlock() }
-        let executor = SQLFetchExecutor(store: self)
+        let executor: SQLFetchExecutor
         let plan: FetchSQL
         do {
+            executor = try SQLFetchExecutor(store: self, reading: request)
             plan = try executor.plan(request)
         } catch {
             throw translated(error)
         }
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: self)
+        let layout = RowLayout(table: plan.table, schema: executor.schema, alias: plan.alias, store: self)
         guard plan.pagesInSQL else { return try forEachRowByKey(plan, layout: layout, body) }
         let (sql, bindings) = plan.select(layout.expressions)
         let statement: SQLiteStatement

@@ -11,7 +11,9 @@ import SiftStore
 /// The schema comes from the model (see ``SQLSchema``) and the model is kept in the database
 /// (table `"sift.metadata"`), so opening a store needs nothing else. A database Sift did not
 /// create opens too: its tables, columns and foreign keys are read into a model and it can be
-/// queried (not written).
+/// queried (not written). Its columns' types, which depend on what they hold, are chosen per
+/// table when a fetch first reads it, from a sample of its rows (docs/SQLITE-DATABASES.md), and
+/// kept in an optional ``SQLiteTypeCache`` for later opens.
 ///
 /// Changes follow the store rules of every store (`StoreObjects`: defaults, inverses, delete
 /// rules; validation at save), answered by queries on the rows a change touches and written as
@@ -29,8 +31,40 @@ import SiftStore
 public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, @unchecked Sendable {
     /// The store file (nil in memory).
     public let url: URL?
-    public var model: DataModel { schema.model }
-    let schema: SQLSchema
+    /// The model. In a database Sift did not create, every table's column types are chosen
+    /// first (those not chosen yet are read now; ``catalogModel`` reads none).
+    public var model: DataModel {
+        guard let foreign, !foreign.isRead else { return schema.model }
+        lock.lock(); defer { lock.unlock() }
+        // (Interrupted, the tables read so far.)
+        return ((try? foreign.readAll(in: database)) ?? schema).model
+    }
+
+    /// The model as far as the database has been read, without reading more: every entity,
+    /// attribute and relationship, each attribute with its type — except, in a database Sift
+    /// did not create, the attributes of tables no fetch has read yet, which are Undefined until
+    /// one does (``model`` reads them all). For what only needs the model's shape: names,
+    /// relationships, entities.
+    public var catalogModel: DataModel { schema.model }
+
+    /// The model with the attribute types of `entities` (and of every table read before)
+    /// chosen: in a database Sift did not create, what `sift schema` and `.describe` of one
+    /// entity need, without reading the other tables. Unknown names are ignored.
+    public func model(reading entities: [String]) -> DataModel {
+        guard let foreign else { return schema.model }
+        lock.lock(); defer { lock.unlock() }
+        let current = foreign.schema
+        return ((try? foreign.read(entities.compactMap { current.table(for: $0)?.table }, in: database)) ?? schema).model
+    }
+
+    /// The schema: the model's in a store Sift created; in another database, as far as it has
+    /// been read (``ForeignSchema``; a fetch reads what it needs first, ``schema(for:)``).
+    var schema: SQLSchema { foreign?.schema ?? ownSchema }
+    /// The schema of a store Sift created (for another database, the catalogue's before any
+    /// table was read).
+    private let ownSchema: SQLSchema
+    /// A database Sift did not create: its schema, read as fetches need it.
+    let foreign: ForeignSchema?
     let database: SQLiteDatabase
     let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
@@ -38,7 +72,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     let interruption = FetchInterruption()
 
     /// The rows as the store rules see them, and what the open transaction changed.
-    private(set) lazy var rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+    /// (In a database Sift did not create, with every table's types read.)
+    private(set) lazy var rows = SQLiteRowObjects(schema: foreign.flatMap { try? $0.readAll(in: database) } ?? schema, database: SQLiteRowDatabase(database))
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
@@ -52,10 +87,11 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
 
-    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
+    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil) throws(StoreError) {
         self.url = url
         self.database = database
-        self.schema = schema
+        self.ownSchema = schema
+        self.foreign = foreign
         database.busyTimeout = Self.defaultBusyTimeout
         do {
             try SiftSQLFunctions.register(on: database)
@@ -128,8 +164,10 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Opens a store file: a Sift store with its model, or any other SQLite database, read
-    /// into a model from its tables (and then read-only).
-    public static func open(at url: URL) throws(StoreError) -> SQLiteStore {
+    /// into a model from its tables (and then read-only). For another database, `typeCache`
+    /// keeps the column types chosen from its rows for later opens of the unchanged file (nil:
+    /// none kept; the command line uses ``SQLiteTypeCache/fromEnvironment(_:)``).
+    public static func open(at url: URL, typeCache: SQLiteTypeCache? = nil) throws(StoreError) -> SQLiteStore {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }
@@ -142,6 +180,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             throw storeError(error, file: url)
         }
         let schema: SQLSchema
+        var foreign: ForeignSchema?
         do {
             let isSift = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
                                              [.text(SQLSchema.metadataTable)]) == .integer(1)
@@ -160,16 +199,18 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
                 // write adds (StoreLayoutMigration); until then fetches do without them.
                 schema.searchColumns.isPresent = try SearchColumnPresence.check(schema, in: database)
             } else {
-                // Reading the columns' types calls Sift's functions (`sift_date`).
-                try SiftSQLFunctions.register(on: database)
-                schema = try SchemaIntrospection.schema(of: database, name: url.deletingPathExtension().lastPathComponent)
+                // The catalogue now; each table's column types when a fetch first reads it.
+                let catalog = try SchemaIntrospection.catalog(of: database, name: url.deletingPathExtension().lastPathComponent)
+                let read = try ForeignSchema(catalog: catalog, path: url.path, cache: typeCache)
+                schema = read.schema
+                foreign = read
             }
         } catch let error as StoreError {
             throw error
         } catch {
             throw storeError(error, file: url)
         }
-        return try SQLiteStore(url: url, database: database, schema: schema)
+        return try SQLiteStore(url: url, database: database, schema: schema, foreign: foreign)
     }
 
     // MARK: Fetching
@@ -179,24 +220,31 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             switch request.resultType {
             case .objects: .objects(try fetch(request))
             case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-            case .count: .count(try SQLFetchExecutor(store: self).count(request))
-            case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self).dictionaries(request))
+            case .count: .count(try SQLFetchExecutor(store: self, reading: request).count(request))
+            case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self, reading: request).dictionaries(request))
             }
         }
     }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try interruptible { try SQLFetchExecutor(store: self).objects(request) }
+        try interruptible { try SQLFetchExecutor(store: self, reading: request).objects(request) }
     }
 
     public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try interruptible { try SQLFetchExecutor(store: self).sections(request) }
+        try interruptible { try SQLFetchExecutor(store: self, reading: request).sections(request) }
     }
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
         for table in Set(schema.tables.values.map(\.table)).sorted() {
-            guard let entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
+            guard var entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
+            if let foreign, !entityTable.typesAreRead {
+                // (Only the table the ID names is read.)
+                if case .primaryKey(let prefix) = entityTable.objectID, !id.rawValue.hasPrefix(prefix) { continue }
+                guard let read = (try? foreign.read([table], in: database))?.table(for: entityTable.entity.name), read.typesAreRead else { continue }
+                entityTable = read
+            }
+            let schema = self.schema
             let layout = RowLayout(table: entityTable, schema: schema, alias: "t0", store: self)
             let condition: String
             let binding: SQLiteValue
@@ -244,7 +292,13 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// table, decoded as the table's root entity's layout decodes them; nil for an entity
     /// without a table.
     func destinationLayout(of relationship: RelationshipDescription) -> RowLayout? {
-        guard let destination = schema.table(for: relationship.destination) else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        if let foreign, schema.table(for: relationship.destination)?.typesAreRead == false, let table = schema.table(for: relationship.destination)?.table {
+            _ = try? foreign.read([table], in: database)
+        }
+        let schema = self.schema
+        // (Not read only when interrupted: nothing is read then.)
+        guard let destination = schema.table(for: relationship.destination), destination.typesAreRead else { return nil }
         let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? destination
         return RowLayout(table: root, schema: schema, alias: "d", store: self)
     }

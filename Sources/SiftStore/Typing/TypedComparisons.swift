@@ -14,6 +14,8 @@ import SiftLanguage
 ///   `!=`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN` (or CONTAINS as membership) is read as ISO
 ///   8601 (`updatedAt > "2017-07-08T00:00:00Z"`); one that is no date is an error naming the
 ///   side;
+/// - a double constant compared with a Decimal-typed side is read as the decimal its shortest
+///   text spells (`Total < 1.99`: the decimal 1.99, ``DecimalConstants``);
 /// - an ordering (`< <= > >=`, `BETWEEN`) between a typed value and a constant, or two typed
 ///   values, whose kinds have no common order is an error naming them (`name < 5` on a
 ///   String attribute);
@@ -147,6 +149,14 @@ package struct TypedComparisons {
         }
         if right.type.scalarKind == .date, op != .between || right.type.isCollection {
             c.left = try Self.dates(in: c.left, for: c.right, right)
+        }
+        // Double constants meeting a Decimal are the decimals their shortest texts spell
+        // (`Total < 1.99`: the decimal 1.99, not Foundation's nearest double of it).
+        if left.type.scalarKind == .decimal {
+            c.right = DecimalConstants.decimals(in: c.right)
+        }
+        if right.type.scalarKind == .decimal, op != .between || right.type.isCollection {
+            c.left = DecimalConstants.decimals(in: c.left)
         }
         if c.left != typedLeft { left = try ExpressionTyping.type(of: c.left, in: scope) }
         if c.right != typedRight { right = try ExpressionTyping.type(of: c.right, in: scope) }

@@ -26,7 +26,12 @@ import Testing
     }
 
     static let cases: [Case] = [
+        // A double literal meeting a Decimal attribute is the decimal it spells (typed rules):
+        // compared exactly, as numeric.
         Case(statement: "Item WHERE amount >= 2.5",
+             sql: #"WHERE nullif("t0"."amount", 'NaN') >= CAST($1 AS numeric)"#, bindings: ["'2.5'"]),
+        // A computed double stays a double.
+        Case(statement: "Item WHERE amount >= 2.5 + 0",
              sql: #"WHERE nullif(sift_decimal_double("t0"."amount"), 'NaN') >= $1"#, bindings: ["2.5"]),
         Case(statement: "Item WHERE amount < weight",
              sql: #"WHERE nullif(sift_decimal_double("t0"."amount"), 'NaN') < nullif("t0"."weight", 'NaN')"#, bindings: []),
@@ -37,9 +42,12 @@ import Testing
         // A decimal constant is converted here, by Foundation.
         Case(statement: #"Item WHERE weight > CAST("0.1", "NSDecimalNumber")"#,
              sql: #"WHERE nullif("t0"."weight", 'NaN') > $1"#, bindings: ["0.1"]),
-        // Foundation's negation leaves a zero as it is: 0 - d, never -0.0.
-        Case(statement: "Item WHERE -amount <= 1.5",
+        // Foundation's negation leaves a zero as it is: 0 - d, never -0.0 (against a computed
+        // double; a double literal meeting the negated decimal is a decimal, compared exactly).
+        Case(statement: "Item WHERE -amount <= 1.5 + 0",
              sql: #"WHERE 0 - nullif(sift_decimal_double("t0"."amount"), 'NaN') <= $1"#, bindings: ["1.5"]),
+        Case(statement: "Item WHERE -amount <= 1.5",
+             sql: #"WHERE -nullif("t0"."amount", 'NaN') <= CAST($1 AS numeric)"#, bindings: ["'1.5'"]),
         // Arithmetic on a value that may be NaN: computed with NaN kept, then NaN read as NULL.
         Case(statement: "Item WHERE amount * 2.0 > 3",
              sql: #"WHERE nullif(sift_decimal_double("t0"."amount") * $1, 'NaN') > $2"#, bindings: ["2.0", "3"]),
@@ -83,8 +91,8 @@ import Testing
     }
 
     @Test func withoutTheNumberFunctionsTheEvaluatorCompares() throws {
-        let query = try Self.query("Item WHERE amount >= 2.5", numberFunctions: false)
-        #expect(query.residual.map { String(describing: $0) } == "amount >= 2.5")
+        let query = try Self.query("Item WHERE amount >= 2.5 + 0", numberFunctions: false)
+        #expect(query.residual.map { String(describing: $0) } == "amount >= 2.5 + 0")
         #expect(query.reason == "PostgreSQL has no sift_order")
     }
 }
