@@ -112,6 +112,20 @@ import Testing
         #expect(try store.count(FetchRequest(entityName: "order", predicate: "qty == 3")) == 1)
     }
 
+    /// `REFERENCES People` names People's PRIMARY KEY, a TEXT one too — not its rowid.
+    @Test func aForeignKeyWithoutAColumnRefersToThePrimaryKey() throws {
+        let url = try ForeignDatabaseTests.database("""
+            CREATE TABLE People (playerID TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE Salaries (id INTEGER PRIMARY KEY, playerID TEXT REFERENCES People, salary REAL);
+            INSERT INTO People VALUES ('b', 'Bee'), ('a', 'Ay');
+            INSERT INTO Salaries VALUES (1, 'a', 10), (2, 'b', 20);
+            """)
+        defer { ForeignDatabaseTests.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        #expect(try store.count(FetchRequest(statement: #"Salaries WHERE player.name == "Ay" AND salary == 10"#)) == 1)
+        #expect(try store.count(FetchRequest(statement: #"People WHERE ANY salaries.salary == 20 AND name == "Bee""#)) == 1)
+    }
+
     @Test func writesAreRefusedAndTheFileIsUnchanged() throws {
         let url = try Self.makeDatabase()
         defer { Self.removeDatabase(url) }
