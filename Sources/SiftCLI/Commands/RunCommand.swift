@@ -31,6 +31,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Stop at the first error.")
     var bail = false
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     @Option(help: ArgumentHelp("The mode results start in: table, box, line, json, jsonl, csv or markdown.", valueName: "FORMAT"))
     var output: String?
 
@@ -61,7 +63,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
-        session.open(store: try ShellStores.open(label, create: false, model: nil), label: label)
+        session.open(store: try ShellStores.open(label, create: false, model: nil, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
         do {
             try session.read(file: script)
         } catch {
