@@ -92,7 +92,7 @@ func README_md() throws {
                     print(try db.generatedSQL(for: notes))             // the SQL, its bindings, and any part left to the evaluator
                     let title = RowAttribute("title")                  // large reads without an object per row
                     try db.forEachRow(FetchRequest(statement: "Note WHERE title BEGINSWITH[c] 'a'")) { row in print(row.objectID, row[attribute: title] ?? .null) }
-                    let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"))  // any SQLite database, read-only
+                    let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"), readOnly: true)  // any SQLite database
                     do {  // README.md, example 5
                         try db.performChanges {                            // one unit: all of it, or none of it
                             for n in 1...100_000 { try db.insert("Note", id: ObjectID("n\(n)"), ["title": .string("Note \(n)")]) }
