@@ -365,6 +365,29 @@ import Testing
         #expect(try store.count(FetchRequest(statement: "entry")) == 1)
     }
 
+    /// A foreign key SQLite cannot check (its parent column is not unique) is named, not
+    /// passed over: Sift's changes keep the database's foreign keys.
+    @Test func aForeignKeySQLiteCannotCheckIsNamed() throws {
+        let url = try ForeignDatabaseTests.database("""
+            CREATE TABLE p (code TEXT, name TEXT);
+            CREATE TABLE c (id INTEGER PRIMARY KEY, code TEXT REFERENCES p(code), n INTEGER);
+            INSERT INTO p VALUES ('a', 'A');
+            INSERT INTO c VALUES (1, 'a', 1);
+            """)
+        defer { ForeignDatabaseTests.remove(url) }
+        let before = try Self.state(url)
+        let store = try SQLiteStore.open(at: url)
+        do {
+            try store.insert("c", ["n": .int(2)])
+            Issue.record("a row went in under a foreign key SQLite cannot check")
+        } catch {
+            #expect(error.code == .database)
+            #expect(error.message.hasPrefix(#"the database declares a foreign key SQLite cannot check (SQLite: foreign key mismatch - "c" referencing "p")"#), "\(error)")
+        }
+        store.rollback()
+        #expect(try Self.state(url) == before)
+    }
+
     // MARK: Column types after a write
 
     @Test func typesChosenFromTheRowsFollowWhatAWriteStores() throws {

@@ -28,6 +28,11 @@ extension ForeignRowObjects {
 
     /// A failed statement of a change, as the store reports it.
     func failure(_ error: any Error, _ write: ForeignWrite) -> StoreError {
+        if let error = error as? SQLiteError, error.message.hasPrefix("foreign key mismatch") {
+            return StoreError(.database, "the database declares a foreign key SQLite cannot check (SQLite: \(error.message)): the columns it refers to are "
+                              + "neither their table's PRIMARY KEY nor UNIQUE. Sift's changes keep the database's foreign keys, so these tables "
+                              + "change once the declaration is fixed (a UNIQUE index on the columns referred to)")
+        }
         guard let error = error as? SQLiteError, error.isConstraintViolation else { return SQLiteStore.storeError(error, file: file) }
         let (position, key) = write.row
         let entity = model.entities[position]

@@ -547,8 +547,15 @@ struct ForeignWrites {
             }
         }
         ranges.append(key...key)
-        if ranges.count > 64 { ranges = Self.merged(ranges) }
-        rows[table] = ranges.count > Self.rangeLimit ? .some(nil) : ranges
+        if ranges.count > Self.rangeLimit {
+            // Merged once the list is long; still long, and the table is read whole.
+            ranges = Self.merged(ranges)
+            if ranges.count > Self.rangeLimit / 2 {
+                rows[table] = .some(nil)
+                return
+            }
+        }
+        rows[table] = ranges
     }
 
     mutating func deleted(from table: String) { deletedFrom.insert(table) }
