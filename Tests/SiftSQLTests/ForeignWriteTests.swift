@@ -365,6 +365,32 @@ import Testing
         #expect(try store.count(FetchRequest(statement: "entry")) == 1)
     }
 
+    /// ON DELETE RESTRICT refuses a delete (when the changes are saved), naming the row that refers.
+    @Test func restrictRefusesADelete() throws {
+        let url = try ForeignDatabaseTests.database("""
+            CREATE TABLE shelf (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, shelf_id INTEGER REFERENCES shelf(id) ON DELETE RESTRICT);
+            INSERT INTO shelf VALUES (1, 'top'), (2, 'bottom');
+            INSERT INTO book VALUES (1, 'Emma', 1);
+            """)
+        defer { ForeignDatabaseTests.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        let before = try Self.state(url)
+        do {
+            try store.delete(ObjectID("shelf/1"))
+            try store.save()
+            Issue.record("a shelf with a book was deleted")
+        } catch {
+            #expect(error.code == .deleteDenied)
+            #expect(error.message == "cannot delete the shelf row with id = 1: book 'book/1' still refers to it (book.shelf_id REFERENCES shelf(id) ON DELETE RESTRICT)", "\(error)")
+        }
+        store.rollback()
+        #expect(try Self.state(url) == before)
+        try store.delete(ObjectID("shelf/2"))
+        try store.save()
+        #expect(try Self.rows(url, "SELECT id FROM shelf") == [[.integer(1)]])
+    }
+
     /// A foreign key SQLite cannot check (its parent column is not unique) is named, not
     /// passed over: Sift's changes keep the database's foreign keys.
     @Test func aForeignKeySQLiteCannotCheckIsNamed() throws {

@@ -98,11 +98,13 @@ extension ForeignRowObjects {
         for table in candidates {
             guard let row = try? database.rows(#"SELECT "rowid", "parent", "fkid" FROM pragma_foreign_key_check(?1) LIMIT 1"#, [.text(table.name)]).first,
                   case .integer(let rowID) = row[0], case .text(let parent) = row[1], case .integer(let keyID) = row[2] else { continue }
-            let pairs = (try? database.rows(#"SELECT "from", "to" FROM pragma_foreign_key_list(?1) WHERE "id" = ?2 ORDER BY "seq""#,
+            let pairs = (try? database.rows(#"SELECT "from", "to", "on_delete" FROM pragma_foreign_key_list(?1) WHERE "id" = ?2 ORDER BY "seq""#,
                                             [.text(table.name), .integer(keyID)])) ?? []
             let from = pairs.compactMap { if case .text(let name) = $0[0] { name } else { nil } }
             let to = pairs.compactMap { if case .text(let name) = $0[1] { name } else { nil } }
-            let declaration = "\(table.name).\(from.joined(separator: ", ")) REFERENCES \(parent)\(to.isEmpty ? "" : "(\(to.joined(separator: ", ")))")"
+            var action = ""
+            if case .text(let rule)? = pairs.first?[2], rule != "NO ACTION" { action = " ON DELETE \(rule)" }
+            let declaration = "\(table.name).\(from.joined(separator: ", ")) REFERENCES \(parent)\(to.isEmpty ? "" : "(\(to.joined(separator: ", ")))")\(action)"
             let child = tables.first { $0.table == table.name }
             let subject = child.map { "\($0.table) '\($0.objectID(rowID))'" } ?? "a row of \(table.name)"
             let held = from.map { column in
