@@ -108,4 +108,45 @@ import Testing
         #expect(date.status == 1)
         #expect(date.stderr.contains(#""soon" is not an ISO 8601 date; InvoiceDate is a Date attribute of Invoice"#), "\(date.stderr)")
     }
+
+    /// A table larger than the sample says so beside its name; the column types are kept in
+    /// `$SIFT_CACHE_DIR` (none with `SIFT_CACHE=off`), never beside the database.
+    @Test func schemaSaysWhatWasSampledAndTheCacheFollowsTheEnvironment() throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("big.db").path
+        let database = try SQLiteDatabase(path: path, options: [.create])
+        try database.execute("""
+            CREATE TABLE big (id INTEGER PRIMARY KEY, n INT);
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2500) INSERT INTO big SELECT i, i FROM k;
+            CREATE TABLE small (id INTEGER PRIMARY KEY, s TEXT);
+            INSERT INTO small VALUES (1, 'one');
+            """)
+        let cache = directory.appendingPathComponent("cache")
+        func run(_ arguments: String..., cacheSetting: String? = nil) throws -> SiftBinary.Result {
+            var environment = SiftBinary.environment
+            environment["SIFT_CACHE_DIR"] = cache.path
+            if let cacheSetting { environment["SIFT_CACHE"] = cacheSetting }
+            return try SiftBinary.run(arguments: arguments, environment: environment)
+        }
+        let beside = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let off = try run("query", "--store", path, "COUNT big WHERE n > 10", cacheSetting: "off")
+        #expect(off.stdout == "{\"count\": 2490}\n", "\(off.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cache.path))
+        let schema = try run("schema", "--store", path)
+        #expect(schema.stdout == """
+            big (types from the first and last 1000 rows)
+              id  Integer 64  (declared INTEGER; the row's key)
+              n   Integer 64  (declared INT; the first and last 1000 rows read, values of other kinds read as nil)
+
+            small
+              id  Integer 64  (declared INTEGER; the row's key)
+              s   String      (declared TEXT)
+
+            """, "\(schema.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".json") }.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == (beside + ["cache"]).sorted())
+        let count = try run("query", "--store", path, "COUNT big WHERE n > 10")
+        #expect(count.stdout == "{\"count\": 2490}\n", "\(count.stderr)")
+    }
 }

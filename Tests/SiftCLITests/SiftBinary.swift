@@ -32,7 +32,7 @@ struct SiftBinary {
         try run(arguments: arguments, stdin: stdin)
     }
 
-    static func run(arguments: [String], stdin: String? = nil) throws -> Result {
+    static func run(arguments: [String], stdin: String? = nil, environment: [String: String] = environment) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments

@@ -1,5 +1,7 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
+import SiftSQLite
 
 /// Comparisons between numbers one of which is a decimal. SQLite holds a decimal as its text
 /// (``DecimalText``), which neither orders nor compares as a number, so such comparisons are the
@@ -13,6 +15,14 @@ import SiftLanguage
 ///
 /// `sift_order` is NULL where either value is nil, so every test is false on nil as the
 /// evaluator's is, and nil-safe equality between two expressions adds the nil case.
+///
+/// A Decimal column of a database Sift did not create holds SQLite numbers, each read as the
+/// decimal its shortest text spells: against a constant that is itself a double's shortest text
+/// (or an integer), within ±2^53, it compares as the numbers do — the shortest text is
+/// monotonic in the double, and such a constant is that double's — so SQLite compares the
+/// stored number with the constant's double, and an index on the column serves:
+///
+///     Total > 1.98                 "t0"."Total" > ?1         ?1 = 1.98
 ///
 /// A dialect without Sift's functions compares a decimal with a decimal, an integer or a boolean
 /// exactly (PostgreSQL's `numeric`), and with a double as a double
@@ -42,6 +52,9 @@ extension PredicateSQLCompiler {
 
     /// `< <= > >=` by the evaluator's numeric order.
     func decimalOrdering(_ op: ComparisonOperator, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        if let (x, y) = storedNumberPair(l, r) {
+            return SQLCondition(expression: .binary(try Self.orderOperator(op), x, y), nullable: true)
+        }
         if let (x, y) = expressions.decimalsAsDoubles(l, r) { return try order(op, [], x, y) }
         if let (x, y) = try exactDecimalPair(l, r) {
             return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
@@ -67,6 +80,7 @@ extension PredicateSQLCompiler {
     /// Nil-safe `==`: against a constant, equal in the evaluator's numeric order (NULL, so false,
     /// where the other is nil); between two expressions, also true where both are nil.
     func decimalEquality(_ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
+        if let (x, y) = storedNumberPair(l, r) { return SQLCondition(expression: .binary(.equal, x, y), nullable: true) }
         if let (x, y) = try exactDecimalPair(l, r) {
             if l.constant != nil || r.constant != nil || (!x.nullable && !y.nullable) {
                 return SQLCondition(expression: .binary(.equal, x.expression, y.expression), nullable: true)
@@ -81,5 +95,29 @@ extension PredicateSQLCompiler {
         return SQLCondition(expression: .function("coalesce", [.binary(.equal, order, .integer(0)),
                                                                .and([.isNull(x.expression, negated: false), .isNull(y.expression, negated: false)])]),
                             nullable: false)
+    }
+
+    /// A foreign Decimal column held as numbers and a constant compared as numbers (the constant
+    /// bound as its double, or integer), in their order; nil for any other pair.
+    private func storedNumberPair(_ l: SQLFragment, _ r: SQLFragment) -> (SQLExpression, SQLExpression)? {
+        func number(_ value: Value) -> SQLiteValue? {
+            let limit = 9_007_199_254_740_992.0  // 2^53: every integer up to it is a double
+            switch value {
+            case .int(let i) where abs(Double(i)) <= limit: return .integer(i)
+            case .bool(let b): return .integer(b ? 1 : 0)
+            case .decimal(let d):
+                guard let double = Double(d.description), double.isFinite, abs(double) < limit,
+                      Decimal(string: "\(double)", locale: nil) == d else { return nil }
+                return .real(double)
+            default: return nil
+            }
+        }
+        if l.decimalsAreNumbers, l.constant == nil, let value = r.constant, let bound = number(value) {
+            return (l.expression, context.bind(bound))
+        }
+        if r.decimalsAreNumbers, r.constant == nil, let value = l.constant, let bound = number(value) {
+            return (context.bind(bound), r.expression)
+        }
+        return nil
     }
 }

@@ -308,6 +308,9 @@ struct ExpressionSQLCompiler {
                 if attribute.isSearchable, schema.isSiftLayout, table.searchable.contains(column), schema.searchColumns.isPresent {
                     fragment.search = SearchColumns(alias: alias, column: column)
                 }
+                if !schema.isSiftLayout, context.dialect.hasSiftFunctions, attribute.type == .decimal, fragment.kind == .number(.decimal) {
+                    fragment.decimalsAreNumbers = true
+                }
                 if let form = table.foreignColumns[column]?.verifiedTextDateForm, !table.collatedColumns.contains(column) {
                     fragment.textDate = TextDateColumn(column: .column(alias, column), form: form)
                 }

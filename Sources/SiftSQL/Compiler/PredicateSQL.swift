@@ -494,8 +494,9 @@ struct PredicateSQLCompiler {
             let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
             let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
             // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)
+            // (A text date column compares with each date as text: equality by equality.)
             if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: ""), l.kind != .number(.decimal),
-               !comparable.contains(where: Self.isDecimal) {
+               !comparable.contains(where: Self.isDecimal), l.textDate == nil {
                 let x = try expressions.materialised(l)
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(expression: .in(x.expression, placeholders), nullable: x.nullable)

@@ -25,6 +25,10 @@ struct SQLFragment {
     /// A text date column whose text orders as its dates (``TextDateColumn``): compared with a
     /// constant date as text.
     var textDate: TextDateColumn? = nil
+    /// A Decimal column of a database Sift did not create, which holds its decimals as SQLite
+    /// numbers (REAL or INTEGER, read back through their shortest text): compared with a
+    /// constant that is a double's shortest text as numbers (``DecimalComparisonSQL``).
+    var decimalsAreNumbers = false
 
     /// How a computed value may differ from the evaluator's, so that the tests that would see
     /// the difference are left to the evaluator (they throw ``SQLUnsupported``).

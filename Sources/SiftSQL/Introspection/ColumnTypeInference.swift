@@ -35,17 +35,23 @@ enum ColumnTypeInference {
         var columns: [String: ForeignColumn]
         /// Whether every row was read; else the first and last ``sampleRows`` rows were.
         var isWhole: Bool
+        /// The rows could not be read (every column Undefined): not kept in a cache, since the
+        /// cause (a lock, a damaged page) may pass.
+        var couldNotBeRead = false
+
+        private enum CodingKeys: String, CodingKey { case columns, isWhole }
     }
 
     /// What was read of a table not read whole, as `sift schema` says it.
     static var sampleDescription: String { "the first and last \(sampleRows) rows" }
 
-    /// The columns of `table`, keyed by column name. After Sift wrote to the table, `filter` (a
-    /// condition on its key) selects the rows it wrote, which are read with the sample, and
-    /// `previous` are the types before: a text date form every value was checked to be in stays
-    /// checked where the rows read still all have it.
+    /// The columns of `table`, keyed by column name. Throws only when the reading is interrupted
+    /// (``SQLiteStore/interrupt()``): nothing is chosen then. After Sift wrote to the table,
+    /// `filter` (a condition on its key) selects the rows it wrote, which are read with the
+    /// sample, and `previous` are the types before: a text date form every value was checked to
+    /// be in stays checked where the rows read still all have it.
     static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool,
-                      including filter: String? = nil, previous: TableTypes? = nil) -> TableTypes {
+                      including filter: String? = nil, previous: TableTypes? = nil) throws(SQLiteError) -> TableTypes {
         var result: [String: ForeignColumn] = [:]
         // The INTEGER PRIMARY KEY is the rowid: always an integer, and read as it is.
         let columns = table.columns.filter { column in
@@ -67,9 +73,10 @@ enum ColumnTypeInference {
                 start += group.count
             }
         } catch {
+            if error.isInterrupted { throw error }
             // A table that cannot be read (a column SQLite cannot read): every value as it is.
             for column in columns { result[column.name] = ForeignColumn(type: .undefined, reason: "its values could not be read: \(error)") }
-            return TableTypes(columns: result, isWhole: true)
+            return TableTypes(columns: result, isWhole: true, couldNotBeRead: true)
         }
         let indexed = complete ? [] : indexedColumns(of: table.name, in: database)
         for (column, content) in zip(columns, contents) {

@@ -46,9 +46,10 @@ final class ForeignSchema: @unchecked Sendable {
     var isRead: Bool { lock.withLock { types.count == catalog.tables.count } }
 
     /// Chooses the column types of `tables` not read yet (from the cache where it holds them)
-    /// and returns the schema with them. Call with the store's lock held.
+    /// and returns the schema with them. Call with the store's lock held. Throws only when
+    /// interrupted (the tables read before stay read).
     @discardableResult
-    func read(_ tables: some Sequence<String>, in database: SQLiteDatabase) -> SQLSchema {
+    func read(_ tables: some Sequence<String>, in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
         lock.lock()
         let wanted = Set(tables).filter { types[$0] == nil }
         guard !wanted.isEmpty else {
@@ -59,15 +60,22 @@ final class ForeignSchema: @unchecked Sendable {
         var chosen: [String: ColumnTypeInference.TableTypes] = [:]
         var learned: [String: SQLiteTypeCache.CachedTable] = [:]
         let cachedTables = cachedEntry()
-        for table in catalog.tables where wanted.contains(table.name) {
-            let declared = Self.declared(table)
-            if let entry = cachedTables[table.name], entry.declared == declared {
-                chosen[table.name] = entry.types
-                continue
+        do {
+            for table in catalog.tables where wanted.contains(table.name) {
+                let declared = Self.declared(table)
+                if let entry = cachedTables[table.name], entry.declared == declared {
+                    chosen[table.name] = entry.types
+                    continue
+                }
+                let types = try ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore)
+                chosen[table.name] = types
+                if !types.couldNotBeRead { learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types) }
             }
-            let types = ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore)
-            chosen[table.name] = types
-            learned[table.name] = SQLiteTypeCache.CachedTable(declared: declared, types: types)
+        } catch {
+            // Interrupted: what was read stays read.
+            keep(learned, in: database)
+            adopt(chosen)
+            throw error
         }
         keep(learned, in: database)
         return adopt(chosen)
@@ -75,8 +83,8 @@ final class ForeignSchema: @unchecked Sendable {
 
     /// Chooses every table's column types. Call with the store's lock held.
     @discardableResult
-    func readAll(in database: SQLiteDatabase) -> SQLSchema {
-        read(catalog.tables.map(\.name), in: database)
+    func readAll(in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
+        try read(catalog.tables.map(\.name), in: database)
     }
 
     /// Checks, for each text date column of `columns` (table → column names) whose values were
@@ -85,7 +93,7 @@ final class ForeignSchema: @unchecked Sendable {
     /// value is read through `sift_date` from then on. Call with the store's lock held, after
     /// ``read(_:in:)`` of the tables.
     @discardableResult
-    func verifyTextDates(of columns: [String: Set<String>], in database: SQLiteDatabase) -> SQLSchema {
+    func verifyTextDates(of columns: [String: Set<String>], in database: SQLiteDatabase) throws(SQLiteError) -> SQLSchema {
         var changed: [String: ColumnTypeInference.TableTypes] = [:]
         for (tableName, names) in columns {
             guard var tableTypes = lock.withLock({ types[tableName] }), let table = catalog.table(named: tableName) else { continue }
@@ -97,7 +105,7 @@ final class ForeignSchema: @unchecked Sendable {
             let indexed = ColumnTypeInference.indexedColumns(of: tableName, in: database)
             for name in candidates.sorted() where indexed.contains(name) {
                 guard let form = tableTypes.columns[name]?.textDates?.form else { continue }
-                if Self.everyValue(of: name, in: table, isIn: form, database: database) {
+                if try Self.everyValue(of: name, in: table, isIn: form, database: database) {
                     tableTypes.columns[name]?.textDates?.isVerified = true
                 } else {
                     tableTypes.columns[name]?.textDates = nil
@@ -125,6 +133,7 @@ final class ForeignSchema: @unchecked Sendable {
     @discardableResult
     private func adopt(_ chosen: [String: ColumnTypeInference.TableTypes]) -> SQLSchema {
         lock.lock(); defer { lock.unlock() }
+        guard !chosen.isEmpty else { return current }
         types.merge(chosen) { _, new in new }
         // (The catalogue made a model once already: it makes one again.)
         if let schema = try? Self.schema(of: catalog, types: types) { current = schema }
@@ -181,13 +190,19 @@ final class ForeignSchema: @unchecked Sendable {
     /// for the file as it is now. Call with the store's lock held, outside a transaction.
     func committed(rechosen: [String: String?], dropped: Set<String>, in database: SQLiteDatabase) {
         var chosen: [String: ColumnTypeInference.TableTypes] = [:]
+        var unread = dropped
         for (name, filter) in rechosen {
             guard let previous = types(of: name), let table = catalog.table(named: name) else { continue }
-            chosen[name] = ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore,
-                                                     including: filter, previous: previous)
+            // (Interrupted: the table is read again when next needed.)
+            guard let types = try? ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore,
+                                                             including: filter, previous: previous) else {
+                unread.insert(name)
+                continue
+            }
+            chosen[name] = types
         }
         lock.lock()
-        for name in dropped.subtracting(chosen.keys) { types[name] = nil }
+        for name in unread.subtracting(chosen.keys) { types[name] = nil }
         // What the cache held for the file before the write is stale now.
         cached = [:]
         let newIdentity = cache == nil ? nil : identity.flatMap { DatabaseFileIdentity(path: $0.path) }
@@ -197,7 +212,7 @@ final class ForeignSchema: @unchecked Sendable {
         guard let cache, let newIdentity else { return }
         let known = lock.withLock { types }
         cache.store(known.reduce(into: [:]) { entries, pair in
-            guard let table = catalog.table(named: pair.key) else { return }
+            guard !pair.value.couldNotBeRead, let table = catalog.table(named: pair.key) else { return }
             entries[pair.key] = SQLiteTypeCache.CachedTable(declared: Self.declared(table), types: pair.value)
         }, for: newIdentity)
     }
@@ -205,21 +220,28 @@ final class ForeignSchema: @unchecked Sendable {
     // MARK: Checking text dates
 
     /// Whether every value of `column` is NULL or text of `form`: the least and greatest first
-    /// (from the index), then every value, by SQLite's `strftime` (whose calendar is the
-    /// evaluator's for these forms) over the index.
-    static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) -> Bool {
+    /// (from the index), then every value, over the index, by SQLite's `strftime` of the date
+    /// SQLite reads it as (`'+0 seconds'` makes SQLite count the date out again, so `2010-02-30`
+    /// reads back as `2010-03-02` and `24:00:00` as the next day): the texts that give themselves
+    /// back are the form's valid dates, which the evaluator reads as SQLite does (the same
+    /// proleptic Gregorian calendar, UTC).
+    /// (Throws only when interrupted; another error is a no.)
+    static func everyValue(of column: String, in table: ForeignCatalog.Table, isIn form: TextDateForm, database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         let c = SQLIdentifier.quoted(column), t = SQLIdentifier.quoted(table.name)
-        for end in ["min", "max"] {
-            guard let value = try? database.scalar("SELECT \(end)(\(c)) FROM \(t)") else { return false }
-            switch value {
-            case .null: continue
-            case .text(let text) where TextDateForm.of(text) == form: continue
-            default: return false
+        do {
+            for end in ["min", "max"] {
+                switch try database.scalar("SELECT \(end)(\(c)) FROM \(t)") {
+                case .null: continue
+                case .text(let text) where TextDateForm.of(text) == form: continue
+                default: return false
+                }
             }
+            let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c), '+0 seconds') IS NOT \(c)) LIMIT 1"
+            return try database.rows(sql, [.text(form.strftimeFormat)]).isEmpty
+        } catch {
+            if error.isInterrupted { throw error }
+            return false
         }
-        let sql = "SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND (typeof(\(c)) <> 'text' OR strftime(?1, \(c)) IS NOT \(c)) LIMIT 1"
-        guard let rows = try? database.rows(sql, [.text(form.strftimeFormat)]) else { return false }
-        return rows.isEmpty
     }
 
     // MARK: Making the schema

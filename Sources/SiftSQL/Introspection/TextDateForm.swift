@@ -43,8 +43,8 @@ enum TextDateForm: Int, Sendable, CaseIterable, Codable {
     }
 
     /// SQLite's `strftime` format that writes a date in the form: a text is of the form exactly
-    /// where `strftime(format, text)` gives it back (SQLite's calendar checks match the
-    /// evaluator's for these forms).
+    /// where `strftime(format, text, '+0 seconds')` gives it back (the modifier has SQLite count
+    /// the date out again from the day number, so an invalid day or hour does not come back).
     var strftimeFormat: String {
         switch self {
         case .date: "%Y-%m-%d"

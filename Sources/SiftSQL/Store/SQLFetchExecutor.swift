@@ -13,10 +13,10 @@ struct SQLFetchExecutor {
     var database: SQLiteDatabase { store.database }
 
     /// An executor for `request`: the tables it reads are read first.
-    init(store: SQLiteStore, reading request: FetchRequest) {
+    init(store: SQLiteStore, reading request: FetchRequest) throws {
         self.store = store
         store.lock.lock(); defer { store.lock.unlock() }
-        schema = store.schema(for: request)
+        schema = try store.schema(for: request)
     }
 
     /// An executor for a plan made already (with the schema as read so far).

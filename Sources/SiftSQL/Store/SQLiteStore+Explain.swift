@@ -51,7 +51,7 @@ extension SQLiteStore {
     /// The query a request runs (checked as a fetch would be), without running it.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
         lock.lock(); defer { lock.unlock() }
-        let executor = SQLFetchExecutor(store: self, reading: request)
+        let executor = try SQLFetchExecutor(store: self, reading: request)
         let plan = try executor.plan(request)
         // Compiled first: the section key path may join a table the objects' query then shows.
         let sections = request.sectionNameKeyPath.flatMap { keyPath in

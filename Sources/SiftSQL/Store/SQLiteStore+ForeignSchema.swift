@@ -1,16 +1,18 @@
+import SiftSQLite
 import SiftStore
 
 extension SQLiteStore {
     /// The schema `request` runs against: in a database Sift did not create, with the column
     /// types of every table the request can read chosen first (``FetchReach``), and the text
     /// date columns its predicates name checked against their form (``ForeignSchema``); the
-    /// model's schema in a store Sift created. Call with `lock` held.
-    func schema(for request: FetchRequest) -> SQLSchema {
+    /// model's schema in a store Sift created. Call with `lock` held. Throws only when
+    /// interrupted.
+    func schema(for request: FetchRequest) throws(SQLiteError) -> SQLSchema {
         guard let foreign else { return schema }
         let reach = FetchReach(request)
         let before = foreign.schema
         let entities = reach.entities(from: request.entityName, in: before.model)
-        var schema = foreign.read(entities.compactMap { before.table(for: $0)?.table }, in: database)
+        var schema = try foreign.read(entities.compactMap { before.table(for: $0)?.table }, in: database)
         var textDates: [String: Set<String>] = [:]
         for entity in entities {
             guard let table = schema.table(for: entity) else { continue }
@@ -18,7 +20,7 @@ extension SQLiteStore {
                 if let dates = table.foreignColumns[column]?.textDates, !dates.isVerified { textDates[table.table, default: []].insert(column) }
             }
         }
-        if !textDates.isEmpty { schema = foreign.verifyTextDates(of: textDates, in: database) }
+        if !textDates.isEmpty { schema = try foreign.verifyTextDates(of: textDates, in: database) }
         return schema
     }
 }

@@ -38,9 +38,10 @@ extension SQLiteStore {
     ///   which ends the reading.
     public func forEachRow(_ request: FetchRequest, _ body: (borrowing FetchedRow) throws -> Void) throws {
         lock.lock(); defer { lock.unlock() }
-        let executor = SQLFetchExecutor(store: self, reading: request)
+        let executor: SQLFetchExecutor
         let plan: FetchSQL
         do {
+            executor = try SQLFetchExecutor(store: self, reading: request)
             plan = try executor.plan(request)
         } catch {
             throw translated(error)

@@ -41,7 +41,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public var model: DataModel {
         guard let foreign, !foreign.isRead else { return schema.model }
         lock.lock(); defer { lock.unlock() }
-        return foreign.readAll(in: database).model
+        // (Interrupted, the tables read so far.)
+        return ((try? foreign.readAll(in: database)) ?? schema).model
     }
 
     /// The model as far as the database has been read, without reading more: every entity,
@@ -58,7 +59,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         guard let foreign else { return schema.model }
         lock.lock(); defer { lock.unlock() }
         let current = foreign.schema
-        return foreign.read(entities.compactMap { current.table(for: $0)?.table }, in: database).model
+        return ((try? foreign.read(entities.compactMap { current.table(for: $0)?.table }, in: database)) ?? schema).model
     }
 
     /// The schema: the model's in a store Sift created; in another database, as far as it has
@@ -250,7 +251,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             if let foreign, !entityTable.typesAreRead {
                 // (Only the table the ID names is read.)
                 if case .primaryKey(let prefix) = entityTable.objectID, !id.rawValue.hasPrefix(prefix) { continue }
-                guard let read = foreign.read([table], in: database).table(for: entityTable.entity.name) else { continue }
+                guard let read = (try? foreign.read([table], in: database))?.table(for: entityTable.entity.name), read.typesAreRead else { continue }
                 entityTable = read
             }
             let schema = self.schema
@@ -303,10 +304,11 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     func destinationLayout(of relationship: RelationshipDescription) -> RowLayout? {
         lock.lock(); defer { lock.unlock() }
         if let foreign, schema.table(for: relationship.destination)?.typesAreRead == false, let table = schema.table(for: relationship.destination)?.table {
-            foreign.read([table], in: database)
+            _ = try? foreign.read([table], in: database)
         }
         let schema = self.schema
-        guard let destination = schema.table(for: relationship.destination) else { return nil }
+        // (Not read only when interrupted: nothing is read then.)
+        guard let destination = schema.table(for: relationship.destination), destination.typesAreRead else { return nil }
         let root = schema.tables.values.first(where: { $0.table == destination.table && $0.entity.parent == nil }) ?? destination
         return RowLayout(table: root, schema: schema, alias: "d", store: self)
     }

@@ -9,6 +9,8 @@ import SiftLanguage
 /// - a string constant compared with a Date attribute (`==`, `!=`, `<`, `<=`, `>`, `>=`,
 ///   `BETWEEN`, `IN`) is read as ISO 8601 (`updatedAt > "2017-07-08T00:00:00Z"`); one that is
 ///   no date is an error naming the attribute;
+/// - a double constant compared with a Decimal attribute is read as the decimal its shortest
+///   text spells (`total < 1.99`: the decimal 1.99, ``DecimalConstants``);
 /// - an ordering comparison (`< <= > >=`, `BETWEEN`) between an attribute and a constant, or two
 ///   attributes, whose kinds have no common order is an error naming the attribute, its type and
 ///   the constant (`name < 5` on a String attribute).
@@ -56,6 +58,9 @@ package enum TypedComparisons {
         if let (name, type) = rightType, type == .date, op != .in, op != .between {
             c.left = try dates(in: c.left, attribute: name, entity: entity)
         }
+        // Double constants met by a Decimal attribute are read as decimals (DecimalConstants).
+        if let (_, type) = leftType, type == .decimal { c.right = DecimalConstants.decimals(in: c.right) }
+        if let (_, type) = rightType, type == .decimal, op != .in, op != .between { c.left = DecimalConstants.decimals(in: c.left) }
         guard [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between].contains(op) else { return c }
         switch (leftType, rightType) {
         case let ((name, type)?, (otherName, otherType)?):

@@ -414,7 +414,11 @@ final class ForeignRowObjects: StoreObjects, SQLiteRowChanges {
     private func prepare(_ position: Int) throws(StoreError) -> Columns {
         if let prepared = columns[position] { return prepared }
         let rows = tables[position]
-        schema = foreign.read([rows.table], in: database)
+        do {
+            schema = try foreign.read([rows.table], in: database)
+        } catch {
+            throw SQLiteStore.storeError(error, file: file)
+        }
         model = schema.model
         let entity = model.entities[position]
         guard let table = schema.table(for: entity.name), let declared = foreign.catalog.table(named: rows.table) else {

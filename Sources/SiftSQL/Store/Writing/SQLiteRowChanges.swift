@@ -15,7 +15,9 @@ protocol SQLiteRowChanges: AnyObject {
     /// Whether the transaction inserted or changed anything.
     var hasChangedObjects: Bool { get }
 
+    @discardableResult
     func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID
+    @discardableResult
     func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID
     func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError)
     func delete(_ ids: [ObjectID]) throws(StoreError)
