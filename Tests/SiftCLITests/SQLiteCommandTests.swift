@@ -77,10 +77,15 @@ import Testing
         let csv = directory.appendingPathComponent("more.csv")
         try Data("name\nNew\n".utf8).write(to: csv)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let imported = try SiftBinary.run("import", "--store", path, "--entity", "artists", csv.path)
-        #expect(imported.status == 1)
-        #expect(imported.stderr.contains("can be queried but not changed"), "\(imported.stderr)")
+        let refused = try SiftBinary.run("repl", "--store", path, "--read-only", ".import \(csv.path) artists")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("music.db was opened read-only; it can be queried but not changed"), "\(refused.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let imported = try SiftBinary.run("import", "--store", path, "--entity", "artists", csv.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 1 object"), "\(imported.stdout)")
+        let database2 = try SQLiteDatabase(path: path, options: [.readOnly])
+        #expect(try database2.rows("SELECT id, name FROM artists WHERE id = 3") == [[.integer(3), .text("New")]])
     }
 
     @Test func sqlPrintsTheQueryAndItsBindings() throws {

@@ -95,7 +95,7 @@ func README_md() throws {
                     print(try db.generatedSQL(for: notes))             // the SQL, its bindings, and any part left to the evaluator
                     let title = RowAttribute("title")                  // large reads without an object per row
                     try db.forEachRow(FetchRequest(statement: "Note WHERE title BEGINSWITH[c] 'a'")) { row in print(row.objectID, row[attribute: title] ?? .null) }
-                    let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"))  // any SQLite database, read-only
+                    let existing = try SQLiteStore.open(at: URL(fileURLWithPath: "chinook.db"), readOnly: true)  // any SQLite database
                     _ = (db, title, existing)
                     do {  // README.md, example 5
                         try db.performChanges {                            // one unit: all of it, or none of it

@@ -112,20 +112,51 @@ import Testing
         #expect(try store.count(FetchRequest(entityName: "order", predicate: "qty == 3")) == 1)
     }
 
-    @Test func writesAreRefusedAndTheFileIsUnchanged() throws {
+    /// `REFERENCES People` names People's PRIMARY KEY, a TEXT one too — not its rowid.
+    @Test func aForeignKeyWithoutAColumnRefersToThePrimaryKey() throws {
+        let url = try ForeignDatabaseTests.database("""
+            CREATE TABLE People (playerID TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE Salaries (id INTEGER PRIMARY KEY, playerID TEXT REFERENCES People, salary REAL);
+            INSERT INTO People VALUES ('b', 'Bee'), ('a', 'Ay');
+            INSERT INTO Salaries VALUES (1, 'a', 10), (2, 'b', 20);
+            """)
+        defer { ForeignDatabaseTests.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        #expect(try store.count(FetchRequest(statement: #"Salaries WHERE player.name == "Ay" AND salary == 10"#)) == 1)
+        #expect(try store.count(FetchRequest(statement: #"People WHERE ANY salaries.salary == 20 AND name == "Bee""#)) == 1)
+    }
+
+    @Test func writesGoIntoTheTablesAndReadOnlyRefusesThem() throws {
         let url = try Self.makeDatabase()
         defer { Self.removeDatabase(url) }
         let before = try Data(contentsOf: url)
-        let store = try SQLiteStore.open(at: url)
+        let readOnly = try SQLiteStore.open(at: url, readOnly: true)
         do {
-            try store.insert("Artist", ["name": .string("New")])
+            try readOnly.insert("Artist", ["name": .string("New")])
             Issue.record("the insert was accepted")
         } catch {
             #expect(error.code == .readOnly)
         }
-        try store.save()
+        try readOnly.save()
         #expect(try Data(contentsOf: url) == before)
-        #expect(try store.count(FetchRequest(statement: "Artist")) == 3)
+        #expect(try readOnly.count(FetchRequest(statement: "Artist")) == 3)
+        // Opened to write, a date goes in as the column holds its dates (Unix seconds).
+        let store = try SQLiteStore.open(at: url)
+        let id = try store.insert("Artist", ["name": .string("New"), "founded": .date(Date(timeIntervalSince1970: 172_800))])
+        #expect(id.rawValue == "Artist/4")
+        try store.save()
+        let database = try SQLiteDatabase(path: url.path, options: [.readOnly])
+        #expect(try database.rows("SELECT id, name, founded, typeof(founded) FROM Artist WHERE id = 4")
+                == [[.integer(4), .text("New"), .integer(172_800), .text("integer")]])
+        #expect(try store.count(FetchRequest(statement: #"Artist WHERE founded > "1970-01-02""#)) == 1)
+        // A WITHOUT ROWID table has no key to name a row by: it is no entity.
+        do {
+            try store.insert("pairs", ["a": .int(1), "b": .int(2)])
+            Issue.record("a row went into a WITHOUT ROWID table")
+        } catch {
+            #expect(error.code == .unknownEntity)
+            #expect(error.message.hasPrefix("pairs is a WITHOUT ROWID table, whose rows have no integer key"), "\(error)")
+        }
     }
 
     @Test func namingClashesAndSelfReferences() throws {

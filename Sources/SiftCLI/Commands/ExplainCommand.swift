@@ -29,9 +29,11 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchInput
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     func run() throws {
         let request = try fetch.makeRequest()
-        let store = try StoreFile.openSQLStore(self.store, command: "explain")
+        let store = try StoreFile.openSQLStore(self.store, command: "explain", readOnly: readOnly.isOn)
         if let store = store as? any PersistentStore { fetch.printWarnings(request, on: store) }
         let generated = try GeneratedSQLOutput.generated(store, request)
         let plan: [String]

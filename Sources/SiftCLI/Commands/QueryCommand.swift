@@ -38,6 +38,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchInput
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     @Option(help: ArgumentHelp("json, jsonl, table or csv.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
@@ -57,7 +59,7 @@ struct QueryCommand: ParsableCommand {
         // Objects are read a batch at a time as they are printed (memory stays flat, and an
         // error midway comes after the objects before it).
         if fetch.fetchBatchSize == 0 { fetch.fetchBatchSize = FetchPrinter.batchSize }
-        let store = try StoreFile.open(self.store)
+        let store = try StoreFile.open(self.store, readOnly: readOnly.isOn)
         let standardOutput = StandardOutput()
         let model = StoreModels.outline(of: store)
         // The objects of an entity without subentities all show the same keys, in one order,

@@ -22,6 +22,7 @@ struct REPLCommand: ParsableCommand {
               $ sift notes.sqlite 'COUNT Note WHERE category.name == "Work"'
               $ echo 'COUNT Note' | sift notes.sqlite
               $ sift example:Movies 'COUNT Movie'
+              $ sift chinook.db --read-only
               $ sift repl --store new.sqlite --create --model Examples/Notes/model.json
             """
     )
@@ -38,6 +39,8 @@ struct REPLCommand: ParsableCommand {
     @Flag(help: "Stop at the first error.")
     var bail = false
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     @Argument(help: "A statement to run instead of reading statements.")
     var statement: String?
 
@@ -48,6 +51,7 @@ struct REPLCommand: ParsableCommand {
     func validate() throws {
         if let statement { try SplitStatement.check([statement], extra: splitWords) }
         if create && store == nil { throw ValidationError("--create needs --store STORE (and --model MODEL)") }
+        if create && readOnly.isOn { throw ValidationError("--create makes a store to change; it cannot be --read-only") }
     }
 
     func run() throws {
@@ -55,14 +59,14 @@ struct REPLCommand: ParsableCommand {
         let session = Session(output: .process(), source: interactive ? .interactive : statement == nil ? .script(name: "<stdin>") : .commandLine)
         session.settings.bail = bail
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
-        session.open(store: try ShellStores.open(label, create: create, model: model), label: label)
+        session.open(store: try ShellStores.open(label, create: create, model: model, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
         if let statement {
             session.feedLines(statement)
             session.endOfInput()
             throw ShellRunner.exitStatus(session)
         }
         if interactive {
-            session.output.message(ShellStores.banner(label, session.store))
+            session.output.message(ShellStores.banner(label, session.store, readOnly: session.isReadOnly))
             ShellRunner.runInteractive(session)
             return
         }
@@ -74,7 +78,7 @@ struct REPLCommand: ParsableCommand {
 /// Opening the store a session starts with: an existing store, a bundled example store
 /// (`example`, the default, or `example:NAME`), or with --create a new one from a model.
 enum ShellStores {
-    static func open(_ path: String, create: Bool, model: String?) throws -> any PersistentStore {
+    static func open(_ path: String, create: Bool, model: String?, readOnly: Bool = false) throws -> any PersistentStore {
         if ExampleStores.isExampleName(path) {
             do {
                 return try ExampleStores.open(path)
@@ -87,7 +91,7 @@ enum ShellStores {
             let newModel = try create ? model.map(StoreFile.loadModel) : nil
             return try StoreFile.report { () throws(StoreError) in try StoreFile.openPostgreSQL(path, creatingWith: newModel) }
         }
-        if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path) }
+        if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path, readOnly: readOnly) }
         guard create, let model else {
             Output.error("error: no store at \(path)\(SessionStores.suggestion(for: path))\(create ? "; --create needs --model MODEL" : " (give --create --model MODEL to create one)")")
             throw ExitCode(1)
@@ -95,11 +99,12 @@ enum ShellStores {
         return try StoreFile.create(path, model: try StoreFile.loadModel(model))
     }
 
-    /// The line an interactive session starts with: which store is open, and that `.help` and
-    /// `.open FILE` exist.
-    static func banner(_ label: String, _ store: (any PersistentStore)?) -> String {
+    /// The line an interactive session starts with: which store is open (and whether only to
+    /// read it), and that `.help` and `.open FILE` exist.
+    static func banner(_ label: String, _ store: (any PersistentStore)?, readOnly: Bool = false) -> String {
         if ExampleStores.isExampleName(label) { return ExampleStores.banner(label) }
         let entities = store.map { StoreModels.outline(of: $0).entities.count } ?? 0
-        return "Sift: \(label) is open (\(entities) entit\(entities == 1 ? "y" : "ies")). .help lists the commands; .open FILE opens another store."
+        let access = readOnly || (store as? SQLiteStore)?.isReadOnly == true ? " read-only" : ""
+        return "Sift: \(label) is open\(access) (\(entities) entit\(entities == 1 ? "y" : "ies")). .help lists the commands; .open FILE opens another store."
     }
 }

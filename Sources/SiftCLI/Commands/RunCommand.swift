@@ -32,6 +32,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Stop at the first error.")
     var bail = false
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     @Option(help: ArgumentHelp("The mode results start in: table, box, line, json, jsonl, csv or markdown.", valueName: "FORMAT"))
     var output: String?
 
@@ -63,7 +65,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
-        session.open(store: try ShellStores.open(label, create: false, model: nil), label: label)
+        session.open(store: try ShellStores.open(label, create: false, model: nil, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
         if fromStandardInput {
             // Line by line as they come, as piped input to `sift STORE` is read.
             ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false))

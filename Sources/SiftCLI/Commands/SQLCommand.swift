@@ -24,9 +24,11 @@ struct SQLCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchInput
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     func run() throws {
         let request = try fetch.makeRequest()
-        let store = try StoreFile.openSQLStore(self.store, command: "sql")
+        let store = try StoreFile.openSQLStore(self.store, command: "sql", readOnly: readOnly.isOn)
         if let store = store as? any PersistentStore { fetch.printWarnings(request, on: store) }
         let generated = try GeneratedSQLOutput.generated(store, request)
         print(generated.description)

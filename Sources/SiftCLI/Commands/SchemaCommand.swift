@@ -25,6 +25,8 @@ struct SchemaCommand: ParsableCommand {
     @Flag(help: "Print the model in Sift's JSON model format.")
     var json = false
 
+    @OptionGroup var readOnly: ReadOnlyOption
+
     func validate() throws {
         if (store == nil) == (model == nil) { throw ValidationError("give --store STORE or --model MODEL") }
     }
@@ -34,7 +36,7 @@ struct SchemaCommand: ParsableCommand {
         var reasons: [String: [String: String]] = [:]
         var notes: [String: String] = [:]
         if let store {
-            let opened = try StoreFile.open(store)
+            let opened = try StoreFile.open(store, readOnly: readOnly.isOn)
             model = opened.model
             reasons = SchemaText.typeReasons(of: opened)
             notes = SchemaText.samplingNotes(of: opened)

@@ -55,8 +55,13 @@ public struct SiftCommand: ParsableCommand {
         }
     }
 
-    /// `sift` → `sift repl`; `sift STORE …` → `sift repl --store STORE …`.
+    /// `sift` → `sift repl`; `sift STORE …` → `sift repl --store STORE …`; `sift --read-only
+    /// STORE …` (as `sqlite3 -readonly FILE`) → `sift repl --read-only --store STORE …`.
     static func shortcutArguments(_ arguments: [String]) -> [String] {
+        if arguments.first == "--read-only", arguments.count > 1, !arguments[1].hasPrefix("-") {
+            let rest = shortcutArguments(Array(arguments.dropFirst()))
+            if rest.first == "repl" { return ["repl", "--read-only"] + rest.dropFirst() }
+        }
         guard let first = arguments.first else { return ["repl"] }
         let names = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
         if first.hasPrefix("-") || names.contains(first) { return arguments }

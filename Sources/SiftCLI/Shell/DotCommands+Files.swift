@@ -35,7 +35,7 @@ extension DotCommands {
         ) { session, words in
             guard (1...2).contains(words.count), words[0] != "-" else { throw usage("import") }
             let path = words[0]
-            let store = try session.requireStore()
+            let store = try session.requireWritableStore()
             if path.lowercased().hasSuffix(".csv") && words.count < 2 {
                 throw SessionError("CSV rows are of one entity: .import \(path) ENTITY")
             }

@@ -5,20 +5,23 @@ import Sift
 extension DotCommands {
     static let storeCommands: [DotCommand] = [
         DotCommand(
-            name: "open", usage: ".open FILE", summary: "Open a store (.sqlite, .db, .json, .plist, or an example) and close the one open",
-            details: "The kind follows the extension. Any SQLite database opens; one Sift did not create is read into a model from its tables and can be queried, not changed. The seed apps are built in (changes to them last until the session ends): example is the default one sift opens (the apps whose names do not collide), example:NAME one app; .open example: lists them: " + ExampleApp.embedded.map { "example:" + $0.name }.joined(separator: ", ") + ".",
+            name: "open", usage: ".open [--read-only] FILE", summary: "Open a store (.sqlite, .db, .json, .plist, or an example) and close the one open",
+            details: "The kind follows the extension. Any SQLite database opens; one Sift did not create is read into a model from its tables, to query and to change in its own layout (docs/SQLITE-DATABASES.md). --read-only (or sqlite3's --readonly) opens it to query only: every change is refused and a SQLite file is never written. The seed apps are built in (changes to them last until the session ends): example is the default one sift opens (the apps whose names do not collide), example:NAME one app; .open example: lists them: " + ExampleApp.embedded.map { "example:" + $0.name }.joined(separator: ", ") + ".",
             example: ".open example:Movies"
         ) { session, words in
+            let readOnly = words.count == 2 && ["--read-only", "--readonly"].contains(words[0])
+            let words = readOnly ? Array(words.dropFirst()) : words
             guard words.count == 1 else { throw usage("open") }
             if words[0] == ExampleStores.prefix + ":" {
                 session.output.write(ExampleStores.listing())
                 return
             }
             let label = ExampleStores.canonicalName(words[0])
-            session.open(store: try SessionStores.open(words[0]), label: label)
+            session.open(store: try SessionStores.open(words[0], readOnly: readOnly), label: label, readOnly: readOnly)
             session.commandState.engineCopy.invalidate()
             let count = session.store.map { StoreModels.outline(of: $0).entities.count } ?? 0
-            session.output.message("opened \(label): \(count) entit\(count == 1 ? "y" : "ies") (.entities lists them)")
+            let access = session.isReadOnly || (session.store as? SQLiteStore)?.isReadOnly == true ? " read-only" : ""
+            session.output.message("opened \(label)\(access): \(count) entit\(count == 1 ? "y" : "ies") (.entities lists them)")
         },
         DotCommand(
             name: "entities", usage: ".entities", summary: "List the entities of the open store's model, with their object counts",
@@ -103,7 +106,7 @@ extension DotCommands {
 /// Opening stores by name, as `.open` and `sift STORE` do: a file (the kind follows the
 /// extension) or a bundled example store (`example`, `example:NAME`).
 enum SessionStores {
-    static func open(_ path: String) throws -> any PersistentStore {
+    static func open(_ path: String, readOnly: Bool = false) throws -> any PersistentStore {
         if ExampleStores.isExampleName(path) { return try ExampleStores.open(path) }
         if StoreFile.Kind(path: path) == .postgres { return try PostgreSQLStore.open(conninfo: path) }
         guard FileManager.default.fileExists(atPath: path) else {
@@ -111,7 +114,7 @@ enum SessionStores {
         }
         let url = URL(fileURLWithPath: path)
         switch StoreFile.Kind(path: path) {
-        case .sqlite: return try SQLiteStore.open(at: url, typeCache: StoreFile.typeCache)
+        case .sqlite: return try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: StoreFile.typeCache)
         case .atomic: return try AtomicStore.open(at: url)
         case .postgres: return try PostgreSQLStore.open(conninfo: path)
         }

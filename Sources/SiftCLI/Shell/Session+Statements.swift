@@ -102,6 +102,7 @@ extension Session {
         case .fetch(let request):
             try runFetch(request, paged: bare ? settings.limit : nil, timings: &timings)
         case .update(let update):
+            _ = try requireWritableStore()
             lastPredicate = update.predicate
             warn(about: update.predicate, entity: update.entityName, on: store)
             try timings.measure(.compile) { try prepareChange(entity: update.entityName, predicate: update.predicate, on: store) }
@@ -110,6 +111,7 @@ extension Session {
             }
             output.write("updated \(count) object\(count == 1 ? "" : "s")\n")
         case .delete(let delete):
+            _ = try requireWritableStore()
             lastPredicate = delete.predicate
             warn(about: delete.predicate, entity: delete.entityName, on: store)
             try timings.measure(.compile) { try prepareChange(entity: delete.entityName, predicate: delete.predicate, on: store) }

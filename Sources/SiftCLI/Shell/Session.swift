@@ -36,6 +36,8 @@ final class Session {
     /// The open store and how it is named.
     private(set) var store: (any PersistentStore)?
     private(set) var storeLabel = ""
+    /// Whether the open store was opened read-only.
+    private(set) var isReadOnly = false
     /// The entity bare predicates fetch (`.use`).
     var entity: String?
     /// `$NAME` values (`.set`), with the JSON they were given as.
@@ -100,15 +102,25 @@ final class Session {
 
     // MARK: The store
 
-    func open(store: any PersistentStore, label: String) {
+    /// Opens `store` as the session's; `readOnly` (`--read-only`, `.open --read-only`) refuses
+    /// every change to it.
+    func open(store: any PersistentStore, label: String, readOnly: Bool = false) {
         self.store = store
         storeLabel = label
+        isReadOnly = readOnly
         if let entity, StoreModels.outline(of: store).entity(named: entity) == nil { self.entity = nil }
     }
 
     /// The open store, or an error saying to open one.
     func requireStore() throws -> any PersistentStore {
         guard let store else { throw SessionError("no store is open; open one with .open FILE") }
+        return store
+    }
+
+    /// The open store, to change: an error when it was opened read-only.
+    func requireWritableStore() throws -> any PersistentStore {
+        let store = try requireStore()
+        if isReadOnly { throw SessionError("\(storeLabel) was opened read-only; it can be queried but not changed") }
         return store
     }
 

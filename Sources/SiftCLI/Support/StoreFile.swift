@@ -4,7 +4,7 @@ import Sift
 
 /// Opening the store a `--store` option names; the kind follows the extension: `.sqlite` or
 /// `.db` SQLite store (any SQLite database opens; one Sift did not create is read into a model
-/// from its tables and can be queried, not changed), `.json` JSON store, `.plist` binary store.
+/// from its tables, to query and change), `.json` JSON store, `.plist` binary store.
 /// When the extension says nothing, an existing file's first bytes do (``StoreFileKind``).
 /// A `postgres://` or `postgresql://` URI, or a libpq `key=value` string that names no file
 /// (`host=/tmp dbname=notes`), is a PostgreSQL database: one holding a Sift store, or any other,
@@ -28,7 +28,9 @@ enum StoreFile {
         }
     }
 
-    static func open(_ path: String) throws -> any PersistentStore {
+    /// With `readOnly`, a SQLite file is opened for reading only (`--read-only`): it is never
+    /// written, and every change to it is refused.
+    static func open(_ path: String, readOnly: Bool = false) throws -> any PersistentStore {
         if Kind(path: path) == .postgres {
             return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         }
@@ -36,7 +38,7 @@ enum StoreFile {
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
         case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
-        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url, typeCache: typeCache) }
+        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: typeCache) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
         }
     }
@@ -97,12 +99,12 @@ enum StoreFile {
 
     /// Opens a SQLite or PostgreSQL store (for `sift sql` and `sift explain`); any other kind
     /// is a usage error.
-    static func openSQLStore(_ path: String, command: String) throws -> any SQLShowingStore {
+    static func openSQLStore(_ path: String, command: String, readOnly: Bool = false) throws -> any SQLShowingStore {
         switch Kind(path: path) {
         case .postgres:
             return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite:
-            guard let store = try open(path) as? SQLiteStore else { throw ExitCode(1) }
+            guard let store = try open(path, readOnly: readOnly) as? SQLiteStore else { throw ExitCode(1) }
             return store
         case .atomic:
             Output.error("error: \(path) is not a SQLite store or a PostgreSQL database; 'sift \(command)' needs a .sqlite or .db store or a postgres:// URL (JSON and binary stores run fetches in memory, without SQL)")

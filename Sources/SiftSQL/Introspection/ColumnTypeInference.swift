@@ -46,8 +46,12 @@ enum ColumnTypeInference {
     static var sampleDescription: String { "the first and last \(sampleRows) rows" }
 
     /// The columns of `table`, keyed by column name. Throws only when the reading is interrupted
-    /// (``SQLiteStore/interrupt()``): nothing is chosen then.
-    static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool) throws(SQLiteError) -> TableTypes {
+    /// (``SQLiteStore/interrupt()``): nothing is chosen then. After Sift wrote to the table,
+    /// `filter` (a condition on its key) selects the rows it wrote, which are read with the
+    /// sample, and `previous` are the types before: a text date form every value was checked to
+    /// be in stays checked where the rows read still all have it.
+    static func types(of table: ForeignCatalog.Table, in database: SQLiteDatabase, isCoreDataStore: Bool,
+                      including filter: String? = nil, previous: TableTypes? = nil) throws(SQLiteError) -> TableTypes {
         var result: [String: ForeignColumn] = [:]
         // The INTEGER PRIMARY KEY is the rowid: always an integer, and read as it is.
         let columns = table.columns.filter { column in
@@ -63,7 +67,7 @@ enum ColumnTypeInference {
             var start = 0
             while start < columns.count {
                 let group = Array(columns[start..<min(start + 200, columns.count)])
-                let (read, whole) = try sample(table, group, in: database)
+                let (read, whole) = try sample(table, group, including: filter, in: database)
                 contents += read
                 complete = complete && whole
                 start += group.count
@@ -79,7 +83,9 @@ enum ColumnTypeInference {
             var chosen = choose(declared: column.declaredType, content, isCoreDataStore: isCoreDataStore)
             chosen.normalizesText = content.hasNonNFCText && (chosen.type == .string || chosen.type == .undefined)
             chosen.stripsAffinity = chosen.type == .string && ![.text, .blob].contains(Declared(column.declaredType))
-            if chosen.textDates != nil { chosen.textDates?.isVerified = complete }
+            if let form = chosen.textDates?.form {
+                chosen.textDates?.isVerified = complete || previous?.columns[column.name]?.verifiedTextDateForm == form
+            }
             if !complete, chosen.type != .undefined, chosen.dateEncoding == nil, !content.classes.isEmpty {
                 confirm(&chosen, column: column, sample: content.classes, indexed: indexed.contains(column.name), table: table.name, in: database)
             }
@@ -276,19 +282,25 @@ enum ColumnTypeInference {
 
     /// What `columns` of `table` hold: in one scan of the first ``sampleRows`` + 1 rows by key
     /// (the whole table when that is all of it), else with one more of the last ``sampleRows``.
-    static func sample(_ table: ForeignCatalog.Table, _ columns: [(name: String, declaredType: String)],
+    /// With `filter`, the rows it selects are read too.
+    static func sample(_ table: ForeignCatalog.Table, _ columns: [(name: String, declaredType: String)], including filter: String? = nil,
                        in database: SQLiteDatabase) throws(SQLiteError) -> ([Contents], complete: Bool) {
         let key = table.keyExpression
         let (first, count) = try scan(table.name, columns, order: "\(key) LIMIT \(sampleRows + 1)", in: database)
         guard count > sampleRows else { return (first, true) }
         let (last, _) = try scan(table.name, columns, order: "\(key) DESC LIMIT \(sampleRows)", in: database)
-        return (zip(first, last).map { $0.merged(with: $1) }, false)
+        var contents = zip(first, last).map { $0.merged(with: $1) }
+        if let filter {
+            let (written, _) = try scan(table.name, columns, where: filter, order: key, in: database)
+            contents = zip(contents, written).map { $0.merged(with: $1) }
+        }
+        return (contents, false)
     }
 
     /// One scan of the rows `order` (`"id" LIMIT 1001`) picks: each column's storage classes, its
     /// numbers' range and whether its text is dates (and of which form), where the declared
     /// type asks; and how many rows there were.
-    static func scan(_ table: String, _ columns: [(name: String, declaredType: String)], order: String,
+    static func scan(_ table: String, _ columns: [(name: String, declaredType: String)], where filter: String? = nil, order: String,
                      in database: SQLiteDatabase) throws(SQLiteError) -> ([Contents], count: Int64) {
         var terms: [String] = []
         var selected: [String] = []
@@ -311,7 +323,7 @@ enum ColumnTypeInference {
                 terms.append("max(\(form))")
             }
         }
-        let sql = "SELECT count(*), \(terms.joined(separator: ", ")) FROM (SELECT \(selected.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) ORDER BY \(order))"
+        let sql = "SELECT count(*), \(terms.joined(separator: ", ")) FROM (SELECT \(selected.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table))\(filter.map { " WHERE \($0)" } ?? "") ORDER BY \(order))"
         guard let row = try database.rows(sql).first else { return (columns.map { _ in Contents() }, 0) }
         var count: Int64 = 0
         if case .integer(let n) = row[0] { count = n }

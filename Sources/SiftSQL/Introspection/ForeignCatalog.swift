@@ -29,6 +29,8 @@ struct ForeignCatalog: Sendable {
     let tables: [Table]
     /// Whether the database is a Core Data store (its numeric dates are seconds since 2001).
     let isCoreDataStore: Bool
+    /// The tables that are no entity, with why (`a WITHOUT ROWID table, …`).
+    var skipped: [String: String] = [:]
 
     /// The table named `name`.
     func table(named name: String) -> Table? { tables.first { $0.name == name } }

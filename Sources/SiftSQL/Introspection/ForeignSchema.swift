@@ -18,8 +18,9 @@ import SiftStore
 final class ForeignSchema: @unchecked Sendable {
     let catalog: ForeignCatalog
     private let cache: SQLiteTypeCache?
-    /// The file's identity when it was opened (nil: no cache, or a file that cannot be told).
-    private let identity: DatabaseFileIdentity?
+    /// The file's identity when it was opened, or when Sift last wrote it (nil: no cache, or a
+    /// file that cannot be told). Guarded by `lock`.
+    private var identity: DatabaseFileIdentity?
     private let lock = NSLock()
     /// The types chosen so far, by table. Guarded by `lock`.
     private var types: [String: ColumnTypeInference.TableTypes] = [:]
@@ -72,11 +73,11 @@ final class ForeignSchema: @unchecked Sendable {
             }
         } catch {
             // Interrupted: what was read stays read.
-            keep(learned)
+            keep(learned, in: database)
             adopt(chosen)
             throw error
         }
-        keep(learned)
+        keep(learned, in: database)
         return adopt(chosen)
     }
 
@@ -120,7 +121,7 @@ final class ForeignSchema: @unchecked Sendable {
         keep(changed.reduce(into: [:]) { entries, pair in
             guard let table = catalog.table(named: pair.key) else { return }
             entries[pair.key] = SQLiteTypeCache.CachedTable(declared: Self.declared(table), types: pair.value)
-        })
+        }, in: database)
         return adopt(changed)
     }
 
@@ -152,15 +153,71 @@ final class ForeignSchema: @unchecked Sendable {
     }
 
     /// Writes what was learned to the cache, if the file is still as it was when opened (else
-    /// what was read may be of a later state than the identity says).
-    private func keep(_ learned: [String: SQLiteTypeCache.CachedTable]) {
-        guard !learned.isEmpty, let cache, let identity, DatabaseFileIdentity(path: identity.path) == identity else { return }
+    /// what was read may be of a later state than the identity says) and no write transaction
+    /// is open (what it reads may be rolled back).
+    private func keep(_ learned: [String: SQLiteTypeCache.CachedTable], in database: SQLiteDatabase) {
+        guard !learned.isEmpty, !database.isInTransaction, let cache, let identity = lock.withLock({ identity }),
+              DatabaseFileIdentity(path: identity.path) == identity else { return }
         cache.store(learned, for: identity)
     }
 
     /// A table's declared columns as the cache keeps them (`name TYPE`).
     private static func declared(_ table: ForeignCatalog.Table) -> [String] {
         table.columns.map { "\($0.name) \($0.declaredType)" } + ["key \(table.primaryKey)"]
+    }
+
+    // MARK: After Sift writes
+
+    /// The types chosen for `table`, if it has been read.
+    func types(of table: String) -> ColumnTypeInference.TableTypes? {
+        lock.withLock { types[table] }
+    }
+
+    /// A value not in `column`'s one text date form was written into it (in the open write
+    /// transaction): comparisons read it through `sift_date` from now on.
+    func forgetTextDateForm(of column: String, in table: String) {
+        lock.lock()
+        guard var tableTypes = types[table], tableTypes.columns[column]?.textDates != nil else {
+            lock.unlock()
+            return
+        }
+        tableTypes.columns[column]?.textDates = nil
+        lock.unlock()
+        adopt([table: tableTypes])
+    }
+
+    /// A write transaction committed: the types of `rechosen` tables are chosen again with the
+    /// rows it wrote (``ColumnTypeInference/types(of:in:isCoreDataStore:including:previous:)``;
+    /// a nil filter: it only deleted), `dropped` tables (changed by the database itself: foreign
+    /// key actions, triggers) are read again when next needed, and the cache keeps what is known
+    /// for the file as it is now. Call with the store's lock held, outside a transaction.
+    func committed(rechosen: [String: String?], dropped: Set<String>, in database: SQLiteDatabase) {
+        var chosen: [String: ColumnTypeInference.TableTypes] = [:]
+        var unread = dropped
+        for (name, filter) in rechosen {
+            guard let previous = types(of: name), let table = catalog.table(named: name) else { continue }
+            // (Interrupted: the table is read again when next needed.)
+            guard let types = try? ColumnTypeInference.types(of: table, in: database, isCoreDataStore: catalog.isCoreDataStore,
+                                                             including: filter, previous: previous) else {
+                unread.insert(name)
+                continue
+            }
+            chosen[name] = types
+        }
+        lock.lock()
+        for name in unread.subtracting(chosen.keys) { types[name] = nil }
+        // What the cache held for the file before the write is stale now.
+        cached = [:]
+        let newIdentity = cache == nil ? nil : identity.flatMap { DatabaseFileIdentity(path: $0.path) }
+        identity = newIdentity
+        lock.unlock()
+        adopt(chosen)
+        guard let cache, let newIdentity else { return }
+        let known = lock.withLock { types }
+        cache.store(known.reduce(into: [:]) { entries, pair in
+            guard !pair.value.couldNotBeRead, let table = catalog.table(named: pair.key) else { return }
+            entries[pair.key] = SQLiteTypeCache.CachedTable(declared: Self.declared(table), types: pair.value)
+        }, for: newIdentity)
     }
 
     // MARK: Checking text dates

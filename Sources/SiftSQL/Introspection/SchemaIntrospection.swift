@@ -25,26 +25,32 @@ enum SchemaIntrospection {
     /// The database's catalogue: its tables, columns, keys and foreign keys, without reading a
     /// row (the columns' types are chosen per table when first needed, ``ForeignSchema``).
     static func catalog(of database: SQLiteDatabase, name: String) throws -> ForeignCatalog {
-        let tables = try readTables(database)
+        var skipped: [String: String] = [:]
+        let tables = try readTables(database, skipped: &skipped)
         let lowercasedNames = Set(tables.map { $0.name.lowercased() })
         // A Core Data store keeps dates as seconds since 2001; other programs' numbers are read
         // as Unix time or Julian days.
         let isCoreDataStore = lowercasedNames.contains("z_metadata") && lowercasedNames.contains("z_primarykey")
-        return ForeignCatalog(name: name, tables: tables, isCoreDataStore: isCoreDataStore)
+        return ForeignCatalog(name: name, tables: tables, isCoreDataStore: isCoreDataStore, skipped: skipped)
     }
 
     // MARK: Reading the catalogue
 
-    /// Every table that can be an entity, in creation order.
-    static func readTables(_ database: SQLiteDatabase) throws -> [ForeignCatalog.Table] {
+    /// Every table that can be an entity, in creation order; the others in `skipped`, with why.
+    static func readTables(_ database: SQLiteDatabase, skipped: inout [String: String]) throws -> [ForeignCatalog.Table] {
         let rows = try database.rows("""
             SELECT "name", coalesce("sql", '') FROM sqlite_schema
             WHERE "type" = 'table' AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
             """)
         var tables: [ForeignCatalog.Table] = []
+        // Each table's one-column PRIMARY KEY, by lowercased name.
+        var declaredKeys: [String: String?] = [:]
         for row in rows {
             guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
-            if sql.uppercased().hasPrefix("CREATE VIRTUAL") { continue }
+            if sql.uppercased().hasPrefix("CREATE VIRTUAL") {
+                skipped[name] = "a virtual table"
+                continue
+            }
             let columnRows = try database.rows(#"SELECT "name", coalesce("type", ''), "pk" FROM pragma_table_info(?1) ORDER BY "cid""#, [.text(name)])
             var columns: [(name: String, declaredType: String)] = []
             var keyColumns: [(name: String, type: String)] = []
@@ -58,13 +64,17 @@ enum SchemaIntrospection {
                 primaryKey = keyColumns[0].name
             } else {
                 let taken = Set(columns.map { $0.name.lowercased() })
-                guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else { continue }
+                guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else {
+                    skipped[name] = "a table whose columns are named rowid, _rowid_ and oid, so no name reaches its rows' keys"
+                    continue
+                }
                 primaryKey = alias
                 // A WITHOUT ROWID table has no rowid: leave it out.
                 // (Unquoted: a quoted unknown "rowid" would be read as a string literal.)
                 do {
                     _ = try database.prepare("SELECT \(alias) FROM \(SQLIdentifier.quoted(name))")
                 } catch {
+                    skipped[name] = "a WITHOUT ROWID table, whose rows have no integer key to name them by"
                     continue
                 }
             }
@@ -86,7 +96,17 @@ enum SchemaIntrospection {
             }
             tables.append(ForeignCatalog.Table(name: name, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys,
                                                collatedColumns: Set(collated)))
+            declaredKeys[name.lowercased()] = keyColumns.count == 1 ? keyColumns[0].name : nil
         }
-        return tables
+        // A foreign key naming no column refers to its table's PRIMARY KEY (a TEXT one too:
+        // `REFERENCES People` is `People(playerID)`), not to its rowid.
+        return tables.map { table in
+            let foreignKeys = table.foreignKeys.map { key in
+                guard key.destinationColumn == nil, let declared = declaredKeys[key.destinationTable.lowercased()] ?? nil else { return key }
+                return IntrospectedTable.ForeignKey(column: key.column, destinationTable: key.destinationTable, destinationColumn: declared)
+            }
+            return ForeignCatalog.Table(name: table.name, columns: table.columns, primaryKey: table.primaryKey, foreignKeys: foreignKeys,
+                                        collatedColumns: table.collatedColumns)
+        }
     }
 }

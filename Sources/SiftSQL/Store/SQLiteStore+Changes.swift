@@ -5,7 +5,8 @@ import SiftSQLite
 import SiftStore
 
 /// Changes to a SQLite store: the store rules (``StoreObjects``) run on the rows
-/// (``SQLRowObjects``) inside one write transaction, which `save()` commits after validating the
+/// (``SQLiteRowChanges``: ``SQLRowObjects`` in a store Sift created, ``ForeignRowObjects`` in
+/// another database) inside one write transaction, which `save()` commits after validating the
 /// objects it changed.
 ///
 /// Each change is also kept in a journal until the transaction ends (up to
@@ -36,22 +37,22 @@ extension SQLiteStore {
     public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
         // An insert without relationships is one INSERT: atomic without a savepoint.
         try change(writesOnce: relationships.isEmpty, journal: { .insert(entity: entity, id: $0, attributes: attributes, relationships: relationships) }) {
-            (rows: inout SQLiteRowObjects) throws(StoreError) in
-            try rows.insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
         }
     }
 
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
-            (rows: inout SQLiteRowObjects) throws(StoreError) in
-            try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.insert(entityPosition: entityPosition, id: id, values: values)
         }
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
         try change(writesOnce: relationships.isEmpty, journal: { _ in .update(id, attributes: attributes, relationships: relationships) }) {
-            (rows: inout SQLiteRowObjects) throws(StoreError) in
-            try rows.updateObject(id, attributes: attributes, relationships: relationships)
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.update(id, attributes: attributes, relationships: relationships)
         }
     }
 
@@ -60,8 +61,8 @@ extension SQLiteStore {
     }
 
     package func delete(_ ids: [ObjectID]) throws(StoreError) {
-        _ = try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: inout SQLiteRowObjects) throws(StoreError) in
-            try rows.deleteObjects(ids)
+        try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.delete(ids)
         }
     }
 
@@ -77,6 +78,7 @@ extension SQLiteStore {
             throw failedChange(error)
         }
         transactionEnded()
+        rows.transactionEnded(committed: true)
         hasChanges = false
         journal = []
         restartUnits()
@@ -87,6 +89,7 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         if database.isInTransaction { try? database.execute("ROLLBACK") }
         transactionEnded()
+        rows.transactionEnded(committed: false)
         generation &+= 1
         hasChanges = false
         journal = []
@@ -150,16 +153,17 @@ extension SQLiteStore {
 
     /// Runs one change on the rows. A change that writes more than one statement runs in a
     /// savepoint, so an error half-way leaves nothing of it.
+    @discardableResult
     func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange,
-                   _ body: (inout SQLiteRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
+                   _ body: (any SQLiteRowChanges) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         generation &+= 1
         let savepoint = !writesOnce && units.isEmpty
         if savepoint { try execute("SAVEPOINT sift_change") }
-        var rows = self.rows
+        let rows = self.rows
         do throws(StoreError) {
-            let result = try body(&rows)
+            let result = try body(rows)
             if savepoint { try execute("RELEASE sift_change") }
             hasChanges = true
             if journal != nil {
@@ -174,6 +178,7 @@ extension SQLiteStore {
             // A first change that failed leaves no transaction holding the write lock.
             if !hasChanges && units.isEmpty && database.isInTransaction && !rows.hasChangedObjects {
                 try? database.execute("ROLLBACK")
+                rows.transactionEnded(committed: false)
             }
             transactionEnded()
             throw failedChange(error)
@@ -184,18 +189,17 @@ extension SQLiteStore {
     /// busy timeout), brings an older store's layout up to date, and reads where row keys
     /// continue.
     private func beginChanges() throws(StoreError) {
-        guard schema.isSiftLayout else {
-            throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; it can be queried but not changed")
-        }
         guard !database.isInTransaction else { return }
+        if let refusal = changesRefusal { throw refusal }
         if !hasChanges { journal = [] }
+        try rows.transactionWillBegin()
         do {
             try database.execute("BEGIN IMMEDIATE")
         } catch {
             throw Self.storeError(error, file: url)
         }
         do throws(StoreError) {
-            try StoreLayoutMigration.migrate(database: database, schema: schema)
+            if schema.isSiftLayout { try StoreLayoutMigration.migrate(database: database, schema: schema) }
             try rows.transactionBegan()
         } catch {
             try? database.execute("ROLLBACK")
@@ -253,20 +257,20 @@ extension SQLiteStore {
     private func replayJournal() -> Bool {
         guard let changes = journal else { return false }
         do {
+            try rows.transactionWillBegin()
             try database.execute("BEGIN IMMEDIATE")
-            try StoreLayoutMigration.migrate(database: database, schema: schema)
+            if schema.isSiftLayout { try StoreLayoutMigration.migrate(database: database, schema: schema) }
             try rows.transactionBegan()
-            var rows = self.rows
             for change in changes {
                 switch change {
                 case .insert(let entity, let id, let attributes, let relationships):
-                    try rows.insertObject(entity: entity, id: id, attributes: attributes, relationships: relationships)
+                    try rows.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
                 case .insertValues(let entityPosition, let id, let values):
-                    try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+                    try rows.insert(entityPosition: entityPosition, id: id, values: values)
                 case .update(let id, let attributes, let relationships):
-                    try rows.updateObject(id, attributes: attributes, relationships: relationships)
+                    try rows.update(id, attributes: attributes, relationships: relationships)
                 case .delete(let ids):
-                    try rows.deleteObjects(ids)
+                    try rows.delete(ids)
                 case .unitBegan:
                     try database.execute("SAVEPOINT sift_unit")
                 }

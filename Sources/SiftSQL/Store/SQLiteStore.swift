@@ -10,10 +10,15 @@ import SiftStore
 ///
 /// The schema comes from the model (see ``SQLSchema``) and the model is kept in the database
 /// (table `"sift.metadata"`), so opening a store needs nothing else. A database Sift did not
-/// create opens too: its tables, columns and foreign keys are read into a model and it can be
-/// queried (not written). Its columns' types, which depend on what they hold, are chosen per
-/// table when a fetch first reads it, from a sample of its rows (docs/SQLITE-DATABASES.md), and
-/// kept in an optional ``SQLiteTypeCache`` for later opens.
+/// create opens too: its tables, columns and foreign keys are read into a model, to query and
+/// to change. Its columns' types, which depend on what they hold, are chosen per table when a
+/// fetch first reads it, from a sample of its rows (docs/SQLITE-DATABASES.md), and kept in an
+/// optional ``SQLiteTypeCache`` for later opens. Its rows are changed as the database lays them
+/// out — values in the form each column holds, its keys, constraints, foreign keys and triggers
+/// as it declares them (`ForeignRowObjects`); a Core Data store is only read.
+///
+/// A store opened `readOnly` (or whose file cannot be written) is queried as any other and
+/// refuses every change with a ``StoreError/Code/readOnly`` error, leaving the file as it is.
 ///
 /// Changes follow the store rules of every store (`StoreObjects`: defaults, inverses, delete
 /// rules; validation at save), answered by queries on the rows a change touches and written as
@@ -71,9 +76,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
     let interruption = FetchInterruption()
 
-    /// The rows as the store rules see them, and what the open transaction changed.
-    /// (In a database Sift did not create, with every table's types read.)
-    private(set) lazy var rows = SQLiteRowObjects(schema: foreign.flatMap { try? $0.readAll(in: database) } ?? schema, database: SQLiteRowDatabase(database))
+    /// The rows as the store rules see them, and what the open transaction changed: in the
+    /// layout of a store Sift created, or of a database it did not.
+    private(set) lazy var rows: any SQLiteRowChanges = foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
+        ?? SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+    /// Whether the store was opened read-only (``open(at:readOnly:typeCache:)``).
+    let isOpenedReadOnly: Bool
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
@@ -87,11 +95,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
 
-    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil) throws(StoreError) {
+    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil, readOnly: Bool = false) throws(StoreError) {
         self.url = url
         self.database = database
         self.ownSchema = schema
         self.foreign = foreign
+        self.isOpenedReadOnly = readOnly
         database.busyTimeout = Self.defaultBusyTimeout
         do {
             try SiftSQLFunctions.register(on: database)
@@ -164,16 +173,20 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Opens a store file: a Sift store with its model, or any other SQLite database, read
-    /// into a model from its tables (and then read-only). For another database, `typeCache`
-    /// keeps the column types chosen from its rows for later opens of the unchanged file (nil:
-    /// none kept; the command line uses ``SQLiteTypeCache/fromEnvironment(_:)``).
-    public static func open(at url: URL, typeCache: SQLiteTypeCache? = nil) throws(StoreError) -> SQLiteStore {
+    /// into a model from its tables. For another database, `typeCache` keeps the column types
+    /// chosen from its rows for later opens of the unchanged file (nil: none kept; the command
+    /// line uses ``SQLiteTypeCache/fromEnvironment(_:)``).
+    ///
+    /// `readOnly` opens the file for reading only (SQLite's `SQLITE_OPEN_READONLY`): fetches
+    /// run as always, every change fails with a ``StoreError/Code/readOnly`` error, and the file
+    /// is never written. A file without write permission opens so too.
+    public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil) throws(StoreError) -> SQLiteStore {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }
         let database: SQLiteDatabase
         do {
-            database = try SQLiteDatabase(path: url.path, options: [])
+            database = try SQLiteDatabase(path: url.path, options: readOnly ? [.readOnly] : [])
             database.busyTimeout = defaultBusyTimeout
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
         } catch {
@@ -210,7 +223,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         } catch {
             throw storeError(error, file: url)
         }
-        return try SQLiteStore(url: url, database: database, schema: schema, foreign: foreign)
+        return try SQLiteStore(url: url, database: database, schema: schema, foreign: foreign, readOnly: readOnly)
     }
 
     // MARK: Fetching
