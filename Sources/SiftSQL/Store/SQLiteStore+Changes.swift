@@ -41,8 +41,10 @@ extension SQLiteStore {
         }
     }
 
+    /// Not kept in the journal (``SlotInsertingStore``): an import's rows, which any error undoes
+    /// whole, and which would hold the memory of 100,000 rows.
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
-        try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
+        try change(writesOnce: true, journal: { _ in nil }) {
             (rows: inout SQLiteRowObjects) throws(StoreError) in
             try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
         }
@@ -150,7 +152,7 @@ extension SQLiteStore {
 
     /// Runs one change on the rows. A change that writes more than one statement runs in a
     /// savepoint, so an error half-way leaves nothing of it.
-    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange,
+    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange?,
                    _ body: (inout SQLiteRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
@@ -162,8 +164,8 @@ extension SQLiteStore {
             let result = try body(&rows)
             if savepoint { try execute("RELEASE sift_change") }
             hasChanges = true
-            if journal != nil {
-                journal?.append(entry(result))
+            if journal != nil, let entry = entry(result) {
+                journal?.append(entry)
                 if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
             }
             return result
