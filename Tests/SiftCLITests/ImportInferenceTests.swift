@@ -15,6 +15,7 @@ import Testing
     static let peopleModel = """
         {
           "name": "Person",
+          "inferred": true,
           "entities": [
             {
               "name": "Person",

@@ -72,10 +72,9 @@ struct ImportCommand: ParsableCommand {
         let options = ImportOptions(entity: entity, dateFormat: dates)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
         let input = data.contains("-") ? StandardInput() : nil
-        var newModel: DataModel?
-        // Whether the model fits only the start of standard input (read once, as it streams).
-        var sampled = false
+        var imports = Imports(command: self, options: options, format: format, budget: budget, standardInput: input)
         if !FileManager.default.fileExists(atPath: self.store) {
+            let newModel: DataModel
             if let model {
                 newModel = try StoreFile.loadModel(model)
             } else if let entity {
@@ -85,42 +84,96 @@ struct ImportCommand: ParsableCommand {
                 }
                 try show(inferred.model)
                 newModel = inferred.model
-                sampled = inferred.sampled
+                imports.sampled = inferred.sampled
             } else {
                 Output.error("error: \(self.store) does not exist; give --model MODEL to create it (or --entity ENTITY to infer a model from CSV or JSON Lines data)")
                 throw ExitCode(1)
             }
-        } else if saveModel != nil {
-            Output.error("error: \(self.store) exists: its model is the store's (--save-model writes a model inferred for a new store)")
-            throw ExitCode(1)
+            // A new store file appears whole, once every file is in, or not at all.
+            imports.creating = true
+            var done: [String] = []
+            do {
+                try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                done.forEach { print($0) }
+                return
+            } catch let error as StoreError where error.code == .conflict && !data.contains("-") {
+                // Another process created the store meanwhile: the files go into the one it made.
+            } catch let error as StoreError {
+                Output.error("error: \(error.message)")
+                throw ExitCode(1)
+            }
+            imports.creating = false
         }
         // Held under the store's write lock from reading it to the last save (atomic stores).
-        let store = try StoreFile.openForWriting(self.store, creatingWith: newModel)
-        for path in data {
-            let name = path == "-" ? "<stdin>" : path
-            let progress = ProgressLine(label: name)
-            defer { progress.finish() }
-            let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
-                do throws(StoreError) {
-                    return try Self.importFile(path, entity: entity, into: store, budget: budget, options: options, format: format,
-                                               standardInput: input, progress: progress.update(rows:))
+        let store = try StoreFile.openForWriting(self.store, creatingWith: nil)
+        if model == nil, let entity, store.model.entity(named: entity) == nil, store.model.isInferred, store is any ModelGrowingStore {
+            // A store whose model was inferred grows by an entity inferred from the data.
+            var reading = budget
+            let inferred = try StoreFile.report { () throws(StoreError) in
+                try Self.inferModel(entity: entity, from: data, options: options, format: format, standardInput: input, budget: &reading)
+            }
+            let grown = try StoreFile.report { () throws(StoreError) in
+                do throws(ModelError) {
+                    return try store.model.adding(inferred.model.entities)
                 } catch {
-                    var error = error.prefixed("\(name): ")
-                    if sampled && path == "-" && error.code == .invalidValue {
-                        error = error.suffixed(" (the model was inferred from the first \(MemoryBudget.text(Self.standardInputSample)) of standard input; "
-                                               + "give --model MODEL, or import from a file, which is read through to infer the model)")
-                    }
-                    throw error
+                    throw StoreError(.unsupportedModel, "cannot add \(entity) to the store's model: \(error.message)")
                 }
             }
-            progress.finish()
-            let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
-            print("\(name): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+            try show(grown)
+            imports.sampled = inferred.sampled
+            imports.newEntities = inferred.model.entities
+        } else if saveModel != nil {
+            Output.error("error: \(self.store) exists: its model is the store's (--save-model writes a model inferred for a new store, or for an entity added to a store's inferred model)")
+            throw ExitCode(1)
+        }
+        try imports.run(into: store) { print($0) }
+    }
+
+    /// The data files imported into one store, in order, each all or nothing (and, into a new
+    /// store, all of them or none).
+    struct Imports {
+        let command: ImportCommand
+        let options: ImportOptions
+        let format: ImportFormat?
+        let budget: MemoryBudget
+        let standardInput: StandardInput?
+        /// Whether the model fits only the start of standard input (read once, as it streams).
+        var sampled = false
+        /// Whether the store is new: a failure leaves no file.
+        var creating = false
+        /// Entities the first file's import adds to the store's model.
+        var newEntities: [EntityDescription] = []
+
+        /// Imports every file into `store`, telling `done` what each imported.
+        func run(into store: any PersistentStore, done: (String) -> Void) throws {
+            for (index, path) in command.data.enumerated() {
+                let name = path == "-" ? "<stdin>" : path
+                var options = self.options
+                if index == 0 { options.newEntities = newEntities }
+                let progress = ProgressLine(label: name)
+                defer { progress.finish() }
+                let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
+                    do throws(StoreError) {
+                        return try ImportCommand.importFile(path, entity: command.entity, into: store, budget: budget, options: options, format: format,
+                                                           standardInput: standardInput, progress: progress.update(rows:))
+                    } catch {
+                        var error = error.prefixed("\(name): ")
+                        if sampled && path == "-" && error.code == .invalidValue {
+                            error = error.suffixed(" (the model was inferred from the first \(MemoryBudget.text(ImportCommand.standardInputSample)) of standard input; "
+                                                   + "give --model MODEL, or import from a file, which is read through to infer the model)")
+                        }
+                        if creating { error = error.suffixed("; \(command.store) was not created") }
+                        throw error
+                    }
+                }
+                progress.finish()
+                let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
+                done("\(name): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+            }
         }
     }
 
-    /// Shows the model inferred for a new store: in --save-model's file, and with --verbose on
-    /// standard error.
+    /// Shows an inferred model: in --save-model's file, and with --verbose on standard error.
     private func show(_ model: DataModel) throws {
         let text = JSONModelFormat.write(model)
         if let saveModel {

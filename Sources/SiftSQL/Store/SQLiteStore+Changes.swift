@@ -78,6 +78,7 @@ extension SQLiteStore {
         } catch {
             throw failedChange(error)
         }
+        schemaBeforeTransaction = nil
         transactionEnded()
         hasChanges = false
         journal = []
@@ -185,7 +186,7 @@ extension SQLiteStore {
     /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
     /// busy timeout), brings an older store's layout up to date, and reads where row keys
     /// continue.
-    private func beginChanges() throws(StoreError) {
+    func beginChanges() throws(StoreError) {
         guard schema.isSiftLayout else {
             throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; it can be queried but not changed")
         }
@@ -226,7 +227,14 @@ extension SQLiteStore {
     /// Gives the page cache back its size once no transaction is open (dropping the pages
     /// beyond it).
     private func transactionEnded() {
-        guard !database.isInTransaction, let size = readCacheSize else { return }
+        guard !database.isInTransaction else { return }
+        if let schema = schemaBeforeTransaction {
+            // The entities the transaction added are gone with it.
+            self.schema = schema
+            rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+            schemaBeforeTransaction = nil
+        }
+        guard let size = readCacheSize else { return }
         readCacheSize = nil
         try? database.execute("PRAGMA cache_size = \(size)")
     }

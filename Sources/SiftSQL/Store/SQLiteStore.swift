@@ -30,12 +30,13 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The store file (nil in memory).
     public let url: URL?
     public var model: DataModel { schema.model }
-    let schema: SQLSchema
+    /// The layout; it changes only when entities are added (``addEntities(_:)``).
+    var schema: SQLSchema
     let database: SQLiteDatabase
     let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
-    private(set) lazy var rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+    lazy var rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
@@ -48,6 +49,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
+    /// The layout before the open transaction added entities: back in force if it rolls back.
+    var schemaBeforeTransaction: SQLSchema?
 
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema) throws(StoreError) {
         self.url = url
@@ -77,6 +80,26 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// and of two processes creating one store at once, one creates it and the other gets the
     /// "already exists" error (and can open the store the first made).
     public static func create(at url: URL, model: DataModel) throws(StoreError) -> SQLiteStore {
+        do {
+            return try create(at: url, model: model, filling: { _ in })
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "\(error)")
+        }
+    }
+
+    /// Creates a store file holding what `fill` saves into it: the file appears at `url` only
+    /// when `fill` has returned, whole (as ``create(at:model:)`` makes it), and if `fill` throws
+    /// there is no file at all — a new store that an import fills, all or nothing. Changes
+    /// `fill` leaves unsaved are not kept. Fails with the "already exists" error when `url`
+    /// exists, before `fill` runs or, if another process created the file meanwhile, after it
+    /// (nothing of this store is then kept).
+    ///
+    ///     let store = try SQLiteStore.create(at: url, model: model) { store in
+    ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
+    ///     }
+    public static func create(at url: URL, model: DataModel, filling fill: (SQLiteStore) throws -> Void) throws -> SQLiteStore {
         let exists = StoreError(.fileSystem, "\(url.path) already exists")
         guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
@@ -93,11 +116,14 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             } catch {
                 throw storeError(error)
             }
-            schema = try create(database, url: url, model: model).schema
+            let store = try create(database, url: url, model: model)
+            schema = store.schema
+            try fill(store)
+            store.rollback()
             do { try database.execute("PRAGMA journal_mode=WAL") } catch { throw storeError(error) }
         }
         guard link(temporary, url.path) == 0 else {
-            if errno == EEXIST { throw exists }
+            if errno == EEXIST { throw StoreError.createdMeanwhile(url) }
             throw StoreError(.fileSystem, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         let database: SQLiteDatabase

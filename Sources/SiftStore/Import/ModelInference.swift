@@ -137,14 +137,17 @@ public struct ModelInference {
         }
     }
 
-    /// The model: one entity, its attributes in the order first met.
+    /// The model: one entity, its attributes in the order first met; marked inferred
+    /// (``DataModel/isInferred``).
     public func model() throws(StoreError) -> DataModel {
         var attributes: [AttributeDescription] = []
         for key in keys {
             attributes.append(AttributeDescription(name: key, type: try type(of: key), isOptional: true))
         }
         do throws(ModelError) {
-            return try DataModel(name: entity, entities: [EntityDescription(name: entity, attributes: attributes)])
+            var model = try DataModel(name: entity, entities: [EntityDescription(name: entity, attributes: attributes)])
+            model.isInferred = true
+            return model
         } catch {
             throw StoreError(.invalidValue, "cannot make a model of the data: \(error.message)", entity: entity)
         }

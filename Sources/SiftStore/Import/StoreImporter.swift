@@ -54,7 +54,7 @@ public enum StoreImporter {
             throw StoreError(.invalidValue, "import data must be an object mapping entity names to arrays of rows, not \(root.kindName)")
         }
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
                 let position = try requireEntityPosition(entityName, in: store.model)
                 guard case .array(let items) = value else {
@@ -76,11 +76,11 @@ public enum StoreImporter {
     @discardableResult
     public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
                                        progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        let model = store.model
         let source = UncheckedSendable(reader)
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             // Lines are read and checked on a thread of their own while the rows before them go
             // into the store.
+            let model = store.model
             let pipeline = ImportPipeline<LineRow>()
             try pipeline.run(read: { send in
                 readLines(source.value, model: model, options: options, send: send)
@@ -174,17 +174,17 @@ public enum StoreImporter {
     @discardableResult
     public static func importCSV(_ reader: CSVReader, entity entityName: String, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
                                  progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        let position = try requireEntityPosition(entityName, in: store.model)
-        let model = store.model
-        let header: CSVHeader
-        do throws(CSVReader.Failure) {
-            guard try reader.next() else { return ImportSummary() }
-            header = try CSVHeader(reader, entity: entityName)
-        } catch {
-            throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
-        }
         let source = UncheckedSendable(reader)
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            let position = try requireEntityPosition(entityName, in: store.model)
+            let model = store.model
+            let header: CSVHeader
+            do throws(CSVReader.Failure) {
+                guard try reader.next() else { return }
+                header = try CSVHeader(reader, entity: entityName)
+            } catch {
+                throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
+            }
             let pipeline = ImportPipeline<LineRow>()
             try pipeline.run(read: { send in
                 var table = CSVRows(model: model, entity: position, header: header, dates: options.dateFormat.map(ImportDateFormat.Parser.init))
@@ -280,8 +280,9 @@ public enum StoreImporter {
         }
     }
 
-    /// Runs an import as one unit of changes, then saves; any error undoes all of it.
-    private static func run(into store: any PersistentStore, progress: Progress?,
+    /// Runs an import as one unit of changes, then saves; any error undoes all of it. The
+    /// options' new entities are added to the model first.
+    private static func run(into store: any PersistentStore, options: ImportOptions, progress: Progress?,
                             _ body: (inout ImportRun) throws(StoreError) -> Void) throws(StoreError) -> ImportSummary {
         guard !store.hasChanges else {
             throw StoreError(.invalidRequest, "the store has unsaved changes; save or roll them back before importing")
@@ -289,6 +290,12 @@ public enum StoreImporter {
         var run = ImportRun(store: store, slotStore: store as? any SlotInsertingStore, progress: progress)
         do {
             try store.performChanges { () throws -> Void in
+                if !options.newEntities.isEmpty {
+                    guard let growing = store as? any ModelGrowingStore else {
+                        throw StoreError(.unsupportedModel, "entities cannot be added to this store's model")
+                    }
+                    try growing.addEntities(options.newEntities)
+                }
                 try body(&run)
                 try run.linkAll()
                 progress?(run.rows)
