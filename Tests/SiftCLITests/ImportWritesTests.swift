@@ -78,7 +78,7 @@ import Testing
         init(_ arguments: [String], label: String, in directory: URL) throws {
             self.label = label
             output = directory.appendingPathComponent("out-\(UUID().uuidString).txt")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             process.executableURL = SiftBinary.url
             process.arguments = arguments
             let handle = try FileHandle(forWritingTo: output)

@@ -8,9 +8,8 @@ import Darwin
 import Foundation
 
 /// Reads RFC 4180 CSV a record at a time, in chunks, so memory stays flat however long the
-/// input is (it holds one chunk, or one record if a record is longer): the input of
-/// ``StoreImporter/importCSV(_:entity:into:options:progress:)-(CSVReader,_,_,_,_)`` and
-/// ``ModelInference/addCSV(_:)-(CSVReader)``.
+/// input is (it holds one chunk, or one record if a record is longer): what
+/// `StoreImporter.importCSV` and `ModelInference.addCSV` read.
 ///
 /// Fields are separated by commas, records by CRLF, LF or CR; a field in double quotes may
 /// hold commas, line breaks and doubled quotes (`""`). A UTF-8 byte order mark is skipped;
@@ -65,7 +64,7 @@ public final class CSVReader {
     /// quotes, the quotes around it left out), or in `escaped` (a quoted field's bytes with its
     /// doubled quotes undone). (A value, parsed in a local variable: the properties of a class
     /// would be checked for exclusive access at every byte.)
-    private struct Fields {
+    fileprivate struct Fields {
         struct Field {
             var start: Int
             var count: Int
@@ -168,6 +167,39 @@ public final class CSVReader {
             }
         }
         return try body(UnsafeBufferPointer(start: storage + field.start, count: field.count))
+    }
+
+    /// The current record read in place, for a loop over its cells: `record` is valid only
+    /// inside `body`.
+    func withRecord<T, E: Error>(_ body: (_ record: Record) throws(E) -> T) throws(E) -> T {
+        try fields.fields.withUnsafeBufferPointer { (fields) throws(E) -> T in
+            try self.fields.escaped.withUnsafeBufferPointer { (escaped) throws(E) -> T in
+                try body(Record(fields: fields, storage: UnsafePointer(storage), escaped: escaped))
+            }
+        }
+    }
+
+    /// A record's fields where they are (``withRecord(_:)``).
+    struct Record {
+        fileprivate let fields: UnsafeBufferPointer<Fields.Field>
+        fileprivate let storage: UnsafePointer<UInt8>
+        fileprivate let escaped: UnsafeBufferPointer<UInt8>
+
+        var count: Int { fields.count }
+
+        func kind(_ index: Int) -> FieldKind { fields[index].kind }
+
+        /// The bytes of field `index` (UTF-8, checked).
+        func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let field = fields[index]
+            if field.isEscaped { return UnsafeBufferPointer(rebasing: escaped[field.start..<field.start + field.count]) }
+            return UnsafeBufferPointer(start: storage + field.start, count: field.count)
+        }
+
+        /// Field `index` as text: nil for an unquoted empty field.
+        func string(_ index: Int) -> String? {
+            kind(index) == .none ? nil : String(decoding: bytes(index), as: UTF8.self)
+        }
     }
 
     /// Field `index` as text: nil for an unquoted empty field.
@@ -277,11 +309,14 @@ public final class CSVReader {
                 }
             } else {
                 var j = i
+                // Most bytes are none of , \n \r " (all below 0x30): one comparison passes them.
                 while j < end {
                     let b = storage[j]
-                    if b == comma || b == lf || b == cr { break }
-                    if b == quote {
-                        throw Failure(line: currentLine, message: "a quote inside an unquoted field (quote the whole field, and write a quote in it as \"\")")
+                    if b < 0x30 {
+                        if b == comma || b == lf || b == cr { break }
+                        if b == quote {
+                            throw Failure(line: currentLine, message: "a quote inside an unquoted field (quote the whole field, and write a quote in it as \"\")")
+                        }
                     }
                     nonASCII |= b
                     j += 1

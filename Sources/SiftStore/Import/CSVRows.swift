@@ -63,67 +63,82 @@ struct CSVRows {
             target = subentity
         }
         let columns = plan(for: target)
-        let entity = model.entities[target]
+        return try reader.withRecord { (record) throws(StoreError) -> StoreImporter.ImportRow in
+            try row(record, columns: columns, entity: target, line: line)
+        }
+    }
+
+    /// A record's cells read by `columns`, the plan of the entity at `position`.
+    private func row(_ record: CSVReader.Record, columns: [Column], entity position: Int, line: Int) throws(StoreError) -> StoreImporter.ImportRow {
+        // Read where it is when needed (an error), not copied for every row.
+        var entity: EntityDescription { model.entities[position] }
         var values: [SlotValue] = []
         values.reserveCapacity(columns.count)
         var relationships: [String: [ObjectID]] = [:]
         var id: ObjectID?
-        for (column, plan) in columns.enumerated() where reader.kind(column) != .none {
-            let key = header.names[column]
-            func bad(_ text: String, _ what: String) -> StoreError {
-                StoreError(.invalidValue, "\(entity.name) CSV line \(line), \(key): '\(text)' is not \(what)", entity: entity.name, objectID: id, key: key)
-            }
-            switch plan {
+        for column in columns.indices where record.kind(column) != .none {
+            switch columns[column] {
             case .id:
-                id = ObjectID(reader.string(column) ?? "")
+                id = ObjectID(record.string(column) ?? "")
             case .entity:
                 continue
             case .attribute(let slot, let type):
-                let value: Value? = reader.withBytes(column) { cell in
-                    switch type {
-                    case .integer16, .integer32, .integer64:
-                        return CSVCellText.trimmed(cell).with(CSVCellText.int64).map(Value.int)
-                    case .double, .float:
-                        return CSVCellText.trimmed(cell).with(CSVCellText.double).map(Value.double)
-                    case .boolean:
-                        return CSVCellText.trimmed(cell).with { text -> Value? in
-                            if CSVCellText.equalsIgnoringCase(text, "true") || CSVCellText.equalsIgnoringCase(text, "yes") || text.elementsEqual("1".utf8) {
-                                return .bool(true)
-                            }
-                            if CSVCellText.equalsIgnoringCase(text, "false") || CSVCellText.equalsIgnoringCase(text, "no") || text.elementsEqual("0".utf8) {
-                                return .bool(false)
-                            }
-                            return nil
-                        }
-                    case .date where dates != nil:
-                        return dates?.date(from: String(decoding: cell, as: UTF8.self)).map(Value.date)
-                    default:
-                        return .string(String(decoding: cell, as: UTF8.self))
-                    }
-                }
-                guard let value else {
-                    let text = reader.string(column) ?? ""
-                    if type == .date, let dates {
-                        let label = id.map { "\(entity.name) '\($0)'" } ?? entity.name
-                        throw StoreError(.invalidValue, "CSV line \(line): \(label), \(key): '\(text)' is not a date in the format \(dates.formatter.dateFormat ?? "")",
-                                         entity: entity.name, objectID: id, key: key)
-                    }
-                    throw bad(text, "a valid \(type.name)")
+                guard let value = Self.value(record.bytes(column), type: type, dates: dates) else {
+                    throw fault(record, column, type: type, entity: entity, id: id, line: line)
                 }
                 values.append(SlotValue(slot: slot, value: value))
             case .relationship(let toMany):
-                let ids = (reader.string(column) ?? "").split(separator: " ").map { ObjectID(String($0)) }
+                let key = header.names[column]
+                let ids = (record.string(column) ?? "").split(separator: " ").map { ObjectID(String($0)) }
                 guard toMany || ids.count <= 1 else {
-                    throw bad(reader.string(column) ?? "", "one @id (\(key) is a to-one relationship)")
+                    throw StoreError(.invalidValue, "\(entity.name) CSV line \(line), \(key): '\(record.string(column) ?? "")' is not one @id (\(key) is a to-one relationship)",
+                                     entity: entity.name, objectID: id, key: key)
                 }
                 relationships[key] = ids
             case .unknown:
+                let key = header.names[column]
                 var message = "\(entity.name) CSV line \(line): unknown key '\(key)' on \(entity.name)"
                 if let suggestion = Suggestions.closest(to: key, in: entity.propertyNames) { message += "; did you mean '\(suggestion)'?" }
                 throw StoreError(.unknownKey, message, entity: entity.name, objectID: id, key: key)
             }
         }
-        return StoreImporter.ImportRow(entity: entity.name, entityPosition: target, id: id, values: values, relationships: relationships)
+        return StoreImporter.ImportRow(entity: model.entities[position].name, entityPosition: position, id: id, values: values, relationships: relationships)
+    }
+
+    /// A cell as its attribute's type reads it, or nil when it cannot.
+    private static func value(_ cell: UnsafeBufferPointer<UInt8>, type: AttributeType, dates: ImportDateFormat.Parser?) -> Value? {
+        switch type {
+        case .integer16, .integer32, .integer64:
+            return CSVCellText.trimmed(cell).with(CSVCellText.int64).map(Value.int)
+        case .double, .float:
+            return CSVCellText.trimmed(cell).with(CSVCellText.double).map(Value.double)
+        case .boolean:
+            return CSVCellText.trimmed(cell).with { text -> Value? in
+                if CSVCellText.equalsIgnoringCase(text, "true") || CSVCellText.equalsIgnoringCase(text, "yes") || text.elementsEqual("1".utf8) {
+                    return .bool(true)
+                }
+                if CSVCellText.equalsIgnoringCase(text, "false") || CSVCellText.equalsIgnoringCase(text, "no") || text.elementsEqual("0".utf8) {
+                    return .bool(false)
+                }
+                return nil
+            }
+        case .date where dates != nil:
+            return dates?.date(from: String(decoding: cell, as: UTF8.self)).map(Value.date)
+        default:
+            return .string(String(decoding: cell, as: UTF8.self))
+        }
+    }
+
+    /// The error of a cell its attribute's type cannot read.
+    private func fault(_ record: CSVReader.Record, _ column: Int, type: AttributeType, entity: EntityDescription, id: ObjectID?, line: Int) -> StoreError {
+        let key = header.names[column]
+        let text = record.string(column) ?? ""
+        if type == .date, let dates {
+            let label = id.map { "\(entity.name) '\($0)'" } ?? entity.name
+            return StoreError(.invalidValue, "CSV line \(line): \(label), \(key): '\(text)' is not a date in the format \(dates.formatter.dateFormat ?? "")",
+                              entity: entity.name, objectID: id, key: key)
+        }
+        return StoreError(.invalidValue, "\(entity.name) CSV line \(line), \(key): '\(text)' is not a valid \(type.name)", entity: entity.name, objectID: id, key: key)
     }
 
     /// How the entity at `position` reads each column.

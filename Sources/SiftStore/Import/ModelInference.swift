@@ -83,11 +83,14 @@ public struct ModelInference {
         // at once it can only be a String.
         var columns = header.names.map { name in CSVColumnKinds(isID: name == "@id") }
         for name in header.names where name != "@id" { note(name) }
+        let dates = self.dates
         while try reader.next() {
             try header.check(reader)
-            for column in columns.indices where !columns[column].isSettled && reader.kind(column) != .none {
-                let kind = reader.withBytes(column) { Self.csvKind($0, dates: dates) }
-                columns[column].see(kind, line: reader.recordLine)
+            let line = reader.recordLine
+            reader.withRecord { record in
+                for column in columns.indices where !columns[column].isSettled && record.kind(column) != .none {
+                    columns[column].see(Self.csvKind(record.bytes(column), dates: dates), line: line)
+                }
             }
             if let byteLimit, reader.consumed >= byteLimit { break }
         }
@@ -213,6 +216,8 @@ private struct CSVColumnKinds {
     /// The `@id` column, which is not an attribute.
     let isID: Bool
     private(set) var firstLines: [(kind: ModelInference.Kind, line: Int)] = []
+    /// The kinds in ``firstLines``, one bit each (by raw value): what most cells are seen against.
+    private var kinds: UInt8 = 0
     /// Whether more cells can change nothing: the `@id` column, or one whose kinds make it a
     /// String (a string, or kinds that mix: in CSV, a column of one kind, or of integers and
     /// numbers, is typed by it; any other is text).
@@ -224,7 +229,9 @@ private struct CSVColumnKinds {
     }
 
     mutating func see(_ kind: ModelInference.Kind, line: Int) {
-        guard !firstLines.contains(where: { $0.kind == kind }) else { return }
+        let bit: UInt8 = 1 << UInt8(kind.rawValue)
+        guard kinds & bit == 0 else { return }
+        kinds |= bit
         firstLines.append((kind, line))
         let kinds = Set(firstLines.map(\.kind))
         isSettled = kinds.contains(.string) || kinds.count > 2 || (kinds.count == 2 && kinds != [.integer, .number])

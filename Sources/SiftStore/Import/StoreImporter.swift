@@ -170,7 +170,11 @@ public enum StoreImporter {
 
     /// Imports CSV rows of one entity, a record at a time from `reader`, and saves: memory stays
     /// flat however long the input is. Records are read and checked on a thread of their own
-    /// while the rows before them go into the store (``CSVRows`` says how cells are read).
+    /// while the rows before them go into the store. Each cell is read as its column's type
+    /// straight from its bytes: integers, numbers and booleans (`true`/`false`, `yes`/`no`,
+    /// `1`/`0`) around whitespace; other types take the text, which the store converts (dates as
+    /// ISO 8601, or in ``ImportOptions/dateFormat``); a to-many relationship is `@id`s separated
+    /// by spaces, a to-one one `@id`; `@entity` may name a sub-entity.
     @discardableResult
     public static func importCSV(_ reader: CSVReader, entity entityName: String, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
                                  progress: Progress? = nil) throws(StoreError) -> ImportSummary {

@@ -120,6 +120,7 @@ public struct DataModel: Sendable {
             entities[i].attributes = attributes
             entities[i].relationships = relationships
             entities[i].propertyIndex = slots
+            entities[i].defaultValues = attributes.map { $0.defaultValue ?? .null }
             entities[i].rootEntity = chain[0].name
         }
         for i in entities.indices {

@@ -12,7 +12,7 @@ import SiftLanguage
 /// written over.
 ///
 /// Many processes, one file (docs/STORES.md): writers take an advisory lock on the store file
-/// (``StoreFileLock``; a save locks its new file before renaming it into place), from reading
+/// (`flock`; a save locks its new file before renaming it into place), from reading
 /// the store to renaming the new file, so no save is built on contents another writer has
 /// replaced. ``openForWriting(at:kind:creatingWith:lockTimeout:)``
 /// holds the lock from reading the file until ``unlockForWriting()`` (a command that opens,
