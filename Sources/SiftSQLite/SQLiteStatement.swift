@@ -72,6 +72,24 @@ public final class SQLiteStatement {
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
     }
 
+    /// Binds the UTF-8 text `bytes` to parameter `index` without copying it
+    /// (`SQLITE_STATIC`): the bytes must stay where they are, unchanged, until the statement has
+    /// been stepped (and reset) with it — the way to bind many texts of one row from one buffer.
+    public func bindText(borrowing bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        // A nil pointer would bind NULL: an empty text still needs an address.
+        let base = bytes.baseAddress ?? UnsafePointer(SQLiteStatement.emptyText)
+        let code = sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                       sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// The address an empty text is bound at.
+    nonisolated(unsafe) private static let emptyText: UnsafeMutablePointer<UInt8> = {
+        let byte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        byte.initialize(to: 0)
+        return byte
+    }()
+
     // MARK: - Stepping
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when the

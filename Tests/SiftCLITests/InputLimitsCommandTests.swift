@@ -145,16 +145,28 @@ struct InputLimitsCommandTests {
     @Test func importRefusesAWholeFileLargerThanItsBudget() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let csv = directory.appendingPathComponent("potatoes.csv")
-        try Data(("variety,userRating\n" + (0..<5000).map { "Russet \($0),3" }.joined(separator: "\n")).utf8).write(to: csv)
-        let store = directory.appendingPathComponent("potatoes.json").path
+        let json = directory.appendingPathComponent("potatoes.json")
+        try Data(("{\"Potato\": [" + (0..<5000).map { "{\"variety\": \"Russet \($0)\", \"userRating\": 3}" }.joined(separator: ",\n") + "]}").utf8).write(to: json)
+        let store = directory.appendingPathComponent("potatoes.sqlite").path
         let model = QueryCommandTests.examples.appendingPathComponent("TaterRater/model.json").path
-        let r = try SiftBinary.run("import", "--store", store, "--model", model, "--entity", "Potato", "--memory", "100K", csv.path)
+        let r = try SiftBinary.run("import", "--store", store, "--model", model, "--memory", "100K", json.path)
         Self.expectNoCrash(r, "import")
         #expect(r.status == 1)
         #expect(r.stderr.contains("is read whole, and this one (") && r.stderr.contains("JSON Lines"), "\(r.stderr)")
-        let enough = try SiftBinary.run("import", "--store", store, "--entity", "Potato", "--memory", "10M", csv.path)
+        let enough = try SiftBinary.run("import", "--store", store, "--model", model, "--memory", "10M", json.path)
         #expect(enough.status == 0, "\(enough.stderr)")
+    }
+
+    @Test func importStreamsACSVFileLargerThanItsBudget() throws {
+        // A CSV file is read a record at a time, to infer its model and to import it.
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("potatoes.csv")
+        try Data(("variety,userRating\n" + (0..<5000).map { "Russet \($0),3" }.joined(separator: "\n")).utf8).write(to: csv)
+        let store = directory.appendingPathComponent("potatoes.json").path
+        let r = try SiftBinary.run("import", "--store", store, "--entity", "Potato", "--memory", "100K", csv.path)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "\(csv.path): imported 5000 objects (Potato 5000)\n")
     }
 
     @Test func sizesAndTheDefault() {

@@ -192,7 +192,7 @@ import Testing
         #expect(try store.fetch(FetchRequest(statement: "Person WHERE name BEGINSWITH[cd] 'OLC'")).objectIDs == ["s1"])
         let object = try #require(store.object(with: "s1"))
         #expect(object.attributeValues.keys.sorted() == ["city", "name"])
-        #expect(try store.model.entity(named: "Person")?.attributes.map(\.name) == ["name", "city"])
+        #expect(store.model.entity(named: "Person")?.attributes.map(\.name) == ["name", "city"])
     }
 
     /// A model may not name an attribute as a hidden column of the same table.
@@ -218,7 +218,7 @@ import Testing
         let request = try FetchRequest(statement: "Person WHERE name BEGINSWITH[cd] 'AR'")
         let before = try Data(contentsOf: url)
         let store = try SQLiteStore.open(at: url)
-        #expect(try store.model.entity(named: "Person")?.attributes.first?.isSearchable == true)
+        #expect(store.model.entity(named: "Person")?.attributes.first?.isSearchable == true)
         #expect(try store.generatedSQL(for: request).sql.contains("sift_beginswith"))
         #expect(Set(try store.fetch(request).objectIDs) == ["a1", "a2"])
         #expect(try Data(contentsOf: url) == before)

@@ -101,7 +101,9 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let holder = try AtomicStore.openForWriting(at: url)
         #expect(holder.holdsWriteLock)
-        #expect(FileManager.default.fileExists(atPath: url.path + ".lock"))
+        // The lock is on the store file itself; no lock file is made beside it.
+        #expect(Self.isLocked(url))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [url.lastPathComponent])
 
         // Readers are not blocked.
         let reader = try AtomicStore.open(at: url)
@@ -111,7 +113,7 @@ import Glibc
         try reader.insert("Tag", id: "R1", ["name": .string("r")])
         let saving = #expect(throws: StoreError.self) { try reader.save() }
         #expect(saving?.code == .locked)
-        #expect(saving?.message == "\(url.lastPathComponent) is locked by another process or store writing to it (waited 100 ms for \(url.lastPathComponent).lock); try again once it has saved")
+        #expect(saving?.message == "\(url.lastPathComponent) is locked by another process or store writing to it (waited 100 ms); try again once it has saved")
         reader.rollback()
         let opening = #expect(throws: StoreError.self) { try AtomicStore.openForWriting(at: url, lockTimeout: .milliseconds(50)) }
         #expect(opening?.code == .locked)
@@ -131,6 +133,60 @@ import Glibc
         try next.save()
         next.unlockForWriting()
         #expect(try Self.tagIDs(url) == ["H1", "N1"])
+    }
+
+    /// Whether another open file description of the store file cannot take `flock`'s exclusive
+    /// lock on it now (what a writer in another process would find).
+    static func isLocked(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
+    @Test(arguments: fileKinds)
+    func theLockMovesToTheFileASaveRenamesIntoPlace(_ kind: AtomicStore.Kind) throws {
+        // A save replaces the store file: the holder locks the new file before the rename, so
+        // it still holds the lock on what the path names, and a writer that waited on the old
+        // file (or opens the new one) goes on only when the holder lets go.
+        let (directory, url) = try Self.newStore(kind)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let holder = try AtomicStore.openForWriting(at: url)
+        let before = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+        try holder.insert("Tag", id: "H1", ["name": .string("first")])
+        try holder.save()
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int != before, "a save writes a new file")
+        #expect(Self.isLocked(url), "the new file is locked before anyone can open it")
+
+        let waiterSaw = Failures()
+        let waiter = Thread {
+            do {
+                let next = try AtomicStore.openForWriting(at: url, lockTimeout: .seconds(20))
+                waiterSaw.add("\(try next.count(FetchRequest(entityName: "Tag")))")
+                try next.insert("Tag", id: "W1", ["name": .string("waiter's")])
+                try next.save()
+                next.unlockForWriting()
+                waiterSaw.add("done")
+            } catch {
+                waiterSaw.add("\(error)")
+            }
+        }
+        waiter.start()
+        Thread.sleep(forTimeInterval: 0.2)
+        try holder.insert("Tag", id: "H2", ["name": .string("second")])
+        try holder.save()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(waiterSaw.all == [], "the waiter waits while the holder holds the lock across its saves")
+        holder.unlockForWriting()
+        let deadline = Date().addingTimeInterval(20)
+        while waiterSaw.all.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(waiterSaw.all.first == "2", "the waiter read the holder's two saves")
+        while waiterSaw.all.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(waiterSaw.all == ["2", "done"])
+        #expect(try Self.tagIDs(url) == ["H1", "H2", "W1"])
+        #expect(!Self.isLocked(url))
     }
 
     @Test(arguments: fileKinds)
@@ -173,7 +229,6 @@ import Glibc
     @Test func openingToReadNeitherLocksNorWrites() throws {
         let (directory, url) = try Self.newStore(.json)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.removeItem(atPath: url.path + ".lock")
         let before = try Data(contentsOf: url)
         let store = try AtomicStore.open(at: url)
         _ = try store.fetch(FetchRequest(entityName: "Note")).count

@@ -13,9 +13,9 @@ struct ImportCommand: ParsableCommand {
                          "category": "C1", "tags": ["T1", "T2"]}], "Category": [...], "Tag": [...]}
             Rows are inserted in file order and keep their @id as their object ID; relationships name @ids of the file or of the store; dates are ISO 8601 strings (or --date-format's), UUIDs strings, binary base64; an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line, naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"} (or of --entity, when a line names none); it is read a line at a time, so files of any size import in flat memory. A .csv file holds rows of one entity (--entity), with a header row of property names (@id optional). Standard input (-) and files of another extension are told by their content (CSV unless it starts with {), unless --format says.
 
-            A new store needs a model: --model, or with --entity alone a model of one entity inferred from CSV or JSON Lines data (an attribute per column or key, typed by its values: Integer 64, Double, Boolean, Date for ISO 8601 dates, else String; all optional), printed on standard error (or written to --save-model FILE) to save, edit and give as --model next time.
+            A new store needs a model: --model, or with --entity alone a model of one entity inferred from CSV or JSON Lines data (an attribute per column or key, typed by its values: Integer 64, Double, Boolean, Date for ISO 8601 dates, else String; all optional): --save-model FILE writes it, to edit and give as --model next time, and --verbose prints it on standard error. A file is read through to infer the model before anything is written, so a record with the wrong number of fields is reported first; standard input, read once, is typed by its first 16 MB. A store whose model was inferred grows: --entity naming an entity it lacks adds one inferred from the data. A new store appears only once every file is in: a failed import leaves no file.
 
-            Every file is checked before anything is written: a wrong type, an unknown key, a dangling reference or a broken constraint is reported with the entity, the @id and the key, and the store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist; an existing file of another extension is told by its first bytes. On a terminal, an import that takes more than a second shows its progress on standard error. A .json or .csv file is read whole, in at most --memory bytes (default: half of what the process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it as JSON Lines instead). In a .csv file an empty cell leaves its attribute out (nil, or the model's default) and a quoted empty cell ("") is the empty string; errors name the line.
+            Every file is checked before anything is written: a wrong type, an unknown key, a dangling reference or a broken constraint is reported with the entity, the @id and the key, and the store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist; an existing file of another extension is told by its first bytes. On a terminal, an import that takes more than a second shows its progress on standard error. A .json file is read whole, in at most --memory bytes (default: half of what the process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it as JSON Lines instead); .jsonl and .csv files stream, in flat memory. In a .csv file an empty cell leaves its attribute out (nil, or the model's default) and a quoted empty cell ("") is the empty string; errors name the line.
 
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
@@ -35,7 +35,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one.", valueName: "MODEL"))
     var model: String?
 
-    @Option(help: ArgumentHelp("The entity of CSV rows and of JSON Lines records without @entity; for a new store without --model, the one entity of the model inferred from the data.", valueName: "ENTITY"))
+    @Option(help: ArgumentHelp("The entity of CSV rows and of JSON Lines records without @entity; for a new store without --model, the one entity of the model inferred from the data (or one added to a store whose model was inferred).", valueName: "ENTITY"))
     var entity: String?
 
     @Argument(help: "JSON, JSON Lines (.jsonl, .ndjson) or CSV data files, imported in order; - reads standard input.")
@@ -48,10 +48,13 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How dates that are not ISO 8601 are written: a DateFormatter pattern such as dd/MM/yyyy or MM-dd-yyyy HH:mm, read in UTC.", valueName: "PATTERN"))
     var dateFormat: String?
 
-    @Option(help: ArgumentHelp("Write the model inferred from the data (--entity without --model) to FILE instead of standard error.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the model inferred from the data (--entity without --model) to FILE, to edit and give as --model.", valueName: "FILE"))
     var saveModel: String?
 
-    @Option(help: ArgumentHelp("The most memory a .json or .csv file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
+    @Flag(help: "Print the model inferred from the data (--entity without --model) on standard error.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("The most memory a .json file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
     var memory: String?
 
     func validate() throws {
@@ -69,46 +72,108 @@ struct ImportCommand: ParsableCommand {
         let options = ImportOptions(entity: entity, dateFormat: dates)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
         let input = data.contains("-") ? StandardInput() : nil
-        var newModel: DataModel?
+        var imports = Imports(command: self, options: options, format: format, budget: budget, standardInput: input)
         if !FileManager.default.fileExists(atPath: self.store) {
+            let newModel: DataModel
             if let model {
                 newModel = try StoreFile.loadModel(model)
             } else if let entity {
-                // The data read for the model is let go before it is read again to import.
                 var reading = budget
                 let inferred = try StoreFile.report { () throws(StoreError) in
                     try Self.inferModel(entity: entity, from: data, options: options, format: format, standardInput: input, budget: &reading)
                 }
-                try show(inferred)
-                newModel = inferred
+                try show(inferred.model)
+                newModel = inferred.model
+                imports.sampled = inferred.sampled
             } else {
                 Output.error("error: \(self.store) does not exist; give --model MODEL to create it (or --entity ENTITY to infer a model from CSV or JSON Lines data)")
                 throw ExitCode(1)
             }
-        } else if saveModel != nil {
-            Output.error("error: \(self.store) exists: its model is the store's (--save-model writes a model inferred for a new store)")
-            throw ExitCode(1)
+            // A new store file appears whole, once every file is in, or not at all.
+            imports.creating = true
+            var done: [String] = []
+            do {
+                try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                done.forEach { print($0) }
+                return
+            } catch let error as StoreError where error.code == .conflict && !data.contains("-") {
+                // Another process created the store meanwhile: the files go into the one it made.
+            } catch let error as StoreError {
+                Output.error("error: \(error.message)")
+                throw ExitCode(1)
+            }
+            imports.creating = false
         }
         // Held under the store's write lock from reading it to the last save (atomic stores).
-        let store = try StoreFile.openForWriting(self.store, creatingWith: newModel)
-        for path in data {
-            let progress = ProgressLine(label: path == "-" ? "<stdin>" : path)
-            defer { progress.finish() }
-            let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
-                do throws(StoreError) {
-                    return try Self.importFile(path, entity: entity, into: store, budget: budget, options: options, format: format,
-                                               standardInput: input, progress: progress.update(rows:))
+        let store = try StoreFile.openForWriting(self.store, creatingWith: nil)
+        if model == nil, let entity, store.model.entity(named: entity) == nil, store.model.isInferred, store is any ModelGrowingStore {
+            // A store whose model was inferred grows by an entity inferred from the data.
+            var reading = budget
+            let inferred = try StoreFile.report { () throws(StoreError) in
+                try Self.inferModel(entity: entity, from: data, options: options, format: format, standardInput: input, budget: &reading)
+            }
+            let grown = try StoreFile.report { () throws(StoreError) in
+                do throws(ModelError) {
+                    return try store.model.adding(inferred.model.entities)
                 } catch {
-                    throw error.prefixed("\(path == "-" ? "<stdin>" : path): ")
+                    throw StoreError(.unsupportedModel, "cannot add \(entity) to the store's model: \(error.message)")
                 }
             }
-            progress.finish()
-            let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
-            print("\(path == "-" ? "<stdin>" : path): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+            try show(grown)
+            imports.sampled = inferred.sampled
+            imports.newEntities = inferred.model.entities
+        } else if saveModel != nil {
+            Output.error("error: \(self.store) exists: its model is the store's (--save-model writes a model inferred for a new store, or for an entity added to a store's inferred model)")
+            throw ExitCode(1)
+        }
+        try imports.run(into: store) { print($0) }
+    }
+
+    /// The data files imported into one store, in order, each all or nothing (and, into a new
+    /// store, all of them or none).
+    struct Imports {
+        let command: ImportCommand
+        let options: ImportOptions
+        let format: ImportFormat?
+        let budget: MemoryBudget
+        let standardInput: StandardInput?
+        /// Whether the model fits only the start of standard input (read once, as it streams).
+        var sampled = false
+        /// Whether the store is new: a failure leaves no file.
+        var creating = false
+        /// Entities the first file's import adds to the store's model.
+        var newEntities: [EntityDescription] = []
+
+        /// Imports every file into `store`, telling `done` what each imported.
+        func run(into store: any PersistentStore, done: (String) -> Void) throws {
+            for (index, path) in command.data.enumerated() {
+                let name = path == "-" ? "<stdin>" : path
+                var options = self.options
+                if index == 0 { options.newEntities = newEntities }
+                let progress = ProgressLine(label: name)
+                defer { progress.finish() }
+                let summary: ImportSummary = try StoreFile.report { () throws(StoreError) in
+                    do throws(StoreError) {
+                        return try ImportCommand.importFile(path, entity: command.entity, into: store, budget: budget, options: options, format: format,
+                                                           standardInput: standardInput, progress: progress.update(rows:))
+                    } catch {
+                        var error = error.prefixed("\(name): ")
+                        if sampled && path == "-" && error.code == .invalidValue {
+                            error = error.suffixed(" (the model was inferred from the first \(MemoryBudget.text(ImportCommand.standardInputSample)) of standard input; "
+                                                   + "give --model MODEL, or import from a file, which is read through to infer the model)")
+                        }
+                        if creating { error = error.suffixed("; \(command.store) was not created") }
+                        throw error
+                    }
+                }
+                progress.finish()
+                let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
+                done("\(name): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+            }
         }
     }
 
-    /// Shows the model inferred for a new store: in --save-model's file, or on standard error.
+    /// Shows an inferred model: in --save-model's file, and with --verbose on standard error.
     private func show(_ model: DataModel) throws {
         let text = JSONModelFormat.write(model)
         if let saveModel {
@@ -118,23 +183,31 @@ struct ImportCommand: ParsableCommand {
                 Output.error("error: cannot write the model to \(saveModel): \(ErrorText.message(of: error))")
                 throw ExitCode(1)
             }
-        } else {
-            Output.error("sift: no --model: the model inferred from the data (--save-model FILE writes it to a file to edit and give as --model):")
+        }
+        if verbose {
+            Output.error("sift: the model inferred from the data (--save-model FILE writes it to a file to edit and give as --model):")
             Output.error(text)
         }
     }
+
+    /// How much of standard input a model is inferred from: the input streams, read once, so
+    /// the model fits its start (the whole of a file is read to infer one).
+    static let standardInputSample = 16 << 20
 
     /// How many times its size a JSON or CSV file takes in memory once read (its text and the
     /// values made of it), roughly.
     static let wholeFileFactor = 8
 
-    /// The one-entity model of CSV or JSON Lines data (``ModelInference``).
+    /// The one-entity model of CSV or JSON Lines data (``ModelInference``), read through (a
+    /// file, a record at a time) or, for CSV on standard input, from its first
+    /// ``standardInputSample`` bytes (`sampled`), which the import then reads again.
     static func inferModel(entity: String, from paths: [String], options: ImportOptions, format: ImportFormat?,
-                           standardInput: StandardInput?, budget: inout MemoryBudget) throws(StoreError) -> DataModel {
+                           standardInput: StandardInput?, budget: inout MemoryBudget) throws(StoreError) -> (model: DataModel, sampled: Bool) {
         guard !paths.isEmpty else {
             throw StoreError(.invalidRequest, "no data to infer a model from: give CSV or JSON Lines files (or - for standard input), or --model MODEL")
         }
         var inference = ModelInference(entity: entity, dateFormat: options.dateFormat)
+        var sampled = false
         for path in paths {
             let name = path == "-" ? "<stdin>" : path
             do throws(StoreError) {
@@ -142,7 +215,17 @@ struct ImportCommand: ParsableCommand {
                 case .json:
                     throw StoreError(.invalidRequest, "a model is inferred from CSV or JSON Lines data, not from JSON of entities' rows; give --model MODEL")
                 case .csv:
-                    try inference.addCSV(try wholeFile(path, standardInput: standardInput, budget: &budget))
+                    if path == "-" {
+                        let input = standardInput ?? StandardInput()
+                        let reader = input.csvReader()
+                        reader.startRecording()
+                        sampled = try !inference.addCSV(reader, byteLimit: standardInputSample)
+                        input.replaceHead(with: reader.recorded)
+                    } else {
+                        let handle = try open(path)
+                        defer { try? handle.close() }
+                        try inference.addCSV(CSVReader(fileHandle: handle))
+                    }
                 case .jsonLines:
                     if path == "-" {
                         try inference.addJSONLines(JSONRecordReader(bytes: try wholeFile(path, standardInput: standardInput, budget: &budget), keepingText: false))
@@ -157,7 +240,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         do throws(StoreError) {
-            return try inference.model()
+            return (try inference.model(), sampled)
         } catch {
             // Its lines are of the one file there is.
             throw paths.count == 1 ? error.prefixed("\(paths[0] == "-" ? "<stdin>" : paths[0]): ") : error
@@ -165,8 +248,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Imports one file by its kind (`format`, else its extension, else its content): JSON
-    /// Lines streams; JSON and CSV (rows of `entity`) are read whole, if `budget` has room for
-    /// them. `-` is standard input. Also the REPL's `.import`.
+    /// Lines and CSV (rows of `entity`) stream; JSON is read whole, if `budget` has room for it.
+    /// `-` is standard input. Also the REPL's `.import`.
     static func importFile(_ path: String, entity: String?, into store: any PersistentStore, budget: MemoryBudget? = nil,
                            options: ImportOptions = ImportOptions(), format: ImportFormat? = nil, standardInput: StandardInput? = nil,
                            progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
@@ -184,14 +267,19 @@ struct ImportCommand: ParsableCommand {
             defer { if path != "-" { try? handle.close() } }
             return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, options: options, progress: progress)
         }
-        var budget = budget ?? (try? MemoryBudget.resolve(option: nil)) ?? MemoryBudget(limit: MemoryBudget.systemDefault())
-        let contents = try wholeFile(path, standardInput: input, budget: &budget)
         if kind == .csv {
             guard let entity else {
                 throw StoreError(.invalidRequest, "CSV rows are of one entity: give --entity")
             }
-            return try StoreImporter.importCSV(contents, entity: entity, into: store, options: options, progress: progress)
+            if let input {
+                return try StoreImporter.importCSV(input.csvReader(), entity: entity, into: store, options: options, progress: progress)
+            }
+            let handle = try open(path)
+            defer { try? handle.close() }
+            return try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: entity, into: store, options: options, progress: progress)
         }
+        var budget = budget ?? (try? MemoryBudget.resolve(option: nil)) ?? MemoryBudget(limit: MemoryBudget.systemDefault())
+        let contents = try wholeFile(path, standardInput: input, budget: &budget)
         return try StoreImporter.importJSON(contents, into: store, options: options, progress: progress)
     }
 
@@ -211,10 +299,11 @@ struct ImportCommand: ParsableCommand {
         return ImportFormat(content: head)
     }
 
-    /// A JSON or CSV file (or standard input) read whole, when `budget` has room for it.
+    /// A JSON file (or JSON Lines on standard input, to infer a model) read whole, when `budget`
+    /// has room for it.
     private static func wholeFile(_ path: String, standardInput: StandardInput?, budget: inout MemoryBudget) throws(StoreError) -> Data {
         func refusal(_ size: Int?) -> StoreError {
-            StoreError(.invalidRequest, "a .json or .csv file is read whole, and this one\(size.map { " (\(MemoryBudget.text($0)))" } ?? "") would take more than the "
+            StoreError(.invalidRequest, "a .json file is read whole, and this one\(size.map { " (\(MemoryBudget.text($0)))" } ?? "") would take more than the "
                        + "\(budget.limitText) sift may use; write its rows as JSON Lines (.jsonl, one object a line), which is read a line "
                        + "at a time, or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
         }

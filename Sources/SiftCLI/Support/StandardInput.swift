@@ -16,7 +16,7 @@ final class StandardInput {
     private(set) var head: [UInt8] = []
     /// Whether the input has ended.
     private(set) var atEnd = false
-    private let descriptor: Int32
+    let descriptor: Int32
 
     init(descriptor: Int32 = STDIN_FILENO) {
         self.descriptor = descriptor
@@ -34,6 +34,17 @@ final class StandardInput {
             }
             searched = head.count
         }
+    }
+
+    /// Takes `bytes` as what has been read so far: the input from its start, read by another
+    /// reader (a CSV reader's ``CSVReader/recorded`` sample), which the descriptor goes on from.
+    func replaceHead(with bytes: [UInt8]) {
+        head = bytes
+    }
+
+    /// A CSV reader of the whole input, the head first.
+    func csvReader() -> CSVReader {
+        CSVReader(prefix: head, fileDescriptor: descriptor)
     }
 
     /// The whole input, read into memory, or nil when it holds more than `limit` bytes.

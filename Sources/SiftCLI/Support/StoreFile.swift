@@ -39,7 +39,16 @@ enum StoreFile {
         switch Kind(path: path) {
         case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: typeCache) }
-        case .atomic: return try report { () throws(StoreError) in try AtomicStore.open(at: url) }
+        case .atomic:
+            return try report { () throws(StoreError) in
+                do throws(StoreError) {
+                    return try AtomicStore.open(at: url)
+                } catch {
+                    // A data file given where a store goes: say what reads it.
+                    if let hint = dataFileHint(path) { throw StoreError(error.code, hint) }
+                    throw error
+                }
+            }
         }
     }
 
@@ -47,6 +56,33 @@ enum StoreFile {
     /// commands (`$SIFT_CACHE_DIR`, `$XDG_CACHE_HOME/sift`, `~/.cache/sift`; none with
     /// `SIFT_CACHE=off`).
     static let typeCache = SQLiteTypeCache.fromEnvironment()
+
+    /// What to do with a file of data (JSON, JSON Lines, CSV) opened as a store, which it is not:
+    /// `sift filter` reads its records, `sift import` makes a store of them. Nil for a file that
+    /// looks like none of these (a damaged store is then reported as one).
+    static func dataFileHint(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 1 << 16) else { return nil }
+        let name = url.lastPathComponent
+        let text = head.filter { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }.drop { [0xEF, 0xBB, 0xBF].contains($0) }
+        let store = url.deletingPathExtension().lastPathComponent + ".sqlite"
+        let importing = "'sift import --store \(store) --entity NAME \(path)'"
+        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
+            // A JSON or binary store that is damaged is reported as one.
+            guard !text.starts(with: Array(#"{"sift":"store""#.utf8)) else { return nil }
+            let isLines = ImportFormat(fileExtension: url.pathExtension) == .jsonLines
+            // Records in a file of another extension are JSON Lines to sift import only when it says so.
+            let importing = "'sift import --store \(store) --entity NAME\(isLines ? "" : " --format jsonl") \(path)'"
+            return "\(name) is \(isLines ? "JSON Lines data" : "JSON data"), not a Sift store: filter its records with 'sift filter PREDICATE \(path)', "
+                + "or import them into a store with \(importing)"
+        }
+        if ImportFormat(fileExtension: url.pathExtension) == .csv {
+            return "\(name) is CSV data, not a Sift store: import its rows into a store with \(importing)"
+        }
+        return nil
+    }
 
     /// Opens the store a command changes (`sift import`): a JSON or binary store under its
     /// write lock, held until the process ends, so commands changing one store at once wait for
@@ -109,6 +145,19 @@ enum StoreFile {
         case .atomic:
             Output.error("error: \(path) is not a SQLite store or a PostgreSQL database; 'sift \(command)' needs a .sqlite or .db store or a postgres:// URL (JSON and binary stores run fetches in memory, without SQL)")
             throw ExitCode(64)
+        }
+    }
+
+    /// Creates a store file holding what `fill` saves into it: the file appears only when `fill`
+    /// has returned, and not at all if it throws (the SQLite, JSON and binary stores; a
+    /// PostgreSQL database gets its store first). A store file another process created
+    /// meanwhile is a `conflict` error.
+    static func create(_ path: String, model: DataModel, filling fill: (any PersistentStore) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        switch Kind(path: path) {
+        case .sqlite: _ = try SQLiteStore.create(at: url, model: model, filling: fill)
+        case .atomic: _ = try AtomicStore.create(at: url, model: model, filling: fill)
+        case .postgres: try fill(try openPostgreSQL(path, creatingWith: model))
         }
     }
 

@@ -40,3 +40,22 @@ public struct DictionaryShapes: Sendable {
         return dictionary
     }
 }
+
+/// Dictionaries whose key lists a builder can name by something of its own, cheaper to compare
+/// than the keys (a binary property list names each key list by its key objects' references):
+/// every dictionary of one name shares one key list, however many names there are.
+package struct NamedDictionaryShapes<Name: Hashable> {
+    private var shapes: [Name: DictionaryShape] = [:]
+
+    package init() {}
+
+    /// A dictionary of `keys` and their `values` (as many), sharing its keys with the earlier
+    /// dictionaries of `name` (which must have the same keys). Keys with a repeat make a
+    /// dictionary as ``ValueDictionary/init(_:)`` does, not shared.
+    package mutating func dictionary(named name: Name, keys: [String], values: [Value]) -> ValueDictionary {
+        if let shape = shapes[name] { return ValueDictionary(shape: shape, values: values) }
+        let dictionary = ValueDictionary(Array(zip(keys, values)))
+        if dictionary.count == keys.count { shapes[name] = dictionary.shape }
+        return dictionary
+    }
+}

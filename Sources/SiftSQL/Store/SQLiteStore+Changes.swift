@@ -42,8 +42,10 @@ extension SQLiteStore {
         }
     }
 
+    /// Not kept in the journal (``SlotInsertingStore``): an import's rows, which any error undoes
+    /// whole, and which would hold the memory of 100,000 rows.
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
-        try change(writesOnce: true, journal: { .insertValues(entityPosition: entityPosition, id: $0, values: values) }) {
+        try change(writesOnce: true, journal: { _ in nil }) {
             (rows: any SQLiteRowChanges) throws(StoreError) in
             try rows.insert(entityPosition: entityPosition, id: id, values: values)
         }
@@ -77,6 +79,7 @@ extension SQLiteStore {
         } catch {
             throw failedChange(error)
         }
+        schemaBeforeTransaction = nil
         transactionEnded()
         rows.transactionEnded(committed: true)
         hasChanges = false
@@ -154,7 +157,7 @@ extension SQLiteStore {
     /// Runs one change on the rows. A change that writes more than one statement runs in a
     /// savepoint, so an error half-way leaves nothing of it.
     @discardableResult
-    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange,
+    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange?,
                    _ body: (any SQLiteRowChanges) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
@@ -166,8 +169,8 @@ extension SQLiteStore {
             let result = try body(rows)
             if savepoint { try execute("RELEASE sift_change") }
             hasChanges = true
-            if journal != nil {
-                journal?.append(entry(result))
+            if journal != nil, let entry = entry(result) {
+                journal?.append(entry)
                 if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
             }
             return result
@@ -188,7 +191,7 @@ extension SQLiteStore {
     /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
     /// busy timeout), brings an older store's layout up to date, and reads where row keys
     /// continue.
-    private func beginChanges() throws(StoreError) {
+    func beginChanges() throws(StoreError) {
         guard !database.isInTransaction else { return }
         if let refusal = changesRefusal { throw refusal }
         if !hasChanges { journal = [] }
@@ -228,7 +231,14 @@ extension SQLiteStore {
     /// Gives the page cache back its size once no transaction is open (dropping the pages
     /// beyond it).
     private func transactionEnded() {
-        guard !database.isInTransaction, let size = readCacheSize else { return }
+        guard !database.isInTransaction else { return }
+        if let schema = schemaBeforeTransaction {
+            // The entities the transaction added are gone with it.
+            self.ownSchema = schema
+            rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+            schemaBeforeTransaction = nil
+        }
+        guard let size = readCacheSize else { return }
         readCacheSize = nil
         try? database.execute("PRAGMA cache_size = \(size)")
     }

@@ -67,7 +67,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     var schema: SQLSchema { foreign?.schema ?? ownSchema }
     /// The schema of a store Sift created (for another database, the catalogue's before any
     /// table was read).
-    private let ownSchema: SQLSchema
+    /// It changes only when entities are added (``addEntities(_:)``).
+    var ownSchema: SQLSchema
     /// A database Sift did not create: its schema, read as fetches need it.
     let foreign: ForeignSchema?
     let database: SQLiteDatabase
@@ -78,7 +79,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The rows as the store rules see them, and what the open transaction changed: in the
     /// layout of a store Sift created, or of a database it did not.
-    private(set) lazy var rows: any SQLiteRowChanges = foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
+    lazy var rows: any SQLiteRowChanges = foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
         ?? SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
     /// Whether the store was opened read-only (``open(at:readOnly:typeCache:)``).
     let isOpenedReadOnly: Bool
@@ -94,6 +95,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
+    /// The layout before the open transaction added entities: back in force if it rolls back.
+    var schemaBeforeTransaction: SQLSchema?
 
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil, readOnly: Bool = false) throws(StoreError) {
         self.url = url
@@ -125,6 +128,26 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// and of two processes creating one store at once, one creates it and the other gets the
     /// "already exists" error (and can open the store the first made).
     public static func create(at url: URL, model: DataModel) throws(StoreError) -> SQLiteStore {
+        do {
+            return try create(at: url, model: model, filling: { _ in })
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "\(error)")
+        }
+    }
+
+    /// Creates a store file holding what `fill` saves into it: the file appears at `url` only
+    /// when `fill` has returned, whole (as ``create(at:model:)`` makes it), and if `fill` throws
+    /// there is no file at all — a new store that an import fills, all or nothing. Changes
+    /// `fill` leaves unsaved are not kept. Fails with the "already exists" error when `url`
+    /// exists, before `fill` runs or, if another process created the file meanwhile, after it
+    /// (nothing of this store is then kept).
+    ///
+    ///     let store = try SQLiteStore.create(at: url, model: model) { store in
+    ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
+    ///     }
+    public static func create(at url: URL, model: DataModel, filling fill: (SQLiteStore) throws -> Void) throws -> SQLiteStore {
         let exists = StoreError(.fileSystem, "\(url.path) already exists")
         guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
@@ -141,11 +164,14 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             } catch {
                 throw storeError(error)
             }
-            schema = try create(database, url: url, model: model).schema
+            let store = try create(database, url: url, model: model)
+            schema = store.schema
+            try fill(store)
+            store.rollback()
             do { try database.execute("PRAGMA journal_mode=WAL") } catch { throw storeError(error) }
         }
         guard link(temporary, url.path) == 0 else {
-            if errno == EEXIST { throw exists }
+            if errno == EEXIST { throw StoreError.createdMeanwhile(url) }
             throw StoreError(.fileSystem, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         let database: SQLiteDatabase

@@ -21,7 +21,7 @@ package struct StoredObject: Sendable {
 /// copying a graph is cheap (copy on write), which is how stores roll back and how fetches see
 /// a consistent snapshot.
 package struct ObjectGraph: Sendable {
-    package let model: DataModel
+    package private(set) var model: DataModel
     package private(set) var objects: [StoredObject?] = []
     package private(set) var positions: [ObjectID: Int] = [:]
     private var generatedIDCounter = 0
@@ -31,6 +31,14 @@ package struct ObjectGraph: Sendable {
     }
 
     package var liveObjectCount: Int { positions.count }
+
+    /// Takes `grown` as the model: this one's entities, at the same positions, and more after
+    /// them (``DataModel/adding(_:)``), so every object is what it was.
+    package mutating func grow(to grown: DataModel) {
+        precondition(grown.entities.prefix(model.entities.count).map(\.name) == model.entities.map(\.name),
+                     "a grown model keeps the entities at their positions")
+        model = grown
+    }
 
     package func position(of id: ObjectID) -> Int? { positions[id] }
 

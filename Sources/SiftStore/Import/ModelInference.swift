@@ -55,27 +55,49 @@ public struct ModelInference {
 
     /// Reads a CSV table: its header names the attributes, its cells type them.
     public mutating func addCSV(_ data: Data) throws(StoreError) {
-        let table: [CSVParser.Record]
-        do throws(CSVParser.Failure) {
-            table = try CSVParser.parse(data)
+        try addCSV(CSVReader(bytes: data))
+    }
+
+    /// Reads a CSV table a record at a time: its header names the attributes, its cells type
+    /// them. Checks what the import will: a header naming a column twice or leaving one
+    /// unnamed, a record with more or fewer fields than the header, a quote out of place, text
+    /// that is not UTF-8 — each an error naming the line.
+    ///
+    /// With `byteLimit`, stops after the first record that ends beyond that many bytes of the
+    /// input, and returns false if the input goes on (the model then fits a sample of it; a
+    /// later value that does not fit its column's type is an error of the import, naming its
+    /// line). Returns true when it read the whole input.
+    @discardableResult
+    public mutating func addCSV(_ reader: CSVReader, byteLimit: Int? = nil) throws(StoreError) -> Bool {
+        do throws(CSVReader.Failure) {
+            return try readCSV(reader, byteLimit: byteLimit)
         } catch {
             throw StoreError(.invalidValue, "\(entity) CSV line \(error.line): \(error.message)", entity: entity)
         }
-        guard let header = table.first else { return }
-        var names: [String] = []
-        for (column, name) in header.fields.enumerated() {
-            guard let name, !name.isEmpty else {
-                throw StoreError(.invalidValue, "\(entity) CSV line \(header.line): column \(column + 1) of the header has no name", entity: entity)
+    }
+
+    private mutating func readCSV(_ reader: CSVReader, byteLimit: Int?) throws(CSVReader.Failure) -> Bool {
+        guard try reader.next() else { return true }
+        let header = try CSVHeader(reader, entity: entity)
+        // Each column's kinds, with the line each was first seen on; a column stops being looked
+        // at once it can only be a String.
+        var columns = header.names.map { name in CSVColumnKinds(isID: name == "@id") }
+        for name in header.names where name != "@id" { note(name) }
+        let dates = self.dates
+        while try reader.next() {
+            try header.check(reader)
+            let line = reader.recordLine
+            reader.withRecord { record in
+                for column in columns.indices where !columns[column].isSettled && record.kind(column) != .none {
+                    columns[column].see(Self.csvKind(record.bytes(column), dates: dates), line: line)
+                }
             }
-            names.append(name)
-            if name != "@id" { note(name) }
+            if let byteLimit, reader.consumed >= byteLimit { break }
         }
-        for record in table.dropFirst() {
-            for (name, cell) in zip(names, record.fields) {
-                guard let cell, name != "@id" else { continue }
-                see(csvKind(cell), name, line: record.line)
-            }
+        for (name, column) in zip(header.names, columns) where !column.isID {
+            for (kind, line) in column.firstLines { see(kind, name, line: line) }
         }
+        return reader.atEnd
     }
 
     /// Reads JSON Lines records (objects; `@entity`, if a line has it, must be this entity).
@@ -118,14 +140,17 @@ public struct ModelInference {
         }
     }
 
-    /// The model: one entity, its attributes in the order first met.
+    /// The model: one entity, its attributes in the order first met; marked inferred
+    /// (``DataModel/isInferred``).
     public func model() throws(StoreError) -> DataModel {
         var attributes: [AttributeDescription] = []
         for key in keys {
             attributes.append(AttributeDescription(name: key, type: try type(of: key), isOptional: true))
         }
         do throws(ModelError) {
-            return try DataModel(name: entity, entities: [EntityDescription(name: entity, attributes: attributes)])
+            var model = try DataModel(name: entity, entities: [EntityDescription(name: entity, attributes: attributes)])
+            model.isInferred = true
+            return model
         } catch {
             throw StoreError(.invalidValue, "cannot make a model of the data: \(error.message)", entity: entity)
         }
@@ -162,17 +187,53 @@ public struct ModelInference {
         }
     }
 
-    private func csvKind(_ cell: String) -> Kind {
-        let text = cell.trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { return .string }
-        if Int64(text) != nil { return .integer }
-        if Double(text) != nil, text.allSatisfy({ "0123456789+-.eE".contains($0) }) { return .number }
-        if text.lowercased() == "true" || text.lowercased() == "false" { return .boolean }
-        return isDate(cell) ? .date : .string
+    /// What a CSV cell (not empty) looks like.
+    private static func csvKind(_ cell: UnsafeBufferPointer<UInt8>, dates: ImportDateFormat.Parser?) -> Kind {
+        let kind = CSVCellText.trimmed(cell).with { (text: UnsafeBufferPointer<UInt8>) -> Kind? in
+            if text.isEmpty { return .string }
+            if CSVCellText.int64(text) != nil { return .integer }
+            if CSVCellText.isNumberText(text), CSVCellText.double(text) != nil { return .number }
+            if CSVCellText.equalsIgnoringCase(text, "true") || CSVCellText.equalsIgnoringCase(text, "false") { return .boolean }
+            return nil
+        }
+        if let kind { return kind }
+        if dates == nil && !CSVCellText.mayBeISODate(cell) { return .string }
+        return isDate(String(decoding: cell, as: UTF8.self), dates: dates) ? .date : .string
     }
 
     private func isDate(_ text: String) -> Bool {
+        Self.isDate(text, dates: dates)
+    }
+
+    private static func isDate(_ text: String, dates: ImportDateFormat.Parser?) -> Bool {
         if let dates { return dates.date(from: text) != nil }
         return ISO8601.date(from: text) != nil
+    }
+}
+
+/// The kinds of value a CSV column's cells have shown, each with the line it was first seen on.
+private struct CSVColumnKinds {
+    /// The `@id` column, which is not an attribute.
+    let isID: Bool
+    private(set) var firstLines: [(kind: ModelInference.Kind, line: Int)] = []
+    /// The kinds in ``firstLines``, one bit each (by raw value): what most cells are seen against.
+    private var kinds: UInt8 = 0
+    /// Whether more cells can change nothing: the `@id` column, or one whose kinds make it a
+    /// String (a string, or kinds that mix: in CSV, a column of one kind, or of integers and
+    /// numbers, is typed by it; any other is text).
+    private(set) var isSettled: Bool
+
+    init(isID: Bool) {
+        self.isID = isID
+        isSettled = isID
+    }
+
+    mutating func see(_ kind: ModelInference.Kind, line: Int) {
+        let bit: UInt8 = 1 << UInt8(kind.rawValue)
+        guard kinds & bit == 0 else { return }
+        kinds |= bit
+        firstLines.append((kind, line))
+        let kinds = Set(firstLines.map(\.kind))
+        isSettled = kinds.contains(.string) || kinds.count > 2 || (kinds.count == 2 && kinds != [.integer, .number])
     }
 }

@@ -54,7 +54,7 @@ public enum StoreImporter {
             throw StoreError(.invalidValue, "import data must be an object mapping entity names to arrays of rows, not \(root.kindName)")
         }
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
                 let position = try requireEntityPosition(entityName, in: store.model)
                 guard case .array(let items) = value else {
@@ -76,11 +76,11 @@ public enum StoreImporter {
     @discardableResult
     public static func importJSONLines(_ reader: JSONRecordReader, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
                                        progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        let model = store.model
         let source = UncheckedSendable(reader)
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             // Lines are read and checked on a thread of their own while the rows before them go
             // into the store.
+            let model = store.model
             let pipeline = ImportPipeline<LineRow>()
             try pipeline.run(read: { send in
                 readLines(source.value, model: model, options: options, send: send)
@@ -165,46 +165,81 @@ public enum StoreImporter {
     @discardableResult
     public static func importCSV(_ data: Data, entity entityName: String, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
                                  progress: Progress? = nil) throws(StoreError) -> ImportSummary {
-        let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
-        let position = try requireEntityPosition(entityName, in: store.model)
-        let entity = store.model.entities[position]
-        let table: [CSVParser.Record]
-        do throws(CSVParser.Failure) {
-            table = try CSVParser.parse(data)
-        } catch {
-            throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
-        }
-        guard let headerRecord = table.first else { return ImportSummary() }
-        var header: [String] = []
-        var columns: [String: Int] = [:]
-        for (column, name) in headerRecord.fields.enumerated() {
-            guard let name, !name.isEmpty else {
-                throw StoreError(.invalidValue, "\(entityName) CSV line \(headerRecord.line): column \(column + 1) of the header has no name", entity: entityName)
+        try importCSV(CSVReader(bytes: data), entity: entityName, into: store, options: options, progress: progress)
+    }
+
+    /// Imports CSV rows of one entity, a record at a time from `reader`, and saves: memory stays
+    /// flat however long the input is. Records are read and checked on a thread of their own
+    /// while the rows before them go into the store. Each cell is read as its column's type
+    /// straight from its bytes: integers, numbers and booleans (`true`/`false`, `yes`/`no`,
+    /// `1`/`0`) around whitespace; other types take the text, which the store converts (dates as
+    /// ISO 8601, or in ``ImportOptions/dateFormat``); a to-many relationship is `@id`s separated
+    /// by spaces, a to-one one `@id`; `@entity` may name a sub-entity.
+    @discardableResult
+    public static func importCSV(_ reader: CSVReader, entity entityName: String, into store: any PersistentStore, options: ImportOptions = ImportOptions(),
+                                 progress: Progress? = nil) throws(StoreError) -> ImportSummary {
+        let source = UncheckedSendable(reader)
+        return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            let position = try requireEntityPosition(entityName, in: store.model)
+            let model = store.model
+            let header: CSVHeader
+            do throws(CSVReader.Failure) {
+                guard try reader.next() else { return }
+                header = try CSVHeader(reader, entity: entityName)
+            } catch {
+                throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
             }
-            if let earlier = columns[name] {
-                throw StoreError(.invalidValue, "\(entityName) CSV line \(headerRecord.line): the header names '\(name)' twice (columns \(earlier + 1) and \(column + 1))",
-                                 entity: entityName, key: name)
-            }
-            columns[name] = column
-            header.append(name)
+            let pipeline = ImportPipeline<LineRow>()
+            try pipeline.run(read: { send in
+                var table = CSVRows(model: model, entity: position, header: header, dates: options.dateFormat.map(ImportDateFormat.Parser.init))
+                readRecords(source.value, into: &table, send: send)
+            }, consume: { (pipeline: ImportPipeline<LineRow>) throws(StoreError) in
+                while true {
+                    switch pipeline.take() {
+                    case .rows(let batch):
+                        for item in batch {
+                            do throws(StoreError) {
+                                try rows.add(item.row, line: item.line)
+                            } catch {
+                                throw error.prefixed("CSV line \(item.line): ")
+                            }
+                        }
+                    case .failed(let error):
+                        throw error
+                    case .end:
+                        return
+                    }
+                }
+            })
         }
-        return try run(into: store, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
-            for record in table.dropFirst() {
-                guard record.fields.count == header.count else {
-                    throw StoreError(.invalidValue, "\(entityName) CSV line \(record.line): \(record.fields.count) fields, but the header has \(header.count)", entity: entityName)
-                }
-                var fields = ValueDictionary()
-                for (name, cell) in zip(header, record.fields) {
-                    guard let cell else { continue }  // unquoted and empty: left out
-                    fields[name] = try csvValue(cell, key: name, entity: entity, line: record.line)
-                }
-                do throws(StoreError) {
-                    try rows.add(try row(fields, entity: position, index: nil, model: store.model, dates: dates), line: record.line)
+    }
+
+    /// Reads CSV records as rows, a batch at a time, until the input ends, a record is wrong
+    /// (its error, naming the line, ends the stream), or `send` says to stop.
+    private static func readRecords(_ reader: CSVReader, into table: inout CSVRows, send: (ImportPipeline<LineRow>.Item) -> Bool) {
+        var batch: [LineRow] = []
+        batch.reserveCapacity(ImportPipeline<LineRow>.batchSize)
+        let entityName = table.model.entities[table.entity].name
+        do throws(StoreError) {
+            while true {
+                do throws(CSVReader.Failure) {
+                    guard try reader.next() else { break }
                 } catch {
-                    throw error.prefixed("CSV line \(record.line): ")
+                    throw StoreError(.invalidValue, "\(entityName) CSV line \(error.line): \(error.message)", entity: entityName)
+                }
+                batch.append(LineRow(row: try table.row(reader), line: reader.recordLine))
+                if batch.count == ImportPipeline<LineRow>.batchSize {
+                    guard send(.rows(batch)) else { return }
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
+        } catch {
+            if !batch.isEmpty { guard send(.rows(batch)) else { return } }
+            _ = send(.failed(error))
+            return
         }
+        if !batch.isEmpty { guard send(.rows(batch)) else { return } }
+        _ = send(.end)
     }
 
     // MARK: The run
@@ -249,8 +284,9 @@ public enum StoreImporter {
         }
     }
 
-    /// Runs an import as one unit of changes, then saves; any error undoes all of it.
-    private static func run(into store: any PersistentStore, progress: Progress?,
+    /// Runs an import as one unit of changes, then saves; any error undoes all of it. The
+    /// options' new entities are added to the model first.
+    private static func run(into store: any PersistentStore, options: ImportOptions, progress: Progress?,
                             _ body: (inout ImportRun) throws(StoreError) -> Void) throws(StoreError) -> ImportSummary {
         guard !store.hasChanges else {
             throw StoreError(.invalidRequest, "the store has unsaved changes; save or roll them back before importing")
@@ -258,6 +294,12 @@ public enum StoreImporter {
         var run = ImportRun(store: store, slotStore: store as? any SlotInsertingStore, progress: progress)
         do {
             try store.performChanges { () throws -> Void in
+                if !options.newEntities.isEmpty {
+                    guard let growing = store as? any ModelGrowingStore else {
+                        throw StoreError(.unsupportedModel, "entities cannot be added to this store's model")
+                    }
+                    try growing.addEntities(options.newEntities)
+                }
                 try body(&run)
                 try run.linkAll()
                 progress?(run.rows)
@@ -367,37 +409,6 @@ public enum StoreImporter {
             throw StoreError(.unknownEntity, error.message, entity: name)
         }
         return 0
-    }
-
-    /// A CSV cell as the value its attribute's type reads (relationships: `@id`s separated by spaces).
-    private static func csvValue(_ cell: String, key: String, entity: EntityDescription, line: Int) throws(StoreError) -> Value {
-        switch entity.slot(of: key) {
-        case .attribute(let slot):
-            let type = entity.attributes[slot].type
-            func bad() -> StoreError {
-                StoreError(.invalidValue, "\(entity.name) CSV line \(line), \(key): '\(cell)' is not a valid \(type.name)", entity: entity.name, key: key)
-            }
-            switch type {
-            case .integer16, .integer32, .integer64:
-                guard let i = Int64(cell.trimmingCharacters(in: .whitespaces)) else { throw bad() }
-                return .int(i)
-            case .double, .float:
-                guard let d = Double(cell.trimmingCharacters(in: .whitespaces)) else { throw bad() }
-                return .double(d)
-            case .boolean:
-                switch cell.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "true", "yes", "1": return .bool(true)
-                case "false", "no", "0": return .bool(false)
-                default: throw bad()
-                }
-            default: return .string(cell)
-            }
-        case .relationship(let slot):
-            let ids = cell.split(separator: " ").map { Value.string(String($0)) }
-            return entity.relationships[slot].isToMany ? .array(ids) : (ids.first ?? .null)
-        case nil:
-            return .string(cell)  // reported as an unknown key by row()
-        }
     }
 }
 

@@ -17,6 +17,11 @@ import SiftLanguage
 public struct DataModel: Sendable {
     /// A name for the model (the file it came from, or its version).
     public var name: String
+    /// Whether the model was inferred from data (`sift import --entity` without a model,
+    /// ``ModelInference``): importing an entity it lacks adds one inferred from the data
+    /// (``ModelGrowingStore``), where a model written by hand says which entities there are.
+    /// Written `"inferred": true` in the JSON model format.
+    public var isInferred = false
     /// The entities, in the order they were declared.
     public private(set) var entities: [EntityDescription]
     private var entityIndex: [String: Int]
@@ -33,6 +38,15 @@ public struct DataModel: Sendable {
         self.entities = declared
         try resolveInheritance()
         try validateProperties()
+    }
+
+    /// This model with `added` entities after its own (which keep their positions): new names,
+    /// validated as a new model is.
+    public func adding(_ added: [EntityDescription]) throws(ModelError) -> DataModel {
+        var grown = try DataModel(name: name, entities: entities + added)
+        grown.isInferred = isInferred
+        assert(grown.entities.prefix(entities.count).map(\.name) == entities.map(\.name), "entities keep their positions")
+        return grown
     }
 
     public func entity(named name: String) -> EntityDescription? {
@@ -106,6 +120,7 @@ public struct DataModel: Sendable {
             entities[i].attributes = attributes
             entities[i].relationships = relationships
             entities[i].propertyIndex = slots
+            entities[i].defaultValues = attributes.map { $0.defaultValue ?? .null }
             entities[i].rootEntity = chain[0].name
         }
         for i in entities.indices {

@@ -1,3 +1,4 @@
+import SiftEvaluation
 import SiftLanguage
 
 /// An entity: its attributes and relationships, an optional parent entity whose properties it
@@ -29,6 +30,8 @@ public struct EntityDescription: Sendable {
     /// The entity at the top of this one's inheritance chain.
     public internal(set) var rootEntity: String = ""
     var propertyIndex: [String: PropertySlot] = [:]
+    /// Each attribute's default value (nil without one), by slot: what an insert starts from.
+    package internal(set) var defaultValues: [Value] = []
 
     public init(name: String, parent: String? = nil, isAbstract: Bool = false,
                 attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],

@@ -12,6 +12,7 @@ import SiftLanguage
 ///        "indexes": [["title"]], "uniquenessConstraints": []}]}
 ///
 /// Only `name` (entity, attribute, relationship), `type` and `destination` are required.
+/// `"inferred": true` at the top marks a model inferred from data (``DataModel/isInferred``).
 /// Defaults: `optional` true, `toMany` false, `deleteRule` nullify, `abstract`/`ordered`/`searchable`
 /// false.
 /// A default value is written as JSON: a number, string, boolean, or an ISO 8601 string for a
@@ -29,8 +30,9 @@ public enum JSONModelFormat {
 
     static func read(_ root: Value, fallbackName: String) throws(ModelError) -> DataModel {
         let top = try object(root, "the model")
-        try allowKeys(top, ["name", "entities", "format", "version"], "the model")
+        try allowKeys(top, ["name", "inferred", "entities", "format", "version"], "the model")
         let name = try optionalString(top, "name", "the model") ?? fallbackName
+        let inferred = try optionalBool(top, "inferred", "the model") ?? false
         guard case .array(let entityValues)? = top["entities"] else {
             throw ModelError("model JSON: \"entities\" must be an array of entities")
         }
@@ -38,7 +40,9 @@ public enum JSONModelFormat {
         for (i, value) in entityValues.enumerated() {
             entities.append(try entity(value, position: i))
         }
-        return try DataModel(name: name, entities: entities)
+        var model = try DataModel(name: name, entities: entities)
+        model.isInferred = inferred
+        return model
     }
 
     private static func entity(_ value: Value, position: Int) throws(ModelError) -> EntityDescription {
@@ -153,7 +157,10 @@ public enum JSONModelFormat {
             }
             return .dictionary(ValueDictionary(pairs))
         }
-        return .dictionary(ValueDictionary([("name", .string(model.name)), ("entities", .array(entities))]))
+        var pairs: [(String, Value)] = [("name", .string(model.name))]
+        if model.isInferred { pairs.append(("inferred", .bool(true))) }
+        pairs.append(("entities", .array(entities)))
+        return .dictionary(ValueDictionary(pairs))
     }
 
     /// A stored value as plain JSON: dates as ISO 8601, data as base64, UUIDs and decimals as strings.

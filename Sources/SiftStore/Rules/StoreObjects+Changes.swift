@@ -38,22 +38,28 @@ extension StoreObjects {
     /// ``insertObject(entity:id:attributes:relationships:)``, without looking names up again.
     @discardableResult
     package mutating func insertObject(entityPosition: Int, id: ObjectID?, values given: [SlotValue]) throws(StoreError) -> ObjectID {
-        let entity = model.entities[entityPosition]
-        guard !entity.isAbstract else {
-            throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(entity.name)", entity: entity.name, objectID: id)
+        // The entity's parts are read in place (an import calls this for every row: copying the
+        // entity, or each attribute, would cost more than the rest).
+        let entities = model.entities
+        guard !entities[entityPosition].isAbstract else {
+            let name = entities[entityPosition].name
+            throw StoreError(.abstractEntity, "cannot insert an object of abstract entity \(name)", entity: name, objectID: id)
         }
         let objectID: ObjectID
         if let id { objectID = id } else { objectID = try generatedID() }
         // Where the object goes, adding it finds a duplicate ID; a value error must not come
         // first, so it looks before reporting one.
-        guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entity.name) }
-        var values = entity.attributes.map { $0.defaultValue ?? .null }
+        guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entities[entityPosition].name) }
+        var values = entities[entityPosition].defaultValues
         for given in given {
-            do throws(StoreError) {
-                values[given.slot] = try Self.converted(given.value, entity.attributes[given.slot], entity: entity, id: objectID)
+            do throws(AttributeValueError) {
+                values[given.slot] = try AttributeCoercion.storedValue(given.value, for: entities[entityPosition].attributes[given.slot].type)
             } catch {
+                let entity = entities[entityPosition]
                 guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
-                throw error
+                let attribute = entity.attributes[given.slot]
+                throw StoreError(.invalidValue, "\(entity.name) '\(objectID)', \(attribute.name): \(error.message)",
+                                 entity: entity.name, objectID: objectID, key: attribute.name)
             }
         }
         _ = try addObject(entity: entityPosition, id: objectID, attributes: values)

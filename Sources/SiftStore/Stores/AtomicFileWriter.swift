@@ -12,9 +12,22 @@ import Glibc
 /// temporary file; one left by a process that was killed mid-save is removed by
 /// ``removeStaleTemporaryFiles(of:)`` the next time a writer takes the store's lock.
 package enum AtomicFileWriter {
-    /// Writes `data` to `url` (the caller holds the store's ``StoreFileLock``) and returns the
-    /// new file's generation (its descriptor kept open).
-    static func write(_ data: Data, to url: URL) throws(StoreError) -> StoreFileGeneration {
+    /// Writes `data` to `url` (the caller holds the store's ``StoreFileLock``, which moves to
+    /// the new file) and returns the new file's generation (its descriptor kept open).
+    static func write(_ data: Data, to url: URL, lock: StoreFileLock) throws(StoreError) -> StoreFileGeneration {
+        try write(data, to: url, lock: lock, exclusive: false)
+    }
+
+    /// Writes `data` as a new file at `url`, which must not exist (another writer that created
+    /// it meanwhile is an "already exists" error), and returns its generation; the store's
+    /// ``StoreFileLock`` is then held on it (one hold).
+    static func create(_ data: Data, at url: URL, lock: StoreFileLock) throws(StoreError) -> StoreFileGeneration {
+        try write(data, to: url, lock: lock, exclusive: true)
+    }
+
+    /// Writes a temporary file, locks it, and renames it over `url` (or, `exclusive`, links it
+    /// to `url`, which fails if `url` exists, and removes the temporary name).
+    private static func write(_ data: Data, to url: URL, lock: StoreFileLock, exclusive: Bool) throws(StoreError) -> StoreFileGeneration {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         var fd: Int32
@@ -22,9 +35,11 @@ package enum AtomicFileWriter {
         guard fd >= 0 else { throw failure("cannot create \(temporary.path)", errno) }
         // Until the rename succeeds, any failure removes the temporary file.
         var renamed = false
+        var lockDescriptor: Int32 = -1
         defer {
             if !renamed {
                 Glibc.close(fd)
+                if lockDescriptor >= 0 { Glibc.close(lockDescriptor) }
                 unlink(temporary.path)
             }
         }
@@ -44,10 +59,22 @@ package enum AtomicFileWriter {
         guard written == 0 else { throw failure("cannot write \(temporary.path)", written) }
         guard fsync(fd) == 0 else { throw failure("cannot write \(temporary.path)", errno) }
         if let injected = injectedFailure(for: url.path) { throw failure("cannot write \(temporary.path)", injected) }
-        guard rename(temporary.path, url.path) == 0 else {
-            throw failure("cannot rename \(temporary.lastPathComponent) to \(url.path)", errno)
+        // Locked before it is the store file: a writer that opens the store after the rename
+        // waits for this one as one that opened it before.
+        lockDescriptor = try lock.lockReplacement(temporary.path)
+        if exclusive {
+            guard link(temporary.path, url.path) == 0 else {
+                if errno == EEXIST { throw StoreError.createdMeanwhile(url) }
+                throw failure("cannot create \(url.path)", errno)
+            }
+            unlink(temporary.path)
+        } else {
+            guard rename(temporary.path, url.path) == 0 else {
+                throw failure("cannot rename \(temporary.lastPathComponent) to \(url.path)", errno)
+            }
         }
         renamed = true
+        lock.adoptReplacement(lockDescriptor)
         // After the rename: rename changes the inode's change time, not its modification time,
         // and the generation is read from the descriptor, which is now the store file.
         let generation = StoreFileGeneration(adopting: fd)
@@ -125,5 +152,13 @@ package enum AtomicFileWriter {
     private static func injectedFailure(for path: String) -> Int32? {
         failures.lock(); defer { failures.unlock() }
         return failingPaths.contains(path) ? EIO : nil
+    }
+}
+
+extension StoreError {
+    /// The error of a store file made beside one another process created at its place meanwhile
+    /// (a `conflict`: the store that process made can be opened and changed instead).
+    package static func createdMeanwhile(_ url: URL) -> StoreError {
+        StoreError(.conflict, "\(url.path) already exists (another process created it while this store was made; nothing of this one was written)")
     }
 }

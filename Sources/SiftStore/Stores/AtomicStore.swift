@@ -11,9 +11,10 @@ import SiftLanguage
 /// that is not a Sift store of the expected kind is an error when opening, and is never
 /// written over.
 ///
-/// Many processes, one file (docs/STORES.md): writers take an advisory lock on a lock file
-/// beside the store (`notes.json.lock`), from reading the store to renaming the new file, so
-/// no save is built on contents another writer has replaced. ``openForWriting(at:kind:creatingWith:lockTimeout:)``
+/// Many processes, one file (docs/STORES.md): writers take an advisory lock on the store file
+/// (`flock`; a save locks its new file before renaming it into place), from reading
+/// the store to renaming the new file, so no save is built on contents another writer has
+/// replaced. ``openForWriting(at:kind:creatingWith:lockTimeout:)``
 /// holds the lock from reading the file until ``unlockForWriting()`` (a command that opens,
 /// changes and saves); ``withWriteLock(_:)`` holds it around a change of a long-lived store,
 /// first reading the file again if another process saved it. A store opened with
@@ -65,8 +66,11 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The store file's write lock (nil in memory).
     private let fileLock: StoreFileLock?
-    /// The version of the file this store read or last wrote (nil in memory).
+    /// The version of the file this store read or last wrote (nil in memory, and while staged).
     private var generation: StoreFileGeneration?
+    /// Whether the store is being made by ``create(at:model:kind:filling:)``: its file is not
+    /// written until it is whole, and saves keep the changes in memory until then.
+    private var isStaged = false
     private var waitLimit: Duration = AtomicStore.defaultLockTimeout
 
     /// How long opening for writing, a save and ``withWriteLock(_:)`` wait for another writer
@@ -95,21 +99,45 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// Creates a new store file (of the kind its extension names, unless `kind` is given). The
-    /// file is written at once, holding the model and no objects, under the store's write lock;
-    /// an existing file is an error.
+    /// file is written at once, holding the model and no objects (a temporary file linked into
+    /// place, so another process sees the whole file or none); an existing file is an error.
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil) throws(StoreError) -> AtomicStore {
         let kind = try Self.resolveKind(kind, url)
-        let exists = StoreError(.fileSystem, "\(url.path) already exists")
-        // Checked before locking too, so refusing leaves no lock file beside a file that is not a store.
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError(.fileSystem, "\(url.path) already exists") }
         let fileLock = StoreFileLock(storeURL: url)
-        return try fileLock.holding(timeout: defaultLockTimeout) { (acquired) throws(StoreError) -> AtomicStore in
-            guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
-            AtomicFileWriter.removeStaleTemporaryFiles(of: url)
-            let graph = ObjectGraph(model: model)
-            let generation = try write(graph, kind: kind, to: url)
-            return AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
-        }
+        let graph = ObjectGraph(model: model)
+        let generation = try create(graph, kind: kind, at: url, lock: fileLock)
+        fileLock.release()
+        return AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
+    }
+
+    /// Creates a store file holding what `fill` saves into the store: the file is written once,
+    /// when `fill` has returned, and if `fill` throws there is no file at all — a new store that
+    /// an import fills, all or nothing. Until then the store's saves keep their changes in
+    /// memory (changes left unsaved are not written), and it takes no lock (there is no file to
+    /// lock). An existing file is an error, before `fill` runs or, if another process created
+    /// the file meanwhile, after it (nothing of this store is then written).
+    ///
+    ///     let store = try AtomicStore.create(at: url, model: model) { store in
+    ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
+    ///     }
+    public static func create(at url: URL, model: DataModel, kind: Kind? = nil, filling fill: (AtomicStore) throws -> Void) throws -> AtomicStore {
+        let kind = try Self.resolveKind(kind, url)
+        guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError(.fileSystem, "\(url.path) already exists") }
+        let fileLock = StoreFileLock(storeURL: url)
+        let store = AtomicStore(kind: kind, url: url, graph: ObjectGraph(model: model), fileLock: fileLock)
+        store.isStaged = true
+        try fill(store)
+        store.lock.lock(); defer { store.lock.unlock() }
+        let generation = try create(store.savedGraph, kind: kind, at: url, lock: fileLock)
+        fileLock.release()
+        store.graph = store.savedGraph
+        store.snapshotCache = nil
+        store.hasChanges = false
+        store.generation = generation
+        store.isStaged = false
+        return store
     }
 
     /// Opens a store file to read it; its model comes from the file. No lock is taken and
@@ -140,16 +168,20 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         let kind = try Self.resolveKind(kind, url)
         guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
         let fileLock = StoreFileLock(storeURL: url)
+        if let model, !FileManager.default.fileExists(atPath: url.path) {
+            // Created under its lock, unless another writer creates it first: then opened.
+            let graph = ObjectGraph(model: model)
+            do throws(StoreError) {
+                let generation = try create(graph, kind: kind, at: url, lock: fileLock)
+                let store = AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
+                store.waitLimit = lockTimeout
+                return store
+            } catch where FileManager.default.fileExists(atPath: url.path) {}
+        }
         try fileLock.acquire(timeout: lockTimeout)
         do throws(StoreError) {
             AtomicFileWriter.removeStaleTemporaryFiles(of: url)
-            let graph: ObjectGraph, generation: StoreFileGeneration
-            if let model, !FileManager.default.fileExists(atPath: url.path) {
-                graph = ObjectGraph(model: model)
-                generation = try write(graph, kind: kind, to: url)
-            } else {
-                (graph, generation) = try read(url, kind: kind)
-            }
+            let (graph, generation) = try read(url, kind: kind)
             let store = AtomicStore(kind: kind, url: url, graph: graph, generation: generation, fileLock: fileLock)
             store.waitLimit = lockTimeout
             return store
@@ -231,11 +263,11 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         try graph.validate()
-        if let url, let fileLock, hasChanges {
+        if let url, let fileLock, hasChanges, !isStaged {
             generation = try fileLock.holding(timeout: waitLimit) { (acquired) throws(StoreError) -> StoreFileGeneration in
                 if acquired { AtomicFileWriter.removeStaleTemporaryFiles(of: url) }
                 guard let generation, generation.isCurrent(at: url.path) else { throw conflict(url) }
-                return try Self.write(graph, kind: kind, to: url)
+                return try Self.write(graph, kind: kind, to: url, lock: fileLock)
             }
         }
         savedGraph = graph
@@ -321,14 +353,22 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     // MARK: Writing
 
-    private static func write(_ graph: ObjectGraph, kind: Kind, to url: URL) throws(StoreError) -> StoreFileGeneration {
-        let data: Data
+    /// Replaces the store file (the caller holds its lock).
+    private static func write(_ graph: ObjectGraph, kind: Kind, to url: URL, lock: StoreFileLock) throws(StoreError) -> StoreFileGeneration {
+        try AtomicFileWriter.write(try data(of: graph, kind: kind), to: url, lock: lock)
+    }
+
+    /// Creates the store file, which must not exist; its lock is then held (one hold).
+    private static func create(_ graph: ObjectGraph, kind: Kind, at url: URL, lock: StoreFileLock) throws(StoreError) -> StoreFileGeneration {
+        try AtomicFileWriter.create(try data(of: graph, kind: kind), at: url, lock: lock)
+    }
+
+    private static func data(of graph: ObjectGraph, kind: Kind) throws(StoreError) -> Data {
         switch kind {
-        case .json: data = StoreFileFormat.jsonData(graph)
-        case .binaryPropertyList: data = try StoreFileFormat.propertyListData(graph)
+        case .json: StoreFileFormat.jsonData(graph)
+        case .binaryPropertyList: try StoreFileFormat.propertyListData(graph)
         case .inMemory: throw StoreError(.fileSystem, "an in-memory store has no file")
         }
-        return try AtomicFileWriter.write(data, to: url)
     }
 
     // MARK: The write lock
@@ -340,7 +380,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// pending that is a ``StoreError/Code/conflict`` error and the lock is not kept. Does
     /// nothing on an in-memory store.
     public func lockForWriting() throws(StoreError) {
-        guard let url, let fileLock else { return }
+        guard let url, let fileLock, !isStaged else { return }
         let acquired = try fileLock.acquire(timeout: lockTimeout)
         guard acquired else { return }
         do throws(StoreError) {
@@ -388,5 +428,13 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         self.generation = generation
         snapshotCache = nil
         restartUnits()
+    }
+}
+
+extension AtomicStore: ModelGrowingStore {
+    public func addEntities(_ entities: [EntityDescription]) throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        graph.grow(to: try grownModel(adding: entities))
+        changed()
     }
 }

@@ -106,6 +106,8 @@ extension PersistentStore {
 /// A store that inserts an import's rows by attribute slot, without looking each name up again
 /// (the atomic stores and the SQLite store); the importer uses it when a store offers it.
 package protocol SlotInsertingStore: PersistentStore {
-    /// ``StoreObjects/insertObject(entityPosition:id:values:)`` on the store's objects.
+    /// ``StoreObjects/insertObject(entityPosition:id:values:)`` on the store's objects. Called
+    /// only inside a unit of changes (`performChanges`) begun with none pending, which any
+    /// error undoes whole (an import): a store need not keep these inserts to make them again.
     func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID
 }

@@ -32,13 +32,10 @@ enum StoreFileFormat {
     }
 
     static func propertyListData(_ graph: ObjectGraph) throws(StoreError) -> Data {
-        let objects: [Any] = graph.objects.compactMap { $0.map { propertyList(document(of: $0, graph: graph, plist: true)) } }
-        let root: [String: Any] = ["sift": formatName, "version": Int(version), "model": JSONModelFormat.write(graph.model), "objects": objects]
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
-        } catch {
-            throw StoreError(.fileSystem, "cannot encode the store as a property list: \(FoundationErrorText.describe(error))")
-        }
+        let objects: [Value] = graph.objects.compactMap { $0.map { document(of: $0, graph: graph, plist: true) } }
+        let root: [(String, Value)] = [("sift", .string(formatName)), ("version", .int(version)), ("model", .string(JSONModelFormat.write(graph.model))),
+                                       ("objects", .array(objects))]
+        return BinaryPropertyListWriter.data(.dictionary(ValueDictionary(root)))
     }
 
     private static func document(of object: StoredObject, graph: ObjectGraph, plist: Bool) -> Value {
@@ -91,26 +88,6 @@ enum StoreFileFormat {
         }
     }
 
-    private static func propertyList(_ value: Value) -> Any {
-        switch value {
-        case .null: return ""
-        case .bool(let b): return b
-        case .int(let i): return Int(i)
-        case .double(let d): return d
-        case .decimal(let d): return d.description
-        case .string(let s): return s
-        case .date(let d): return d
-        case .data(let d): return d
-        case .uuid(let u): return u.uuidString
-        case .array(let items), .set(let items): return items.map(propertyList)
-        case .dictionary(let d):
-            var result: [String: Any] = [:]
-            for (key, value) in d.pairs { result[key] = propertyList(value) }
-            return result
-        case .object(let o): return String(describing: o.objectIdentity.base)
-        }
-    }
-
     // MARK: Reading
 
     static func readJSON(_ data: Data, path: String) throws(StoreError) -> ObjectGraph {
@@ -125,31 +102,23 @@ enum StoreFileFormat {
 
     static func readPropertyList(_ data: Data, path: String) throws(StoreError) -> ObjectGraph {
         guard data.starts(with: Array("bplist".utf8)) else { throw corrupt(path, "not a binary property list") }
-        if let refusal = BinaryPropertyListScreen.refusal(data) { throw corrupt(path, refusal) }
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        let root: Value
+        do throws(BinaryPropertyListReader.Failure) {
+            root = try BinaryPropertyListReader.read(data)
         } catch {
-            throw corrupt(path, "it is a damaged binary property list (\(FoundationErrorText.describe(error))); "
-                          + "restore a copy, or make the store again with 'sift import'")
+            throw corrupt(path, "it is a damaged binary property list (\(error.message)); restore a copy, or make the store again with 'sift import'")
         }
-        guard var top = root as? [String: Any] else { throw corrupt(path, "the property list is not a dictionary") }
+        guard case .dictionary(var top) = root else { throw corrupt(path, "the property list is not a dictionary") }
         // The model is JSON text inside the property list.
-        guard let modelText = top["model"] as? String else { throw corrupt(path, "no model") }
+        guard case .string(let modelText)? = top["model"] else { throw corrupt(path, "no model") }
         top["model"] = nil
-        let value: Value
-        do {
-            value = try Value(any: top)
-        } catch {
-            throw corrupt(path, "\(error)")
-        }
         let model: DataModel
         do throws(ModelError) {
             model = try JSONModelFormat.read(Data(modelText.utf8))
         } catch {
             throw corrupt(path, error.message)
         }
-        return try read(value, path: path, model: model)
+        return try read(.dictionary(top), path: path, model: model)
     }
 
     private static func read(_ root: Value, path: String, model knownModel: DataModel? = nil) throws(StoreError) -> ObjectGraph {
@@ -174,15 +143,29 @@ enum StoreFileFormat {
         var graph = ObjectGraph(model: model)
         var links: [(ObjectID, [String: [ObjectID]])] = []
         do throws(StoreError) {
+            // Objects of one entity usually come together: it is looked up once a run.
+            var position = -1
             for (index, item) in objects.enumerated() {
                 guard case .dictionary(let fields) = item, case .string(let entityName)? = fields["@entity"],
-                      case .string(let id)? = fields["@id"], let entity = model.entity(named: entityName)
-                else { throw corrupt(path, "object #\(index + 1) has no valid @entity and @id") }
-                var attributes: [String: Value] = [:]
+                      case .string(let id)? = fields["@id"] else {
+                    throw corrupt(path, "object #\(index + 1) has no valid @entity and @id")
+                }
+                if position < 0 || model.entities[position].name != entityName {
+                    guard let found = model.entityPosition(named: entityName) else {
+                        throw corrupt(path, "object #\(index + 1) has no valid @entity and @id")
+                    }
+                    position = found
+                }
+                let entity = model.entities[position]
+                // Every attribute, by slot: those missing from the file are nil (not defaulted:
+                // the file is the state).
+                var attributes = [Value?](repeating: nil, count: entity.attributes.count)
                 var relationships: [String: [ObjectID]] = [:]
-                for (key, value) in fields.pairs where !key.hasPrefix("@") {
+                for (key, value) in zip(fields.keys, fields.values) where key.utf8.first != UInt8(ascii: "@") {
                     switch entity.slot(of: key) {
-                    case .attribute: attributes[key] = readExactJSON(value)
+                    case .attribute(let slot):
+                        guard attributes[slot] == nil else { throw corrupt(path, "\(entityName) '\(id)' has '\(key)' twice") }
+                        attributes[slot] = readExactJSON(value)
                     case .relationship:
                         switch value {
                         case .null: relationships[key] = []
@@ -195,9 +178,8 @@ enum StoreFileFormat {
                     case nil: throw corrupt(path, "\(entityName) '\(id)' has unknown key '\(key)'")
                     }
                 }
-                // Attributes missing from the file are nil (not defaulted): the file is the state.
-                for attribute in entity.attributes where attributes[attribute.name] == nil { attributes[attribute.name] = .null }
-                try graph.insert(entity: entityName, id: ObjectID(id), attributes: attributes)
+                let values = attributes.enumerated().map { SlotValue(slot: $0.offset, value: $0.element ?? .null) }
+                try graph.insertObject(entityPosition: position, id: ObjectID(id), values: values)
                 links.append((ObjectID(id), relationships))
             }
             for (id, relationships) in links where !relationships.isEmpty {

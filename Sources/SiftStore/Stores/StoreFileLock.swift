@@ -4,14 +4,20 @@ import Glibc
 #endif
 
 /// The advisory lock that puts the writers of one atomic store file in a row (docs/STORES.md):
-/// an exclusive `flock(2)` on a lock file beside the store (`notes.json.lock` for `notes.json`).
+/// an exclusive `flock(2)` on the store file itself — on the file its path names now. No lock
+/// file is kept beside the store.
 ///
 /// A writer holds it from reading the store's contents to renaming its new file over the store,
 /// so no two writers ever work from the same contents. Readers never take it (a save renames a
 /// whole new file into place, so a reader sees the old file or the new one).
 ///
-/// - The lock file is created when first needed (mode 0644) and never deleted: a writer that
-///   deleted it could let the next two lock two different files.
+/// - A save replaces the store file, so the lock is on a file, not on a path. A writer that has
+///   locked the file checks that the path still names it; if a save replaced it meanwhile (the
+///   writer waited for that save's writer), it locks the new file instead. The writer that
+///   saves locks its new file before renaming it into place (``lockReplacement(_:)``, then
+///   ``adoptReplacement(_:)``), so from taking the lock to letting go it holds it on whatever
+///   file the path names: a writer that opens the path after the rename waits as one that
+///   opened it before.
 /// - The lock belongs to the open file description, opened `O_CLOEXEC`: a process that `sift`
 ///   or a program starts does not inherit it, and the kernel releases it when the holder closes
 ///   it or ends, however it ends (`kill -9` included). Two stores on one file in one process
@@ -23,8 +29,6 @@ import Glibc
 final class StoreFileLock: @unchecked Sendable {
     /// The store file the lock is for.
     let storeURL: URL
-    /// The lock file: the store's path with `.lock` appended.
-    let path: String
 
     private let mutex = NSLock()
     private var descriptor: Int32 = -1
@@ -32,7 +36,6 @@ final class StoreFileLock: @unchecked Sendable {
 
     init(storeURL: URL) {
         self.storeURL = storeURL
-        self.path = storeURL.path + ".lock"
     }
 
     deinit {
@@ -48,7 +51,7 @@ final class StoreFileLock: @unchecked Sendable {
     /// Takes the lock, waiting up to `timeout` for another holder to release it; on a lock this
     /// object holds already, adds a hold. Returns true when this call took the lock (the first
     /// hold), false when it only added a hold. Throws `locked` when the wait timed out and
-    /// `fileSystem` when the lock file cannot be opened or created.
+    /// `fileSystem` when there is no store file (or it cannot be opened).
     @discardableResult
     func acquire(timeout: Duration) throws(StoreError) -> Bool {
         mutex.lock(); defer { mutex.unlock() }
@@ -56,29 +59,37 @@ final class StoreFileLock: @unchecked Sendable {
             holds += 1
             return false
         }
-        let fd = try openLockFile()
+        let path = storeURL.path
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: max(timeout, .zero))
         var pause = Duration.milliseconds(1)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let error = errno
-            if error == EINTR { continue }
-            guard error == EWOULDBLOCK || error == EAGAIN else {
-                Glibc.close(fd)
-                throw StoreError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(error)))")
+        while true {
+            let fd = try Self.open(path)
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let error = errno
+                if error == EINTR { continue }
+                guard error == EWOULDBLOCK || error == EAGAIN else {
+                    Glibc.close(fd)
+                    throw StoreError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(error)))")
+                }
+                let now = clock.now
+                guard now < deadline else {
+                    Glibc.close(fd)
+                    throw StoreError(.locked, "\(storeURL.lastPathComponent) is locked by another process or store writing to it (waited \(Self.text(timeout))); try again once it has saved")
+                }
+                // A short pause first (saves of small stores take milliseconds), then longer ones.
+                Self.sleep(min(pause, now.duration(to: deadline)))
+                pause = min(pause * 2, .milliseconds(20))
             }
-            let now = clock.now
-            guard now < deadline else {
-                Glibc.close(fd)
-                throw StoreError(.locked, "\(storeURL.lastPathComponent) is locked by another process or store writing to it (waited \(Self.text(timeout)) for \(URL(fileURLWithPath: path).lastPathComponent)); try again once it has saved")
+            // Locked: the file, if the path still names it. Else a save replaced it while this
+            // waited (or it was removed): lock what the path names now.
+            if Self.isFile(fd, at: path) {
+                descriptor = fd
+                holds = 1
+                return true
             }
-            // A short pause first (saves of small stores take milliseconds), then longer ones.
-            Self.sleep(min(pause, now.duration(to: deadline)))
-            pause = min(pause * 2, .milliseconds(20))
+            Glibc.close(fd)
         }
-        descriptor = fd
-        holds = 1
-        return true
     }
 
     /// Ends one hold; the last one releases the lock. Does nothing when the lock is not held.
@@ -100,19 +111,50 @@ final class StoreFileLock: @unchecked Sendable {
         return try body(acquired)
     }
 
-    /// Opens the lock file, creating it if needed; a lock file that cannot be opened for writing
-    /// (it belongs to another user) is locked through a read-only descriptor, which `flock`
-    /// allows.
-    private func openLockFile() throws(StoreError) -> Int32 {
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
-        if fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
-            repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        }
-        guard fd >= 0 else {
-            throw StoreError(.fileSystem, "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+    // MARK: Replacing the store file
+
+    /// Locks the new file at `path` (a temporary file no other writer knows) that is about to
+    /// become the store file: call before renaming it into place, then ``adoptReplacement(_:)``
+    /// once it is the store file, or close the returned descriptor if it never becomes one.
+    func lockReplacement(_ path: String) throws(StoreError) -> Int32 {
+        let fd = try Self.open(path)
+        var result: Int32
+        repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw StoreError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(error)))")
         }
         return fd
+    }
+
+    /// The file locked by ``lockReplacement(_:)`` is the store file now: the lock is held on it
+    /// (one hold, if it was not held: a store file just created), and released on the file it
+    /// replaced.
+    func adoptReplacement(_ fd: Int32) {
+        mutex.lock(); defer { mutex.unlock() }
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = fd
+        if holds == 0 { holds = 1 }
+    }
+
+    // MARK: Files
+
+    /// Opens a file to lock it (reading is enough for `flock`).
+    private static func open(_ path: String) throws(StoreError) -> Int32 {
+        var fd: Int32
+        repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            throw StoreError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    /// Whether `path` names the file open as `fd`.
+    private static func isFile(_ fd: Int32, at path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     private static func sleep(_ duration: Duration) {

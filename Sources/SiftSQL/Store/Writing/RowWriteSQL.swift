@@ -3,8 +3,9 @@ import SiftStore
 /// The statements that read and write one entity's rows for the store rules, worked out once
 /// per store from the layout (``SQLSchema``) in the store's dialect (``RowWriteDialect``): the
 /// SQLite store's and the PostgreSQL store's. Every statement binds its values (`?1`, `?2`, …
-/// or `$1`, `$2`, …); names come from the model, quoted.
-package struct RowWriteSQL: Sendable {
+/// or `$1`, `$2`, …); names come from the model, quoted. A class: a store reads it for every
+/// row it writes, and a struct of so many parts would be copied each time.
+package final class RowWriteSQL: Sendable {
     /// The entity's table.
     package let table: String
     /// `INSERT INTO "<table>" ("_pk", "_id", "_entity", "<attribute>", …, "_cd_<attribute>", …)
@@ -68,6 +69,16 @@ extension RowWriteSQL {
         let key = q(SQLSchema.primaryKeyColumn), entity = q(SQLSchema.entityColumn), id = q(SQLSchema.idColumn)
         return tables.map { dialect.unionMember("SELECT \(key), \(entity) FROM \(q($0)) WHERE \(id) = \(dialect.placeholder(1))") }
             .joined(separator: " UNION ALL ") + " LIMIT 1"
+    }
+
+    /// `SELECT "_id" FROM "<table>" WHERE "_id" >= 'o0' AND "_id" < 'o:'`: the IDs that may be
+    /// generated ones (`o` and digits: in byte order, between `o0` and `o:`), one range of
+    /// SQLite's index. PostgreSQL compares them in byte order (`COLLATE "C"`: its default
+    /// collation may not put `:` after the digits), reading every ID.
+    package static func generatedLookingIDs(in table: String, dialect: RowWriteDialect) -> String {
+        let id = q(SQLSchema.idColumn)
+        let text = dialect == .postgreSQL ? "\(id) COLLATE \"C\"" : id
+        return "SELECT \(id) FROM \(q(table)) WHERE \(text) >= 'o0' AND \(text) < 'o:'"
     }
 
     /// `SELECT max("_pk") FROM "<table>"`.

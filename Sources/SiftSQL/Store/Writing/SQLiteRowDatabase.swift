@@ -19,6 +19,10 @@ final class SQLiteRowDatabase: SQLRowDatabase {
     private var lookups: [(sql: String, statement: SQLiteStatement)] = []
     /// Each entity's INSERT, by entity position.
     private var inserts: [Int: SQLiteStatement] = [:]
+    /// The texts of the row being inserted, one after another: bound where they are, not
+    /// copied by SQLite one value at a time.
+    private var texts: [UInt8] = []
+    private var textParameters: [(index: Int32, start: Int, count: Int)] = []
 
     init(_ database: SQLiteDatabase) {
         self.database = database
@@ -78,19 +82,42 @@ final class SQLiteRowDatabase: SQLRowDatabase {
             statement = try prepare(sql.insert)
             inserts[entity] = statement
         }
+        // Texts are gathered in one buffer and bound where they are, inside `withUnsafeBufferPointer`
+        // with the step that reads them. (The buffers are the properties' storage, moved into
+        // locals: appending to a class's property is checked for exclusive access each time.)
+        var texts: [UInt8] = [], parameters: [(index: Int32, start: Int, count: Int)] = []
+        swap(&texts, &self.texts)
+        swap(&parameters, &textParameters)
+        defer {
+            swap(&texts, &self.texts)
+            swap(&parameters, &textParameters)
+        }
+        texts.removeAll(keepingCapacity: true)
+        parameters.removeAll(keepingCapacity: true)
+        func put(_ value: SQLiteValue, at index: Int32) throws(StoreError) {
+            guard case .text(let text) = value else { return try bind(statement, value, at: index) }
+            let start = texts.count
+            texts.append(contentsOf: text.utf8)
+            parameters.append((index, start, texts.count - start))
+        }
         try bind(statement, .integer(key), at: 1)
-        try bind(statement, .text(id.rawValue), at: 2)
-        try bind(statement, .text(entityName), at: 3)
+        try put(.text(id.rawValue), at: 2)
+        try put(.text(entityName), at: 3)
         for (offset, inserted) in sql.insertedSlots.enumerated() {
-            try bind(statement, ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
+            try put(ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
         }
         let foldsStart = sql.insertedSlots.count + 4
         for (offset, hidden) in sql.insertedFolds.enumerated() {
-            try bind(statement, hidden.fold.stored(ColumnCodec.encode(attributes[hidden.slot])), at: Int32(foldsStart + offset))
+            try put(hidden.fold.stored(ColumnCodec.encode(attributes[hidden.slot])), at: Int32(foldsStart + offset))
         }
         do {
             defer { statement.reset() }
-            while try statement.step() {}
+            try texts.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
+                for parameter in parameters {
+                    try statement.bindText(borrowing: UnsafeBufferPointer(rebasing: buffer[parameter.start..<parameter.start + parameter.count]), at: parameter.index)
+                }
+                while try statement.step() {}
+            }
         } catch let error where error.isConstraintViolation && error.message.hasSuffix(".\(SQLSchema.idColumn)") {
             return false
         } catch {
