@@ -87,6 +87,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(url.lastPathComponent) } == [])
     }
 
+    @Test(arguments: FileKind.allCases)
+    func aFileThatExistsBeforeTheFillingIsAConflictTooAndIsLeftAlone(_ kind: FileKind) throws {
+        // A process that looked, found no store and then started to create one meets the store
+        // another process made in between: the same conflict as when it appears later (an
+        // import then goes into that store), and nothing is filled or written.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("rows.\(kind.rawValue)")
+        _ = try Self.create(kind, at: url, model: try Self.rowModel()) { store in
+            try StoreImporter.importCSV(Data("n\n7\n".utf8), entity: "Row", into: store)
+        }
+        var filled = false
+        let error = #expect(throws: StoreError.self) {
+            _ = try Self.create(kind, at: url, model: try Self.rowModel()) { _ in filled = true }
+        }
+        #expect(error?.code == .conflict)
+        #expect(error?.message == "\(url.path) already exists")
+        #expect(!filled)
+        #expect(try Self.open(kind, url).count(FetchRequest(entityName: "Row")) == 1)
+    }
+
     // MARK: Growing models
 
     @Test(arguments: FileKind.allCases)

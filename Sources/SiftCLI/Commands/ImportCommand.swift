@@ -97,7 +97,8 @@ struct ImportCommand: ParsableCommand {
                 done.forEach { print($0) }
                 return
             } catch let error as StoreError where error.code == .conflict && !data.contains("-") {
-                // Another process created the store meanwhile: the files go into the one it made.
+                // Another process created the store meanwhile (before this one started to make
+                // it, or while it did): the files go into the one it made.
             } catch let error as StoreError {
                 Output.error("error: \(error.message)")
                 throw ExitCode(1)

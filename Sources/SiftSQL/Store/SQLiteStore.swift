@@ -148,8 +148,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
     ///     }
     public static func create(at url: URL, model: DataModel, filling fill: (SQLiteStore) throws -> Void) throws -> SQLiteStore {
-        let exists = StoreError(.fileSystem, "\(url.path) already exists")
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw exists }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }

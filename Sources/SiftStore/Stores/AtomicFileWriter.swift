@@ -156,6 +156,13 @@ package enum AtomicFileWriter {
 }
 
 extension StoreError {
+    /// The error of a store file to be created where one exists already (a `conflict`: that
+    /// store can be opened and changed instead — as an import does when another process
+    /// created the file between its look and its start).
+    package static func alreadyExists(_ url: URL) -> StoreError {
+        StoreError(.conflict, "\(url.path) already exists")
+    }
+
     /// The error of a store file made beside one another process created at its place meanwhile
     /// (a `conflict`: the store that process made can be opened and changed instead).
     package static func createdMeanwhile(_ url: URL) -> StoreError {

@@ -103,7 +103,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// place, so another process sees the whole file or none); an existing file is an error.
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil) throws(StoreError) -> AtomicStore {
         let kind = try Self.resolveKind(kind, url)
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError(.fileSystem, "\(url.path) already exists") }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let fileLock = StoreFileLock(storeURL: url)
         let graph = ObjectGraph(model: model)
         let generation = try create(graph, kind: kind, at: url, lock: fileLock)
@@ -124,7 +124,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil, filling fill: (AtomicStore) throws -> Void) throws -> AtomicStore {
         let kind = try Self.resolveKind(kind, url)
         guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError(.fileSystem, "\(url.path) already exists") }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let fileLock = StoreFileLock(storeURL: url)
         let store = AtomicStore(kind: kind, url: url, graph: ObjectGraph(model: model), fileLock: fileLock)
         store.isStaged = true
