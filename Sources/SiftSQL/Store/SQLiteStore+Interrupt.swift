@@ -8,7 +8,7 @@ extension SQLiteStore {
     ///
     /// A fetch whose objects are being read a batch at a time ends early instead (iteration
     /// cannot throw): the objects read so far are all there is. A part of the predicate the
-    /// evaluator checks on SQL's rows stops at its next row (``interruption``).
+    /// evaluator checks on SQL's rows stops at its next row.
     public func interrupt() {
         database.interrupt()
         interruption.interrupt()
