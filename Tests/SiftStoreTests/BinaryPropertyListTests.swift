@@ -94,6 +94,8 @@ import Testing
         ([[0x55, 0x61]], "runs past the end"),
         // A reference to an object the file does not have.
         ([[0xA1, 9]], "a reference to object 9"),
+        // A dictionary whose key is such a reference (found by fuzz-atomic-store: a trap).
+        ([[0xD1, 9, 1], [0x50]], "a reference to object 9"),
         // A set.
         ([[0xC1, 1], [0x50]], "it holds a set"),
     ] as [([[UInt8]], String)])

@@ -176,6 +176,8 @@ struct BinaryPropertyListReader {
 
     /// The string that object `index` is (made once, however many objects refer to it).
     private mutating func string(_ index: Int, depth: Int) throws(Failure) -> String {
+        // (A dictionary's key reference is checked here first: it may name no object.)
+        guard strings.indices.contains(index) else { throw Failure(message: "a reference to object \(index), of \(objectCount)") }
         if let known = strings[index] { return known }
         let start = try offset(of: index)
         let marker = bytes[start]
