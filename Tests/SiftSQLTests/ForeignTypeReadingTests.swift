@@ -108,6 +108,27 @@ import Testing
         #expect(Self.tablesRead(sections, among: Self.tables).isSubset(of: ["alpha", "beta"]))
     }
 
+    /// The warnings of a request (what `sift` prints before the results) are typed by the tables
+    /// the request reaches, as its fetch is: asking reads no other table's sample.
+    @Test(arguments: [
+        (#"COUNT beta WHERE x == "3""#, ["beta"], [FetchWarning.Code.kindMismatch]),
+        (#"COUNT beta WHERE alpha.born < "2000-01-05" AND x > 2"#, ["alpha", "beta"], []),
+        (#"COUNT alpha WHERE SUBQUERY(betas, $b, $b.x == "3").@count > 0"#, ["alpha", "beta"], [.kindMismatch]),
+        (#"COUNT delta WHERE z LIKE "%5%""#, ["delta"], [.sqlWildcard]),
+    ])
+    func warningsReadOnlyTheTablesTheRequestReaches(_ statement: String, _ expected: [String], _ codes: [FetchWarning.Code]) throws {
+        let url = try Self.fourTables()
+        defer { ForeignDatabaseTests.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        var warnings: [FetchWarning] = []
+        let statements = try Self.traced(store) { warnings = try store.warnings(for: FetchRequest(statement: statement)) }
+        #expect(warnings.map(\.code) == codes)
+        #expect(Set(Self.samples(statements).compactMap { sql in Self.tables.first { sql.contains("FROM \"\($0)\"") } }) == Set(expected))
+        // Through the protocol, as the command line asks.
+        let asked: any PersistentStore = try SQLiteStore.open(at: url)
+        #expect(try asked.warnings(for: FetchRequest(statement: statement)).map(\.code) == codes)
+    }
+
     /// A relationship read from an object (not named by the request) reads its destination's
     /// table then, and `object(with:)` only the table the ID names.
     @Test func objectsReadTheirDestinationsTablesWhenAsked() throws {

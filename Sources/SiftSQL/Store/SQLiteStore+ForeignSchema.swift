@@ -23,4 +23,13 @@ extension SQLiteStore {
         if !textDates.isEmpty { schema = try foreign.verifyTextDates(of: textDates, in: database) }
         return schema
     }
+
+    /// The comparisons of `request` that the model decides (``FetchWarning``): in a database
+    /// Sift did not create, typed by the tables the request can reach (``FetchReach``), which
+    /// its fetch reads too, and no other — the first command on a 50-table database reads one.
+    public func warnings(for request: FetchRequest) throws -> [FetchWarning] {
+        guard foreign != nil else { return try schema.model.warnings(for: request) }
+        let entities = FetchReach(request).entities(from: request.entityName, in: catalogModel)
+        return try model(reading: Array(entities)).warnings(for: request)
+    }
 }

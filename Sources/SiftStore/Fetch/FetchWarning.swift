@@ -105,9 +105,7 @@ extension DataModel {
 }
 
 extension PersistentStore {
-    /// The comparisons of a fetch request that the store's model decides (``FetchWarning``):
-    /// what `sift` prints as `warning:` before the results. The fetch itself answers the same
-    /// with or without asking.
+    /// The comparisons of a fetch request that the store's whole ``model`` decides.
     public func warnings(for request: FetchRequest) throws -> [FetchWarning] {
         try model.warnings(for: request)
     }

@@ -60,6 +60,12 @@ public protocol PersistentStore: AnyObject {
     /// asked (not when the store opens). Nil for a store whose model says it all: Sift's own
     /// stores, whose model declares their indexes and required attributes.
     func databaseCatalog() throws -> DatabaseCatalog?
+
+    /// The comparisons of a fetch request that the store's model decides (``FetchWarning``):
+    /// what `sift` prints as `warning:` before the results. The fetch itself answers the same
+    /// with or without asking. A store that reads its model lazily (a database Sift did not
+    /// create) reads only the tables the request can reach, as the fetch does.
+    func warnings(for request: FetchRequest) throws -> [FetchWarning]
 }
 
 extension PersistentStore {
