@@ -176,6 +176,14 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with column `index`'s text as UTF-8 bytes, valid during the call only (no
+    /// String is made). NULL is no bytes.
+    @inlinable
+    public func withUTF8<R>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+
     /// Column `index` as bytes. NULL and an empty blob are both `[]` (see `columnType`).
     public func blob(_ index: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }

@@ -48,7 +48,7 @@ import Testing
 
     /// The statements that read a sample to choose types.
     static func samples(_ statements: [String]) -> [String] {
-        statements.filter { $0.contains("group_concat(DISTINCT typeof(") }
+        statements.filter { $0.contains(ColumnTypeInference.scanComment) }
     }
 
     static let tables = ["alpha", "beta", "gamma", "delta"]
