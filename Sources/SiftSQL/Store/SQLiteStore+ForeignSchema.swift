@@ -25,7 +25,7 @@ extension SQLiteStore {
     }
 
     /// The comparisons of `request` that the model decides (``FetchWarning``): in a database
-    /// Sift did not create, typed by the tables the request can reach (``FetchReach``), which
+    /// Sift did not create, typed by the tables the request can reach, which
     /// its fetch reads too, and no other — the first command on a 50-table database reads one.
     public func warnings(for request: FetchRequest) throws -> [FetchWarning] {
         guard foreign != nil else { return try schema.model.warnings(for: request) }
