@@ -157,6 +157,15 @@ import Testing
             #expect(error.code == .unknownEntity)
             #expect(error.message.hasPrefix("pairs is a WITHOUT ROWID table, whose rows have no integer key"), "\(error)")
         }
+        // A fetch of it, a count, a batch update or delete: the same words, not "unknown entity".
+        for statement in ["pairs", "COUNT pairs", "pairs WHERE a == 1", "SELECT a FROM pairs"] {
+            let error = #expect(throws: StoreError.self, "\(statement)") { _ = try store.execute(FetchRequest(statement: statement)) }
+            #expect(error?.code == .unknownEntity)
+            #expect(error?.message.hasPrefix("pairs is a WITHOUT ROWID table, whose rows have no integer key") == true, "\(statement): \(String(describing: error))")
+        }
+        // A name that is no table at all is still an unknown entity.
+        let unknown = #expect(throws: StoreError.self) { _ = try store.execute(FetchRequest(statement: "COUNT pears")) }
+        #expect(unknown?.message.hasPrefix("unknown entity 'pears'") == true, "\(String(describing: unknown))")
     }
 
     @Test func namingClashesAndSelfReferences() throws {

@@ -1,3 +1,5 @@
+import SiftStore
+
 /// A database Sift did not create, as its catalogue declares it (`SchemaIntrospection`): its
 /// tables with their columns' declared types, keys and foreign keys. Read when the database is
 /// opened, without reading a row; the columns' attribute types, which depend on what the
@@ -34,4 +36,11 @@ struct ForeignCatalog: Sendable {
 
     /// The table named `name`.
     func table(named name: String) -> Table? { tables.first { $0.name == name } }
+
+    /// The error for `name` when it is a table that is no entity (``skipped``): what it is and
+    /// which tables Sift reads, in place of "unknown entity".
+    func skippedTableError(_ name: String) -> StoreError? {
+        guard let reason = skipped[name] else { return nil }
+        return StoreError(.unknownEntity, "\(name) is \(reason); Sift reads and changes only tables whose rows have a key (an INTEGER PRIMARY KEY or a rowid)", entity: name)
+    }
 }

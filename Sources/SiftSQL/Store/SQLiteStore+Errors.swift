@@ -15,8 +15,15 @@ import SiftStore
 extension SQLiteStore {
     /// `error` as this store reports it: an `EvaluationError` or `StoreError` a registered
     /// function threw, itself; any other SQLite error, a ``StoreError`` (``storeError(_:file:)``).
+    /// An unknown entity that is a table of the database Sift does not read (`WITHOUT ROWID`,
+    /// virtual) says so.
     func translated(_ error: any Error) -> any Error {
-        Self.translated(error, file: url)
+        let translated = Self.translated(error, file: url)
+        if let unknown = translated as? StoreError, unknown.code == .unknownEntity, let entity = unknown.entity,
+           let skipped = foreign?.catalog.skippedTableError(entity) {
+            return skipped
+        }
+        return translated
     }
 
     /// `error` as a store on `file` reports it (see `translated(_:)`); the evaluator stopped by

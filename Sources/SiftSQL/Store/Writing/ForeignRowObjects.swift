@@ -129,9 +129,7 @@ final class ForeignRowObjects: StoreObjects, SQLiteRowChanges {
 
     func insert(entity name: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
         guard let position = model.entityPosition(named: name) else {
-            if let reason = foreign.catalog.skipped[name] {
-                throw StoreError(.unknownEntity, "\(name) is \(reason); Sift reads and changes only tables whose rows have a key (an INTEGER PRIMARY KEY or a rowid)", entity: name)
-            }
+            if let skipped = foreign.catalog.skippedTableError(name) { throw skipped }
             throw unknownEntity(name)
         }
         let columns = try prepare(position)
