@@ -383,14 +383,6 @@ enum ColumnTypeInference {
         }
     }
 
-    private static func number(_ value: SQLiteValue) -> Double? {
-        switch value {
-        case .integer(let i): Double(i)
-        case .real(let d): d
-        default: nil
-        }
-    }
-
     /// The columns that lead an index (so their least and greatest values are cheap to read).
     static func indexedColumns(of table: String, in database: SQLiteDatabase) -> Set<String> {
         guard let indexes = try? database.rows(#"SELECT "name" FROM pragma_index_list(?1)"#, [.text(table)]) else { return [] }
