@@ -15,7 +15,7 @@ struct JSONScanFailure: Error {
 /// input costs no native stack; nesting deeper than `maximumDepth` is an error. Objects become
 /// `.dictionary` with their keys in order (a repeated key keeps its first position and its last
 /// value), integers that fit 64 bits `.int`, other numbers `.double`, and the typed forms
-/// `{"$date": ...}`, `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` their values
+/// `{"$date": ...}`, `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}`, `{"$double": ...}` their values
 /// (``JSONTypedForm``).
 ///
 /// The caller keeps `base` valid while scanning.
