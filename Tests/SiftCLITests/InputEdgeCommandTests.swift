@@ -86,4 +86,107 @@ import Testing
             }
         }
     }
+
+    // MARK: Line ends of other systems
+
+    /// Statements over several lines, blank lines between them, a dot command: a script with
+    /// LF, CR LF or lone CR line ends runs alike (CR LF joined every line into one statement).
+    static let script = "COUNT Note\nNote WHERE title BEGINSWITH \"M\"\n  SORT BY title\n\n.mode csv\nCOUNT Tag\n"
+
+    @Test(arguments: ["\r\n", "\r"])
+    func scriptsWithOtherLineEndsRunAsWithLF(_ lineEnd: String) throws {
+        try ScriptCommandTests.withNotesStore { directory in
+            let store = directory.appendingPathComponent("notes.sqlite").path
+            let unix = directory.appendingPathComponent("unix.sift")
+            let other = directory.appendingPathComponent("other.sift")
+            try Self.write(Self.script, to: unix)
+            try Self.write(Self.script.replacingOccurrences(of: "\n", with: lineEnd), to: other)
+            let expected = try SiftBinary.run("run", unix.path, "--store", store)
+            #expect(expected.status == 0 && expected.stderr.isEmpty, "\(expected.stderr)")
+            #expect(expected.stdout.contains("My First Note") && expected.stdout.hasSuffix("count\r\n3\r\n"))
+            let fromFile = try SiftBinary.run("run", other.path, "--store", store)
+            #expect(fromFile.status == 0 && fromFile.stderr.isEmpty, "\(fromFile.stderr)")
+            #expect(fromFile.stdout == expected.stdout)
+            let piped = try SiftBinary.run("run", "-", "--store", store, stdin: Self.script.replacingOccurrences(of: "\n", with: lineEnd))
+            #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+            #expect(piped.stdout == expected.stdout)
+            let repl = try SiftBinary.run(store, stdin: Self.script.replacingOccurrences(of: "\n", with: lineEnd))
+            #expect(repl.stdout == expected.stdout, "\(repl.stderr)")
+            let read = try SiftBinary.run(store, ".read \(other.path)")
+            #expect(read.stdout == expected.stdout, "\(read.stderr)")
+            let statement = try SiftBinary.run(store, "COUNT Note" + lineEnd + "COUNT Tag")
+            #expect(statement.stdout == "count\n-----\n    5\n(1 row)\ncount\n-----\n    3\n(1 row)\n", "\(statement.stderr)")
+        }
+    }
+
+    // MARK: Bytes that are not UTF-8
+
+    /// Runs `sift` through the shell, whose `printf` writes bytes a Swift string cannot hold
+    /// (`command` names the binary `"$SIFT"`).
+    static func runShell(_ command: String) throws -> SiftBinary.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        var environment = SiftBinary.environment
+        environment["SIFT"] = SiftBinary.url.path
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return SiftBinary.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                 stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A script that is not UTF-8 (Latin-1, a lone surrogate written as bytes) is an error at
+    /// its line and column; a file runs none of it, piped input stops there, without the
+    /// statement the line may have gone on. (It ran, with U+FFFD in place of the bytes.)
+    @Test(arguments: [("\\351", "0xE9"), ("\\355\\240\\200", "0xED"), ("\\377", "0xFF")])
+    func scriptsThatAreNotUTF8AreErrorsAtTheirPosition(_ bytes: String, _ byte: String) throws {
+        try ScriptCommandTests.withNotesStore { directory in
+            let store = directory.appendingPathComponent("notes.sqlite").path
+            let script = directory.appendingPathComponent("latin1.sift").path
+            _ = try Self.runShell("printf 'COUNT Note\\nCOUNT Note WHERE title == \"caf\(bytes)\"\\nCOUNT Tag\\n' > '\(script)'")
+            let fromFile = try Self.runShell("\"$SIFT\" run '\(script)' --store '\(store)'")
+            #expect(fromFile.status == 1)
+            #expect(fromFile.stdout.isEmpty)
+            #expect(fromFile.stderr.hasPrefix("\(script):2:31: error: the text is not UTF-8 (byte \(byte);"), "\(fromFile.stderr)")
+            #expect(fromFile.stderr.contains("nothing in it was run"))
+            let read = try Self.runShell("\"$SIFT\" '\(store)' '.read \(script)'")
+            #expect(read.status == 1 && read.stdout.isEmpty)
+            #expect(read.stderr.contains("line 2, column 31: the text is not UTF-8 (byte \(byte);"), "\(read.stderr)")
+            for command in ["\"$SIFT\" run - --store '\(store)'", "\"$SIFT\" '\(store)'"] {
+                let piped = try Self.runShell(command + " < '\(script)'")
+                #expect(piped.status == 1)
+                // The statement before the line is dropped: the line might have gone on with it.
+                #expect(piped.stdout.isEmpty, "\(command)")
+                #expect(piped.stderr.hasSuffix("; the input was not read further; the statement written before it was not run\n"), "\(piped.stderr)")
+                #expect(piped.stderr.hasPrefix("<stdin>:2:31: error: the text is not UTF-8 (byte \(byte);"), "\(piped.stderr)")
+            }
+        }
+    }
+
+    /// An argument that is not UTF-8 is an error naming it and the column (it was searched
+    /// for, or named a file, with U+FFFD in place of its bytes).
+    @Test func argumentsThatAreNotUTF8AreErrorsAtTheirPosition() throws {
+        let predicate = try Self.runShell("\"$SIFT\" parse \"$(printf 'name == \\042caf\\351\\042')\"")
+        #expect(predicate.status == 64)
+        #expect(predicate.stderr == "error: argument 2 ('name == \"caf\\xE9\"'), column 13: the text is not UTF-8 (byte 0xE9); arguments must be UTF-8\n")
+        let surrogate = try Self.runShell("\"$SIFT\" filter 'name == %@' --arg \"$(printf '\\042\\355\\240\\200\\042')\" /dev/null")
+        #expect(surrogate.status == 64)
+        #expect(surrogate.stderr == "error: argument 4 ('\"\\xED\\xA0\\x80\"'), column 2: the text is not UTF-8 (byte 0xED); arguments must be UTF-8\n")
+        let fine = try Self.runShell("\"$SIFT\" parse 'name == \"café\"'")
+        #expect(fine.status == 0 && fine.stdout == "name == \"café\"\n", "\(fine.stderr)")
+    }
 }
