@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQLTestSupport
 import Testing
 
 /// Input at the edges (issue 29, item 12): values JSON has no number for, bytes that are not
@@ -188,5 +189,54 @@ import Testing
         #expect(surrogate.stderr == "error: argument 4 ('\"\\xED\\xA0\\x80\"'), column 2: the text is not UTF-8 (byte 0xED); arguments must be UTF-8\n")
         let fine = try Self.runShell("\"$SIFT\" parse 'name == \"café\"'")
         #expect(fine.status == 0 && fine.stdout == "name == \"café\"\n", "\(fine.stderr)")
+    }
+
+    // MARK: Imports that fail, stores that exist
+
+    static let notes = ExamplesTests.packageRoot.appendingPathComponent("Examples/Notes")
+
+    /// A data file that cannot be read is found before anything is made (an empty store was
+    /// left), and the error says why.
+    @Test(arguments: ["new.sqlite", "new.json", "new.plist"])
+    func anUnreadableDataFileMakesNoStoreAndSaysWhy(_ name: String) throws {
+        try Self.inDirectory { directory in
+            let store = directory.appendingPathComponent(name).path
+            let model = Self.notes.appendingPathComponent("model.json").path
+            let missing = directory.appendingPathComponent("missing.jsonl").path
+            let result = try SiftBinary.run("import", "--store", store, "--model", model, Self.notes.appendingPathComponent("data.json").path, missing)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: cannot read \(missing): No such file or directory\n")
+            #expect(!FileManager.default.fileExists(atPath: store))
+            let folder = try SiftBinary.run("import", "--store", store, "--model", model, directory.path)
+            #expect(folder.stderr == "error: cannot read \(directory.path): Is a directory\n")
+            #expect(!FileManager.default.fileExists(atPath: store))
+            let inferred = try SiftBinary.run("import", "--store", store, "--entity", "Row", missing)
+            #expect(inferred.stderr == "error: cannot read \(missing): No such file or directory\n")
+            #expect(!FileManager.default.fileExists(atPath: store))
+        }
+    }
+
+    /// `sift import` without `--model` imports into a PostgreSQL database's store, as into an
+    /// existing file's (it said the database did not exist); a failed import into a database
+    /// without one makes none.
+    @Test func importsIntoAPostgreSQLStoreNeedNoModel() async throws {
+        let database = try await PostgreSQLTestServer.makeDatabase("edges")
+        defer { database.drop() }
+        let conninfo = database.serverConninfo + " dbname=\(database.name)"
+        let model = Self.notes.appendingPathComponent("model.json").path
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("sift-missing-\(UUID().uuidString).jsonl").path
+        let failed = try SiftBinary.run("import", "--store", conninfo, "--model", model, missing)
+        #expect(failed.stderr == "error: cannot read \(missing): No such file or directory\n")
+        let noStore = try SiftBinary.run("import", "--store", conninfo, Self.notes.appendingPathComponent("data.json").path)
+        #expect(noStore.status == 1)
+        #expect(noStore.stderr.contains("holds no Sift store; give --model MODEL"), "\(noStore.stderr)")
+        let first = try SiftBinary.run("import", "--store", conninfo, "--model", model, Self.notes.appendingPathComponent("data.json").path)
+        #expect(first.status == 0, "\(first.stderr)")
+        let more = "{\"@entity\": \"Tag\", \"@id\": \"T9\", \"name\": \"Later\"}\n"
+        let second = try SiftBinary.run("import", "--store", conninfo, "-", stdin: more)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout == "<stdin>: imported 1 object (Tag 1)\n")
+        let count = try SiftBinary.run("query", "--store", conninfo, "COUNT Tag")
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count": 4}"#)
     }
 }
