@@ -239,4 +239,48 @@ import Testing
         let count = try SiftBinary.run("query", "--store", conninfo, "COUNT Tag")
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count": 4}"#)
     }
+
+    // MARK: Files that are not SQLite databases
+
+    /// A short `.sqlite` file that does not start with SQLite's header is not a database
+    /// (SQLite opened a 1-byte file as an empty one, and would overwrite it), and is never
+    /// written.
+    @Test(arguments: [Data("x".utf8), Data("SQLite".utf8), Data("hello, this is text and no database".utf8)])
+    func aFileWithoutSQLitesHeaderIsNotADatabase(_ bytes: Data) throws {
+        try Self.inDirectory { directory in
+            let file = directory.appendingPathComponent("short.sqlite")
+            try bytes.write(to: file)
+            let model = Self.notes.appendingPathComponent("model.json").path
+            for arguments in [[file.path, ".tables"], ["query", "--store", file.path, "COUNT Note"],
+                              ["import", "--store", file.path, "--model", model, Self.notes.appendingPathComponent("data.json").path]] {
+                let result = try SiftBinary.run(arguments: arguments)
+                #expect(result.status == 1, "\(arguments)")
+                #expect(result.stderr.contains("\(file.path) is not a SQLite database, or is encrypted or damaged at its start: it does not begin with SQLite's header"),
+                        "\(result.stderr)")
+                #expect(try Data(contentsOf: file) == bytes)
+            }
+        }
+    }
+
+    /// A 0-byte `.sqlite` file is SQLite's empty database (as sqlite3 opens it): it holds no
+    /// entities, says so, and `sift import --model` makes the store in its place; an import
+    /// that fails leaves it as it was.
+    @Test func anEmptyFileIsAnEmptyDatabaseThatAStoreReplaces() throws {
+        try Self.inDirectory { directory in
+            let file = directory.appendingPathComponent("empty.sqlite")
+            try Data().write(to: file)
+            let query = try SiftBinary.run("query", "--store", file.path, "COUNT Note")
+            #expect(query.status == 1)
+            #expect(query.stderr == "error: unknown entity 'Note' (there are no entities: the store is empty)\n")
+            let model = Self.notes.appendingPathComponent("model.json").path
+            let data = Self.notes.appendingPathComponent("data.json").path
+            let failed = try SiftBinary.run("import", "--store", file.path, "--model", model, data, directory.appendingPathComponent("missing.json").path)
+            #expect(failed.status == 1)
+            #expect(try Data(contentsOf: file).isEmpty)
+            let imported = try SiftBinary.run("import", "--store", file.path, "--model", model, data)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let count = try SiftBinary.run("query", "--store", file.path, "COUNT Note")
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count": 5}"#, "\(count.stderr)")
+        }
+    }
 }

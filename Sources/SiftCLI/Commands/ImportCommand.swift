@@ -147,10 +147,16 @@ struct ImportCommand: ParsableCommand {
         try imports.run(into: store) { print($0) }
     }
 
-    /// Whether `store` names a store to import into: an existing file, or a PostgreSQL database
-    /// holding a Sift store (a database without one gets one from --model, as a missing file does).
+    /// Whether `store` names a store to import into: an existing file (not an empty `.sqlite`
+    /// one, SQLite's empty database, which a store from --model replaces), or a PostgreSQL
+    /// database holding a Sift store (a database without one gets one from --model, as a
+    /// missing file does).
     static func holdsStore(_ store: String) throws -> Bool {
-        guard StoreFile.Kind(path: store) == .postgres else { return FileManager.default.fileExists(atPath: store) }
+        switch StoreFile.Kind(path: store) {
+        case .postgres: break
+        case .sqlite: return FileManager.default.fileExists(atPath: store) && !SQLiteStore.isEmptyDatabaseFile(URL(fileURLWithPath: store))
+        case .atomic: return FileManager.default.fileExists(atPath: store)
+        }
         return try StoreFile.report { () throws(StoreError) in
             do throws(StoreError) {
                 return try !PostgreSQLStore.open(conninfo: store).isReadOnly
