@@ -187,7 +187,7 @@ import Testing
     }
 
     /// Values whose text needs care: escapes, control characters, non-ASCII, the
-    /// infinities (null), -0.0, dates, decimals, data, UUIDs, nil; IDs that need escaping.
+    /// infinities ($double), -0.0, dates, decimals, data, UUIDs, nil; IDs that need escaping.
     @Test func awkwardValuesAndNames() throws {
         let model = try JSONModelFormat.read(Data(#"""
         {"entities": [{"name": "Odd", "attributes": [

@@ -94,6 +94,34 @@ struct JSONParserTests {
         #expect(T.same(try T.parse(#"[{"$date": "2001-01-01T00:00:00Z"}]"#), .array([.date(Date(timeIntervalSinceReferenceDate: 0))])))
     }
 
+    /// The doubles JSON has no number for, as ``JSONWriter`` writes them (and a few spellings
+    /// people write by hand).
+    @Test(arguments: [
+        (#"{"$double": "1e999"}"#, Double.infinity), (#"{"$double": "-1e999"}"#, -Double.infinity),
+        (#"{"$double": "Infinity"}"#, .infinity), (#"{"$double": "-inf"}"#, -.infinity), (#"{"$double": "+INF"}"#, .infinity),
+        (#"{"$double": "2.5"}"#, 2.5), (#"{"$double": "-0.0"}"#, -0.0),
+    ])
+    func doubleTypedForms(_ text: String, _ expected: Double) throws {
+        guard case .double(let d) = try T.parse(text) else { Issue.record("\(text) is not a double"); return }
+        #expect(d == expected && d.sign == expected.sign)
+    }
+
+    @Test func doubleTypedFormOfNaN() throws {
+        guard case .double(let d) = try T.parse(#"{"$double": "NaN"}"#) else { Issue.record("not a double"); return }
+        #expect(d.isNaN)
+    }
+
+    /// Every double JSON output writes reads back as the same double.
+    @Test func doublesRoundTripThroughJSON() throws {
+        for d in [Double.infinity, -.infinity, .nan, 0.1, -0.0, 1e300, .greatestFiniteMagnitude, .leastNonzeroMagnitude] {
+            let text = Value.array([.double(d)]).jsonString()
+            guard case .array(let elements) = try T.parse(text), case .double(let read)? = elements.first else {
+                Issue.record("\(text) does not read back as a double"); continue
+            }
+            #expect(read.isNaN ? d.isNaN : read == d && read.sign == d.sign, "\(text)")
+        }
+    }
+
     @Test func objectsThatOnlyLookTypedAreDictionaries() throws {
         #expect(T.same(try T.parse(#"{"$date": 5}"#), T.object(["$date": .int(5)])))
         #expect(T.same(try T.parse(#"{"$date": "2021-03-04", "x": 1}"#), T.object(["$date": .string("2021-03-04"), "x": .int(1)])))
@@ -107,6 +135,8 @@ struct JSONParserTests {
         (#"{"$data": "!!"}"#, 11, "invalid base64 in $data"),
         (#"{"$decimal": "1.5x"}"#, 14, "invalid decimal '1.5x'"),
         (#"{"$decimal": ""}"#, 14, "invalid decimal ''"),
+        (#"{"$double": "lots"}"#, 13, "invalid double 'lots'"),
+        (#"{"$double": "1e999x"}"#, 13, "invalid double '1e999x'"),
     ])
     func invalidTypedValuesAreErrors(_ text: String, _ column: Int, _ message: String) throws {
         let error = try #require(T.syntaxError(text))

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Foundation
 import Sift
@@ -73,7 +80,14 @@ struct ImportCommand: ParsableCommand {
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
         let input = data.contains("-") ? StandardInput() : nil
         var imports = Imports(command: self, options: options, format: format, budget: budget, standardInput: input)
-        if !FileManager.default.fileExists(atPath: self.store) {
+        // A file that cannot be read is found before anything is made or changed.
+        for path in data where path != "-" {
+            try StoreFile.report { () throws(StoreError) in
+                let handle = try Self.open(path)
+                try? handle.close()
+            }
+        }
+        if try !Self.holdsStore(self.store) {
             let newModel: DataModel
             if let model {
                 newModel = try StoreFile.loadModel(model)
@@ -85,6 +99,9 @@ struct ImportCommand: ParsableCommand {
                 try show(inferred.model)
                 newModel = inferred.model
                 imports.sampled = inferred.sampled
+            } else if StoreFile.Kind(path: self.store) == .postgres {
+                Output.error("error: the database \(self.store) holds no Sift store; give --model MODEL to make one in it (or --entity ENTITY to infer a model from CSV or JSON Lines data)")
+                throw ExitCode(1)
             } else {
                 Output.error("error: \(self.store) does not exist; give --model MODEL to create it (or --entity ENTITY to infer a model from CSV or JSON Lines data)")
                 throw ExitCode(1)
@@ -130,6 +147,26 @@ struct ImportCommand: ParsableCommand {
         try imports.run(into: store) { print($0) }
     }
 
+    /// Whether `store` names a store to import into: an existing file (not an empty `.sqlite`
+    /// one, SQLite's empty database, which a store from --model replaces), or a PostgreSQL
+    /// database holding a Sift store (a database without one gets one from --model, as a
+    /// missing file does).
+    static func holdsStore(_ store: String) throws -> Bool {
+        switch StoreFile.Kind(path: store) {
+        case .postgres: break
+        case .sqlite: return FileManager.default.fileExists(atPath: store) && !SQLiteStore.isEmptyDatabaseFile(URL(fileURLWithPath: store))
+        case .atomic: return FileManager.default.fileExists(atPath: store)
+        }
+        return try StoreFile.report { () throws(StoreError) in
+            do throws(StoreError) {
+                return try !PostgreSQLStore.open(conninfo: store).isReadOnly
+            } catch where error.code == .unsupportedModel {
+                // Tables that cannot be read as a model: no Sift store.
+                return false
+            }
+        }
+    }
+
     /// The data files imported into one store, in order, each all or nothing (and, into a new
     /// store, all of them or none).
     struct Imports {
@@ -163,7 +200,11 @@ struct ImportCommand: ParsableCommand {
                             error = error.suffixed(" (the model was inferred from the first \(MemoryBudget.text(ImportCommand.standardInputSample)) of standard input; "
                                                    + "give --model MODEL, or import from a file, which is read through to infer the model)")
                         }
-                        if creating { error = error.suffixed("; \(command.store) was not created") }
+                        if creating {
+                            // A PostgreSQL database gets its store before the data goes in.
+                            error = error.suffixed(StoreFile.Kind(path: command.store) == .postgres
+                                ? "; the store made in the database holds none of the data" : "; \(command.store) was not created")
+                        }
                         throw error
                     }
                 }
@@ -296,7 +337,12 @@ struct ImportCommand: ParsableCommand {
         if let format = ImportFormat(fileExtension: URL(fileURLWithPath: path).pathExtension) { return format }
         let handle = try open(path)
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 1 << 20) else { throw StoreError(.fileSystem, "cannot read \(path)") }
+        let head: Data
+        do {
+            head = try handle.read(upToCount: 1 << 20) ?? Data()
+        } catch {
+            throw StoreError(.fileSystem, "cannot read \(path): \(FoundationErrorText.describe(error))")
+        }
         return ImportFormat(content: head)
     }
 
@@ -317,14 +363,34 @@ struct ImportCommand: ParsableCommand {
         if let size, !budget.hold(size.multipliedReportingOverflow(by: wholeFileFactor).overflow ? Int.max : size * wholeFileFactor) {
             throw refusal(size)
         }
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw StoreError(.fileSystem, "cannot read \(path)")
+        let handle = try open(path)
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw StoreError(.fileSystem, "cannot read \(path): \(FoundationErrorText.describe(error))")
         }
-        return contents
     }
 
+    /// A data file opened to read, or an error saying why it cannot be (`No such file or
+    /// directory`, `Permission denied`, `Is a directory`).
     private static func open(_ path: String) throws(StoreError) -> FileHandle {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError(.fileSystem, "cannot read \(path)") }
-        return handle
+        let descriptor = openForReading(path)
+        guard descriptor >= 0 else { throw unreadable(path, errno) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw unreadable(path, EISDIR)
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
+
+    private static func unreadable(_ path: String, _ code: Int32) -> StoreError {
+        StoreError(.fileSystem, "cannot read \(path): \(String(cString: strerror(code)))")
+    }
+}
+
+/// The system's `open` for reading (outside ``ImportCommand``, whose `open` is its own).
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC)
 }

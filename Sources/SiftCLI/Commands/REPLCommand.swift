@@ -77,7 +77,7 @@ struct REPLCommand: ParsableCommand {
             ShellRunner.runInteractive(session)
             return
         }
-        ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false))
+        ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false, notText: session.reportNotText))
         throw ShellRunner.exitStatus(session)
     }
 }

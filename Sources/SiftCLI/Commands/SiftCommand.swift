@@ -32,6 +32,12 @@ public struct SiftCommand: ParsableCommand {
     /// Runs `sift` with the process's arguments: `sift` alone and `sift STORE [STATEMENT]` are
     /// `sift repl`, the rest goes to the subcommands.
     public static func mainWithShortcuts() {
+        do throws(ArgumentBytes.NotText) {
+            try ArgumentBytes.check()
+        } catch {
+            Output.error("error: \(error)")
+            exit(withError: ExitCode.validationFailure)
+        }
         let arguments = shortcutArguments(Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand
         do {

@@ -48,7 +48,7 @@ enum ShellRunner {
         } else {
             let interrupter = StatementInterrupter(whenIdle: .terminate)
             defer { interrupter.stop() }
-            run(session, reader: PlainLineReader(showsPrompt: true), interrupter: interrupter)
+            run(session, reader: PlainLineReader(showsPrompt: true, notText: session.reportNotText), interrupter: interrupter)
         }
     }
 

@@ -82,9 +82,16 @@ final class Session {
     }
 
     /// Feeds every line of a file as a script (`.read FILE`); errors name the file and line.
+    /// A file that is not UTF-8 is an error naming the line and column, and none of it runs.
     func read(file path: String) throws {
         guard !reading.contains(path) else { throw SessionError("\(path) is already being read (.read within itself)") }
         guard let data = FileManager.default.contents(atPath: path) else { throw SessionError("cannot read \(path)") }
+        let lines: [String]
+        do {
+            lines = try ScriptLines.lines([UInt8](data))
+        } catch {
+            throw ScriptFileNotText(path: path, error: error)
+        }
         let saved = (source, pending)
         source = .script(name: path)
         pending = []
@@ -93,19 +100,20 @@ final class Session {
             reading.removeLast()
             (source, pending) = saved
         }
-        feedLines(String(decoding: data, as: UTF8.self))
+        feed(lines: lines)
         endOfInput()
     }
 
-    /// Feeds text line by line (a `#!` first line is a comment).
+    /// Feeds text line by line (``ScriptLines``: LF, CR LF and CR end a line).
     func feedLines(_ text: String) {
-        var number = 1
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        for line in lines {
+        feed(lines: ScriptLines.lines(text))
+    }
+
+    /// Feeds lines in order (a `#!` first line is a comment).
+    private func feed(lines: [String]) {
+        for (index, line) in lines.enumerated() {
             if finished { return }
-            feed(String(line.hasSuffix("\r") ? line.dropLast() : line), lineNumber: number)
-            number += 1
+            feed(line, lineNumber: index + 1)
         }
     }
 

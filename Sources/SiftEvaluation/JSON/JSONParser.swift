@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Objects become `.dictionary` keeping their key order, arrays `.array`, integers that fit 64
 /// bits `.int`, other numbers `.double`, and the typed forms of ``JSONTypedForm`` (`$date`,
-/// `$uuid`, `$data`, `$decimal`) their values. Nesting deeper than ``maximumDepth`` is an error
+/// `$uuid`, `$data`, `$decimal`, `$double`) their values. Nesting deeper than ``maximumDepth`` is an error
 /// (the parser does not recurse, so no input can overflow the stack). Errors name the 1-based
 /// line and column. Invalid UTF-8 in a string is an error (JSON text is UTF-8); a lone
 /// surrogate escape (`"\ud800"`) reads as U+FFFD.

@@ -15,7 +15,7 @@ struct JSONScanFailure: Error {
 /// input costs no native stack; nesting deeper than `maximumDepth` is an error. Objects become
 /// `.dictionary` with their keys in order (a repeated key keeps its first position and its last
 /// value), integers that fit 64 bits `.int`, other numbers `.double`, and the typed forms
-/// `{"$date": ...}`, `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}` their values
+/// `{"$date": ...}`, `{"$uuid": ...}`, `{"$data": ...}`, `{"$decimal": ...}`, `{"$double": ...}` their values
 /// (``JSONTypedForm``).
 ///
 /// The caller keeps `base` valid while scanning.
@@ -125,7 +125,7 @@ struct JSONScanner {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = try scanNumber()
             default:
-                throw failure("unexpected character '\(characterDescription(at: index))'")
+                throw failure("unexpected character \(characterDescription(at: index))")
             }
 
             // A value is complete: add it to the innermost open container, closing containers
@@ -347,7 +347,7 @@ struct JSONScanner {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 _ = try scanNumber()
             default:
-                throw failure("unexpected character '\(characterDescription(at: index))'")
+                throw failure("unexpected character \(characterDescription(at: index))")
             }
             while let top = isObject.last {
                 skipWhitespace()
@@ -450,11 +450,18 @@ struct JSONScanner {
         index += length
     }
 
-    /// The character at `offset` (a whole UTF-8 sequence), for messages.
+    /// The character at `offset` (a whole UTF-8 sequence), quoted, for messages: a control
+    /// character (U+0000 and the like, which a terminal would not show) by its code point, a
+    /// byte that is not UTF-8 by its value.
     func characterDescription(at offset: Int) -> String {
+        let first = base[offset]
+        if first < 0x20 || first == 0x7F { return "U+\(String(format: "%04X", first))" }
         var end = offset + 1
         while end < count, end - offset < 4, base[end] & 0xC0 == 0x80 { end += 1 }
-        return String(decoding: UnsafeBufferPointer(start: base + offset, count: end - offset), as: UTF8.self)
+        guard let text = String(validating: UnsafeBufferPointer(start: base + offset, count: end - offset), as: UTF8.self) else {
+            return "byte 0x\(String(first, radix: 16, uppercase: true))"
+        }
+        return "'\(text)'"
     }
 
     // MARK: Numbers

@@ -8,13 +8,15 @@ import SiftLanguage
 ///     {"$uuid": "E621E1F8-C36C-..."}          → .uuid
 ///     {"$data": "AQI="}                       → .data   (base64)
 ///     {"$decimal": "1.25"}                    → .decimal
+///     {"$double": "1e999"}                    → .double (what JSON cannot write: "1e999" and
+///                                               "-1e999" for the infinities, "NaN")
 ///
 /// An invalid string (`{"$date": "yesterday"}`) is an error; any other object, including one
 /// of these keys with a non-string value or next to other keys, is an ordinary dictionary.
 /// (`{"$ref": ...}` names a stored object; without a store it is an ordinary dictionary.)
 public enum JSONTypedForm {
     /// The keys that introduce typed values.
-    public static let keys: Set<String> = ["$date", "$uuid", "$data", "$decimal"]
+    public static let keys: Set<String> = ["$date", "$uuid", "$data", "$decimal", "$double"]
 
     /// The value for a parsed object: the typed value, or the dictionary itself.
     /// `valueOffset`/`objectOffset` place errors.
@@ -55,9 +57,37 @@ public enum JSONTypedForm {
                 throw Invalid(message: "invalid decimal \(quoted(text))")
             }
             return .decimal(decimal)
+        case "$double":
+            guard let double = doubleValue(text) else { throw Invalid(message: "invalid double \(quoted(text))") }
+            return .double(double)
         default:
             return nil
         }
+    }
+
+    /// The double a `$double` text holds: a decimal number (`1e999` and `-1e999` are the
+    /// infinities, as a JSON number too long for a double reads), or `inf`, `infinity`, `nan`
+    /// in any case, with an optional sign.
+    static func doubleValue(_ text: String) -> Double? {
+        guard text.utf8.count <= maximumLength else { return nil }
+        if isDecimalText(text) { return Double(text) }
+        var word = Substring(text.lowercased())
+        var negative = false
+        if let sign = word.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            word = word.dropFirst()
+        }
+        switch word {
+        case "inf", "infinity": return negative ? -.infinity : .infinity
+        case "nan": return .nan
+        default: return nil
+        }
+    }
+
+    /// The text ``JSONWriter`` writes for a double JSON has no number for (an infinity or NaN).
+    static func doubleText(_ d: Double) -> String {
+        if d.isNaN { return "NaN" }
+        return d < 0 ? "-1e999" : "1e999"
     }
 
     /// The longest text a date, UUID or decimal is read from (each needs far less).

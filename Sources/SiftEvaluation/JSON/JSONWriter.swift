@@ -7,8 +7,8 @@ import SiftLanguage
 ///     Value.dictionary(ValueDictionary([("at", .date(d))])).jsonString()   // {"at":{"$date":"2021-03-04T05:06:07Z"}}
 ///
 /// - integers as digits; doubles in their shortest round-trip form, always with a `.` or an
-///   exponent (`2.0`, `1e+100`), so they read back as doubles; NaN and infinities (which JSON
-///   cannot write) as `null`;
+///   exponent (`2.0`, `1e+100`), so they read back as doubles; infinities and NaN, which JSON
+///   has no number for, in the typed form `{"$double": "1e999"}` (`"-1e999"`, `"NaN"`);
 /// - the typed forms: `{"$date": "<ISO 8601>"}`, `{"$uuid": "..."}`, `{"$data": "<base64>"}`,
 ///   `{"$decimal": "1.5"}`;
 /// - sets as arrays; dictionaries in their key order; objects as `{"$ref": "<identity>"}`;
@@ -60,7 +60,8 @@ public enum JSONWriter {
             case .null: append("null")
             case .bool(let b): append(b ? "true" : "false")
             case .int(let i): append(String(i))
-            case .double(let d): append(JSONWriter.doubleText(d) ?? "null")
+            case .double(let d):
+                if let text = JSONWriter.doubleText(d) { append(text) } else { writeTyped("$double", JSONTypedForm.doubleText(d), indent: indent) }
             case .decimal(let d): writeTyped("$decimal", d.description, indent: indent)
             case .string(let s): writeString(s)
             case .date(let d): writeTyped("$date", ISO8601.string(from: d), indent: indent)

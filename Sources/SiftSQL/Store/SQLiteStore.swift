@@ -142,13 +142,16 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// there is no file at all — a new store that an import fills, all or nothing. Changes
     /// `fill` leaves unsaved are not kept. Fails with the "already exists" error when `url`
     /// exists, before `fill` runs or, if another process created the file meanwhile, after it
-    /// (nothing of this store is then kept).
+    /// (nothing of this store is then kept). An empty file at `url` (SQLite's empty database,
+    /// ``isEmptyDatabaseFile(_:)``; `touch notes.sqlite`) is no store: the new one replaces it,
+    /// if it is empty still when the store is put in place.
     ///
     ///     let store = try SQLiteStore.create(at: url, model: model) { store in
     ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
     ///     }
     public static func create(at url: URL, model: DataModel, filling fill: (SQLiteStore) throws -> Void) throws -> SQLiteStore {
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
+        let replacesEmptyFile = isEmptyDatabaseFile(url)
+        guard replacesEmptyFile || !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
@@ -169,9 +172,14 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             store.rollback()
             do { try database.execute("PRAGMA journal_mode=WAL") } catch { throw storeError(error) }
         }
-        guard link(temporary, url.path) == 0 else {
-            if errno == EEXIST { throw StoreError.createdMeanwhile(url) }
-            throw StoreError(.fileSystem, "cannot create \(url.path): \(String(cString: strerror(errno)))")
+        if link(temporary, url.path) != 0 {
+            let code = errno
+            // (A file that is no longer empty was written meanwhile: it is left as it is.)
+            let replaced = code == EEXIST && replacesEmptyFile && isEmptyDatabaseFile(url) && rename(temporary, url.path) == 0
+            if !replaced {
+                if code == EEXIST { throw StoreError.createdMeanwhile(url) }
+                throw StoreError(.fileSystem, "cannot create \(url.path): \(String(cString: strerror(code)))")
+            }
         }
         let database: SQLiteDatabase
         do {
@@ -209,6 +217,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }
+        try checkHeader(url)
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: url.path, options: readOnly ? [.readOnly] : [])
@@ -250,6 +259,36 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         }
         return try SQLiteStore(url: url, database: database, schema: schema, foreign: foreign, readOnly: readOnly)
     }
+
+    /// Whether the file at `url` is an empty database by SQLite's rule: 0 bytes, with no
+    /// write-ahead log beside it holding pages (a database made in WAL mode keeps its first
+    /// pages there until a checkpoint). It opens as a database without tables.
+    public static func isEmptyDatabaseFile(_ url: URL) -> Bool {
+        func size(_ path: String) -> Int? {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            return Int(status.st_size)
+        }
+        return size(url.path) == 0 && (size(url.path + "-wal") ?? 0) == 0
+    }
+
+    /// Fails when the file at `url` has bytes and they do not start with SQLite's header
+    /// (`SQLite format 3` and a zero byte). SQLite itself opens a 1-byte file as an empty
+    /// database and, written to, overwrites it; Sift never takes a file that SQLite did not
+    /// write for one. (A 0-byte file is SQLite's empty database: ``isEmptyDatabaseFile(_:)``.)
+    static func checkHeader(_ url: URL) throws(StoreError) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }  // SQLite's error says why
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: sqliteHeader.count), !head.isEmpty else { return }
+        guard !head.starts(with: sqliteHeader) else { return }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        let length = size.map { $0 < 100 ? " (\($0) byte\($0 == 1 ? "" : "s"), shorter than SQLite's 100-byte header)" : "" } ?? ""
+        throw StoreError(.corruptStore, "\(url.path) is not a SQLite database, or is encrypted or damaged at its start: it does not begin with "
+                         + "SQLite's header ('SQLite format 3')\(length); check that the path names a store")
+    }
+
+    /// The first 16 bytes of every SQLite database file.
+    static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
     // MARK: Fetching
 

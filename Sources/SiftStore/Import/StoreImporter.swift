@@ -117,11 +117,15 @@ public enum StoreImporter {
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         var batch: [LineRow] = []
         batch.reserveCapacity(ImportPipeline<LineRow>.batchSize)
+        // The line of the record being checked; 0 while one is read (a syntax error names
+        // its own line and column).
         var line = 0
         // Lines of one entity usually come together: its position is looked up once a run.
         var entity = -1
         do throws(StoreError) {
-            while let record = try nextRecord(reader) {
+            while true {
+                line = 0
+                guard let record = try nextRecord(reader) else { break }
                 line = record.line
                 guard case .dictionary(let fields) = record.value else {
                     throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")

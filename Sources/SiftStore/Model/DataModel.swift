@@ -62,6 +62,9 @@ public struct DataModel: Sendable {
         var message = "unknown entity '\(name)'"
         if let suggestion = Suggestions.closest(to: name, in: entities.map(\.name)) {
             message += "; did you mean '\(suggestion)'?"
+        } else if entities.isEmpty {
+            // (An empty database: a 0-byte SQLite file, a PostgreSQL database without tables.)
+            message += " (there are no entities: the store is empty)"
         } else {
             message += " (entities: \(entities.map(\.name).joined(separator: ", ")))"
         }
