@@ -42,6 +42,8 @@ extension PostgreSQLStore {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
         try read { () throws(StoreError) in try rows.validateChanges() }
+        // The last point where an interrupt (of a change under way) leaves the store as it was.
+        try interruption.check()
         do {
             try connection.execute("COMMIT")
         } catch {

@@ -27,7 +27,7 @@ import SiftStore
 ///     let store = try PostgreSQLStore.create(conninfo: "postgres://me@localhost/notes", model: model)
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
-public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchecked Sendable {
+public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, InterruptibleStore, @unchecked Sendable {
     /// The store's model, as it was given (its layout's model, `schema`, has every String
     /// attribute searchable).
     public let model: DataModel
@@ -51,7 +51,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, @unchec
     /// The fetches streaming from a cursor, and their transaction (``PostgreSQLStream``).
     let streams = PostgreSQLStreams()
     /// Lets ``interrupt()`` stop the fetches under way.
-    let interruption = FetchInterruption()
+    package let interruption = FetchInterruption()
     /// How long the first change waits for another writer's lock on the store before failing
     /// with a `locked` error: 5 seconds unless set (as the SQLite store's busy timeout).
     public var lockTimeout: Duration = .seconds(5)

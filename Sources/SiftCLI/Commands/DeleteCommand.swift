@@ -14,7 +14,7 @@ struct DeleteCommand: ParsableCommand {
 
             Deletes every object of the entity (sub-entities included) that the predicate matches, or every object without WHERE (Core Data's NSBatchDeleteRequest), with the delete rules of the model: Cascade deletes the objects a deleted object reaches, Nullify detaches them, and Deny refuses the whole delete while an object it reaches stays (the error names the blocking object). Key paths are checked against the model. Keywords are case-insensitive. --arg binds %@, %K, %d ... in order (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
 
-            The changes are validated and saved all or nothing (on SQLite in one transaction): an error deletes nothing. On a SQLite database Sift did not create, the database's foreign keys decide instead of delete rules: their ON DELETE actions run, and a row still referred to is not deleted (docs/SQLITE-DATABASES.md). Prints 'deleted N objects', counting the objects the predicate matched (not those deleted by Cascade). The store kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
+            The changes are validated and saved all or nothing (on SQLite in one transaction): an error deletes nothing. On a SQLite database Sift did not create, the database's foreign keys decide instead of delete rules: their ON DELETE actions run, and a row still referred to is not deleted (docs/SQLITE-DATABASES.md). Prints 'deleted N objects', counting the objects the predicate matched (not those deleted by Cascade). Ctrl-C before the change is saved rolls it back ('error: interrupted; nothing was changed'); after, it says so ('deleted N objects; interrupted after the change was saved'); either way sift then ends as Ctrl-C ends a command ($? is 130). The store kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
 
             Examples:
               $ sift delete --store movies.sqlite 'Movie WHERE title == "Aliens"'
@@ -50,9 +50,8 @@ struct DeleteCommand: ParsableCommand {
         }
         let store = try StoreFile.open(options.store)
         BatchChange.printWarnings(delete.predicate, entity: delete.entityName, on: store, statement: statement)
-        let count = try BatchChange.apply(to: store) {
+        try BatchChange.apply(to: store, verb: "deleted") {
             try store.batchDelete(entity: delete.entityName, predicate: delete.predicate)
         }
-        print(BatchChange.summary("deleted", count))
     }
 }

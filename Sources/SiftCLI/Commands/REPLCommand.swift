@@ -60,6 +60,13 @@ struct REPLCommand: ParsableCommand {
         session.settings.bail = bail
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
         session.open(store: try ShellStores.open(label, create: create, model: model, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
+        if !interactive {
+            // A statement on the command line or piped statements: Ctrl-C stops the statement
+            // running, says what happened to a change, and ends the run (as in `sift run`).
+            let interrupter = StatementInterrupter(whenIdle: .terminate)
+            session.scriptInterrupter = interrupter
+        }
+        defer { session.scriptInterrupter?.stop() }
         if let statement {
             session.feedLines(statement)
             session.endOfInput()

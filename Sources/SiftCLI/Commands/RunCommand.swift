@@ -8,7 +8,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a script of statements and dot commands.",
         discussion: """
-            A script holds statements (as sift query takes them, or bare predicates after .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and # comments. A statement may go on over several lines; a line ending in ; or a blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a program (chmod +x, then ./script.sift); - reads the script from standard input (errors then name <stdin>). A line ends at LF, CR LF or CR; the script must be UTF-8 (a byte that is not is an error at its line and column, and a script file then runs none of it). The script starts on --store, or on the bundled example store (the seed apps) when none is given. Errors are printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or .bail on stops at the first).
+            A script holds statements (as sift query takes them, or bare predicates after .use), dot commands (.open, .use, .set, .mode, .request FILE.json, …) and # comments. A statement may go on over several lines; a line ending in ; or a blank line ends it. A first line #!/usr/bin/env -S sift run makes the script a program (chmod +x, then ./script.sift); - reads the script from standard input (errors then name <stdin>). A line ends at LF, CR LF or CR; the script must be UTF-8 (a byte that is not is an error at its line and column, and a script file then runs none of it). The script starts on --store, or on the bundled example store (the seed apps) when none is given. Errors are printed as FILE:LINE:COLUMN: error: …; the exit status is 1 when any statement failed (--bail or .bail on stops at the first). Ctrl-C stops the statement running (a change not yet saved is rolled back whole), says what happened, and ends the script as Ctrl-C ends a command ($? is 130).
 
             Examples:
               $ sift run Examples/movies-report.sift
@@ -66,6 +66,10 @@ struct RunCommand: ParsableCommand {
         }
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
         session.open(store: try ShellStores.open(label, create: false, model: nil, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
+        // Ctrl-C stops the statement running, says what happened to a change, and ends the script.
+        let interrupter = StatementInterrupter(whenIdle: .terminate)
+        defer { interrupter.stop() }
+        session.scriptInterrupter = interrupter
         if fromStandardInput {
             // Line by line as they come, as piped input to `sift STORE` is read.
             ShellRunner.run(session, reader: PlainLineReader(showsPrompt: false, notText: session.reportNotText))

@@ -14,7 +14,7 @@ struct UpdateCommand: ParsableCommand {
 
             Sets attributes of every object of the entity (sub-entities included) that the predicate matches, or of every object without WHERE (Core Data's NSBatchUpdateRequest). A key is an attribute name (a reserved word is written #size; == may stand for =); a value is an expression of the predicate language evaluated on each object before any of them changes: a constant, a key path, arithmetic, a function, %@. Keys and key paths are checked against the model. Keywords are case-insensitive. --arg binds %@, %K, %d ... in order across the SET values and the WHERE clause (a stored object is {"$ref": "<object ID>"}); --var binds $NAME.
 
-            The changes are validated and saved all or nothing (on SQLite in one transaction): an unknown key, or a value that does not fit its attribute, is an error and changes nothing. On a SQLite database Sift did not create, each value is written in the form its column holds (a text date in its spelling) under the database's constraints, foreign keys and triggers (docs/SQLITE-DATABASES.md). Prints 'updated N objects'. The store kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
+            The changes are validated and saved all or nothing (on SQLite in one transaction): an unknown key, or a value that does not fit its attribute, is an error and changes nothing. On a SQLite database Sift did not create, each value is written in the form its column holds (a text date in its spelling) under the database's constraints, foreign keys and triggers (docs/SQLITE-DATABASES.md). Prints 'updated N objects'. Ctrl-C before the change is saved rolls it back ('error: interrupted; nothing was changed'); after, it says so ('updated N objects; interrupted after the change was saved'); either way sift then ends as Ctrl-C ends a command ($? is 130). The store kind follows the extension: .sqlite or .db (SQLite), .json (JSON store) or .plist (binary store); when the extension says nothing, the file's first bytes do.
 
             Examples:
               $ sift update --store movies.sqlite 'Movie SET watched = YES WHERE rating >= 8'
@@ -56,9 +56,8 @@ struct UpdateCommand: ParsableCommand {
         }
         let store = try StoreFile.open(options.store)
         BatchChange.printWarnings(update.predicate, entity: update.entityName, on: store, statement: statement)
-        let count = try BatchChange.apply(to: store) {
+        try BatchChange.apply(to: store, verb: "updated") {
             try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values)
         }
-        print(BatchChange.summary("updated", count))
     }
 }

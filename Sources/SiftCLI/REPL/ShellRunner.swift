@@ -52,22 +52,22 @@ enum ShellRunner {
         }
     }
 
-    /// Runs what a line completes; a SIGINT meanwhile stops it. A statement stopped while its
-    /// results were being read ends without an error of its own (the rows read so far are
-    /// printed), so the interruption is reported here.
+    /// Runs what a line completes; a SIGINT meanwhile stops it, and is reported
+    /// (``Session/runReportingInterrupt(_:statement:location:_:)``).
     private static func run(_ session: Session, interrupter: StatementInterrupter?, _ body: () -> Void) {
         guard let interrupter else { return body() }
-        let failures = session.failures
-        let interrupted = interrupter.run(session, body)
-        if interrupted, session.failures == failures {
-            session.report(StoreError.interrupted, statement: "", location: nil)
-            session.output.flush()
-        }
+        _ = session.runReportingInterrupt(interrupter, body)
     }
 
-    /// The exit status a session ends with: 1 when any statement or command failed.
+    /// The exit status a session ends with: 1 when any statement or command failed. A session
+    /// a SIGINT stopped (a script's) ends as Ctrl-C ends a process
+    /// (``StatementInterrupter/endInterrupted()``: `$?` is 130).
     static func exitStatus(_ session: Session) -> ExitCode {
-        session.failures > 0 ? ExitCode(1) : .success
+        if session.wasInterrupted {
+            session.output.flush()
+            StatementInterrupter.endInterrupted()
+        }
+        return session.failures > 0 ? ExitCode(1) : .success
     }
 
     /// Whether standard input is a terminal.

@@ -54,7 +54,13 @@ final class StatementInterrupter {
     /// Runs one statement (or dot command) of `session`, which a SIGINT stops; returns whether
     /// one came while it ran.
     func run(_ session: Session, _ body: () -> Void) -> Bool {
-        signals.started(stop: Self.stopAction(for: session.store))
+        run(stopping: session.store, body)
+    }
+
+    /// Runs `body` (a statement, a batch change), which a SIGINT stops by stopping `store`;
+    /// returns whether one came while it ran.
+    func run(stopping store: (any PersistentStore)?, _ body: () -> Void) -> Bool {
+        signals.started(stop: Self.stopAction(for: store))
         body()
         return signals.ended()
     }
@@ -67,6 +73,21 @@ final class StatementInterrupter {
         case let store as PostgreSQLStore: { store.interrupt() }
         default: nil
         }
+    }
+
+    /// Ends the process as SIGINT ends it by default, once what Ctrl-C stopped is reported: a
+    /// shell then sees a command Ctrl-C ended (`$?` is 130), and a shell script running it
+    /// stops too, instead of going on as it does after a command that handled the signal.
+    static func endInterrupted() -> Never {
+        fflush(nil)  // every stream: what print wrote
+        signal(SIGINT, SIG_DFL)
+        // (Dispatch may keep SIGINT blocked, to read it itself.)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGINT)
+        _exit(128 + SIGINT)
     }
 
     /// What the signal queue and the session's thread share: the statement running, and
@@ -105,9 +126,8 @@ final class StatementInterrupter {
                 return true
             }
             if !wasRunning, whenIdle == .terminate {
-                // As a shell reports a process SIGINT ended (the results were flushed as they
-                // were printed).
-                _exit(128 + SIGINT)
+                // (The results were flushed as they were printed.)
+                StatementInterrupter.endInterrupted()
             }
         }
     }

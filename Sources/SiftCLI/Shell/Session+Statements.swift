@@ -109,6 +109,7 @@ extension Session {
             let count = try timings.measure(.execute) {
                 try changeAndSave(store) { try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values) }
             }
+            savedChange = BatchChange.summary("updated", count)
             output.write("updated \(count) object\(count == 1 ? "" : "s")\n")
         case .delete(let delete):
             _ = try requireWritableStore()
@@ -118,6 +119,7 @@ extension Session {
             let count = try timings.measure(.execute) {
                 try changeAndSave(store) { try store.batchDelete(entity: delete.entityName, predicate: delete.predicate) }
             }
+            savedChange = BatchChange.summary("deleted", count)
             output.write("deleted \(count) object\(count == 1 ? "" : "s")\n")
         }
         if settings.timer { output.message(timings.line) }

@@ -58,6 +58,15 @@ final class Session {
     private(set) var reading: [String] = []
     /// The statement running now and where it was written, for its warnings' carets.
     private(set) var statementBeingRun: (text: String, location: StatementLocation?)?
+    /// The summary of the change the statement running saved (`updated 3 objects`): what an
+    /// interrupt after the save reports.
+    var savedChange: String?
+    /// Stops a script's statements on SIGINT (`sift run`): the statement is stopped, the
+    /// interrupt reported, and the script ends. (The REPL stops statements line by line, in
+    /// ``ShellRunner``.)
+    var scriptInterrupter: StatementInterrupter?
+    /// A SIGINT stopped the script.
+    private(set) var wasInterrupted = false
 
     init(output: SessionOutput, source: Source) {
         self.output = output
@@ -226,10 +235,12 @@ final class Session {
         if settings.echo { output.write(text + "\n") }
         statementBeingRun = (text, location)
         defer { statementBeingRun = nil }
-        do {
-            try execute(statement: text)
-        } catch {
-            report(error, statement: text, location: location)
+        runStoppingScript(statement: text, location: location) {
+            do {
+                try execute(statement: text)
+            } catch {
+                report(error, statement: text, location: location)
+            }
         }
         output.endOfResult()
     }
@@ -237,12 +248,46 @@ final class Session {
     /// Runs one dot command line, reporting any error.
     func runDotCommand(_ line: String, line lineNumber: Int = 0) {
         if settings.echo { output.write(line + "\n") }
-        do {
-            try DotCommands.run(line, in: self)
-        } catch {
-            report(error, statement: line, location: StatementLocation(lines: [lineNumber], texts: [line]))
+        let location = StatementLocation(lines: [lineNumber], texts: [line])
+        runStoppingScript(statement: line, location: location) {
+            do {
+                try DotCommands.run(line, in: self)
+            } catch {
+                report(error, statement: line, location: location)
+            }
         }
         output.endOfResult()
+    }
+
+    /// Runs one statement or dot command of a script that ``scriptInterrupter`` stops: an
+    /// interrupt ends the script.
+    private func runStoppingScript(statement: String, location: StatementLocation?, _ body: () -> Void) {
+        guard let interrupter = scriptInterrupter, !wasInterrupted else { return body() }
+        if runReportingInterrupt(interrupter, statement: statement, location: location, body) {
+            wasInterrupted = true
+            finished = true
+        }
+    }
+
+    /// Runs `body` (what a line completes, a script's statement), which a SIGINT stops, and
+    /// returns whether one came. A statement stopped while its results were being read ends
+    /// without an error of its own (the rows read so far are printed), so the interruption is
+    /// reported here — or, when a change statement had saved its change before it came, that
+    /// the change was made (`updated 3 objects; interrupted after the change was saved`).
+    func runReportingInterrupt(_ interrupter: StatementInterrupter, statement: String = "", location: StatementLocation? = nil,
+                               _ body: () -> Void) -> Bool {
+        let failuresBefore = failures
+        savedChange = nil
+        defer { savedChange = nil }
+        let interrupted = interrupter.run(self, body)
+        guard interrupted, failures == failuresBefore else { return interrupted }
+        if let savedChange {
+            output.message(BatchChange.interruptedAfterSaving(savedChange))
+        } else {
+            report(StoreError.interrupted, statement: statement, location: location)
+        }
+        output.flush()
+        return true
     }
 
     /// Ends the session (`.quit`).

@@ -45,16 +45,42 @@ enum BatchChange {
         WarningText.print(FetchRequest(entityName: entity, predicate: predicate), on: store, source: statement)
     }
 
-    /// Runs `change` (a batch update or delete, which leaves its changes pending) and saves: on
-    /// SQLite one transaction. On any error the changes are rolled back, nothing is written, the
-    /// error is printed as `error: ...` and the exit status is 1. Returns `change`'s count.
-    static func apply(to store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
-        do {
-            return try saved(store, change)
-        } catch {
+    /// Runs `change` (a batch update or delete, which leaves its changes pending), saves, and
+    /// prints its summary (`updated 3 objects`, with `verb`): on SQLite one transaction. On any
+    /// error the changes are rolled back, nothing is written, the error is printed as
+    /// `error: ...` and the exit status is 1.
+    ///
+    /// Ctrl-C (SIGINT) while the change runs stops it: before the save commits, the change is
+    /// rolled back and `error: interrupted; nothing was changed` is printed; after, the summary
+    /// is printed and then `…; interrupted after the change was saved`. Either way the process
+    /// then ends as Ctrl-C ends it (``StatementInterrupter/endInterrupted()``: `$?` is 130).
+    static func apply(to store: any PersistentStore, verb: String, _ change: () throws -> Int) throws {
+        let interrupter = StatementInterrupter(whenIdle: .terminate)
+        defer { interrupter.stop() }
+        var outcome: Result<Int, any Error> = .success(0)
+        let interrupted = interrupter.run(stopping: store) { outcome = Result { try saved(store, change) } }
+        switch outcome {
+        case .success(let count):
+            print(summary(verb, count))
+            guard !interrupted else {
+                Output.error(interruptedAfterSaving(summary(verb, count)))
+                StatementInterrupter.endInterrupted()
+            }
+        case .failure(let error):
             Output.error("error: \(message(of: error))")
+            if isInterruption(error) { StatementInterrupter.endInterrupted() }
             throw ExitCode(1)
         }
+    }
+
+    /// Whether `error` is an interrupt (the store's `interrupt()`, Ctrl-C).
+    static func isInterruption(_ error: any Error) -> Bool {
+        (error as? StoreError)?.code == .interrupted || (error as? EvaluationError)?.code == .interrupted
+    }
+
+    /// What an interrupt after the save says: the change was made.
+    static func interruptedAfterSaving(_ summary: String) -> String {
+        "\(summary); interrupted after the change was saved"
     }
 
     /// Runs `change` (a batch update or delete) and saves; any error rolls the change back and
@@ -64,12 +90,18 @@ enum BatchChange {
         let atomic = store as? AtomicStore
         try atomic?.lockForWriting()
         defer { atomic?.unlockForWriting() }
+        // Under the store's interruption from the first read to the save: an interrupt at any
+        // point before the save commits rolls the whole change back.
+        let interruption = (store as? any InterruptibleStore)?.interruption
         do {
-            let count = try change()
-            try store.save()
-            return count
+            return try interruption.whileRunning {
+                let count = try change()
+                try store.save()
+                return count
+            }
         } catch {
             store.rollback()
+            if isInterruption(error) { throw StoreError(.interrupted, "interrupted; nothing was changed") }
             throw error
         }
     }

@@ -126,9 +126,14 @@ extension CompiledExpression {
 }
 
 /// The variables one evaluation has bound so far (arguments of `evaluate`, SUBQUERY's
-/// variable, assignments).
+/// variable, assignments), and the SUBQUERY elements it has tested (``EvaluationBudget``).
 struct Frame {
     var variables: [String: Value]
+    var subqueryTests = 0
+
+    init(variables: [String: Value]) {
+        self.variables = variables
+    }
 }
 
 /// A compiled predicate or expression: called with the evaluated object (`SELF`; a SUBQUERY's

@@ -5,7 +5,7 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case typeMismatch, unboundVariable, invalidRegularExpression, regularExpressionLimit
-            case unknownKey, unsupported, invalidCast, invalidArgument, interrupted
+            case unknownKey, unsupported, invalidCast, invalidArgument, interrupted, workLimit
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -29,6 +29,9 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The store was asked to stop (its `interrupt()`, Ctrl-C in the REPL) while the
         /// evaluator read from it; stores report it as their own `interrupted` error.
         public static let interrupted = Code(.interrupted)
+        /// An evaluation that needed more work than ``EvaluationBudget`` allows (nested
+        /// SUBQUERY expressions over large collections).
+        public static let workLimit = Code(.workLimit)
 
         public var description: String { value.rawValue }
     }

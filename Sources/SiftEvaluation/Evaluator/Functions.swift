@@ -28,7 +28,7 @@ package enum Functions {
         case "max:": return { args in Aggregates.extreme(elements(args[0]), wantMax: true) }
         case "average:": return { args in Aggregates.average(elements(args[0])) }
         case "median:": return { args in median(elements(args[0])) }
-        case "mode:": return { args in mode(elements(args[0])) }
+        case "mode:": return { (args) throws(EvaluationError) in try mode(elements(args[0])) }
         case "stddev:": return { args in standardDeviation(elements(args[0])) }
         case "add:to:": return binary(.add)
         case "from:subtract:": return binary(.subtract)
@@ -99,18 +99,19 @@ package enum Functions {
     }
 
     /// The most frequent non-nil value, the first such in collection order; nil when empty.
-    package static func mode(_ values: [Value]) -> Value {
-        var distinct: [(Value, Int)] = []
-        for value in values where !value.isNull {
-            if let i = distinct.firstIndex(where: { ValueComparison.equals($0.0, value) }) {
-                distinct[i].1 += 1
-            } else {
-                distinct.append((value, 1))
-            }
+    /// Linear: equal values are found through ``ValueEqualityIndex``.
+    /// Stops when the fetch it works for is interrupted (``EvaluationBudget``).
+    package static func mode(_ values: [Value]) throws(EvaluationError) -> Value {
+        var index = ValueEqualityIndex()
+        var counts: [Int] = []
+        for (offset, value) in values.enumerated() where !value.isNull {
+            if offset & (EvaluationBudget.checkInterval - 1) == 0 { try EvaluationBudget.checkInterruption() }
+            let (position, inserted) = index.insert(value)
+            if inserted { counts.append(1) } else { counts[position] += 1 }
         }
-        var best: (Value, Int)?
-        for entry in distinct where entry.1 > (best?.1 ?? 0) { best = entry }
-        return best?.0 ?? .null
+        var best: Int?
+        for position in counts.indices where counts[position] > (best.map { counts[$0] } ?? 0) { best = position }
+        return best.map { index.values[$0] } ?? .null
     }
 
     /// The population standard deviation; nil when empty.

@@ -109,18 +109,27 @@ struct PredicateCompiler {
         case .subquery(let collection, let variable, let predicate):
             let collectionClosure = try compile(collection)
             let predicateClosure = try compile(predicate)
-            return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
+            let subquery: ExpressionClosure = { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
                 let elements = Functions.elements(try collectionClosure(root, &frame))
                 let savedVariable = frame.variables[variable]
                 defer { frame.variables[variable] = savedVariable }
                 var matching: [Value] = []
                 for element in elements {
+                    try EvaluationBudget.countSubqueryTest(&frame, subquery: expression.description)
                     // Inside the predicate, a bare key path reads the element too.
                     frame.variables[variable] = element
                     if try predicateClosure(element, &frame) { matching.append(element) }
                 }
                 return .array(matching)
             }
+            // The same for every object: computed once, now.
+            if ClosedSubquery.isClosed(collection: collection, variable: variable, predicate: predicate),
+               let elements = try constantValue(collection), ClosedSubquery.holdsNoObject(elements) {
+                var frame = Frame(variables: [:])
+                let value = try subquery(.null, &frame)
+                return { (_: Value, _: inout Frame) -> Value in value }
+            }
+            return subquery
         case .ternary(let condition, let then, let otherwise):
             let c = try compile(condition), t = try compile(then), e = try compile(otherwise)
             return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in

@@ -83,7 +83,7 @@ enum CollectionOperator: String {
         case .min: return Aggregates.extreme(values, wantMax: false)
         case .max: return Aggregates.extreme(values, wantMax: true)
         case .unionOfObjects: return .array(values.filter { !$0.isNull })
-        case .distinctUnionOfObjects: return .array(Aggregates.distinct(values.filter { !$0.isNull }))
+        case .distinctUnionOfObjects: return .array(try Aggregates.distinct(values.filter { !$0.isNull }))
         }
     }
 }
@@ -121,11 +121,14 @@ package enum Aggregates {
     }
 
     /// Values without repeats (language equality), in first-seen order.
-    static func distinct(_ values: [Value]) -> [Value] {
-        var result: [Value] = []
-        for value in values where !result.contains(where: { ValueComparison.equals($0, value) }) {
-            result.append(value)
+    /// Linear: equal values are found through ``ValueEqualityIndex``.
+    /// Stops when the fetch it works for is interrupted (``EvaluationBudget``).
+    static func distinct(_ values: [Value]) throws(EvaluationError) -> [Value] {
+        var index = ValueEqualityIndex()
+        for (offset, value) in values.enumerated() {
+            if offset & (EvaluationBudget.checkInterval - 1) == 0 { try EvaluationBudget.checkInterruption() }
+            _ = index.insert(value)
         }
-        return result
+        return index.values
     }
 }

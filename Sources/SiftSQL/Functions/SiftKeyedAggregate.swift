@@ -104,7 +104,7 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case .min: result = Aggregates.extreme(ordered, wantMax: false)
         case .max: result = Aggregates.extreme(ordered, wantMax: true)
         case .median: result = Functions.median(ordered)
-        case .mode: result = Functions.mode(ordered)
+        case .mode: result = try Functions.mode(ordered)
         case .standardDeviation: result = Functions.standardDeviation(ordered)
         }
         switch result {

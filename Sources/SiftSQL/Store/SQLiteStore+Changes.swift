@@ -74,6 +74,8 @@ extension SQLiteStore {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
         try rows.validateChanges()
+        // The last point where an interrupt (of a change under way) leaves the store as it was.
+        try interruption.check()
         do {
             try database.execute("COMMIT")
         } catch {

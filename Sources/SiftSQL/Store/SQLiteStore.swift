@@ -33,7 +33,7 @@ import SiftStore
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 ///     let notes = try store.fetch(FetchRequest(statement: "Note WHERE title BEGINSWITH 'He'"))
-public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, @unchecked Sendable {
+public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, @unchecked Sendable {
     /// The store file (nil in memory).
     public let url: URL?
     /// The model. In a database Sift did not create, every table's column types are chosen
@@ -75,7 +75,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
     /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
-    let interruption = FetchInterruption()
+    package let interruption = FetchInterruption()
 
     /// The rows as the store rules see them, and what the open transaction changed: in the
     /// layout of a store Sift created, or of a database it did not.

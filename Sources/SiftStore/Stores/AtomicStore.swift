@@ -28,7 +28,7 @@ import SiftLanguage
 ///     let c1 = try store.insert("Category", id: "C1", ["name": .string("Work")])
 ///     try store.insert("Note", ["title": .string("Hello")], relationships: ["category": [c1]])
 ///     try store.save()
-public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, @unchecked Sendable {
+public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, @unchecked Sendable {
     /// How the store is kept.
     public enum Kind: String, Sendable, CaseIterable {
         /// Only in memory; `save()` validates and keeps the changes.
@@ -59,7 +59,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     private var snapshotCache: GraphSnapshot?
     private let liveObjects = LiveObjectCounter()
     /// Stops the fetches under way (`interrupt()`).
-    let interruption = FetchInterruption()
+    package let interruption = FetchInterruption()
     public private(set) var hasChanges = false
     /// The state each open ``performChanges(_:)`` unit returns to if it fails, innermost last.
     private var unitBaselines: [(graph: ObjectGraph, hadChanges: Bool)] = []
@@ -263,6 +263,8 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         try graph.validate()
+        // The last point where an interrupt (of a change under way) leaves the file as it was.
+        try interruption.check()
         if let url, let fileLock, hasChanges, !isStaged {
             generation = try fileLock.holding(timeout: waitLimit) { (acquired) throws(StoreError) -> StoreFileGeneration in
                 if acquired { AtomicFileWriter.removeStaleTemporaryFiles(of: url) }

@@ -14,7 +14,8 @@ extension PersistentStore {
     ///                           set: ["title": .constant("Untitled"), "updatedAt": ExpressionNode(format: "now()")])
     ///
     /// All or nothing: a value that does not fit its attribute, or an unknown key, changes
-    /// nothing. Returns how many objects were changed.
+    /// nothing; nor does the store's `interrupt()` while the batch runs (it throws
+    /// ``StoreError/interrupted``). Returns how many objects were changed.
     @discardableResult
     public func batchUpdate(entity: String, predicate: PredicateNode?, set assignments: [String: ExpressionNode]) throws -> Int {
         let description = try BatchChanges.requireEntity(entity, in: model)
@@ -44,41 +45,55 @@ extension PersistentStore {
                 computed.append((key, try CompiledExpression(typed)))
             }
         }
-        // Every matching ID, or the error that stopped the store reading them (never a part).
-        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
-        guard !ids.isEmpty, !keys.isEmpty else { return ids.count }
-        try performChanges {
-            for id in ids {
-                var values = constants
-                if !computed.isEmpty {
-                    guard let object = self.object(with: id) else { continue }
-                    for (key, expression) in computed { values[key] = try expression.evaluate(.object(object)) }
+        let interruption = (self as? any InterruptibleStore)?.interruption
+        return try interruption.whileRunning {
+            // Every matching ID, or the error that stopped the store reading them (never a part).
+            let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
+            guard !ids.isEmpty, !keys.isEmpty else { return ids.count }
+            try performChanges {
+                for id in ids {
+                    // Interrupted: the unit undoes the objects changed so far.
+                    try interruption?.check()
+                    var values = constants
+                    if !computed.isEmpty {
+                        guard let object = self.object(with: id) else { continue }
+                        for (key, expression) in computed { values[key] = try expression.evaluate(.object(object)) }
+                    }
+                    try self.update(id, attributes: values, relationships: [:])
                 }
-                try self.update(id, attributes: values, relationships: [:])
             }
+            return ids.count
         }
-        return ids.count
     }
 
     /// Deletes every object of `entity` (sub-entities included) that `predicate` matches (nil:
     /// every object), with the delete rules of single deletes: Cascade deletes what they reach,
     /// Nullify detaches, and a Deny rule whose destination survives the whole batch refuses it
-    /// (naming the blocking object), deleting nothing. Returns how many matching objects were
-    /// deleted (not counting those deleted by cascade).
+    /// (naming the blocking object), deleting nothing; so does the store's `interrupt()` while
+    /// the batch runs (it throws ``StoreError/interrupted``). Returns how many matching objects
+    /// were deleted (not counting those deleted by cascade).
     @discardableResult
     public func batchDelete(entity: String, predicate: PredicateNode?) throws -> Int {
         _ = try BatchChanges.requireEntity(entity, in: model)
-        // Every matching ID, or the error that stopped the store reading them (never a part).
-        let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
-        guard !ids.isEmpty else { return 0 }
-        try performChanges {
-            if let store = self as? any BatchDeletingStore {
-                try store.delete(ids)
-            } else {
-                for id in ids where self.object(with: id) != nil { try self.delete(id) }
+        let interruption = (self as? any InterruptibleStore)?.interruption
+        return try interruption.whileRunning {
+            // Every matching ID, or the error that stopped the store reading them (never a part).
+            let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
+            guard !ids.isEmpty else { return 0 }
+            try performChanges {
+                if let store = self as? any BatchDeletingStore {
+                    try store.delete(ids)
+                } else {
+                    for id in ids where self.object(with: id) != nil {
+                        try interruption?.check()
+                        try self.delete(id)
+                    }
+                }
+                // Interrupted: the unit undoes the deletes.
+                try interruption?.check()
             }
+            return ids.count
         }
-        return ids.count
     }
 }
 
