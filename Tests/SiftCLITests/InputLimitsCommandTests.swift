@@ -241,6 +241,33 @@ struct InputLimitsCommandTests {
         #expect(Date().timeIntervalSince(started) < 5 * SiftBinary.timeScale)
     }
 
+    /// A script line past the 16 MB the parser reads, and a long line with an error at its end,
+    /// are quoted in a window around the column (as `sift parse` does), not echoed whole: an
+    /// 17 MB line used to come back on standard error in full.
+    @Test(arguments: [true, false])
+    func aLongScriptLineIsQuotedInAWindow(overLimit: Bool) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
+        let store = directory.appendingPathComponent("notes.json").path
+        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
+                               notes.appendingPathComponent("data.json").path)
+        let line = overLimit
+            ? "COUNT Note WHERE title == \"" + String(repeating: "x", count: 17 << 20) + "\"\n"
+            : "COUNT Note WHERE " + Array(repeating: "title == \"a\"", count: 50_000).joined(separator: " AND ") + " AND )\n"
+        let script = directory.appendingPathComponent("long.sift")
+        try ("COUNT Note\n" + line).write(to: script, atomically: true, encoding: .utf8)
+        for r in [try SiftBinary.run("run", script.path, "--store", store), try SiftBinary.run(store, stdin: "COUNT Note\n" + line)] {
+            Self.expectNoCrash(r, "script")
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("5\n"), "\(r.stdout)")
+            #expect(r.stderr.contains(overLimit ? ":2:1: error: the text is 17 MB long" : ":2:\(line.utf8.count - 1): error: expected an expression"),
+                    "\(r.stderr.prefix(400))")
+            #expect(r.stderr.contains(overLimit ? "…\n" : "\n…") && r.stderr.hasSuffix("^\n"), "\(r.stderr.prefix(400))")
+            #expect(r.stderr.utf8.count < 1000, "\(r.stderr.utf8.count) bytes")
+        }
+    }
+
     /// Typed values whose text is long are refused before Foundation reads it, and messages
     /// quote only its start.
     @Test func longTypedValuesAreRefusedQuickly() throws {

@@ -122,4 +122,30 @@ import Testing
         #expect(printed.contains("    4\n"))
         #expect(printed.hasSuffix("(1 row)\nengines agree: 1 row\n"))
     }
+
+    /// `.output` and `.once` on the open store's file (by any path to it) are refused and the
+    /// store is left whole; before, the store was truncated to the results.
+    @Test(arguments: [".output", ".once"])
+    func resultsAreNeverWrittenOverTheOpenStore(_ command: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
+        let store = directory.appendingPathComponent("notes.sqlite").path
+        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
+                               notes.appendingPathComponent("data.json").path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link").path, withDestinationPath: store)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        for target in [store, directory.path + "/./notes.sqlite", directory.appendingPathComponent("link").path] {
+            let r = try SiftBinary.run(store, stdin: "\(command) \(target)\nCOUNT Note\n")
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("\(target) is the open store (\(store)): writing results there would destroy the store; choose another file"),
+                    "\(r.stderr)")
+            #expect(r.stdout.contains("    5\n"), "\(r.stdout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        }
+        let other = directory.appendingPathComponent("out.txt").path
+        let r = try SiftBinary.run(store, stdin: "\(command) \(other)\nCOUNT Note\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: other, encoding: .utf8).contains("    5\n"))
+    }
 }

@@ -6,7 +6,7 @@ extension DotCommands {
     static let fileCommands: [DotCommand] = [
         DotCommand(
             name: "output", usage: ".output [FILE]", summary: "Send results to FILE from now on (.output alone: back to standard output)",
-            details: "The file is written anew. Messages (errors, timings, 'engines agree') stay on standard error.",
+            details: "The file is written anew; the open store's own file is refused. Messages (errors, timings, 'engines agree') stay on standard error.",
             example: ".output notes.csv"
         ) { session, words in
             guard words.count <= 1 else { throw usage("output") }
@@ -16,6 +16,7 @@ extension DotCommands {
                 session.commandState.outputFile = nil
                 return
             }
+            try session.refuseOutputOverStore(path)
             try session.output.redirect(to: path, once: false)
             session.commandState.outputFile = path
         },
@@ -25,6 +26,7 @@ extension DotCommands {
             example: ".once report.json"
         ) { session, words in
             guard words.count == 1 else { throw usage("once") }
+            try session.refuseOutputOverStore(words[0])
             guard FileManager.default.createFile(atPath: words[0], contents: nil) else { throw SessionError("cannot write \(words[0])") }
             session.commandState.onceFile = words[0]
         },

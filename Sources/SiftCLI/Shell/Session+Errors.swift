@@ -35,7 +35,7 @@ extension Session {
         if let located {
             text += located.message
             if let location, let index = location.lines.firstIndex(of: line), location.texts.indices.contains(index) {
-                text += "\n" + location.texts[index] + "\n" + String(repeating: " ", count: max(0, lineColumn - 1)) + "^"
+                text += "\n" + Self.caretLine(location.texts[index], column: lineColumn).dropLast()
             }
         } else {
             text += Self.message(of: error)

@@ -61,9 +61,10 @@ struct ComparisonCompiler {
     /// The test on one pair of values, and the right side's value when it is constant, after
     /// the errors that do not depend on the data are thrown.
     private func checkedTest(_ c: Comparison) throws(EvaluationError) -> (PairTest, Value?) {
-        let description = PredicateNode(.comparison(c)).description
+        // Written only for an error: a comparison with a long constant list prints long.
+        let description = { PredicateNode(.comparison(c)).description }
         if c.operator == .utiConformsTo || c.operator == .utiEquals {
-            throw EvaluationError(.unsupported, "\(c.operator.symbol) is not supported on Linux (there are no UTIs)", keyPath: description)
+            throw EvaluationError(.unsupported, "\(c.operator.symbol) is not supported on Linux (there are no UTIs)", keyPath: description())
         }
         let leftConstant = try compiler.constantValue(c.left)
         let rightConstant = try compiler.constantValue(c.right)
@@ -107,12 +108,12 @@ struct ComparisonCompiler {
 
     /// An ordering comparison between constants of kinds with no common order is a type error
     /// now (it would be false on every object).
-    private func checkTypes(_ c: Comparison, _ l: Value?, _ r: Value?, description: String) throws(EvaluationError) {
+    private func checkTypes(_ c: Comparison, _ l: Value?, _ r: Value?, description: () -> String) throws(EvaluationError) {
         guard let l, let r, !l.isNull, !r.isNull, l.collectionElements == nil, r.collectionElements == nil else { return }
         switch c.operator {
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             if ValueComparison.order(l, r) == nil {
-                throw EvaluationError(.typeMismatch, "'\(c.operator.symbol)' cannot order \(l.kindName) and \(r.kindName) in '\(description)'", keyPath: description)
+                throw EvaluationError(.typeMismatch, "'\(c.operator.symbol)' cannot order \(l.kindName) and \(r.kindName) in '\(description())'", keyPath: description())
             }
         default: break
         }
@@ -125,7 +126,7 @@ struct ComparisonCompiler {
     }
 
     /// The test on one pair of values for an operator and its options.
-    private func pairTest(_ op: ComparisonOperator, options: ComparisonOptions, constantRight: Value?, description: String) throws(EvaluationError) -> PairTest {
+    private func pairTest(_ op: ComparisonOperator, options: ComparisonOptions, constantRight: Value?, description: () -> String) throws(EvaluationError) -> PairTest {
         switch op {
         case .equalTo:
             return { (l: Value, r: Value) -> Bool in ValueComparison.equals(l, r, options: options) }
@@ -193,7 +194,7 @@ struct ComparisonCompiler {
                 return low <= 0 && high <= 0
             }
         case .utiConformsTo, .utiEquals:
-            throw EvaluationError(.unsupported, "\(op.symbol) is not supported", keyPath: description)
+            throw EvaluationError(.unsupported, "\(op.symbol) is not supported", keyPath: description())
         }
     }
 }

@@ -102,6 +102,8 @@ package struct PostgreSQLDialect: SQLDialect {
 
     func suffix(_ operand: String, characters: Int64) -> String { "right(\(operand), \(characters))" }
 
+    func membership(_ operand: String, inJSONArray placeholder: String) -> String? { nil }
+
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 
     func storageClass(_ operand: String) -> String? { nil }

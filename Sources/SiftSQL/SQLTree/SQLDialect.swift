@@ -52,6 +52,12 @@ protocol SQLDialect: Sendable {
     /// The last `characters` characters of a text, given its text.
     func suffix(_ operand: String, characters: Int64) -> String
 
+    /// Membership of `operand` in the values one bound parameter holds (`placeholder`, a JSON
+    /// array of integers and texts, ``JSONValueList``): how a long `IN` list is written, with
+    /// one parameter however long it is; nil when the dialect writes every value as its own
+    /// parameter.
+    func membership(_ operand: String, inJSONArray placeholder: String) -> String?
+
     /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
     func supports(_ op: SQLBinaryOperator) -> Bool
 

@@ -77,7 +77,13 @@ final class SQLRenderer {
         case .isNull(let operand, let negated):
             return render(operand, atLeast: table.isNull + 1) + (negated ? " IS NOT NULL" : " IS NULL")
         case .in(let value, let list):
-            return render(value, atLeast: table.in + 1) + " IN (" + list.map { render($0) }.joined(separator: ", ") + ")"
+            let operand = render(value, atLeast: table.in + 1)
+            if list.count >= JSONValueList.minimumCount, let values = JSONValueList(parameters: list),
+               let text = dialect.membership(operand, inJSONArray: dialect.placeholder(bindings.count + 1)) {
+                bindings.append(.text(values.json))
+                return text
+            }
+            return operand + " IN (" + list.map { render($0) }.joined(separator: ", ") + ")"
         case .inSubquery(let value, let select):
             return render(value, atLeast: table.in + 1) + " IN (" + render(select) + ")"
         case .between(let value, let low, let high):
