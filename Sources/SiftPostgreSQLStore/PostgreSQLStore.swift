@@ -178,6 +178,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     /// Makes a store through an open connection (see ``create(conninfo:model:)``).
     public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
+        try StoreNamingRules.check(model)
         let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
         var hasTextFunctions = false

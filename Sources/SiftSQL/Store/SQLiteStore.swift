@@ -191,6 +191,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     private static func create(_ database: SQLiteDatabase, url: URL?, model: DataModel) throws(StoreError) -> SQLiteStore {
+        try StoreNamingRules.check(model)
         let schema = try SQLSchema.forModel(model)
         do {
             try database.inTransaction {
@@ -199,11 +200,19 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
                 try database.run("INSERT INTO \(SQLIdentifier.quoted(SQLSchema.metadataTable)) VALUES (?1, ?2), (?3, ?4), (?5, ?6)",
                                  [.text("format"), .text("sift"), .text("version"), .integer(StoreLayoutMigration.currentVersion), .text("model"), .text(modelJSON)])
             }
+        } catch let error as SQLiteError where error.message.hasPrefix("too many columns on ") {
+            let table = error.message.dropFirst("too many columns on ".count)
+            throw StoreError(.unsupportedModel, "entity \(table) and its subentities have more attributes and to-one relationships than SQLite holds in one table (\(Self.columnLimit) columns, with the store's own); the JSON and plist stores hold them",
+                             entity: String(table))
         } catch {
             throw storeError(error)
         }
         return try SQLiteStore(url: url, database: database, schema: schema)
     }
+
+    /// The most columns a table of SQLite holds (`SQLITE_MAX_COLUMN`, 2000 unless SQLite was
+    /// built otherwise).
+    static let columnLimit = 2000
 
     /// Opens a store file: a Sift store with its model, or any other SQLite database, read
     /// into a model from its tables. For another database, `typeCache` keeps the column types

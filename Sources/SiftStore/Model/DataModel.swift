@@ -99,12 +99,14 @@ public struct DataModel: Sendable {
             }
         }
         for i in entities.indices {
+            // The entity and its ancestors, root first (appended, then reversed: linear in depth).
             var chain: [EntityDescription] = []
             var current: EntityDescription? = entities[i]
             while let entity = current {
-                chain.insert(entity, at: 0)
+                chain.append(entity)
                 current = entity.parent.flatMap { self.entity(named: $0) }
             }
+            chain.reverse()
             var attributes: [AttributeDescription] = []
             var relationships: [RelationshipDescription] = []
             var slots: [String: EntityDescription.PropertySlot] = [:]
@@ -126,9 +128,18 @@ public struct DataModel: Sendable {
             entities[i].defaultValues = attributes.map { $0.defaultValue ?? .null }
             entities[i].rootEntity = chain[0].name
         }
+        // Each entity joins the lists of itself and its ancestors, in declaration order: one
+        // walk up per entity (testing every pair of entities was cubic in the depth).
+        var subentities = [[String]](repeating: [], count: entities.count)
+        for entity in entities {
+            var current: String? = entity.name
+            while let name = current, let position = entityIndex[name] {
+                subentities[position].append(entity.name)
+                current = entities[position].parent
+            }
+        }
         for i in entities.indices {
-            let name = entities[i].name
-            entities[i].entityAndSubentities = entities.map(\.name).filter { isKind($0, of: name) }
+            entities[i].entityAndSubentities = subentities[i]
         }
     }
 

@@ -102,6 +102,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// file is written at once, holding the model and no objects (a temporary file linked into
     /// place, so another process sees the whole file or none); an existing file is an error.
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil) throws(StoreError) -> AtomicStore {
+        try StoreNamingRules.check(model)
         let kind = try Self.resolveKind(kind, url)
         guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let fileLock = StoreFileLock(storeURL: url)
@@ -122,6 +123,7 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
     ///     }
     public static func create(at url: URL, model: DataModel, kind: Kind? = nil, filling fill: (AtomicStore) throws -> Void) throws -> AtomicStore {
+        try StoreNamingRules.check(model)
         let kind = try Self.resolveKind(kind, url)
         guard kind != .inMemory else { throw StoreError(.fileSystem, "an in-memory store has no file") }
         guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
