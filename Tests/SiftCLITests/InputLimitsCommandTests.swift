@@ -268,6 +268,24 @@ struct InputLimitsCommandTests {
         }
     }
 
+    /// A statement written over 20,000 lines runs as one on a single line does: each line is
+    /// read once (lexing all the lines so far after each was quadratic: 18 s against 0.6 s).
+    @Test(.timeLimit(.minutes(1)))
+    func aStatementOfManyLinesIsReadInLinearTime() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
+        let store = directory.appendingPathComponent("notes.json").path
+        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
+                               notes.appendingPathComponent("data.json").path)
+        let script = "COUNT Note WHERE title IN {\n" + (0..<20_000).map { "\"x\($0)\",\n" }.joined() + "\"Groceries\"}\n"
+        let file = directory.appendingPathComponent("long.sift")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let r = try SiftBinary.run("run", file.path, "--store", store)
+        #expect(r.status == 0, "\(r.stderr.prefix(300))")
+        #expect(r.stdout.contains("    1\n"), "\(r.stdout)")
+    }
+
     /// Typed values whose text is long are refused before Foundation reads it, and messages
     /// quote only its start.
     @Test func longTypedValuesAreRefusedQuickly() throws {

@@ -54,6 +54,8 @@ final class Session {
     private(set) var finished = false
     /// The statement being written (lines so far, with their line numbers).
     private var pending: [(text: String, line: Int)] = []
+    /// Whether the lines of `pending` make an unfinished statement, kept as they come.
+    private var completeness = InputCompleteness.Tracker()
     /// Files `.read` is reading, to refuse reading one within itself.
     private(set) var reading: [String] = []
     /// The statement running now and where it was written, for its warnings' carets.
@@ -92,13 +94,14 @@ final class Session {
         } catch {
             throw ScriptFileNotText(path: path, error: error)
         }
-        let saved = (source, pending)
+        let saved = (source, pending, completeness)
         source = .script(name: path)
         pending = []
+        completeness = InputCompleteness.Tracker()
         reading.append(path)
         defer {
             reading.removeLast()
-            (source, pending) = saved
+            (source, pending, completeness) = saved
         }
         feed(lines: lines)
         endOfInput()
@@ -166,7 +169,7 @@ final class Session {
         } else if !isInteractive {
             // A script: a blank line or a dot command ends the statement before it; a line that
             // starts another statement does too, unless the statement is unfinished.
-            if trimmed.isEmpty || trimmed.hasPrefix(".") || (!Self.continuesStatement(trimmed) && !InputCompleteness.isUnfinished(pendingText)) {
+            if trimmed.isEmpty || trimmed.hasPrefix(".") || (!Self.continuesStatement(trimmed) && !completeness.isUnfinished) {
                 runPending()
                 feed(line, lineNumber: lineNumber)
                 return
@@ -174,9 +177,10 @@ final class Session {
             if Self.isComment(trimmed) { return }
         }
         pending.append((line, lineNumber))
-        if trimmed.hasSuffix(";") && !InputCompleteness.isUnfinished(pendingText) {
+        let unfinished = completeness.append(line)
+        if trimmed.hasSuffix(";") && !unfinished {
             runPending()
-        } else if isInteractive && !InputCompleteness.isUnfinished(pendingText) {
+        } else if isInteractive && !unfinished {
             runPending()
         }
     }
@@ -190,6 +194,7 @@ final class Session {
     /// Forgets the statement being written (Ctrl-C at a continuation prompt).
     func discardPending() {
         pending = []
+        completeness = InputCompleteness.Tracker()
     }
 
     /// The statement being written, its lines so far (Tab completion reads it).
@@ -221,6 +226,7 @@ final class Session {
     private func runPending() {
         let lines = pending
         pending = []
+        completeness = InputCompleteness.Tracker()
         var text = lines.map(\.text).joined(separator: "\n")
         while text.last?.isWhitespace == true { text.removeLast() }
         if text.hasSuffix(";") { text.removeLast() }

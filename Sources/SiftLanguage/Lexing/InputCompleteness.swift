@@ -11,17 +11,58 @@
 /// Text the lexer rejects for another reason counts as finished, so the parser reports it.
 public enum InputCompleteness {
     public static func isUnfinished(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var lexer = Lexer(bytes: bytes, source: "")
-            var depth = 0
-            var tokens: [Token] = []
+        var tracker = Tracker()
+        return tracker.append(text)
+    }
+
+    /// Completeness of input that arrives a line at a time, in time linear in the input: each
+    /// line is lexed once (where ``isUnfinished(_:)`` on the text so far lexed every line
+    /// again, quadratic over a 20,000-line statement). Only an unterminated string is read
+    /// again, from its start, when the next line comes.
+    public struct Tracker: Sendable {
+        /// The lines so far, joined by newlines.
+        private var text: [UInt8] = []
+        /// Where lexing goes on: the end of the last whole token (a token never spans the
+        /// newline between two lines, except a string).
+        private var resume = 0
+        private var depth = 0
+        /// The last four tokens (offsets into `text`).
+        private var recent: [Token] = []
+        private var stringIsOpen = false
+        private var lexerFailed = false
+
+        public init() {}
+
+        /// Whether the input is unfinished after the lines appended so far.
+        public private(set) var isUnfinished = false
+
+        /// Adds the next line (joined to the text before by a newline) and says whether the
+        /// input is unfinished now.
+        @discardableResult
+        public mutating func append(_ line: String) -> Bool {
+            if !text.isEmpty || resume > 0 { text.append(UInt8(ascii: "\n")) }
+            text.append(contentsOf: line.utf8)
+            guard !lexerFailed else { return false }
+            isUnfinished = text.withUnsafeBufferPointer { lex($0) }
+            return isUnfinished
+        }
+
+        private mutating func lex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var lexer = Lexer(bytes: bytes, source: "", position: resume)
+            stringIsOpen = false
             while true {
                 let token: Token
                 do throws(ParseError) {
                     token = try lexer.next()
                 } catch {
-                    return error.code == .unterminatedString
+                    // Text the lexer rejects for another reason counts as finished, so the
+                    // parser reports it; an open string waits for its next line.
+                    if error.code == .unterminatedString {
+                        stringIsOpen = true
+                        return true
+                    }
+                    lexerFailed = true
+                    return false
                 }
                 if case .end = token.kind { break }
                 switch token.kind {
@@ -29,23 +70,24 @@ public enum InputCompleteness {
                 case .rightParen, .rightBrace, .rightBracket: depth -= 1
                 default: break
                 }
-                tokens.append(token)
-                if tokens.count > 3 { tokens.removeFirst() }
+                recent.append(token)
+                if recent.count > 4 { recent.removeFirst() }
+                resume = token.end
             }
             if depth > 0 { return true }
-            guard let last = tokens.last else { return false }
-            if needsOperand(last, bytes) { return true }
+            guard let last = recent.last else { return false }
+            if InputCompleteness.needsOperand(last, bytes) { return true }
             // `BEGINSWITH[cd]`: options after a comparison still want its right side.
-            if case .rightBracket = last.kind, tokens.count >= 3, case .identifier = tokens[tokens.count - 2].kind,
-               case .leftBracket = tokens[tokens.count - 3].kind {
-                return optionsFollowComparison(bytes, openingAt: tokens[tokens.count - 3].start)
+            if case .rightBracket = last.kind, recent.count >= 3, case .identifier = recent[recent.count - 2].kind,
+               case .leftBracket = recent[recent.count - 3].kind {
+                return recent.count >= 4 && InputCompleteness.isComparison(recent[recent.count - 4])
             }
             return false
         }
     }
 
     /// Whether the token cannot end an expression or a statement.
-    private static func needsOperand(_ token: Token, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    fileprivate static func needsOperand(_ token: Token, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         switch token.kind {
         case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .bang, .ampAmp, .pipePipe,
              .plus, .minus, .star, .slash, .starStar, .amp, .pipe, .caret, .tilde, .shiftLeft, .shiftRight,
@@ -73,23 +115,13 @@ public enum InputCompleteness {
         "SORT", "ORDER", "SECTION", "GROUP", "UPDATE", "DELETE", "COUNT",
     ]
 
-    /// Whether the `[` at `offset` follows a comparison operator (so `[c]` is its options).
-    private static func optionsFollowComparison(_ bytes: UnsafeBufferPointer<UInt8>, openingAt offset: Int) -> Bool {
-        var lexer = Lexer(bytes: bytes, source: "")
-        var previous: Token?
-        while let token = try? lexer.next() {
-            if case .end = token.kind { return false }
-            if token.start == offset {
-                guard let previous else { return false }
-                switch previous.kind {
-                case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
-                case .keyword(let keyword):
-                    return [.like, .matches, .contains, .beginsWith, .endsWith, .in, .between].contains(keyword)
-                default: return false
-                }
-            }
-            previous = token
+    /// Whether a token is a comparison operator, so `[c]` after it is its options.
+    fileprivate static func isComparison(_ token: Token) -> Bool {
+        switch token.kind {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
+        case .keyword(let keyword):
+            return [.like, .matches, .contains, .beginsWith, .endsWith, .in, .between].contains(keyword)
+        default: return false
         }
-        return false
     }
 }

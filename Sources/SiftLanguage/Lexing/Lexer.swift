@@ -12,6 +12,15 @@ struct Lexer {
         self.source = source
     }
 
+    /// A lexer that starts at `position`, a token's start or its end (where text read before
+    /// stopped).
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String, position: Int) {
+        precondition(position >= 0 && position <= bytes.count, "a position inside the text")
+        self.bytes = bytes
+        self.source = source
+        self.position = position
+    }
+
     private func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
 
     private func error(
