@@ -65,7 +65,20 @@ package final class RowWriteSQL: Sendable {
 extension RowWriteSQL {
     /// `SELECT "_pk", "_entity" FROM "<table>" WHERE "_id" = ?1 UNION ALL … LIMIT 1`: the object
     /// with an ID, in whichever of `tables` holds it.
+    /// The lookups of an ID over `tables`, a statement for each ``lookupTables`` of them:
+    /// SQLite allows 500 members in one compound SELECT, and a store of 10,000 entities failed
+    /// to be made ("too many terms in compound SELECT").
+    package static func objectLookups(in tables: [String], dialect: RowWriteDialect) -> [String] {
+        stride(from: 0, to: tables.count, by: lookupTables).map { start in
+            objectLookup(in: Array(tables[start..<min(start + lookupTables, tables.count)]), dialect: dialect)
+        }
+    }
+
+    /// The most tables one lookup statement reads (under SQLite's `SQLITE_MAX_COMPOUND_SELECT`).
+    package static let lookupTables = 200
+
     package static func objectLookup(in tables: [String], dialect: RowWriteDialect) -> String {
+        assert(tables.count <= lookupTables, "a compound SELECT SQLite accepts")
         let key = q(SQLSchema.primaryKeyColumn), entity = q(SQLSchema.entityColumn), id = q(SQLSchema.idColumn)
         return tables.map { dialect.unionMember("SELECT \(key), \(entity) FROM \(q($0)) WHERE \(id) = \(dialect.placeholder(1))") }
             .joined(separator: " UNION ALL ") + " LIMIT 1"

@@ -9,7 +9,8 @@ extension SQLRowObjects {
     package func validateChanges() throws(StoreError) {
         var first: (key: Int64, error: StoreError)?
         for table in tables {
-            guard let check = ObjectCheckSQL(table: table, model: model, schema: schema, entities: entities, dialect: database.dialect) else { continue }
+            guard let check = ObjectCheckSQL(table: table, positions: entityPositions[table] ?? [], model: model, schema: schema, entities: entities,
+                                             dialect: database.dialect) else { continue }
             for (condition, bindings) in changedRows(in: table, alias: "t") {
                 let sql = "\(check.select) WHERE \(condition) ORDER BY \(SQLIdentifier.qualified("t", SQLSchema.primaryKeyColumn))"
                 try database.query(sql, bindings) { (row) throws(StoreError) in
@@ -107,7 +108,8 @@ private struct ObjectCheckSQL {
     /// → column index (a count).
     let columns: [Int: (attributes: [Int: Int], relationships: [Int: Int])]
 
-    init?(table: String, model: DataModel, schema: SQLSchema, entities: [RowWriteSQL?], dialect: RowWriteDialect) {
+    /// `positions`: the positions in the model of the entities the table holds.
+    init?(table: String, positions: [Int], model: DataModel, schema: SQLSchema, entities: [RowWriteSQL?], dialect: RowWriteDialect) {
         let q = SQLIdentifier.quoted, key = SQLIdentifier.qualified("t", SQLSchema.primaryKeyColumn)
         var expressions: [String] = [key, SQLIdentifier.qualified("t", SQLSchema.idColumn), SQLIdentifier.qualified("t", SQLSchema.entityColumn)]
         var index: [String: Int] = [:]
@@ -119,7 +121,8 @@ private struct ObjectCheckSQL {
         }
         var columns: [Int: (attributes: [Int: Int], relationships: [Int: Int])] = [:]
         var needed = false
-        for (position, entity) in model.entities.enumerated() {
+        for position in positions {
+            let entity = model.entities[position]
             guard let sql = entities[position], sql.table == table, let layout = schema.table(for: entity.name) else { continue }
             var attributes: [Int: Int] = [:], relationships: [Int: Int] = [:]
             for (slot, attribute) in entity.attributes.enumerated() where ObjectValidation.needsValue(attribute) {

@@ -39,28 +39,39 @@ package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
     let entities: [RowWriteSQL?]
     /// The tables holding objects (one per entity hierarchy), in model order.
     let tables: [String]
-    /// `SELECT "_pk", "_entity" FROM "<table>" WHERE "_id" = ?1 UNION ALL …  LIMIT 1`.
-    private let referenceSQL: String
-    /// For each table: the same over every other table (nil when there is none).
-    private let otherTablesReferenceSQL: [String: String]
+    /// The positions in the model of the entities each table holds, in model order.
+    let entityPositions: [String: [Int]]
+    /// `SELECT "_pk", "_entity" FROM "<table>" WHERE "_id" = ?1 UNION ALL …  LIMIT 1`, over at
+    /// most ``RowWriteSQL/lookupTables`` tables each.
+    private let referenceSQL: [String]
+    /// For each table an object was added to: the same over every other table, made when first
+    /// needed (made for every table at once, the statements were quadratic in the entities:
+    /// 1.17 GB for 10,000).
+    private var otherTablesReferenceSQL: [String: [String]] = [:]
 
     package init(schema: SQLSchema, database: Database) {
         self.schema = schema
         self.database = database
         self.model = schema.model
         var tables: [String] = []
-        entities = schema.model.entities.map { entity in
+        var positions: [String: [Int]] = [:]
+        entities = schema.model.entities.enumerated().map { position, entity in
             guard let table = schema.table(for: entity.name) else { return nil }
-            if !tables.contains(table.table) { tables.append(table.table) }
+            if positions[table.table] == nil { tables.append(table.table) }
+            positions[table.table, default: []].append(position)
             return RowWriteSQL(entity: entity, table: table, dialect: database.dialect)
         }
         self.tables = tables
-        referenceSQL = RowWriteSQL.objectLookup(in: tables, dialect: database.dialect)
-        var otherTablesReferenceSQL: [String: String] = [:]
-        for table in tables where tables.count > 1 {
-            otherTablesReferenceSQL[table] = RowWriteSQL.objectLookup(in: tables.filter { $0 != table }, dialect: database.dialect)
+        entityPositions = positions
+        referenceSQL = RowWriteSQL.objectLookups(in: tables, dialect: database.dialect)
+    }
+
+    /// The row with the ID that one of `lookups` finds, in order.
+    private func lookUp(_ id: ObjectID, with lookups: [String]) throws(StoreError) -> (key: Int64, entity: String)? {
+        for sql in lookups {
+            if let row = try database.lookUp(id, with: sql) { return row }
         }
-        self.otherTablesReferenceSQL = otherTablesReferenceSQL
+        return nil
     }
 
     // MARK: Transactions
@@ -105,7 +116,7 @@ package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
     // MARK: StoreObjects: reading
 
     package func reference(to id: ObjectID) throws(StoreError) -> RowReference? {
-        guard !tables.isEmpty, let row = try database.lookUp(id, with: referenceSQL) else { return nil }
+        guard !tables.isEmpty, let row = try lookUp(id, with: referenceSQL) else { return nil }
         return try reference(key: row.key, entityName: row.entity)
     }
 
@@ -115,8 +126,15 @@ package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
     /// `"_id"`, so the INSERT itself finds a duplicate there.
     package func idIsFree(_ id: ObjectID, besidesWhereAdding entity: Int) throws(StoreError) -> Bool {
         guard let table = entities[entity]?.table else { return try reference(to: id) == nil }
-        guard let sql = otherTablesReferenceSQL[table] else { return true }
-        return try database.lookUp(id, with: sql) == nil
+        guard tables.count > 1 else { return true }
+        let lookups: [String]
+        if let made = otherTablesReferenceSQL[table] {
+            lookups = made
+        } else {
+            lookups = RowWriteSQL.objectLookups(in: tables.filter { $0 != table }, dialect: database.dialect)
+            otherTablesReferenceSQL[table] = lookups
+        }
+        return try lookUp(id, with: lookups) == nil
     }
 
     package func objectID(of object: RowReference) throws(StoreError) -> ObjectID {
