@@ -28,6 +28,24 @@ final class SQLRenderer {
 
     // MARK: Expressions
 
+    /// The most operands of one AND or OR written one after another. SQLite's parser nests
+    /// `a AND b AND c …` one level per operand and stops at 1,000 levels ("Expression tree is
+    /// too large"); a longer list is written as a balanced tree of parenthesised halves, whose
+    /// depth grows with the logarithm of its length.
+    static let longestFlatList = 64
+
+    /// `parts` joined by `joiner` as a balanced tree: `(a AND b) AND (c AND d)`.
+    private func balanced(_ parts: ArraySlice<SQLExpression>, joiner: String, level: Int) -> String {
+        if parts.count <= Self.longestFlatList { return parts.map { render($0, atLeast: level) }.joined(separator: joiner) }
+        let middle = parts.startIndex + parts.count / 2
+        return "(" + balanced(parts[..<middle], joiner: joiner, level: level) + ")" + joiner
+            + "(" + balanced(parts[middle...], joiner: joiner, level: level) + ")"
+    }
+
+    private func balanced(_ parts: [SQLExpression], joiner: String, level: Int) -> String {
+        balanced(parts[...], joiner: joiner, level: level)
+    }
+
     /// The expression's text.
     func render(_ expression: SQLExpression) -> String {
         switch expression {
@@ -67,10 +85,12 @@ final class SQLRenderer {
         case .and(let parts):
             guard !parts.isEmpty else { return dialect.boolean(true) }
             if parts.count == 1 { return render(parts[0]) }
+            if parts.count > Self.longestFlatList { return balanced(parts, joiner: " AND ", level: table.and) }
             return parts.map { render($0, atLeast: table.and) }.joined(separator: " AND ")
         case .or(let parts):
             guard !parts.isEmpty else { return dialect.boolean(false) }
             if parts.count == 1 { return render(parts[0]) }
+            if parts.count > Self.longestFlatList { return balanced(parts, joiner: " OR ", level: table.or) }
             return parts.map { render($0, atLeast: table.or) }.joined(separator: " OR ")
         case .not(let operand):
             return "NOT " + render(operand, atLeast: table.not)
