@@ -91,12 +91,20 @@ public final class PostgreSQLConnection: @unchecked Sendable {
         return (try preparedStatement(sql, parameterTypes: encoded.types), encoded)
     }
 
+    /// The most values one statement binds (the protocol counts them in 16 bits).
+    public static let parameterLimit = 65_535
+
     /// The name of the prepared statement for `sql` with `parameterTypes`, prepared
     /// (`PQprepare`) on a cache miss.
     func preparedStatement(_ sql: String, parameterTypes: [UInt32]) throws(PostgreSQLError) -> String {
         let key = PostgreSQLStatementCache.Key(sql: sql, parameterTypes: parameterTypes)
         if let name = statementCache.name(for: key) { return name }
         guard !sql.containsNUL else { throw .nulCharacter(in: "the SQL text", sql: sql) }
+        // (libpq refuses more itself, in words that read as a failed connection.)
+        guard parameterTypes.count <= Self.parameterLimit else {
+            throw PostgreSQLError(sqlState: "54023", message: "the statement binds \(parameterTypes.count) values; PostgreSQL takes at most \(Self.parameterLimit) in one statement",
+                                  sql: String(sql.prefix(200)))
+        }
         let name = statementCache.newName()
         _ = try checked(sift_PQprepare(handle, name, sql, Int32(parameterTypes.count), parameterTypes), sql: sql)
         deallocate(statementCache.trim(to: statementCache.capacity - 1))

@@ -3,6 +3,22 @@ import SiftPostgreSQL
 import Testing
 
 @Suite struct PostgreSQLConnectionTests {
+    /// More values than one statement can bind: an error that says so, not "the connection
+    /// failed" (libpq's own refusal), and the connection goes on.
+    @Test func moreParametersThanTheProtocolCarries() async throws {
+        let connection = try await PostgreSQLTestConnection.make()
+        let count = PostgreSQLConnection.parameterLimit + 1
+        let sql = "SELECT 1 WHERE 1 IN (" + (1...count).map { "$\($0)::bigint" }.joined(separator: ", ") + ")"
+        do {
+            _ = try connection.query(sql, (1...count).map { .int64(Int64($0)) })
+            Issue.record("the statement ran")
+        } catch {
+            #expect(error.sqlState == "54023")
+            #expect(error.message == "the statement binds 65536 values; PostgreSQL takes at most 65535 in one statement")
+        }
+        #expect(try connection.scalar("SELECT 40 + 2") == .int64(42))
+    }
+
     @Test func connectsByConninfo() async throws {
         let connection = try await PostgreSQLTestConnection.make()
         #expect(try connection.scalar("SELECT 40 + 2") == .int64(42))
