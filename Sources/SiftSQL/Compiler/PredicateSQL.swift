@@ -448,7 +448,7 @@ struct PredicateSQLCompiler {
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
                                                   .function("sift_beginswith", [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
-        // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last characters, as on
+        // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last bytes, as on
         // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
         if op == .contains || op == .endsWith, options.subtracting(.normalized).isEmpty, case .string(let needle)? = r.constant,
            l.constant == nil, l.readsOneColumn || l.expression.isSimple, !l.divergence.contains(.textIsNFC) {
@@ -456,7 +456,7 @@ struct PredicateSQLCompiler {
             let text = StringPredicates.prepared(needle, options: options)
             let value = context.bind(.text(text))
             let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function("instr", [x.expression, value]), .integer(0))
-                : .binary(.equal, .suffix(x.expression, characters: Int64(text.unicodeScalars.count)), value)
+                : .endsWith(x.expression, suffix: value, characters: Int64(text.unicodeScalars.count))
             return SQLCondition(expression: test, nullable: true)
         }
         if op == .like, let test = try preparedLike(options, l, r) { return SQLCondition(expression: test, nullable: true) }

@@ -100,7 +100,8 @@ package struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    func suffix(_ operand: String, characters: Int64) -> String { "right(\(operand), \(characters))" }
+    /// PostgreSQL's text holds no NUL: `right` counts all of its characters.
+    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String { "right(\(operand), \(characters)) = \(suffix)" }
 
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 

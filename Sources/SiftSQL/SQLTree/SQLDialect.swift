@@ -49,8 +49,9 @@ protocol SQLDialect: Sendable {
     /// column is of a subquery's result).
     func column(_ quoted: String, table: String?, name: String) -> String?
 
-    /// The last `characters` characters of a text, given its text.
-    func suffix(_ operand: String, characters: Int64) -> String
+    /// The test that a text ends with `suffix`, a text of `characters` characters, given their
+    /// texts: exactly (every byte, NUL characters too), as an equality (`… = …`).
+    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String
 
     /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
     func supports(_ op: SQLBinaryOperator) -> Bool
