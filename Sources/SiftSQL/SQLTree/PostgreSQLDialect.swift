@@ -132,6 +132,10 @@ package struct PostgreSQLDialect: SQLDialect {
 
     var holdsNaN: Bool { true }
 
+    /// PostgreSQL converts a `bigint` compared with a `float8` (and a `numeric` compared with one)
+    /// to `float8`.
+    var comparesIntegersWithDoublesExactly: Bool { false }
+
     var writesNullParametersAsNULL: Bool { true }
 
     var hasSiftFunctions: Bool { false }

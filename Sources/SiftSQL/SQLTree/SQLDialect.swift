@@ -67,6 +67,11 @@ protocol SQLDialect: Sendable {
     /// comes from its context, and `$1 IS NOT NULL` has none).
     var writesNullParametersAsNULL: Bool { get }
 
+    /// Whether the dialect compares an integer with a double exactly (SQLite), rather than as two
+    /// doubles (PostgreSQL: `bigint` against `float8`); the compiler then writes such comparisons
+    /// exactly itself (``PredicateSQLCompiler/exactNumberComparison(_:_:_:)``).
+    var comparesIntegersWithDoublesExactly: Bool { get }
+
     /// Whether the dialect's doubles hold NaN (PostgreSQL's do, and order it above every
     /// number; SQLite stores NULL). The compiler then leaves to the evaluator every computation
     /// that could make a NaN, and reads stored doubles with NaN as NULL.
@@ -105,6 +110,8 @@ extension SQLDialect {
     var requiresDerivedTableAlias: Bool { false }
 
     var holdsNaN: Bool { false }
+
+    var comparesIntegersWithDoublesExactly: Bool { true }
 
     var writesNullParametersAsNULL: Bool { false }
 
