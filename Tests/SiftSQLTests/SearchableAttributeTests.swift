@@ -108,6 +108,11 @@ import Testing
         Case("Person WHERE ANY pets.name ==[cd] 'REX'", ["s1"]),
         Case("Person WHERE name BEGINSWITH[d] 'E'", ["e2"], folded: false),
         Case("Person WHERE name LIKE[cd] 'ar*'", ["a1", "a2"], folded: false),
+        // An empty pattern is no needle: it matches "" (the differential found it false).
+        Case("Person WHERE name LIKE[c] ''", ["z"], folded: false),
+        Case("Person WHERE name LIKE[cd] ''", ["z"], folded: false),
+        Case("Person WHERE name MATCHES[cd] ''", ["z"], folded: false),
+        Case("Person WHERE NOT name LIKE[c] ''", everyone.subtracting(["z"]), folded: false),
     ]
 
     /// Each answer is the expected one, on the store with the hidden columns, on the same

@@ -88,9 +88,11 @@ extension PredicateSQLCompiler {
     /// folded column's last bytes, for a searchable attribute and a constant needle that
     /// is not empty once folded.
     func searchStringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> SQLCondition? {
-        guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant else { return nil }
+        guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant,
+              [.beginsWith, .contains, .endsWith].contains(op) else { return nil }
         let column = search.expression(fold)
         let text = fold.fold(needle)
+        // (Only these: `LIKE[c] ""` is no needle, and matches "".)
         guard !text.isEmpty else { return .false }
         switch op {
         case .beginsWith:
