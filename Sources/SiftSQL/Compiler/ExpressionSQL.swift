@@ -109,8 +109,14 @@ struct ExpressionSQLCompiler {
         case .ternary(let condition, let then, let otherwise):
             let predicates = PredicateSQLCompiler(schema: schema, context: context)
             let test = try predicates.condition(condition, in: scope)
-            let x = try materialised(try value(then, in: scope))
-            let y = try materialised(try value(otherwise, in: scope))
+            let a = try value(then, in: scope), b = try value(otherwise, in: scope)
+            // (A dialect that compares integers with doubles as doubles makes a CASE of both a
+            // double: an integer beyond 2^53 would be rounded.)
+            if !context.dialect.comparesIntegersWithDoublesExactly,
+               [(a, b.kind), (b, a.kind)].contains(where: { $0.0.mayExceedDoublePrecision && $0.1 == .number(.real) }) {
+                throw SQLUnsupported("TERNARY of an integer and a double, which \(context.dialect.name) makes two doubles")
+            }
+            let x = try materialised(a), y = try materialised(b)
             let kind: SQLKind
             switch (x.kind, y.kind) {
             case (.null, let k), (let k, .null): kind = k

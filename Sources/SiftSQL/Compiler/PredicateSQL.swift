@@ -313,7 +313,8 @@ struct PredicateSQLCompiler {
         if let text = textDateEquality(l, r, negated: negated) { return text }
         // `x != constant` as `x IS NOT ?`: true where x is nil, exactly as `NOT ==`.
         if negated, (l.constant != nil) != (r.constant != nil), l.kind != .null, r.kind != .null, !isObjectConstantPair(l, r),
-           l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r) {
+           l.kind.isComparable(with: r.kind), l.kind != .string || options.subtracting(.normalized).isEmpty, !Self.isDecimalPair(l, r),
+           !isInexactNumberPair(l, r) {
             let (x, y) = try bindPair(l, r, options: options)
             return SQLCondition(expression: .binary(.isNot, x.expression, y.expression), nullable: false)
         }
@@ -330,6 +331,7 @@ struct PredicateSQLCompiler {
     func equality(_ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) throws -> SQLCondition {
         // A decimal and a double: two doubles, as in the evaluator (where the dialect can convert).
         if let (x, y) = expressions.decimalsAsDoubles(l, r) { return try equality(options, x, y) }
+        if let exact = try exactNumberComparison(.equalTo, l, r) { return exact }
         // Nil-safe equality tells NULL from the NaN SQL holds as NULL; equality with a constant
         // (`x = ?`) does not.
         if l.divergence.contains(.nanIsNull) || r.divergence.contains(.nanIsNull), l.constant == nil && r.constant == nil || l.kind == .null || r.kind == .null {
@@ -411,6 +413,7 @@ struct PredicateSQLCompiler {
         if Self.isDecimalPair(l, r) { return try decimalOrdering(op, l, r) }
         if let search = searchOrdering(op, options, l, r) { return search }
         if let text = textDateOrdering(op, l, r) { return text }
+        if let exact = try exactNumberComparison(op, l, r) { return exact }
         if l.kind == .string && !options.subtracting(.normalized).isEmpty,
            let test = try preparedTextTest(.order(try Self.orderOperator(op)), options, l, r) {
             return SQLCondition(expression: test, nullable: true)
@@ -448,7 +451,7 @@ struct PredicateSQLCompiler {
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
                                                   .function("sift_beginswith", [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
-        // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last characters, as on
+        // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last bytes, as on
         // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
         if op == .contains || op == .endsWith, options.subtracting(.normalized).isEmpty, case .string(let needle)? = r.constant,
            l.constant == nil, l.readsOneColumn || l.expression.isSimple, !l.divergence.contains(.textIsNFC) {
@@ -456,7 +459,7 @@ struct PredicateSQLCompiler {
             let text = StringPredicates.prepared(needle, options: options)
             let value = context.bind(.text(text))
             let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function("instr", [x.expression, value]), .integer(0))
-                : .binary(.equal, .suffix(x.expression, characters: Int64(text.unicodeScalars.count)), value)
+                : .endsWith(x.expression, suffix: value, characters: Int64(text.unicodeScalars.count))
             return SQLCondition(expression: test, nullable: true)
         }
         if op == .like, let test = try preparedLike(options, l, r) { return SQLCondition(expression: test, nullable: true) }
@@ -504,7 +507,8 @@ struct PredicateSQLCompiler {
             // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)
             // (A text date column compares with each date as text: equality by equality.)
             if plain, l.constant == nil, !comparable.isEmpty, l.kind != .object(table: ""), l.kind != .number(.decimal),
-               !comparable.contains(where: Self.isDecimal), l.textDate == nil {
+               !comparable.contains(where: Self.isDecimal), l.textDate == nil,
+               !comparable.contains(where: { isInexactNumberPair(l, ExpressionSQLCompiler.constant($0)) }) {
                 let x = try expressions.materialised(l)
                 let placeholders = try comparable.map { try expressions.bind($0, for: l.kind, rawText: options.contains(.normalized)) }
                 let list = SQLCondition(expression: .in(x.expression, placeholders), nullable: x.nullable)
@@ -552,7 +556,7 @@ struct PredicateSQLCompiler {
         }
         if l.constant != nil { return try constantBetween(options, l, bounds) }
         if (l.kind == .string && !options.subtracting(.normalized).isEmpty) || Self.isDecimalPair(l, low) || Self.isDecimalPair(l, high)
-            || l.textDate != nil {
+            || l.textDate != nil || isInexactNumberPair(l, low) || isInexactNumberPair(l, high) {
             return combine([try order(.greaterThanOrEqualTo, options, l, low), try order(.lessThanOrEqualTo, options, l, high)], with: .and)
         }
         let x = try expressions.materialised(l)

@@ -37,15 +37,16 @@ struct SearchColumns {
 /// | `name IN[cd] {"A", "b", nil}` | `"t0"."_cd_name" IN (?1, ?2) OR "t0"."_cd_name" IS NULL` |
 /// | `name BEGINSWITH[cd] "ab"` | `"t0"."_cd_name" >= ?1 AND "t0"."_cd_name" < ?2` (`"ab"`, `"ac"`) |
 /// | `name CONTAINS[cd] "ab"` | `instr("t0"."_cd_name", ?1) > 0` |
-/// | `name ENDSWITH[cd] "ab"` | `substr("t0"."_cd_name", -2) = ?1` (`"ab"`) |
+/// | `name ENDSWITH[cd] "ab"` | `substr(CAST("t0"."_cd_name" AS BLOB), -length(CAST(?1 AS BLOB))) = CAST(?1 AS BLOB)` (`"ab"`) |
 /// | `name <[c] "Ab"` | `"t0"."_c_name" < ?1` (`"ab"`) |
 ///
 /// The constant is folded here by the same `StringFolding.fold` that wrote the column, so
 /// both are NFC and the evaluator's tests — byte comparisons of the folded UTF-8
 /// (`StringPredicates`) — are SQLite's: `=` and `IN` compare bytes (BINARY), UTF-8's byte order
 /// is code-point order (the range), `instr` finds a byte sequence (a valid UTF-8 needle only
-/// matches at a character boundary), and the last k characters of the text equal the needle
-/// exactly when its bytes end with the needle's k code points. The folded column is NULL
+/// matches at a character boundary), and the text ends with the needle exactly when its bytes
+/// end with the needle's (compared as blobs: SQLite's `substr` and `length` of a text stop at
+/// its first NUL, ``SQLExpression/endsWith(_:suffix:characters:)``). The folded column is NULL
 /// where the attribute is nil, as the attribute is, so nil rules and NOT are unchanged. A
 /// needle that folds to empty never gets here (``PredicateSQLCompiler`` compiles it as false).
 extension PredicateSQLCompiler {
@@ -84,12 +85,14 @@ extension PredicateSQLCompiler {
     }
 
     /// BEGINSWITH as a range of the folded column, CONTAINS as `instr`, ENDSWITH as the
-    /// folded column's last characters, for a searchable attribute and a constant needle that
+    /// folded column's last bytes, for a searchable attribute and a constant needle that
     /// is not empty once folded.
     func searchStringTest(_ op: ComparisonOperator, _ options: ComparisonOptions, _ l: SQLFragment, _ r: SQLFragment) -> SQLCondition? {
-        guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant else { return nil }
+        guard let fold = SearchFold(options), let search = l.search, case .string(let needle)? = r.constant,
+              [.beginsWith, .contains, .endsWith].contains(op) else { return nil }
         let column = search.expression(fold)
         let text = fold.fold(needle)
+        // (Only these: `LIKE[c] ""` is no needle, and matches "".)
         guard !text.isEmpty else { return .false }
         switch op {
         case .beginsWith:
@@ -101,7 +104,7 @@ extension PredicateSQLCompiler {
         case .contains:
             return SQLCondition(expression: .binary(.greaterThan, .function("instr", [column, context.bind(.text(text))]), .integer(0)), nullable: true)
         case .endsWith:
-            return SQLCondition(expression: .binary(.equal, .suffix(column, characters: Int64(text.unicodeScalars.count)), context.bind(.text(text))),
+            return SQLCondition(expression: .endsWith(column, suffix: context.bind(.text(text)), characters: Int64(text.unicodeScalars.count)),
                                 nullable: true)
         default:
             return nil

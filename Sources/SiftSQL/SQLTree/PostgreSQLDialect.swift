@@ -100,7 +100,8 @@ package struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    func suffix(_ operand: String, characters: Int64) -> String { "right(\(operand), \(characters))" }
+    /// PostgreSQL's text holds no NUL: `right` counts all of its characters.
+    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String { "right(\(operand), \(characters)) = \(suffix)" }
 
     func membership(_ operand: String, inJSONArray placeholder: String) -> String? { nil }
 
@@ -132,6 +133,10 @@ package struct PostgreSQLDialect: SQLDialect {
     var requiresDerivedTableAlias: Bool { true }
 
     var holdsNaN: Bool { true }
+
+    /// PostgreSQL converts a `bigint` compared with a `float8` (and a `numeric` compared with one)
+    /// to `float8`.
+    var comparesIntegersWithDoublesExactly: Bool { false }
 
     var writesNullParametersAsNULL: Bool { true }
 

@@ -49,8 +49,9 @@ protocol SQLDialect: Sendable {
     /// column is of a subquery's result).
     func column(_ quoted: String, table: String?, name: String) -> String?
 
-    /// The last `characters` characters of a text, given its text.
-    func suffix(_ operand: String, characters: Int64) -> String
+    /// The test that a text ends with `suffix`, a text of `characters` characters, given their
+    /// texts: exactly (every byte, NUL characters too), as an equality (`… = …`).
+    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String
 
     /// Membership of `operand` in the values one bound parameter holds (`placeholder`, a JSON
     /// array of integers and texts, ``JSONValueList``): how a long `IN` list is written, with
@@ -71,6 +72,11 @@ protocol SQLDialect: Sendable {
     /// Whether a bound NULL is written `NULL` rather than bound (PostgreSQL: a parameter's type
     /// comes from its context, and `$1 IS NOT NULL` has none).
     var writesNullParametersAsNULL: Bool { get }
+
+    /// Whether the dialect compares an integer with a double exactly (SQLite), rather than as two
+    /// doubles (PostgreSQL: `bigint` against `float8`); the compiler then writes such comparisons
+    /// exactly itself (``PredicateSQLCompiler/exactNumberComparison(_:_:_:)``).
+    var comparesIntegersWithDoublesExactly: Bool { get }
 
     /// Whether the dialect's doubles hold NaN (PostgreSQL's do, and order it above every
     /// number; SQLite stores NULL). The compiler then leaves to the evaluator every computation
@@ -110,6 +116,8 @@ extension SQLDialect {
     var requiresDerivedTableAlias: Bool { false }
 
     var holdsNaN: Bool { false }
+
+    var comparesIntegersWithDoublesExactly: Bool { true }
 
     var writesNullParametersAsNULL: Bool { false }
 

@@ -42,8 +42,11 @@ extension SQLExpression {
             return isTheColumn(e) || e.comparesColumn(alias, name) || select.comparesColumn(alias, name)
         case .between(let e, let low, let high):
             return isTheColumn(e) || [e, low, high].contains { $0.comparesColumn(alias, name) }
-        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .cast(let e, _), .suffix(let e, _):
+        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .cast(let e, _):
             return e.comparesColumn(alias, name)
+        case .endsWith(let e, let suffix, _):
+            // (A function's argument: no index finds a suffix.)
+            return e.comparesColumn(alias, name) || suffix.comparesColumn(alias, name)
         case .orderedAggregate(_, let e, let orderBy):
             return e.comparesColumn(alias, name) || orderBy.contains { $0.expression.comparesColumn(alias, name) }
         case .and(let parts), .or(let parts), .function(_, let parts):
@@ -77,8 +80,10 @@ extension SQLExpression {
         case .function(let name, let arguments):
             return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || PostgreSQLNumberFunctions.names.contains(name)
                 || arguments.contains { $0.mayRaise }
-        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .suffix(let e, _), .isNull(let e, _):
+        case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .isNull(let e, _):
             return e.mayRaise
+        case .endsWith(let e, let suffix, _):
+            return e.mayRaise || suffix.mayRaise
         case .and(let parts), .or(let parts):
             return parts.contains { $0.mayRaise }
         case .in(let e, let list):
@@ -121,8 +126,10 @@ extension SQLExpression {
         case .column, .parameter, .null, .boolean, .integer, .literal, .string, .countAll:
             return ([], [])
         case .unary(_, let e), .not(let e), .isNull(let e, _), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e),
-             .cast(let e, _), .suffix(let e, _):
+             .cast(let e, _):
             return ([e], [])
+        case .endsWith(let e, let suffix, _):
+            return ([e, suffix], [])
         case .binary(_, let a, let b):
             return ([a, b], [])
         case .and(let list), .or(let list), .function(_, let list):

@@ -73,9 +73,11 @@ indirect enum SQLExpression: Sendable {
     /// PostgreSQL).
     case orderedAggregate(String, SQLExpression, orderBy: [SQLOrdering])
 
-    /// The last `characters` characters of a text: `substr(x, -3)` in SQLite, `right(x, 3)` in
-    /// PostgreSQL.
-    case suffix(SQLExpression, characters: Int64)
+    /// Whether a text ends with `suffix` (a text of `characters` characters), compared exactly,
+    /// byte by byte: `substr(CAST(x AS BLOB), -length(CAST(s AS BLOB))) = CAST(s AS BLOB)` in
+    /// SQLite (whose `substr` and `length` of a text stop at its first NUL, those of a blob do
+    /// not), `right(x, 3) = s` in PostgreSQL (whose text holds no NUL).
+    case endsWith(SQLExpression, suffix: SQLExpression, characters: Int64)
 
     /// `CAST(x AS type)`, the type as the dialect names it (the compiler writes only `numeric`,
     /// `bigint` and `double precision`, for a dialect without Sift's functions).

@@ -117,8 +117,8 @@ final class SQLRenderer {
         case .orderedAggregate(let name, let argument, let orderBy):
             let spelled = dialect.functionName(name) ?? unsupported(name)
             return spelled + "(" + render(argument) + " ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
-        case .suffix(let value, let characters):
-            return dialect.suffix(render(value), characters: characters)
+        case .endsWith(let value, let suffix, let characters):
+            return dialect.endsWith(render(value), render(suffix), characters: characters)
         case .cast(let value, let type):
             return "CAST(" + render(value) + " AS " + type + ")"
         case .case(let branches, let otherwise):
@@ -166,8 +166,9 @@ final class SQLRenderer {
         case .collate: return table.collate
         case .storageClassIn: return table.storageClassTest
         case .column, .parameter, .null, .boolean, .integer, .literal, .string, .function, .countAll, .case, .storageClass, .exists, .subquery,
-             .rowNumber, .orderedAggregate, .cast, .suffix:
+             .rowNumber, .orderedAggregate, .cast:
             return SQLPrecedenceTable.atom
+        case .endsWith: return table.level(.equal)
         }
     }
 

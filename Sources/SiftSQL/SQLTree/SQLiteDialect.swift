@@ -63,7 +63,12 @@ struct SQLiteDialect: SQLDialect {
 
     func functionName(_ name: String) -> String? { name }
 
-    func suffix(_ operand: String, characters: Int64) -> String { "substr(\(operand), -\(characters))" }
+    /// On the text's bytes: `substr` and `length` count a text's characters only up to its first
+    /// NUL, a blob's bytes all; a text cast to a blob is its bytes in the database's encoding
+    /// (UTF-8 or UTF-16), the suffix's alike, and a valid suffix matches only at a character's start.
+    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String {
+        "substr(CAST(\(operand) AS BLOB), -length(CAST(\(suffix) AS BLOB))) = CAST(\(suffix) AS BLOB)"
+    }
 
     /// `x IN (SELECT value FROM json_each(?N))`: `json_each` gives each integer as an INTEGER
     /// and each string as TEXT, as their own parameters would be, and SQLite reads the array

@@ -52,6 +52,21 @@ import Testing
         Case(statement: "Author WHERE books.@avg.year > 1990",
              sql: #"FROM "Author" AS "t0" WHERE (SELECT CASE WHEN CAST(sum(abs(CAST("t1"."year" AS numeric))) AS bigint) IS NOT NULL THEN CAST(sum("t1"."year") AS double precision) / count("t1"."year") END FROM "Book" AS "t1" WHERE "t1"."author" = "t0"."_pk") > $1 ORDER BY "t0"."_pk""#,
              bindings: ["1990"]),
+        // An integer against a double, exactly (PostgreSQL compares bigint with float8 as two
+        // doubles): the constant becomes an integer bound, or the answer.
+        Case(statement: "Book WHERE year > 9007199254740992.5 OR year <= -0.5",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" > $1 OR "t0"."year" <= $2 ORDER BY "t0"."_pk""#,
+             bindings: ["9007199254740992", "-1"]),
+        Case(statement: "Book WHERE year == 9223372036854775808 OR year < 1e300",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" IS NOT NULL ORDER BY "t0"."_pk""#,
+             bindings: []),
+        Case(statement: "Book WHERE price >= 9007199254740993 AND price < 9223372036854775807",
+             sql: #"FROM "Book" AS "t0" WHERE nullif("t0"."price", 'NaN') >= $1 AND nullif("t0"."price", 'NaN') <= $2 ORDER BY "t0"."_pk""#,
+             bindings: ["9.007199254740994e+15", "9.223372036854775e+18"]),
+        // Two expressions: the double as the integer bound it stands for.
+        Case(statement: "Book WHERE year > price",
+             sql: #"FROM "Book" AS "t0" WHERE "t0"."year" > CASE WHEN nullif("t0"."price", 'NaN') >= $1 THEN 9223372036854775808 WHEN nullif("t0"."price", 'NaN') < $2 THEN -9223372036854775809 ELSE CAST(floor(nullif("t0"."price", 'NaN')) AS bigint) END ORDER BY "t0"."_pk""#,
+             bindings: ["9.223372036854776e+18", "-9.223372036854776e+18"]),
         Case(statement: "Book WHERE title CONTAINS 'ar' OR title ENDSWITH 'é'",
              sql: #"FROM "Book" AS "t0" WHERE strpos("t0"."title", $1) > 0 OR right("t0"."title", 1) = $2 ORDER BY "t0"."_pk""#,
              bindings: ["'ar'", "'é'"]),

@@ -1,0 +1,1 @@
+../SiftSQLTests/LargeIntegerFixture.swift
