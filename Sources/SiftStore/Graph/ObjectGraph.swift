@@ -141,24 +141,34 @@ extension ObjectGraph: StoreObjects {
         for value in values { objects[object]?.attributes[value.slot] = value.value }
     }
 
+    /// An unordered to-many relationship holds its destinations in ascending position order
+    /// (insertion order), so finding one is a binary search: adding or removing one of many
+    /// (the inverse of a to-one that each of 100,000 objects sets) costs no scan of the others.
     package mutating func addDestination(_ destination: Int, to position: Int, slot: Int) {
-        guard let object = objects[position] else { return }
-        let relationship = model.entities[object.entity].relationships[slot]
+        guard let entity = objects[position]?.entity else { return }
+        let relationship = model.entities[entity].relationships[slot]
         guard relationship.isToMany else {
             objects[position]?.relationships[slot] = [destination]
             return
         }
-        guard !object.relationships[slot].contains(destination) else { return }
-        if !relationship.isOrdered, let index = object.relationships[slot].firstIndex(where: { $0 > destination }) {
-            objects[position]?.relationships[slot].insert(destination, at: index)
-        } else {
+        if relationship.isOrdered {
+            guard objects[position]?.relationships[slot].contains(destination) == false else { return }
             objects[position]?.relationships[slot].append(destination)
+            return
         }
+        guard let (index, found) = objects[position]?.relationships[slot].sortedIndex(of: destination), !found else { return }
+        objects[position]?.relationships[slot].insert(destination, at: index)
     }
 
     package mutating func removeDestination(_ destination: Int, from position: Int, slot: Int) {
-        guard objects[position] != nil, slot < (objects[position]?.relationships.count ?? 0) else { return }
-        objects[position]?.relationships[slot].removeAll { $0 == destination }
+        guard let entity = objects[position]?.entity, slot < model.entities[entity].relationships.count else { return }
+        let relationship = model.entities[entity].relationships[slot]
+        guard relationship.isToMany, !relationship.isOrdered else {
+            objects[position]?.relationships[slot].removeAll { $0 == destination }
+            return
+        }
+        guard let (index, found) = objects[position]?.relationships[slot].sortedIndex(of: destination), found else { return }
+        objects[position]?.relationships[slot].remove(at: index)
     }
 
     package mutating func holdDestinations(_ destinations: [Int], of position: Int, slot: Int) {
@@ -182,6 +192,19 @@ extension ObjectGraph: StoreObjects {
                 }
             }
         }
+    }
+}
+
+extension [Int] {
+    /// Where `element` is in this ascending array, or would be inserted to keep it ascending,
+    /// and whether it is there.
+    func sortedIndex(of element: Int) -> (index: Int, found: Bool) {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < element { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < count && self[low] == element)
     }
 }
 
