@@ -50,26 +50,27 @@ extension PersistentStore {
             // Every matching ID, or the error that stopped the store reading them (never a part).
             let ids = try fetch(FetchRequest(entityName: entity, predicate: predicate)).checkedObjectIDs()
             guard !ids.isEmpty, !keys.isEmpty else { return ids.count }
-            // Every computed value first, on the objects as they are before any of them changes
-            // (one after another, an expression reading another object would see it changed, and
-            // an atomic store would copy its whole graph for every object read between changes).
-            // Expression k on object i is `computedValues[i * computed.count + k]`; an object gone
-            // since the fetch is left out.
-            var computedValues: [Value] = []
-            var gone: Set<Int> = []
-            if !computed.isEmpty {
-                computedValues.reserveCapacity(ids.count * computed.count)
-                for (index, id) in ids.enumerated() {
-                    try interruption?.check()
-                    guard let object = self.object(with: id) else {
-                        gone.insert(index)
-                        computedValues.append(contentsOf: repeatElement(.null, count: computed.count))
-                        continue
-                    }
-                    for (_, expression) in computed { computedValues.append(try expression.evaluate(.object(object))) }
-                }
-            }
             try performChanges {
+                // Every computed value first, inside the change (so on the store as it is now,
+                // another process's saves included), on the objects as they are before any of
+                // them changes (one after another, an expression reading another object would
+                // see it changed, and an atomic store would copy its whole graph for every
+                // object read between changes). Expression k on object i is
+                // `computedValues[i * computed.count + k]`; an object gone since the fetch is left out.
+                var computedValues: [Value] = []
+                var gone: Set<Int> = []
+                if !computed.isEmpty {
+                    computedValues.reserveCapacity(ids.count * computed.count)
+                    for (index, id) in ids.enumerated() {
+                        try interruption?.check()
+                        guard let object = self.object(with: id) else {
+                            gone.insert(index)
+                            computedValues.append(contentsOf: repeatElement(.null, count: computed.count))
+                            continue
+                        }
+                        for (_, expression) in computed { computedValues.append(try expression.evaluate(.object(object))) }
+                    }
+                }
                 for (index, id) in ids.enumerated() where !gone.contains(index) {
                     // Interrupted: the unit undoes the objects changed so far.
                     try interruption?.check()
