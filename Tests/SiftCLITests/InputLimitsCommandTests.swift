@@ -223,10 +223,8 @@ struct InputLimitsCommandTests {
     @Test func anOverlongLiteralIsRefusedAtOnce() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
         let store = directory.appendingPathComponent("notes.json").path
-        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
-                               notes.appendingPathComponent("data.json").path)
+        try SQLiteCommandTests.importNotes(store)
         var request = Data(#"{"entityName": "Note", "predicate": "title == \""#.utf8)
         request.append(Data(repeating: UInt8(ascii: "x"), count: 17 << 20))
         request.append(Data(#"\""}"#.utf8))
@@ -248,10 +246,8 @@ struct InputLimitsCommandTests {
     func aLongScriptLineIsQuotedInAWindow(overLimit: Bool) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
         let store = directory.appendingPathComponent("notes.json").path
-        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
-                               notes.appendingPathComponent("data.json").path)
+        try SQLiteCommandTests.importNotes(store)
         let line = overLimit
             ? "COUNT Note WHERE title == \"" + String(repeating: "x", count: 17 << 20) + "\"\n"
             : "COUNT Note WHERE " + Array(repeating: "title == \"a\"", count: 50_000).joined(separator: " AND ") + " AND )\n"
@@ -274,10 +270,8 @@ struct InputLimitsCommandTests {
     func aStatementOfManyLinesIsReadInLinearTime() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
         let store = directory.appendingPathComponent("notes.json").path
-        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
-                               notes.appendingPathComponent("data.json").path)
+        try SQLiteCommandTests.importNotes(store)
         let script = "COUNT Note WHERE title IN {\n" + (0..<20_000).map { "\"x\($0)\",\n" }.joined() + "\"Groceries\"}\n"
         let file = directory.appendingPathComponent("long.sift")
         try script.write(to: file, atomically: true, encoding: .utf8)

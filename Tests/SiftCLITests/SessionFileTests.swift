@@ -129,10 +129,8 @@ import Testing
     func resultsAreNeverWrittenOverTheOpenStore(_ command: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
         let store = directory.appendingPathComponent("notes.sqlite").path
-        _ = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
-                               notes.appendingPathComponent("data.json").path)
+        try SQLiteCommandTests.importNotes(store)
         try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link").path, withDestinationPath: store)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         for target in [store, directory.path + "/./notes.sqlite", directory.appendingPathComponent("link").path] {
