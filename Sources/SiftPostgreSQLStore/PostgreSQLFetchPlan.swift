@@ -125,7 +125,7 @@ struct PostgreSQLFetchPlan {
         residualPredicate = request.predicate
         inMemoryReason = !store.compilesFetches ? "a store of layout 1 runs fetches in memory"
             : !compiled ? "the server refused the compiled query"
-            : query == nil ? "the compiler failed" : "a bound text holds a NUL character, which PostgreSQL's text cannot"
+            : query == nil ? "the compiler failed" : Self.boundNULReason
         sortsInMemory = orderingRows && !request.sortDescriptors.isEmpty
         isCompiled = false
         mayBeRefused = false
@@ -146,6 +146,9 @@ struct PostgreSQLFetchPlan {
         self.parameters = parameters
         scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entity: entity, model: model)
     }
+
+    /// Why a fetch whose bound text holds a NUL character runs in memory.
+    static let boundNULReason = "a bound text holds a NUL character, which PostgreSQL's text cannot"
 
     /// The compiler's bound values as sent: numbers, text and bytes as SQLite holds them (the
     /// dialect reads columns in that form); a NaN, which SQLite binds as NULL, as NULL. Nil when

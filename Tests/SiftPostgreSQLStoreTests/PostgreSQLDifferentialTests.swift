@@ -66,9 +66,12 @@ import Testing
         #expect(statistics.sectioned > 0 && statistics.sectionsInServer > 0)
         #expect(statistics.dictionaryFetches > 0 && statistics.dictionariesInServer > 0)
         #expect(statistics.withPredicate > 0)
-        // Issue 17's goal: at least 95 % of the generated predicates run wholly in the server (97.1 %
-        // on this generator); a drop means something the server computed went back to memory.
-        #expect(Double(statistics.predicateInServer) >= 0.95 * Double(statistics.withPredicate), "\(statistics.summary)")
+        // Issue 17's goal: at least 95 % of the generated predicates run wholly in the server (95.3 %
+        // on this generator); a drop means something the server computed went back to memory. A
+        // fetch with a constant holding NUL (issue 29: 18 of them) runs in memory by design —
+        // PostgreSQL's text cannot hold one — and is not counted.
+        let withNUL = statistics.reasons[PostgreSQLFetchPlan.boundNULReason] ?? 0
+        #expect(Double(statistics.predicateInServer) >= 0.95 * Double(statistics.withPredicate - withNUL), "\(statistics.summary)")
     }
 }
 

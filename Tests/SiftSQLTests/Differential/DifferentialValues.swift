@@ -11,9 +11,11 @@ enum DifferentialValues {
     /// NFC), Å in three spellings (U+00C5, A + U+030A, U+212B ANGSTROM SIGN, which NFC maps to
     /// U+00C5), emoji (one of them a two-scalar grapheme), the empty string, quotes, the LIKE and
     /// SQL wildcards `* ? % _`, backslashes, numbers in text for `localizedStandardCompare`,
-    /// Greek final sigma, dotted İ, a ligature, a titlecase digraph, and an embedded NUL; a
-    /// mark that composes with nothing (x + U+0301) and a lone mark, which `[d]` folds to the
-    /// empty string (an empty needle never matches, LANGUAGE.md §4).
+    /// Greek final sigma, dotted İ, a ligature, a titlecase digraph, and U+0000 alone, inside
+    /// and at either end (SQLite's `substr`, `length` and `LIKE` stop at a text's first NUL,
+    /// PostgreSQL's text cannot hold one); a mark that composes with nothing (x + U+0301) and a
+    /// lone mark, which `[d]` folds to the empty string (an empty needle never matches,
+    /// LANGUAGE.md §4).
     static let strings: [String] = [
         "", "a", "A", "b", "B", "abc", "Abc", "ABC", "abd", "ab",
         "straße", "STRASSE", "Strasse", "ß",
@@ -23,14 +25,16 @@ enum DifferentialValues {
         "it's", "say \"hi\"", "100%", "a%b", "a_b", "a*b", "a?b", "*", "?", "back\\slash", "\\",
         "file2", "file10", "File1", "x y", " lead",
         "Σίσυφος", "ς", "İstanbul", "ﬁle", "ǅemal", "Zebra", "zebra",
-        "a\u{0}b",
+        "a\u{0}b", "\u{0}", "ab\u{0}", "\u{0}b", "A\u{0}B", "\u{E9}\u{0}\u{C9}",
     ]
 
     /// Integer 64 values: small ones, negatives, powers of two around 2^53 (where doubles stop
-    /// being exact) and the limits.
+    /// being exact: 2^53 + 1 and 2^53 + 3 round to other doubles), 2^62 + 1, the greatest double
+    /// below 2^63 and the integer after it, and the limits.
     static let integers64: [Int64] = [
         0, 1, -1, 2, 3, 5, 7, 10, 42, -42, 100, 1000, 2_147_483_648, 4_294_967_296,
-        9_007_199_254_740_992, 9_007_199_254_740_993, -9_007_199_254_740_993,
+        9_007_199_254_740_992, 9_007_199_254_740_993, -9_007_199_254_740_993, 9_007_199_254_740_995,
+        4_611_686_018_427_387_905, 9_223_372_036_854_774_784, 9_223_372_036_854_774_785,
         .max, .min, .max - 1, .min + 1,
     ]
 
@@ -40,10 +44,25 @@ enum DifferentialValues {
 
     /// Doubles: sums of powers of two; -0.0; some that are not exact (0.1, 0.2, 0.3, 0.001),
     /// whose sums and averages over a to-many relationship depend on the order they are added
-    /// in (both engines add in the collection's order); and extremes.
+    /// in (both engines add in the collection's order); extremes; and the doubles at the
+    /// integers' edges (``edgeDoubles``).
     static let doubles: [Double] = [
         0.0, -0.0, 0.5, 1.0, 1.5, -1.5, 2.0, 2.25, 3.0, 4.5, 10.0, 100.0, -7.75, 0.125,
-        0.1, 0.2, 0.3, 0.001, 1e15, 9_007_199_254_740_992, 1e300, -1e300, .leastNonzeroMagnitude,
+        0.1, 0.2, 0.3, 0.001, 1e15, 1e300, -1e300, .leastNonzeroMagnitude,
+    ] + edgeDoubles
+
+    /// Doubles where Integer 64 values stop being doubles: 2^53 and the doubles after it, 2^62,
+    /// 2^63 - 1024 (the greatest double below 2^63), 2^63 (the least above every integer) and
+    /// -2^63: an integer compared with one of them as a double (rounded) is answered wrong.
+    static let edgeDoubles: [Double] = [
+        9_007_199_254_740_992, 9_007_199_254_740_994, -9_007_199_254_740_992, 4_611_686_018_427_387_904,
+        9_223_372_036_854_774_784, 9_223_372_036_854_775_808, -9_223_372_036_854_775_808,
+    ]
+
+    /// Integer 64 values no double holds, and the limits (``integers64``'s edges).
+    static let edgeIntegers: [Int64] = [
+        9_007_199_254_740_993, -9_007_199_254_740_993, 9_007_199_254_740_995, 4_611_686_018_427_387_905,
+        9_223_372_036_854_774_785, .max, .min + 1,
     ]
 
     /// Decimals: ones a double cannot hold (0.1, 12.552, 10^20 + 0.5, 38 digits), whose sums
@@ -101,6 +120,19 @@ enum DifferentialValues {
             let index = random.chance(1, in: 2) ? random.below(max(1, pool.count / 3)) : random.below(pool.count)
             if indices.insert(index).inserted { chosen.append(pool[index]) }
         }
+        // One palette in three holds where engines part (issue 29): text with NUL, an integer no
+        // double holds, a double at the integers' edge.
+        if random.chance(1, in: 3) {
+            switch type {
+            case .string, .uri: chosen.append(.string(random.pick(nulStrings, or: "a\u{0}b")))
+            case .integer64: chosen.append(.int(random.pick(edgeIntegers, or: .max)))
+            case .double: chosen.append(.double(random.pick(edgeDoubles, or: 0)))
+            default: break
+            }
+        }
         return chosen
     }
+
+    /// The strings holding U+0000.
+    static var nulStrings: [String] { strings.filter { $0.unicodeScalars.contains("\u{0}") } }
 }

@@ -811,12 +811,30 @@ struct PredicateGenerator {
     /// type, and the limits.
     private mutating func numericConstant(attribute: DifferentialModel.Attribute?) -> String {
         if let attribute, random.chance(2, in: 3), let value = observedValue(attribute.name) {
+            // Now and then — half the time beyond 2^53, where doubles stop holding every integer
+            // (issue 29) — the nearest value of the other kind: an integer's double (rounded), a
+            // double's integer or one either side (the limits beyond the integers).
+            switch value {
+            case .int(let i) where random.chance(1, in: i.magnitude > 1 << 53 ? 2 : 10):
+                return CanonicalPrinter.formatDouble(Double(i))
+            case .double(let d) where d.isFinite && d.rounded() == d && random.chance(1, in: d.magnitude > 0x1p53 ? 2 : 10):
+                if d >= 0x1p63 { return String(Int64.max) }
+                if d < -0x1p63 { return String(Int64.min) }
+                return String(Int64(d).addingReportingOverflow(Int64(random.int(in: -1...1))).partialValue)
+            default: break
+            }
             return literal(value)
         }
-        switch random.weighted([(4, 0), (3, 1), (1, 2), (1, 3)], or: 0) {
+        switch random.weighted([(4, 0), (3, 1), (1, 2), (1, 3), (2, 4)], or: 0) {
         case 0: return String(random.pick(DifferentialValues.integers64 + DifferentialValues.integers16, or: 0))
         case 1: return CanonicalPrinter.formatDouble(random.pick(DifferentialValues.doubles + DifferentialValues.floats.map { Double(Float($0)) }, or: 0))
         case 2: return String(random.int(in: -3...5))
+        case 4:
+            // Where integers and doubles part (issue 29 §2): a double at the integers' edge
+            // (2^63 written as an integer too, which only a double holds), or an integer no
+            // double holds.
+            if random.chance(1, in: 2) { return String(random.pick(DifferentialValues.edgeIntegers, or: .max)) }
+            return random.chance(1, in: 5) ? "9223372036854775808" : CanonicalPrinter.formatDouble(random.pick(DifferentialValues.edgeDoubles, or: 0))
         default: return random.pick(["0x1F", "0b101", "0o17", "1e3", "-2.5e-1", "1e999"], or: "1")
         }
     }
