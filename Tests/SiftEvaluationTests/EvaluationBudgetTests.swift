@@ -62,13 +62,13 @@ import Testing
     @Test func anInterruptStopsTheAggregates() throws {
         let values: [Value] = (0..<10_000).map { .int(Int64($0)) }
         #expect(throws: EvaluationError.self) {
-            try EvaluationBudget.$isInterrupted.withValue({ true }) { _ = try Functions.mode(values) }
+            try EvaluationBudget.isInterruptedScope.withValue({ true }) { _ = try Functions.mode(values) }
         }
         #expect(throws: EvaluationError.self) {
-            try EvaluationBudget.$isInterrupted.withValue({ true }) { _ = try Aggregates.distinct(values) }
+            try EvaluationBudget.isInterruptedScope.withValue({ true }) { _ = try Aggregates.distinct(values) }
         }
         // Not interrupted: the answer.
-        #expect(Self.same(try EvaluationBudget.$isInterrupted.withValue({ false }) { try Functions.mode(values) }, .int(0)))
+        #expect(Self.same(try EvaluationBudget.isInterruptedScope.withValue({ false }) { try Functions.mode(values) }, .int(0)))
     }
 
     /// Equal under the language's equality, and of the same kind (element by element).
@@ -104,7 +104,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func nestedSubqueriesStopAtTheBudget() throws {
         #expect(EvaluationBudget.subqueryTests == 10_000_000 && EvaluationBudget.subqueryTestLimit == 10_000_000)
-        try EvaluationBudget.$subqueryTestLimit.withValue(100_000) { try Self.stopAtTheBudget() }
+        try EvaluationBudget.subqueryTestLimitScope.withValue(100_000) { try Self.stopAtTheBudget() }
     }
 
     static func stopAtTheBudget() throws {
@@ -140,7 +140,7 @@ import Testing
         thread.start()
         var caught: EvaluationError?
         do {
-            _ = try EvaluationBudget.$isInterrupted.withValue({ flag.load(ordering: .relaxed) }) { try predicate.evaluate(Self.object) }
+            _ = try EvaluationBudget.isInterruptedScope.withValue({ flag.load(ordering: .relaxed) }) { try predicate.evaluate(Self.object) }
         } catch let error as EvaluationError {
             caught = error
         }

@@ -17,7 +17,9 @@ public enum EvaluationBudget {
     public static let subqueryTests = 10_000_000
 
     /// The budget evaluations have now: ``subqueryTests``, or less where a test sets it.
-    @TaskLocal package static var subqueryTestLimit = subqueryTests
+    package static var subqueryTestLimit: Int { subqueryTestLimitScope.value }
+    /// Sets ``subqueryTestLimit`` for a call (`withValue`).
+    package static let subqueryTestLimitScope = ThreadScoped(subqueryTests)
 
     /// How many steps a long loop of the evaluator takes between two checks for an interrupt
     /// (a power of two).
@@ -25,7 +27,9 @@ public enum EvaluationBudget {
 
     /// Whether the fetch or change the evaluator works for was asked to stop; set by the
     /// stores while one runs.
-    @TaskLocal package static var isInterrupted: (@Sendable () -> Bool)?
+    package static var isInterrupted: (@Sendable () -> Bool)? { isInterruptedScope.value }
+    /// Sets ``isInterrupted`` for a call (`withValue`).
+    package static let isInterruptedScope = ThreadScoped<(@Sendable () -> Bool)?>(nil)
 
     /// Throws ``EvaluationError/Code/interrupted`` when the fetch or change running was asked
     /// to stop.

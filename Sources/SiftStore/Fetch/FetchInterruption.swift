@@ -35,7 +35,7 @@ package final class FetchInterruption: Sendable {
             }
         }
         do {
-            return try EvaluationBudget.$isInterrupted.withValue({ self.isInterrupted }) { try fetch() }
+            return try EvaluationBudget.isInterruptedScope.withValue({ self.isInterrupted }) { try fetch() }
         } catch let error as EvaluationError where error.code == .interrupted {
             // The evaluator stopped in one of its loops: the store's error, as for a check here.
             throw StoreError.interrupted
