@@ -1,3 +1,4 @@
+import SiftEvaluation
 import SiftSQLite
 
 /// The values of a long `IN` list as one JSON array, bound as one parameter
@@ -18,44 +19,19 @@ struct JSONValueList {
     /// The array of the values `parameters` bind, or nil when one is not a parameter not yet
     /// bound elsewhere, or is a value this array cannot carry exactly.
     init?(parameters: [SQLExpression]) {
-        var json = "["
-        json.reserveCapacity(parameters.count * 8)
-        for (index, expression) in parameters.enumerated() {
+        var values: [Value] = []
+        values.reserveCapacity(parameters.count)
+        for expression in parameters {
             guard case .parameter(let parameter) = expression else { return nil }
-            if index > 0 { json += "," }
             switch parameter.value {
             case .integer(let value):
-                json += String(value)
-            case .text(let text):
-                guard Self.appendString(text, to: &json) else { return nil }
-            case .real, .blob, .null:
+                values.append(.int(value))
+            case .text(let text) where !text.utf8.contains(0):
+                values.append(.string(text))
+            case .text, .real, .blob, .null:
                 return nil
             }
         }
-        json += "]"
-        self.json = json
-    }
-
-    /// Appends `text` as a JSON string; false when it holds U+0000.
-    private static func appendString(_ text: String, to json: inout String) -> Bool {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\0": return false
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else {
-                    json.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        json += "\""
-        return true
+        json = JSONWriter.string(.array(values))
     }
 }
