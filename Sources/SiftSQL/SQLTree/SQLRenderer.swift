@@ -42,10 +42,6 @@ final class SQLRenderer {
             + "(" + balanced(parts[middle...], joiner: joiner, level: level) + ")"
     }
 
-    private func balanced(_ parts: [SQLExpression], joiner: String, level: Int) -> String {
-        balanced(parts[...], joiner: joiner, level: level)
-    }
-
     /// The expression's text.
     func render(_ expression: SQLExpression) -> String {
         switch expression {
@@ -85,12 +81,12 @@ final class SQLRenderer {
         case .and(let parts):
             guard !parts.isEmpty else { return dialect.boolean(true) }
             if parts.count == 1 { return render(parts[0]) }
-            if parts.count > Self.longestFlatList { return balanced(parts, joiner: " AND ", level: table.and) }
+            if parts.count > Self.longestFlatList { return balanced(parts[...], joiner: " AND ", level: table.and) }
             return parts.map { render($0, atLeast: table.and) }.joined(separator: " AND ")
         case .or(let parts):
             guard !parts.isEmpty else { return dialect.boolean(false) }
             if parts.count == 1 { return render(parts[0]) }
-            if parts.count > Self.longestFlatList { return balanced(parts, joiner: " OR ", level: table.or) }
+            if parts.count > Self.longestFlatList { return balanced(parts[...], joiner: " OR ", level: table.or) }
             return parts.map { render($0, atLeast: table.or) }.joined(separator: " OR ")
         case .not(let operand):
             return "NOT " + render(operand, atLeast: table.not)
