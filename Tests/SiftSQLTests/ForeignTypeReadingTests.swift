@@ -84,6 +84,31 @@ import Testing
         #expect(Self.tables.allSatisfy { foreign.schema.table(for: $0)?.typesAreRead == true })
     }
 
+    /// A batch update or delete reads the types of the tables its predicate and expressions
+    /// reach, as a fetch does: on a database of many tables, a write opens as fast as a read.
+    @Test func batchChangesReadOnlyTheTablesTheyReach() throws {
+        let url = try Self.fourTables()
+        defer { ForeignDatabaseTests.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        let foreign = try #require(store.foreign)
+        var changed = 0
+        var statements = try Self.traced(store) {
+            changed = try store.batchUpdate(entity: "gamma", predicate: PredicateNode(format: "y > 20"),
+                                            set: ["y": ExpressionNode(format: "y * 2")])
+        }
+        #expect(changed == 10)
+        #expect(Self.tablesRead(Self.samples(statements), among: Self.tables) == ["gamma"])
+        #expect(foreign.schema.table(for: "alpha")?.typesAreRead == false)
+        // A key path in the predicate reaches its table; the others stay unread.
+        statements = try Self.traced(store) {
+            changed = try store.batchDelete(entity: "beta", predicate: PredicateNode(format: #"alpha.born < "2000-01-03""#))
+        }
+        #expect(changed == 7)
+        #expect(Set(Self.samples(statements).compactMap { sql in Self.tables.first { sql.contains("FROM \"\($0)\"") } }) == ["alpha", "beta"])
+        #expect(foreign.schema.table(for: "delta")?.typesAreRead == false)
+        #expect(try store.count(FetchRequest(statement: "COUNT gamma WHERE y > 40")) == 10)
+    }
+
     /// A SUBQUERY's variable, a sort key, a section, a property, GROUP BY and a prefetch each
     /// reach their table.
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import SiftEvaluation
+import SiftLanguage
 import SiftSQLite
 import SiftStore
 import Testing
@@ -163,6 +164,24 @@ import Testing
             #expect(error?.code == .unknownEntity)
             #expect(error?.message.hasPrefix("pairs is a WITHOUT ROWID table, whose rows have no integer key") == true, "\(statement): \(String(describing: error))")
         }
+        // Every write path says so too: a batch update or delete, and an import in each format.
+        let writes: [(String, () throws -> Void)] = [
+            ("batch update", { try store.batchUpdate(entity: "pairs", predicate: nil, set: ["b": .constant(.int(3))]) }),
+            ("batch delete", { try store.batchDelete(entity: "pairs", predicate: PredicateNode(format: "a == 1")) }),
+            ("JSON", { try StoreImporter.importJSON(Data(#"{"pairs": [{"a": 5, "b": 6}]}"#.utf8), into: store) }),
+            ("JSON Lines", { try StoreImporter.importJSONLines(Data("{\"@entity\": \"pairs\", \"a\": 5}\n".utf8), into: store) }),
+            ("CSV", { try StoreImporter.importCSV(Data("a,b\n5,6\n".utf8), entity: "pairs", into: store) }),
+        ]
+        for (name, write) in writes {
+            let error = #expect(throws: StoreError.self, "\(name)") { try write() }
+            #expect(error?.code == .unknownEntity, "\(name)")
+            #expect(error?.message.contains("pairs is a WITHOUT ROWID table, whose rows have no integer key") == true, "\(name): \(String(describing: error))")
+        }
+        // The line the JSON Lines reader stopped at is still named.
+        let lines = #expect(throws: StoreError.self) {
+            try StoreImporter.importJSONLines(Data("{\"@entity\": \"Artist\", \"name\": \"X\"}\n{\"@entity\": \"pairs\", \"a\": 5}\n".utf8), into: store)
+        }
+        #expect(lines?.message.hasPrefix("line 2: pairs is a WITHOUT ROWID table") == true, "\(String(describing: lines))")
         // A name that is no table at all is still an unknown entity.
         let unknown = #expect(throws: StoreError.self) { _ = try store.execute(FetchRequest(statement: "COUNT pears")) }
         #expect(unknown?.message.hasPrefix("unknown entity 'pears'") == true, "\(String(describing: unknown))")

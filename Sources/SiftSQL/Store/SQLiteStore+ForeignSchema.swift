@@ -32,4 +32,18 @@ extension SQLiteStore {
         let entities = FetchReach(request).entities(from: request.entityName, in: catalogModel)
         return try model(reading: Array(entities)).warnings(for: request)
     }
+
+    /// The model with the types of the tables `request` can reach (``FetchReach``) chosen: in a
+    /// database Sift did not create, those tables and no other; the model in a store Sift
+    /// created. An entity that is a table Sift does not read says what it is.
+    public func model(for request: FetchRequest) throws(StoreError) -> DataModel {
+        let catalog = catalogModel
+        guard catalog.entity(named: request.entityName) != nil else {
+            if let skipped = foreign?.catalog.skippedTableError(request.entityName) { throw skipped }
+            _ = try BatchChanges.requireEntity(request.entityName, in: catalog)
+            return catalog
+        }
+        guard foreign != nil else { return schema.model }
+        return model(reading: FetchReach(request).entities(from: request.entityName, in: catalog))
+    }
 }

@@ -56,7 +56,7 @@ public enum StoreImporter {
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
-                let position = try requireEntityPosition(entityName, in: store.model)
+                let position = try requireEntityPosition(entityName, in: store)
                 guard case .array(let items) = value else {
                     throw StoreError(.invalidValue, "\(entityName): expected an array of rows, not \(value.kindName)", entity: entityName)
                 }
@@ -96,7 +96,7 @@ public enum StoreImporter {
                             }
                         }
                     case .failed(let error):
-                        throw error
+                        throw explained(error, in: store, model: model)
                     case .end:
                         return
                     }
@@ -184,7 +184,7 @@ public enum StoreImporter {
                                  progress: Progress? = nil) throws(StoreError) -> ImportSummary {
         let source = UncheckedSendable(reader)
         return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
-            let position = try requireEntityPosition(entityName, in: store.model)
+            let position = try requireEntityPosition(entityName, in: store)
             let model = store.model
             let header: CSVHeader
             do throws(CSVReader.Failure) {
@@ -403,6 +403,37 @@ public enum StoreImporter {
             }
         }
         return ImportRow(entity: target.name, entityPosition: targetPosition, id: id, values: attributes, relationships: relationships)
+    }
+
+    /// The position of the entity named `name` in the store's model; unknown, the store's own
+    /// explanation where it has one (a table it does not read), else the model's suggestion.
+    private static func requireEntityPosition(_ name: String, in store: any PersistentStore) throws(StoreError) -> Int {
+        let model = store.model
+        if let position = model.entityPosition(named: name) { return position }
+        _ = try store.model(for: FetchRequest(entityName: name))
+        return try requireEntityPosition(name, in: model)
+    }
+
+    /// `error` — an unknown entity the model of a line reader named, after `line N: ` — with
+    /// the store's own explanation of that entity, where it has one, in place of the model's.
+    private static func explained(_ error: StoreError, in store: any PersistentStore, model: DataModel) -> StoreError {
+        guard error.code == .unknownEntity, let name = error.entity, model.entity(named: name) == nil else { return error }
+        let explanation: StoreError
+        do throws(StoreError) {
+            _ = try store.model(for: FetchRequest(entityName: name))
+            return error
+        } catch {
+            explanation = error
+        }
+        let plain: String
+        do throws(StoreError) {
+            _ = try requireEntityPosition(name, in: model)
+            return error
+        } catch {
+            plain = error.message
+        }
+        guard explanation.message != plain, error.message.hasSuffix(plain) else { return error }
+        return explanation.prefixed(String(error.message.dropLast(plain.count)))
     }
 
     private static func requireEntityPosition(_ name: String, in model: DataModel) throws(StoreError) -> Int {

@@ -18,7 +18,12 @@ extension PersistentStore {
     /// ``StoreError/interrupted``). Returns how many objects were changed.
     @discardableResult
     public func batchUpdate(entity: String, predicate: PredicateNode?, set assignments: [String: ExpressionNode]) throws -> Int {
-        let description = try BatchChanges.requireEntity(entity, in: model)
+        // Only the tables the predicate and the expressions reach (a database Sift did not
+        // create reads no other); the entity is one of them.
+        var reach = FetchRequest(entityName: entity, predicate: predicate)
+        reach.propertiesToFetch = assignments.sorted { $0.key < $1.key }.map { FetchedProperty(name: $0.key, expression: $0.value) }
+        let reachedModel = try model(for: reach)
+        let description = try BatchChanges.requireEntity(entity, in: reachedModel)
         // Keys in the entity's attribute order, so the same request always fails the same way.
         var keys: [String] = []
         for key in assignments.keys {
@@ -41,7 +46,7 @@ extension PersistentStore {
             if let value = try CompiledExpression.constantValue(of: expression) {
                 constants[key] = value
             } else {
-                let typed = try ModelKeyPaths.typedExpression(expression, entity: description, model: model)
+                let typed = try ModelKeyPaths.typedExpression(expression, entity: description, model: reachedModel)
                 computed.append((key, try CompiledExpression(typed)))
             }
         }
@@ -93,7 +98,7 @@ extension PersistentStore {
     /// were deleted (not counting those deleted by cascade).
     @discardableResult
     public func batchDelete(entity: String, predicate: PredicateNode?) throws -> Int {
-        _ = try BatchChanges.requireEntity(entity, in: model)
+        _ = try model(for: FetchRequest(entityName: entity, predicate: predicate))
         let interruption = (self as? any InterruptibleStore)?.interruption
         return try interruption.whileRunning {
             // Every matching ID, or the error that stopped the store reading them (never a part).
@@ -122,8 +127,8 @@ package protocol BatchDeletingStore: PersistentStore {
     func delete(_ ids: [ObjectID]) throws(StoreError)
 }
 
-enum BatchChanges {
-    static func requireEntity(_ name: String, in model: DataModel) throws(StoreError) -> EntityDescription {
+package enum BatchChanges {
+    package static func requireEntity(_ name: String, in model: DataModel) throws(StoreError) -> EntityDescription {
         do throws(ModelError) {
             return try model.requireEntity(name)
         } catch {

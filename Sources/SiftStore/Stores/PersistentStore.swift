@@ -66,6 +66,14 @@ public protocol PersistentStore: AnyObject {
     /// with or without asking. A store that reads its model lazily (a database Sift did not
     /// create) reads only the tables the request can reach, as the fetch does.
     func warnings(for request: FetchRequest) throws -> [FetchWarning]
+
+    /// The model with the attribute types of every entity `request` can reach (its entity and
+    /// those its key paths lead to): ``model`` for a store that reads its model whole; a store
+    /// that reads its model lazily (a database Sift did not create) reads only those tables, so
+    /// a batch change on a 500-table database reads as little as a fetch does. Throws
+    /// ``StoreError`` `unknownEntity` when the request's entity is none of the model's, saying
+    /// why where the store knows (a table it does not read, such as a `WITHOUT ROWID` table).
+    func model(for request: FetchRequest) throws(StoreError) -> DataModel
 }
 
 extension PersistentStore {
@@ -75,6 +83,13 @@ extension PersistentStore {
 
     /// Nil: the model says all there is.
     public func databaseCatalog() throws -> DatabaseCatalog? { nil }
+
+    /// ``model``, once the request's entity is found in it.
+    public func model(for request: FetchRequest) throws(StoreError) -> DataModel {
+        let whole = model
+        _ = try BatchChanges.requireEntity(request.entityName, in: whole)
+        return whole
+    }
 
     /// For a store of your own without units of changes: when nothing was pending before the
     /// unit, undoing it is a `rollback()`, and that is what a failed unit does; with changes
