@@ -1,6 +1,7 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQL
+@testable import SiftSQL
 import SiftSQLite
 import Testing
 
@@ -435,6 +436,70 @@ func evaluatorResults(_ op: String, _ a: String, _ b: String, _ options: Compari
         ])
         // SQLite's own sum() fails on that overflow; sift_group_sum follows the evaluator instead.
         #expect(throws: SQLiteError.self) { try database.scalar("SELECT sum(x) FROM t WHERE g = 'a'") }
+    }
+
+    /// Decimals (`'e'`) are summed as they come, keeping at most `keptLimit` values: in any
+    /// order when no order could change the sum, in key order when SQLite feeds them so, and
+    /// from the kept values otherwise — always the evaluator's sum in key order.
+    @Test(arguments: [
+        // Money: order-free, fed backwards, past the kept values.
+        ("money backwards", 150_000, true, false),
+        // 38-digit terms (the sum rounds, so order matters), fed in key order past the kept values.
+        ("wide in order", 150_000, false, false),
+        // The same fed backwards, within the kept values: summed from them in key order.
+        ("wide backwards, kept", 5_000, false, true),
+    ])
+    func decimalSumsStreamAsTheEvaluatorSums(_ name: String, _ count: Int, _ money: Bool, _ backwards: Bool) throws {
+        let database = try siftDatabase()
+        try database.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, x)")
+        var values: [Value] = []
+        try database.inTransaction {
+            for k in 1...count {
+                let text = money ? "\(k % 100_000).\(k % 7)\(k % 10)" : (k % 3 == 0 ? "0.0000000000000000000000000000000000001" : "12345678901234567890123456789012345678")
+                // Money also as REAL (a NUMERIC column of a database Sift did not create),
+                // read through its shortest text; and as INTEGER.
+                let stored: SQLiteValue = money && k % 3 == 1 ? .real(Double(text)!) : money && k % 5 == 0 ? .integer(Int64(k)) : .text(text)
+                values.append(SQLArgumentKind.decimal.value(of: stored))
+                try database.run("INSERT INTO t VALUES (?, ?)", [.integer(Int64(k)), stored])
+            }
+        }
+        let order = money || backwards ? "DESC" : "ASC"
+        for function in ["sum", "average"] {
+            let result = try database.scalar("SELECT sift_group_\(function)(x, k, 'e') FROM (SELECT k, x FROM t ORDER BY k \(order))")
+            let expected = function == "sum" ? Aggregates.sum(values) : Aggregates.average(values)
+            guard case .decimal(let decimal) = expected else { Issue.record("\(expected)"); continue }
+            #expect(result == .text(DecimalText.text(decimal)), "\(name) \(function)")
+        }
+    }
+
+    /// Digits read straight from text are the decimal `Decimal(string:)` reads; any other
+    /// shape is left to it.
+    @Test(arguments: ["0", "-0", "12.50", "-12.5", "0.001", "1e-05", "5e+20", "1.2345678901234567e+20", "123456789012345678",
+                      "-0.000000000000000001", "9.999999999999999e-80", "1E3", "12", "4.35"])
+    func decimalDigitsAreTheDecimalOfTheText(_ text: String) throws {
+        let digits = try #require(DecimalDigits.parse(text.utf8), "\(text)")
+        let decimal = Decimal(sign: digits.significand < 0 ? .minus : .plus, exponent: digits.exponent, significand: Decimal(digits.significand.magnitude))
+        #expect(decimal == Decimal(string: text), "\(text)")
+    }
+
+    @Test(arguments: ["", "-", ".5", "1.", "1e", "1e+", "12abc", " 12", "+1", "NaN", "Inf", "1234567890123456789", "1e-200", "1.2.3", "0x10"])
+    func otherTextIsLeftToDecimal(_ text: String) {
+        #expect(DecimalDigits.parse(text.utf8) == nil, "\(text)")
+    }
+
+    /// Terms whose sum depends on their order, fed out of key order past the values kept: an
+    /// error that says so, never a sum in another order.
+    @Test func aDecimalSumThatDependsOnAnOrderItCannotFollowIsAnError() throws {
+        let database = try siftDatabase()
+        try database.execute("""
+            CREATE TABLE t(k INTEGER PRIMARY KEY, x TEXT);
+            WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 150000)
+            INSERT INTO t SELECT k, CASE WHEN k % 3 = 0 THEN '0.0000000000000000000000000000000000001' ELSE '12345678901234567890123456789012345678' END FROM n;
+            """)
+        let error = #expect(throws: SQLiteError.self) {
+            try database.scalar("SELECT sift_group_sum(x, k, 'e') FROM (SELECT k, x FROM t ORDER BY k DESC)")
+        }
+        #expect(error?.message.contains("depends on the order of its terms") == true, "\(String(describing: error))")
     }
 }
 

@@ -18,6 +18,11 @@ public struct SumAccumulator: Sendable {
     /// Adds `value` if it is a number.
     public mutating func add(_ value: Value) {
         guard let number = Arithmetic.number(value) else { return }
+        add(number)
+    }
+
+    /// Adds a number.
+    mutating func add(_ number: Arithmetic.Number) {
         switch number {
         case .int(let i):
             if kind == .int {
@@ -30,20 +35,20 @@ public struct SumAccumulator: Sendable {
                     intSum = s
                 }
             } else {
-                doubleSum += Double(i)
+                // (Once the sum is a decimal, the double sum is never read again.)
+                if kind == .double { doubleSum += Double(i) }
                 decimalSum += Decimal(i)
             }
         case .double(let d):
             if kind == .int { doubleSum = Double(intSum); decimalSum = Decimal(intSum); kind = .double }
-            doubleSum += d
+            if kind == .double { doubleSum += d }
             // Decimal has no infinity (its initialiser traps on one): NaN, as for a double
             // beyond its range.
             decimalSum += d.isInfinite ? Decimal.nan : Decimal(d)
         case .decimal(let d):
-            if kind == .int { doubleSum = Double(intSum); decimalSum = Decimal(intSum) }
+            if kind == .int { decimalSum = Decimal(intSum) }
             kind = .decimal
             decimalSum += d
-            doubleSum += NSDecimalNumber(decimal: d).doubleValue
         }
     }
 

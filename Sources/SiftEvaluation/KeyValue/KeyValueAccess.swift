@@ -100,12 +100,18 @@ package enum Aggregates {
 
     /// The mean as a double (a decimal if any value is one); nil for an empty collection.
     package static func average(_ values: [Value]) -> Value {
-        let numbers = values.compactMap(Arithmetic.number)
-        guard !numbers.isEmpty else { return .null }
-        switch sum(values) {
-        case .int(let i): return .double(Double(i) / Double(numbers.count))
-        case .double(let d): return .double(d / Double(numbers.count))
-        case .decimal(let d): return .decimal(d / Decimal(numbers.count))
+        var count = 0
+        for value in values where Arithmetic.number(value) != nil { count += 1 }
+        return average(sum: sum(values), count: count)
+    }
+
+    /// The mean of `count` numbers whose ``sum(_:)`` is `sum`; nil when there are none.
+    package static func average(sum: Value, count: Int) -> Value {
+        guard count > 0 else { return .null }
+        switch sum {
+        case .int(let i): return .double(Double(i) / Double(count))
+        case .double(let d): return .double(d / Double(count))
+        case .decimal(let d): return .decimal(d / Decimal(count))
         default: return .null
         }
     }

@@ -50,6 +50,22 @@ final class SiftKeyedAggregate: SQLiteAggregate {
     /// How values are read, from the last argument when it is text (nil: as stored).
     private var kind: SQLArgumentKind?
 
+    /// A sum or average of decimals, kept as it goes (``OrderFreeSum``): when no order of the
+    /// values could change it, or SQLite fed them in key order, it is the answer, and the
+    /// values are kept only up to ``keptLimit`` — so a money sum over millions of rows takes
+    /// constant memory and no sort. Nil for the other functions and kinds.
+    private var running: OrderFreeSum?
+    /// Whether the keys came in order so far (each at least the one before).
+    private var keysInOrder = true
+    private var lastKey = Int64.min
+    /// The stored values a running sum keeps, with their keys, to sum in key order should the
+    /// order matter and not be kept (read as decimals only then).
+    private var kept: [(key: Int64, value: SQLiteValue)] = []
+    /// Whether values were left out of `kept` (past ``keptLimit``).
+    private var valuesDropped = false
+    /// How many values a running sum keeps, to sum in key order should neither hold.
+    static let keptLimit = 100_000
+
     init(_ function: Function) {
         self.function = function
     }
@@ -64,10 +80,12 @@ final class SiftKeyedAggregate: SQLiteAggregate {
                 }
                 kind = letters[0]
                 keyCount = last - 1
+                if kind == .decimal, keyCount == 1, function == .sum || function == .average { running = OrderFreeSum() }
             } else {
                 keyCount = last
             }
         }
+        if running != nil { return stepRunning(call) }
         let value: Value
         switch (call.type(0), kind) {
         case (.null, _): return
@@ -81,7 +99,50 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         if keyCount > 1 { for index in 2...keyCount { laterKeys.append(call.int64(index)) } }
     }
 
+    /// A step of a running decimal sum or average: the value added from its digits where it
+    /// can be (a REAL's shortest text, the canonical text), else as the evaluator reads it; the
+    /// stored value kept while fewer than ``keptLimit`` are.
+    private func stepRunning(_ call: SQLiteFunctionCall) {
+        let key = call.int64(1)
+        let digits: (significand: Int64, exponent: Int)?
+        switch call.type(0) {
+        case .null: return
+        case .integer:
+            digits = (call.int64(0), 0)
+        case .real:
+            let double = call.double(0)
+            digits = double.isFinite ? DecimalDigits.parse("\(double)".utf8) : nil
+        case .text:
+            digits = call.withUTF8(0) { DecimalDigits.parse($0) }
+        case .blob:
+            digits = nil
+        }
+        if let digits {
+            running!.add(significand: digits.significand, exponent: digits.exponent)
+        } else {
+            running!.add(SQLArgumentKind.decimal.value(of: call.value(0)))
+        }
+        if key < lastKey { keysInOrder = false }
+        lastKey = key
+        guard !valuesDropped else { return }
+        guard kept.count < Self.keptLimit else {
+            valuesDropped = true
+            kept = []
+            return
+        }
+        kept.append((key, call.value(0)))
+    }
+
     func finish() throws -> SQLiteValue {
+        if let running, keysInOrder || running.isOrderFree {
+            return Self.stored(function == .sum ? running.sum : Aggregates.average(sum: running.sum, count: running.count))
+        }
+        if running != nil {
+            values = kept.map { ($0.key, SQLArgumentKind.decimal.value(of: $0.value)) }
+        }
+        if valuesDropped {
+            throw EvaluationError(.invalidArgument, "the \(function == .sum ? "sum" : "average") of these decimals needs more than the 38 digits a decimal holds, so it depends on the order of its terms, and SQLite read more than \(Self.keptLimit) of them out of order; sum fewer rows at a time, or CAST them to double")
+        }
         let ordered: [Value]
         if keyCount > 1 {
             // Key by key; a value's later keys are `laterKeys[offset * stride ..< (offset + 1) * stride]`.
@@ -107,6 +168,11 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case .mode: result = try Functions.mode(ordered)
         case .standardDeviation: result = Functions.standardDeviation(ordered)
         }
+        return Self.stored(result)
+    }
+
+    /// The evaluator's `result` as this aggregate returns it.
+    private static func stored(_ result: Value) -> SQLiteValue {
         switch result {
         case .int(let i): return .integer(i)
         case .double(let d): return .real(d)
