@@ -9,8 +9,9 @@ import Testing
 /// `key IN %@` with more values than the protocol's 65,535 parameters (issue 30 §4): the
 /// PostgreSQL store binds a long list as one array per kind of value (`x IN (SELECT
 /// unnest($1::bigint[]))`), so it answers as the evaluator does — integers, texts (with and
-/// without `[c]`/`[cd]`), dates, negated and inside SUBQUERY — in the server; a statement still
-/// binding more than 65,535 values (70,000 `%@` arguments) runs in memory and answers too.
+/// without `[c]`/`[cd]`), dates, doubles, negated and inside SUBQUERY — in the server; a
+/// statement still binding more than 65,535 values (70,000 `%@` arguments, or `IN[d]`, an
+/// equality per value) runs in memory and answers too.
 @Suite struct LongInListTests {
     static let modelJSON = #"""
     {"name": "Lists", "entities": [
@@ -64,9 +65,11 @@ import Testing
         let memory = AtomicStore.inMemory(model: model)
         try Self.fill(memory)
         let (key, list) = Self.lists[index]
-        var predicates = [("Item", "\(key) IN %@"), ("Item", "NOT (\(key) IN %@)"),
-                          ("Box", "SUBQUERY(items, $i, $i.\(key) IN %@).@count > 0")]
-        if key == "name" { predicates += [("Item", "name IN[c] %@"), ("Item", "NOT (name IN[cd] %@)"), ("Item", "name IN[d] %@")] }
+        // (Each costs seconds in a debug build, mostly compiling the 70,000 constants: the
+        // nested and folded forms are tried on one numeric and one text attribute.)
+        var predicates = [("Item", "\(key) IN %@"), ("Item", "NOT (\(key) IN %@)")]
+        if key == "n" || key == "name" { predicates.append(("Box", "SUBQUERY(items, $i, $i.\(key) IN %@).@count > 0")) }
+        if key == "name" { predicates += [("Item", "name IN[c] %@"), ("Item", "NOT (name IN[cd] %@)")] }
         for (entity, predicate) in predicates {
             let request = try FetchRequest(entityName: entity, predicate: predicate, arguments: [list])
             let expected = try Self.ids(memory, request)
@@ -74,13 +77,8 @@ import Testing
             #expect(!expected.isEmpty, "\(predicate): a test that matches nothing proves little")
             let sql = try store.generatedSQL(for: request)
             let inServer = sql.inMemoryPredicate == nil, unnests = sql.sql.contains("unnest($")
-            if predicate.contains("[d]") {
-                // `[d]` alone has no folded column: an equality per value, too many to bind.
-                #expect(sql.inMemoryReason == PostgreSQLFetchPlan.parameterLimitReason, "\(predicate): \(sql.inMemoryReason ?? "")")
-            } else {
-                #expect(inServer, "\(predicate): \(sql.inMemoryReason ?? "")")
-                #expect(unnests, "\(predicate): \(sql.sql.prefix(300))")
-            }
+            #expect(inServer, "\(predicate): \(sql.inMemoryReason ?? "")")
+            #expect(unnests, "\(predicate): \(sql.sql.prefix(300))")
         }
     }
 
@@ -100,5 +98,6 @@ import Testing
         #expect(expected == ["i0"])
         #expect(try Self.ids(test.store, request) == expected)
         #expect(try test.store.count(request) == expected.count)
+        #expect(try test.store.generatedSQL(for: request).inMemoryReason == PostgreSQLFetchPlan.parameterLimitReason)
     }
 }
