@@ -10,8 +10,15 @@ import Darwin
 /// `PQconnectdb` would be simpler, but a failed connection has no result to read fields from, and
 /// its message holds no SQLSTATE: so the connection is started (`PQconnectStartParams`) with
 /// verbose errors, which put the SQLSTATE in the message, and polled to the end here (honouring
-/// `connect_timeout`, which libpq leaves to whoever polls).
+/// `connect_timeout`, which libpq leaves to whoever polls, and which bounds the whole startup:
+/// the TCP or socket connection, TLS negotiation, authentication, up to the server's
+/// ReadyForQuery).
 enum PostgreSQLConnector {
+    /// The seconds a connection may take when neither the connection string nor
+    /// `PGCONNECT_TIMEOUT` gives `connect_timeout`: a server or proxy that accepts and never
+    /// answers is then an error, not a wait forever. `connect_timeout=0` waits forever, as in libpq.
+    static let defaultConnectTimeout = 10
+
     /// An open connection for `conninfo` (key/value or URL), with `settings` overriding its
     /// keywords; the client encoding is always UTF-8.
     static func connect(_ conninfo: String, settings: [String: String]) throws(PostgreSQLError) -> OpaquePointer {
@@ -69,11 +76,7 @@ enum PostgreSQLConnector {
                 var waitMilliseconds: Int32 = -1
                 if let deadline {
                     let left = deadline - ContinuousClock.now
-                    guard left > .zero else {
-                        throw PostgreSQLError(
-                            sqlState: "08001", severity: "FATAL",
-                            message: "no connection within connect_timeout (\(timeout ?? 0) s)")
-                    }
+                    guard left > .zero else { throw timedOut(connection, after: timeout ?? 0) }
                     let (seconds, attoseconds) = left.components
                     waitMilliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
                 }
@@ -85,20 +88,51 @@ enum PostgreSQLConnector {
         }
     }
 
-    /// The `connect_timeout` the connection was given, in seconds; nil for none (wait forever).
+    /// The `connect_timeout` the connection was given, in seconds (``connectTimeout(given:)``).
     private static func connectTimeoutSeconds(_ connection: OpaquePointer) -> Int? {
-        guard let options = sift_PQconninfo(connection) else { return nil }
+        guard let options = sift_PQconninfo(connection) else { return connectTimeout(given: nil) }
         defer { sift_PQconninfoFree(options) }
         var option = options
         while let keyword = option.pointee.keyword {
             if String(cString: keyword) == "connect_timeout" {
-                guard let value = option.pointee.val, let seconds = Int(String(cString: value)), seconds > 0 else { return nil }
-                // libpq's own minimum: shorter timeouts are taken as 2 seconds.
-                return max(2, seconds)
+                return connectTimeout(given: option.pointee.val.map { String(cString: $0) })
             }
             option += 1
         }
-        return nil
+        return connectTimeout(given: nil)
+    }
+
+    /// The seconds to wait for a connection given libpq's `connect_timeout` value: none (or
+    /// empty) is ``defaultConnectTimeout``; 0, a negative number or text that is not one waits
+    /// forever (nil), as libpq does; below 2 is 2, libpq's own minimum.
+    static func connectTimeout(given value: String?) -> Int? {
+        guard let value, !value.isEmpty else { return defaultConnectTimeout }
+        let trimmed = value.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        guard let seconds = Int(String(trimmed)), seconds > 0 else { return nil }
+        return max(2, seconds)
+    }
+
+    /// The error of a connection still not made after `seconds`: the server it waited for (the
+    /// host libpq was trying) and what to do.
+    private static func timedOut(_ connection: OpaquePointer, after seconds: Int) -> PostgreSQLError {
+        let host = sift_PQhost(connection).map { String(cString: $0) } ?? ""
+        let port = sift_PQport(connection).map { String(cString: $0) } ?? ""
+        return PostgreSQLError(
+            sqlState: "08001", severity: "FATAL",
+            message: "\(serverDescription(host: host, port: port)) did not answer within \(seconds) s (connect_timeout); "
+                + "it accepted the connection but sent nothing: is the server or a proxy in between hung? "
+                + "Set connect_timeout (seconds, 0 waits forever) in the connection string to wait longer")
+    }
+
+    /// The server as libpq's messages name it: `server on socket "/tmp/pg/.s.PGSQL.5432"`,
+    /// `server at "db.example", port 5432`.
+    static func serverDescription(host: String, port: String) -> String {
+        let port = port.isEmpty ? "5432" : port
+        if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") {
+            let directory = host.isEmpty ? "/var/run/postgresql" : host
+            return "the server on socket \"\(directory)/.s.PGSQL.\(port)\""
+        }
+        return "the server at \"\(host)\", port \(port)"
     }
 
     /// The error of a failed connection, from libpq's verbose message: each attempt's line reads

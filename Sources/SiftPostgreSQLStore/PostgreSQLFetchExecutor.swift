@@ -59,7 +59,9 @@ struct PostgreSQLFetchExecutor {
 
     /// The server refused a compiled query with an error the evaluator does not have: an
     /// integer overflow or a division by zero (class 22, which the evaluator answers with a
-    /// double, infinity or nil), or an operator it lacks for the operands' types (class 42).
+    /// double, infinity or nil), an operator it lacks for the operands' types (class 42), or a
+    /// limit of the server or the protocol (class 54: more than 65,535 bound values, `54023`,
+    /// which the connection refuses before sending; a statement too complex, `54001`).
     struct CompiledQueryRefused: Error, CustomStringConvertible {
         let error: PostgreSQLError
         var description: String { "the server refused the compiled query: \(error)" }
@@ -81,7 +83,7 @@ struct PostgreSQLFetchExecutor {
             } else if connection.isInTransaction {
                 try? connection.execute("ROLLBACK")
             }
-            if plan.isCompiled, let error = error as? PostgreSQLError, ["22", "42"].contains(error.sqlStateClass) {
+            if plan.isCompiled, let error = error as? PostgreSQLError, ["22", "42", "54"].contains(error.sqlStateClass) {
                 throw CompiledQueryRefused(error: error)
             }
             throw error is PostgreSQLError ? PostgreSQLStore.storeError(error) : error

@@ -94,7 +94,8 @@ struct PostgreSQLFetchPlan {
         var compiledRequest = request
         if !orderingRows { compiledRequest.sortDescriptors = [] }
         let query = compiled && store.compilesFetches ? try? DialectFetchQuery(compiledRequest, schema: store.schema, dialect: store.dialect, columns: layout.columns) : nil
-        if let query, let parameters = Self.sent(query.bindings), let countParameters = Self.sent(query.countBindings) {
+        if let query, let parameters = Self.sent(query.bindings), let countParameters = Self.sent(query.countBindings),
+           max(parameters.count, countParameters.count) <= PostgreSQLConnection.parameterLimit {
             sql = query.sql
             self.parameters = parameters
             countSQL = query.countSQL
@@ -125,7 +126,8 @@ struct PostgreSQLFetchPlan {
         residualPredicate = request.predicate
         inMemoryReason = !store.compilesFetches ? "a store of layout 1 runs fetches in memory"
             : !compiled ? "the server refused the compiled query"
-            : query == nil ? "the compiler failed" : Self.boundNULReason
+            : query.map { Self.sent($0.bindings) == nil || Self.sent($0.countBindings) == nil ? Self.boundNULReason : Self.parameterLimitReason }
+            ?? "the compiler failed"
         sortsInMemory = orderingRows && !request.sortDescriptors.isEmpty
         isCompiled = false
         mayBeRefused = false
@@ -146,6 +148,10 @@ struct PostgreSQLFetchPlan {
         self.parameters = parameters
         scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entity: entity, model: model)
     }
+
+    /// Why a fetch whose statement would bind more values than the protocol carries runs in
+    /// memory (a long `IN` list is one array, but each `%@` of `a == %@ OR a == %@ …` is a value).
+    static let parameterLimitReason = "the statement would bind more than PostgreSQL's \(PostgreSQLConnection.parameterLimit) values"
 
     /// Why a fetch whose bound text holds a NUL character runs in memory.
     static let boundNULReason = "a bound text holds a NUL character, which PostgreSQL's text cannot"

@@ -145,7 +145,7 @@ extension PostgreSQLStore {
             try connection.execute("SET LOCAL lock_timeout = 0")
         } catch {
             try? connection.execute("ROLLBACK")
-            throw Self.storeError(error)
+            throw Self.storeError(error, on: connection)
         }
         do throws(StoreError) {
             try rows.transactionBegan()

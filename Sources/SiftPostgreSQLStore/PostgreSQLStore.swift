@@ -208,7 +208,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
                                                 .text(numberFunctionsKey), .text(hasNumberFunctions ? "1" : "0")])
             }
         } catch {
-            throw storeError(error)
+            throw storeError(error, on: connection)
         }
         return PostgreSQLStore(connection: connection, model: model, schema: schema, hasTextFunctions: hasTextFunctions,
                                hasNumberFunctions: hasNumberFunctions)
@@ -262,7 +262,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
             return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(try searchableModel(model)),
                                    hasTextFunctions: metadata[textFunctionsKey] == "1", hasNumberFunctions: metadata[numberFunctionsKey] == "1")
         } catch {
-            throw storeError(error)
+            throw storeError(error, on: connection)
         }
     }
 

@@ -1,8 +1,8 @@
 import SiftEvaluation
 import SiftSQLite
 
-/// The values of a long `IN` list as one JSON array, bound as one parameter
-/// (``SQLDialect/membership(_:inJSONArray:)``): `[1,2,"three"]`.
+/// The values of a long `IN` list as one JSON array, bound as one parameter in SQLite
+/// (``SQLDialect/membership(_:in:bind:)``): `[1,2,"three"]`.
 ///
 /// Only integers and texts are written, the values JSON gives back exactly as they were bound
 /// (an integer as SQLite's INTEGER, a string as TEXT); a list holding anything else (a real,
@@ -16,22 +16,20 @@ struct JSONValueList {
     /// The JSON text of the array.
     let json: String
 
-    /// The array of the values `parameters` bind, or nil when one is not a parameter not yet
-    /// bound elsewhere, or is a value this array cannot carry exactly.
-    init?(parameters: [SQLExpression]) {
-        var values: [Value] = []
-        values.reserveCapacity(parameters.count)
-        for expression in parameters {
-            guard case .parameter(let parameter) = expression else { return nil }
-            switch parameter.value {
+    /// The array of `values`, or nil when one is a value this array cannot carry exactly.
+    init?(_ values: [SQLiteValue]) {
+        var elements: [Value] = []
+        elements.reserveCapacity(values.count)
+        for value in values {
+            switch value {
             case .integer(let value):
-                values.append(.int(value))
+                elements.append(.int(value))
             case .text(let text) where !text.utf8.contains(0):
-                values.append(.string(text))
+                elements.append(.string(text))
             case .text, .real, .blob, .null:
                 return nil
             }
         }
-        json = JSONWriter.string(.array(values))
+        json = JSONWriter.string(.array(elements))
     }
 }

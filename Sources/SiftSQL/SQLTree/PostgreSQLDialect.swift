@@ -1,3 +1,5 @@
+import SiftSQLite
+
 /// PostgreSQL's spelling of the tree, for a store on a server: `$N` placeholders, `TRUE`/`FALSE`,
 /// `IS [NOT] DISTINCT FROM` for nil-safe equality, `<>`, and the functions PostgreSQL has with
 /// exactly SQLite's meaning (`instr` is `strpos`), and the text functions a store installs
@@ -103,7 +105,20 @@ package struct PostgreSQLDialect: SQLDialect {
     /// PostgreSQL's text holds no NUL: `right` counts all of its characters.
     func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String { "right(\(operand), \(characters)) = \(suffix)" }
 
-    func membership(_ operand: String, inJSONArray placeholder: String) -> String? { nil }
+    /// `x IN (SELECT unnest($1::bigint[]))`: the values as one array parameter per kind —
+    /// `bigint[]` for integers, `float8[]` for doubles, `text[]`, `bytea[]` — each sent as its
+    /// text (``PostgreSQLArrayLiteral``), each element the value its own parameter would be
+    /// (a NULL or a NaN, which a parameter sends as NULL, as NULL). `unnest` of the array
+    /// compares `x` with each element by the same operator as a parameter of the element's type,
+    /// with the same NULL rules (`x IN (…)` is `x = a OR x = b …`, and so is the OR of the
+    /// kinds' lists), and lets the server plan a hashed lookup, where `= ANY($1)` of a generic
+    /// plan compares with every element in turn. The protocol's 65,535 parameters are no limit:
+    /// a list of any length is one to four parameters.
+    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String? {
+        let lists = PostgreSQLArrayLiteral.lists(values)
+        let tests = lists.map { list in "\(operand) IN (SELECT unnest(\(bind(.text(list.literal)))::\(list.type)[]))" }
+        return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"
+    }
 
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 

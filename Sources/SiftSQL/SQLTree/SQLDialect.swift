@@ -1,3 +1,5 @@
+import SiftSQLite
+
 /// How one database spells a ``SQLExpression``: its placeholders, identifiers, operators and
 /// their precedence, truth values and functions. ``SQLRenderer`` asks the dialect and writes
 /// the parentheses its precedence table calls for, no more.
@@ -53,11 +55,12 @@ protocol SQLDialect: Sendable {
     /// texts: exactly (every byte, NUL characters too), as an equality (`… = …`).
     func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String
 
-    /// Membership of `operand` in the values one bound parameter holds (`placeholder`, a JSON
-    /// array of integers and texts, ``JSONValueList``): how a long `IN` list is written, with
-    /// one parameter however long it is; nil when the dialect writes every value as its own
-    /// parameter.
-    func membership(_ operand: String, inJSONArray placeholder: String) -> String?
+    /// Membership of `operand` in a long list of bound `values` (at least
+    /// ``JSONValueList/minimumCount``), written with a few parameters however long the list is —
+    /// each bound by `bind`, which returns its placeholder — and meaning exactly what
+    /// `operand IN (?1, ?2, …)` with a parameter per value means, NULL rules included; nil when
+    /// the dialect writes every value as its own parameter.
+    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String?
 
     /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
     func supports(_ op: SQLBinaryOperator) -> Bool

@@ -94,9 +94,11 @@ final class SQLRenderer {
             return render(operand, atLeast: table.isNull + 1) + (negated ? " IS NOT NULL" : " IS NULL")
         case .in(let value, let list):
             let operand = render(value, atLeast: table.in + 1)
-            if list.count >= JSONValueList.minimumCount, let values = JSONValueList(parameters: list),
-               let text = dialect.membership(operand, inJSONArray: dialect.placeholder(bindings.count + 1)) {
-                bindings.append(.text(values.json))
+            if list.count >= JSONValueList.minimumCount, let values = Self.parameterValues(list),
+               let text = dialect.membership(operand, in: values, bind: { value in
+                   bindings.append(value)
+                   return dialect.placeholder(bindings.count)
+               }) {
                 return text
             }
             return operand + " IN (" + list.map { render($0) }.joined(separator: ", ") + ")"
@@ -136,6 +138,17 @@ final class SQLRenderer {
             let name = dialect.functionName("row_number") ?? unsupported("row_number")
             return name + "() OVER (ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
         }
+    }
+
+    /// The values of a list of parameters (a long `IN` list), or nil when one is not a parameter.
+    private static func parameterValues(_ list: [SQLExpression]) -> [SQLiteValue]? {
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(list.count)
+        for expression in list {
+            guard case .parameter(let parameter) = expression else { return nil }
+            values.append(parameter.value)
+        }
+        return values
     }
 
     /// The expression's text, parenthesised when it binds less tightly than `level`.

@@ -1,3 +1,5 @@
+import SiftSQLite
+
 /// SQLite's spelling of the tree: `?N` placeholders, `1`/`0` for truth values, every function
 /// by its own name (Sift's Swift functions are registered in each connection), `typeof()`.
 ///
@@ -74,8 +76,9 @@ struct SQLiteDialect: SQLDialect {
     /// and each string as TEXT, as their own parameters would be, and SQLite reads the array
     /// once, where numbered parameters cost it a search each (quadratic) and stop at its
     /// variable limit.
-    func membership(_ operand: String, inJSONArray placeholder: String) -> String? {
-        "\(operand) IN (SELECT value FROM json_each(\(placeholder)))"
+    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String? {
+        guard let list = JSONValueList(values) else { return nil }
+        return "\(operand) IN (SELECT value FROM json_each(\(bind(.text(list.json)))))"
     }
 
     func storageClassTest(_ operand: String, _ classes: [String]) -> String? {
