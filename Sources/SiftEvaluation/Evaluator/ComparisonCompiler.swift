@@ -174,6 +174,12 @@ struct ComparisonCompiler {
                 return try RegularExpression.matches(s, pattern: pattern, options: options)
             }
         case .in:
+            // A constant list of more than a few elements: looked up, not scanned, per object.
+            if let elements = constantRight.flatMap(Self.membershipElements), elements.count >= Self.indexedMembershipMinimum {
+                var index = ValueEqualityIndex(options: options)
+                for element in elements { _ = index.insert(element) }
+                return { [index] (l: Value, _: Value) -> Bool in index.contains(l) }
+            }
             return { (l: Value, r: Value) -> Bool in
                 switch r {
                 case .array(let e), .set(let e): return e.contains { ValueComparison.equals(l, $0, options: options) }
@@ -195,6 +201,21 @@ struct ComparisonCompiler {
             }
         case .utiConformsTo, .utiEquals:
             throw EvaluationError(.unsupported, "\(op.symbol) is not supported", keyPath: description())
+        }
+    }
+}
+
+extension ComparisonCompiler {
+    /// The shortest constant `IN` list looked up through a ``ValueEqualityIndex`` (a shorter
+    /// one is scanned).
+    static let indexedMembershipMinimum = 8
+
+    /// The elements `IN` a constant tests against: an array's, a set's, a dictionary's values.
+    static func membershipElements(_ value: Value) -> [Value]? {
+        switch value {
+        case .array(let e), .set(let e): e
+        case .dictionary(let d): Array(d.values)
+        default: nil
         }
     }
 }

@@ -502,6 +502,7 @@ struct PredicateSQLCompiler {
         switch right {
         case .constants(let elements):
             if let search = searchMembership(options, l, elements) { return search }
+            if let folded = try foldedMembership(options, l, elements) { return folded }
             let plain = options.subtracting(.normalized).isEmpty || l.kind != .string
             let comparable = elements.filter { !$0.isNull && l.kind.isComparable(with: ExpressionSQLCompiler.kind(of: $0)) }
             // (Decimals compare as numbers, not as the text SQLite holds: equality by equality.)

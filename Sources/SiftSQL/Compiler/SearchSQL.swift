@@ -84,6 +84,33 @@ extension PredicateSQLCompiler {
         return combine([list, SQLCondition(expression: .isNull(column, negated: false), nullable: false)], with: .or)
     }
 
+    /// `sift_fold(x, options) IN (…)` for a long list of strings (64 or more) and a text `x`
+    /// that is no searchable attribute, with `[c]` or `[cd]`: the elements folded here, by the
+    /// same `StringFolding.fold` the registered `sift_fold` applies to `x`, so the test is the
+    /// searchable column's (``searchMembership(_:_:_:)``) on a fold computed row by row. One
+    /// list (a single JSON parameter on SQLite) in place of an equality per element: SQLite
+    /// prepares a statement of 70,000 parameters in seconds (its parameter list is searched
+    /// linearly), and tests each row against every element. Nil for anything else.
+    func foldedMembership(_ options: ComparisonOptions, _ l: SQLFragment, _ elements: [Value]) throws -> SQLCondition? {
+        guard context.dialect.hasSiftFunctions, let fold = SearchFold(options), l.kind == .string, l.constant == nil, l.search == nil,
+              elements.count >= Self.foldedMembershipMinimum else { return nil }
+        let texts = elements.compactMap { element -> String? in
+            if case .string(let text) = element { return fold.fold(text) }
+            return nil
+        }
+        guard !texts.isEmpty else { return nil }
+        let x = try expressions.materialised(l)
+        let folded = SQLExpression.function(SiftSQLFunctions.foldFunction, [x.expression, .integer(Int64(fold.options.rawValue))])
+        let list = SQLCondition(expression: .in(folded, texts.map { context.bind(.text($0)) }), nullable: true)
+        guard elements.contains(where: \.isNull) else { return list }
+        guard let isNil = Self.nilTest(x) else { return nil }
+        return combine([list, SQLCondition(expression: isNil, nullable: false)], with: .or)
+    }
+
+    /// The shortest list ``foldedMembership(_:_:_:)`` takes (shorter ones keep an equality per
+    /// element).
+    static let foldedMembershipMinimum = 64
+
     /// BEGINSWITH as a range of the folded column, CONTAINS as `instr`, ENDSWITH as the
     /// folded column's last bytes, for a searchable attribute and a constant needle that
     /// is not empty once folded.
