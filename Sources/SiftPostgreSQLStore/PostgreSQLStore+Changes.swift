@@ -41,6 +41,7 @@ extension PostgreSQLStore {
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
+        try analyzeFilledTables()
         try read { () throws(StoreError) in try rows.validateChanges() }
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()
