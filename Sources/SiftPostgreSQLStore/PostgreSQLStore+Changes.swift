@@ -42,7 +42,10 @@ extension PostgreSQLStore {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
         try analyzeFilledTables()
-        try read { () throws(StoreError) in try rows.validateChanges() }
+        try read { () throws(StoreError) in
+            try Self.testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
+            try rows.validateChanges()
+        }
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()
         do {

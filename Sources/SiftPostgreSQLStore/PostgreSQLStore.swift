@@ -179,6 +179,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Makes a store through an open connection (see ``create(conninfo:model:)``).
     public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
         try StoreNamingRules.check(model)
+        try configureSession(connection)
         let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
         var hasTextFunctions = false
@@ -231,6 +232,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Opens the Sift store of an open connection, or reads a database holding none from its
     /// catalog, read-only (see ``open(conninfo:)``).
     public static func open(connection: PostgreSQLConnection) throws(StoreError) -> PostgreSQLStore {
+        try configureSession(connection)
         do {
             guard try isSiftStore(connection) else {
                 let introspected = try PostgreSQLIntrospection.schema(of: connection)
@@ -268,7 +270,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     private static func connect(_ conninfo: String) throws(StoreError) -> PostgreSQLConnection {
         do {
-            return try PostgreSQLConnection(conninfo)
+            return try PostgreSQLConnection(conninfo, defaults: connectionDefaults)
         } catch {
             throw storeError(error)
         }

@@ -1,0 +1,36 @@
+import Foundation
+import PostgreSQLTestSupport
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftPostgreSQLStore
+import SiftSQL
+import SiftStore
+import Testing
+
+/// What a store's session sets so that a dead client lets go of the write lock (issue 30), and
+/// what a writer that waited for the lock in vain is told.
+@Suite struct SessionTests {
+    /// The server notices a closed client connection while it runs a query: each store's session
+    /// checks every second, unless the session was given its own interval, which stays.
+    @Test func theSessionChecksForADeadClient() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "session")
+        defer { test.database.drop() }
+        let connection = try test.connect()
+        _ = try PostgreSQLStore.open(connection: connection)
+        #expect(try connection.scalar("SHOW client_connection_check_interval").stringValue == "1s")
+        let given = try PostgreSQLConnection(test.database.serverConninfo,
+                                             settings: ["dbname": test.database.name, "options": "-c client_connection_check_interval=5000"])
+        _ = try PostgreSQLStore.open(connection: given)
+        #expect(try given.scalar("SHOW client_connection_check_interval").stringValue == "5s")
+    }
+
+    /// Connection defaults are libpq keywords the conninfo overrides.
+    @Test func connectionDefaultsGiveWayToTheConninfo() async throws {
+        let conninfo = try await PostgreSQLTestServer.conninfo()
+        let defaulted = try PostgreSQLConnection(conninfo, defaults: ["application_name": "from_defaults"])
+        #expect(try defaulted.scalar("SHOW application_name").stringValue == "from_defaults")
+        let given = try PostgreSQLConnection(conninfo + " application_name=from_conninfo", defaults: ["application_name": "from_defaults"])
+        #expect(try given.scalar("SHOW application_name").stringValue == "from_conninfo")
+    }
+}
