@@ -41,10 +41,13 @@ extension PostgreSQLStore {
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
-        try analyzeFilledTables()
+        // (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
         try read { () throws(StoreError) in
-            try Self.testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
-            try rows.validateChanges()
+            try withCheckTimeout { () throws(StoreError) in
+                try analyzeFilledTables()
+                try testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
+                try rows.validateChanges()
+            }
         }
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()

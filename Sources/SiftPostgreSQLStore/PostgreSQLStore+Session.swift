@@ -13,6 +13,7 @@ import SiftStore
 /// - TCP keepalives, both ways, for a client or a network that vanishes without closing the
 ///   connection (only meaningful over TCP; a Unix socket closes with its process): libpq's
 ///   (``connectionDefaults``) and the server's `tcp_keepalives_*`.
+/// - `statement_timeout` for a save's checks (``PostgreSQLStore/checkTimeout``).
 ///
 /// A setting the session already has (from the URL's `options`, or `ALTER ROLE … SET`) is kept.
 extension PostgreSQLStore {
@@ -44,11 +45,39 @@ extension PostgreSQLStore {
             try? connection.execute("SET \(name) = '\(value)'")
         }
     }
+
+    /// Whether the session has a `statement_timeout` of its own (then the checks keep it).
+    private func sessionHasStatementTimeout() throws(StoreError) -> Bool {
+        let value = try query("SELECT current_setting('statement_timeout')").first?[0].stringValue
+        return value != nil && value != "0"
+    }
+
+    /// Runs a save's checks under ``checkTimeout`` (unless the session has a `statement_timeout`
+    /// of its own): a check still running then is cancelled, with an error saying so. Run inside
+    /// a savepoint, whose rollback undoes the setting when the checks fail.
+    func withCheckTimeout<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        var timeout: Int64?
+        if let checkTimeout, try !sessionHasStatementTimeout() {
+            let (seconds, attoseconds) = checkTimeout.components
+            timeout = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
+        do {
+            if let timeout { try execute("SET LOCAL statement_timeout = \(timeout)") }
+            let result = try body()
+            if timeout != nil { try execute("SET LOCAL statement_timeout = 0") }
+            return result
+        } catch let error where error.code == .interrupted && error.message.contains("statement timeout") {
+            let limit = timeout.map { "\(Double($0) / 1000) s" } ?? "the session's statement_timeout"
+            throw StoreError(.interrupted, "the save's checks ran longer than \(limit) and were cancelled; nothing was saved (the changes are pending): "
+                             + "set the store's checkTimeout, or give the session a statement_timeout of its own (options=-c statement_timeout=10min in the URL)")
+        }
+    }
 }
 
 extension PostgreSQLStore {
-    /// For the tests only: seconds a save's checks begin with sleeping in the server
-    /// (`SELECT pg_sleep(n)`), from the environment variable `SIFT_TEST_POSTGRES_CHECK_SLEEP`, so a
-    /// test can kill a client while the server runs its check. Nil (no sleep) when unset.
-    static let testCheckDelay: Double? = ProcessInfo.processInfo.environment["SIFT_TEST_POSTGRES_CHECK_SLEEP"].flatMap(Double.init)
+    /// For the tests: the seconds a save's checks begin with sleeping in the server (`SELECT
+    /// pg_sleep(n)`), so a test can kill a client, or time out a check, while the server runs
+    /// it; from the environment variable `SIFT_TEST_POSTGRES_CHECK_SLEEP`, for the tests that run
+    /// the `sift` binary. Nil (no sleep) when unset.
+    static let environmentCheckDelay: Double? = ProcessInfo.processInfo.environment["SIFT_TEST_POSTGRES_CHECK_SLEEP"].flatMap(Double.init)
 }

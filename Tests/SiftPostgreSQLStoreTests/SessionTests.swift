@@ -33,4 +33,39 @@ import Testing
         let given = try PostgreSQLConnection(conninfo + " application_name=from_conninfo", defaults: ["application_name": "from_defaults"])
         #expect(try given.scalar("SHOW application_name").stringValue == "from_conninfo")
     }
+
+    /// A save whose checks run longer than the store's `checkTimeout` fails, its changes
+    /// pending, and saves once they are quicker; a session's own `statement_timeout` is kept.
+    @Test func checksLongerThanTheCheckTimeoutAreCancelled() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "checktimeout")
+        defer { test.database.drop() }
+        let store = test.store
+        store.checkTimeout = .milliseconds(200)
+        store.testCheckDelay = 60
+        try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
+        do {
+            try store.save()
+            Issue.record("the checks were not cancelled")
+        } catch {
+            #expect(error.code == .interrupted)
+            #expect(error.message.hasPrefix("the save's checks ran longer than 0.2 s and were cancelled; nothing was saved (the changes are pending)"),
+                    "\(error.message)")
+        }
+        #expect(store.hasChanges)
+        store.testCheckDelay = nil
+        try store.save()
+        #expect(try WriteTests.ids(test.reopened(), "Folder") == ["f1"])
+
+        let given = try PostgreSQLConnection(test.database.serverConninfo, settings: ["dbname": test.database.name, "options": "-c statement_timeout=300"])
+        let other = try PostgreSQLStore.open(connection: given)
+        other.testCheckDelay = 60
+        try other.insert("Folder", id: ObjectID("f2"), ["name": .string("Home")])
+        do {
+            try other.save()
+            Issue.record("the checks were not cancelled")
+        } catch {
+            #expect(error.message.hasPrefix("the save's checks ran longer than the session's statement_timeout"), "\(error.message)")
+        }
+        #expect(try given.scalar("SHOW statement_timeout").stringValue == "300ms")
+    }
 }
