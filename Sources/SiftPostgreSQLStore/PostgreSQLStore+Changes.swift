@@ -152,7 +152,9 @@ extension PostgreSQLStore {
             try connection.execute("SET LOCAL lock_timeout = 0")
         } catch {
             try? connection.execute("ROLLBACK")
-            throw Self.storeError(error)
+            let storeError = Self.storeError(error)
+            // Waited lockTimeout: say who holds the lock, and what to do.
+            throw error.sqlState == "55P03" ? lockTimeoutError(storeError) : storeError
         }
         do throws(StoreError) {
             try rows.transactionBegan()

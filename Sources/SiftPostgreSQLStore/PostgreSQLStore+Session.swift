@@ -72,6 +72,34 @@ extension PostgreSQLStore {
                              + "set the store's checkTimeout, or give the session a statement_timeout of its own (options=-c statement_timeout=10min in the URL)")
         }
     }
+
+    /// The error of a first change that waited `lockTimeout` for the store's write lock: the
+    /// server's, with the session holding the lock (from `pg_locks` and `pg_stat_activity`) and
+    /// what to do about it. Run after the failed transaction was rolled back.
+    func lockTimeoutError(_ error: StoreError) -> StoreError {
+        let sql = """
+            SELECT a.pid::bigint, a.application_name, a.state, a.usename::text, to_char(a.query_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+                   floor(extract(epoch FROM now() - a.query_start))::bigint, left(a.query, 80)
+            FROM pg_catalog.pg_locks AS l JOIN pg_catalog.pg_stat_activity AS a ON a.pid = l.pid
+            WHERE l.locktype = 'relation' AND l.relation = to_regclass($1) AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+              AND l.granted AND l.pid <> pg_backend_pid()
+            ORDER BY a.xact_start NULLS LAST LIMIT 1
+            """
+        guard let row = try? connection.query(sql, [.text(q(SQLSchema.metadataTable))]).first, let pid = row[0].int64Value else {
+            return error.suffixed(": another writer holds the store's write lock (it had ended when it was looked for): try again")
+        }
+        var about: [String] = []
+        if let name = row[1].stringValue, !name.isEmpty { about.append("application_name '\(name)'") }
+        if let user = row[3].stringValue { about.append("user \(user)") }
+        if let state = row[2].stringValue { about.append("state '\(state)'") }
+        if let start = row[4].stringValue, let seconds = row[5].int64Value { about.append("its last query started \(start) UTC, \(seconds) s ago") }
+        if let query = row[6].stringValue, !query.isEmpty, row[2].stringValue != nil {
+            about.append("query: \(query.split(whereSeparator: \.isNewline).joined(separator: " "))")
+        }
+        return StoreError(.locked, error.message + ": the store's write lock is held by PostgreSQL session \(pid)"
+                          + (about.isEmpty ? "" : " (\(about.joined(separator: "; ")))")
+                          + "; wait for it to finish and try again, or end that session: SELECT pg_terminate_backend(\(pid))")
+    }
 }
 
 extension PostgreSQLStore {

@@ -68,4 +68,32 @@ import Testing
         }
         #expect(try given.scalar("SHOW statement_timeout").stringValue == "300ms")
     }
+
+    /// A first change that waits longer than the lock timeout fails with `locked`, naming the
+    /// session that holds the store's write lock and how to end it.
+    @Test func aLockTimeoutNamesTheSessionHoldingTheLock() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "holder")
+        defer { test.database.drop() }
+        let holder = try test.connect()
+        try holder.execute("SET application_name = 'lock_holder_test'")
+        try holder.execute("BEGIN; LOCK TABLE \(PostgreSQLIdentifier.quoted(SQLSchema.metadataTable)) IN SHARE ROW EXCLUSIVE MODE")
+        let pid = try #require(try holder.scalar("SELECT pg_backend_pid()::bigint").int64Value)
+        let store = test.store
+        store.lockTimeout = .milliseconds(200)
+        do {
+            try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
+            Issue.record("the change did not wait for the lock")
+        } catch {
+            #expect(error.code == .locked)
+            #expect(error.message.hasPrefix("PostgreSQL 55P03: canceling statement due to lock timeout: the store's write lock is held by PostgreSQL session \(pid) ("),
+                    "\(error.message)")
+            #expect(error.message.contains("application_name 'lock_holder_test'"), "\(error.message)")
+            #expect(error.message.contains("state 'idle in transaction'"), "\(error.message)")
+            #expect(error.message.hasSuffix("; wait for it to finish and try again, or end that session: SELECT pg_terminate_backend(\(pid))"), "\(error.message)")
+        }
+        #expect(!store.hasChanges)
+        try holder.execute("ROLLBACK")
+        try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
+        try store.save()
+    }
 }
