@@ -18,10 +18,23 @@ extension PostgreSQLStore {
         }
     }
 
+    /// An import's row (``SlotInsertingStore``): inside a unit of changes, which any error undoes
+    /// whole, it needs no savepoint of its own — one statement a row instead of three.
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
-        try change { (rows: inout PostgreSQLRowObjects) throws(StoreError) in
-            try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+        lock.lock(); defer { lock.unlock() }
+        guard !units.isEmpty else {
+            return try change { (rows: inout PostgreSQLRowObjects) throws(StoreError) in
+                try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+            }
         }
+        try beginChanges()
+        generation &+= 1
+        // (A failed insert leaves the transaction aborted until the unit rolls back to its
+        // savepoint, which it does on the error.)
+        var rows = self.rows
+        let inserted = try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+        hasChanges = true
+        return inserted
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {

@@ -70,4 +70,37 @@ import Testing
         #expect(try store.count(FetchRequest(entityName: "Person")) == rows)
         #expect(try connection.scalar(#"SELECT count(*) FROM "Person""#).int64Value == Int64(rows))
     }
+
+    static func lines(_ numbers: Range<Int>, twinOf twin: Int? = nil) -> Data {
+        var text = ""
+        for n in numbers {
+            text += #"{"@entity": "Person", "@id": "P\#(n)", "email": "user\#(n)@example.com"}"# + "\n"
+            if n == numbers.lowerBound + numbers.count / 2, let twin { text += #"{"@entity": "Person", "@id": "P\#(twin)"}"# + "\n" }
+        }
+        return Data(text.utf8)
+    }
+
+    /// An import's rows go in one statement each, without a savepoint each: one that meets a
+    /// taken `@id` fails the import whole, with the in-memory store's message, and leaves the
+    /// store ready for the next import.
+    @Test func anImportMeetingATakenIDLeavesNoneOfItsRows() async throws {
+        let test = try await StoreTestDatabase.make(Self.people, label: "bulkid")
+        defer { test.database.drop() }
+        let memory = AtomicStore.inMemory(model: Self.people)
+        var messages: [String] = []
+        for store in [memory, test.store] as [any PersistentStore] {
+            try StoreImporter.importJSONLines(Self.lines(0..<100), into: store)
+            do {
+                try StoreImporter.importJSONLines(Self.lines(100..<1100, twinOf: 50), into: store)
+                Issue.record("imported a taken @id")
+            } catch {
+                messages.append(error.message)
+            }
+            #expect(try store.count(FetchRequest(entityName: "Person")) == 100)
+            #expect(!store.hasChanges)
+            try StoreImporter.importJSONLines(Self.lines(100..<1100), into: store)
+            #expect(try store.count(FetchRequest(entityName: "Person")) == 1100)
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1], "\(messages)")
+    }
 }
