@@ -59,8 +59,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// before the server cancels them and the save fails, its changes pending: 5 minutes unless
     /// set; nil for no limit. A session with a `statement_timeout` of its own (given in the URL,
     /// `options=-c statement_timeout=10min`, or by `ALTER ROLE … SET`) keeps it instead. It bounds
-    /// what a client that died during a save leaves running in a server that cannot notice
-    /// (``configureSession(_:)``).
+    /// what a client that died during a save leaves running in a server that cannot notice (one
+    /// before PostgreSQL 14, without `client_connection_check_interval`).
     public var checkTimeout: Duration? = .seconds(300)
     /// For the tests: seconds a save's checks sleep first (``environmentCheckDelay``).
     package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
