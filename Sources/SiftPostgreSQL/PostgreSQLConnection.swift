@@ -16,11 +16,12 @@ public final class PostgreSQLConnection: @unchecked Sendable {
 
     /// Opens a connection. `conninfo` is a libpq connection string, key/value
     /// (`host=/tmp/pg dbname=shop user=me`) or a URL (`postgres://me@db.example/shop`,
-    /// `postgresql:///shop?host=/tmp/pg`); `settings` override its keywords (`["dbname": "other"]`).
+    /// `postgresql:///shop?host=/tmp/pg`); `settings` override its keywords (`["dbname": "other"]`),
+    /// and `defaults` are libpq keywords taken only where it gives none (`["keepalives_idle": "30"]`).
     /// Throws, leaving nothing open, with the server's SQLSTATE when it refused (`3D000` no such
     /// database, `28P01` a wrong password) and `08001` when no server answered.
-    public init(_ conninfo: String, settings: [String: String] = [:]) throws(PostgreSQLError) {
-        handle = try PostgreSQLConnector.connect(conninfo, settings: settings)
+    public init(_ conninfo: String, settings: [String: String] = [:], defaults: [String: String] = [:]) throws(PostgreSQLError) {
+        handle = try PostgreSQLConnector.connect(conninfo, settings: settings, defaults: defaults)
         cancelHandle = sift_PQgetCancel(handle)
     }
 

@@ -20,12 +20,16 @@ enum PostgreSQLConnector {
     static let defaultConnectTimeout = 10
 
     /// An open connection for `conninfo` (key/value or URL), with `settings` overriding its
-    /// keywords; the client encoding is always UTF-8.
-    static func connect(_ conninfo: String, settings: [String: String]) throws(PostgreSQLError) -> OpaquePointer {
+    /// keywords and `defaults` taken for those it does not give; the client encoding is always
+    /// UTF-8.
+    static func connect(_ conninfo: String, settings: [String: String], defaults: [String: String] = [:]) throws(PostgreSQLError) -> OpaquePointer {
         try loadLibPQ()
         let sortedSettings = settings.sorted { $0.key < $1.key }
-        let keywords = ["dbname"] + sortedSettings.map(\.key) + ["client_encoding"]
-        let values = [conninfo] + sortedSettings.map(\.value) + ["UTF8"]
+        let sortedDefaults = defaults.sorted { $0.key < $1.key }
+        // libpq takes the keywords in order, the last value of each winning, and `conninfo`'s
+        // own where `dbname` stands: so the defaults come before it and the settings after.
+        let keywords = sortedDefaults.map(\.key) + ["dbname"] + sortedSettings.map(\.key) + ["client_encoding"]
+        let values = sortedDefaults.map(\.value) + [conninfo] + sortedSettings.map(\.value) + ["UTF8"]
         guard !(keywords + values).contains(where: \.containsNUL) else {
             throw PostgreSQLError(sqlState: "08001", severity: "FATAL", message: "the connection string contains a NUL character")
         }

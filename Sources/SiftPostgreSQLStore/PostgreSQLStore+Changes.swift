@@ -18,10 +18,23 @@ extension PostgreSQLStore {
         }
     }
 
+    /// An import's row (``SlotInsertingStore``): inside a unit of changes, which any error undoes
+    /// whole, it needs no savepoint of its own — one statement a row instead of three.
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
-        try change { (rows: inout PostgreSQLRowObjects) throws(StoreError) in
-            try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+        lock.lock(); defer { lock.unlock() }
+        guard !units.isEmpty else {
+            return try change { (rows: inout PostgreSQLRowObjects) throws(StoreError) in
+                try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+            }
         }
+        try beginChanges()
+        generation &+= 1
+        // (A failed insert leaves the transaction aborted until the unit rolls back to its
+        // savepoint, which it does on the error.)
+        var rows = self.rows
+        let inserted = try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
+        hasChanges = true
+        return inserted
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
@@ -41,7 +54,14 @@ extension PostgreSQLStore {
     public func save() throws(StoreError) {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return }
-        try read { () throws(StoreError) in try rows.validateChanges() }
+        // (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
+        try read { () throws(StoreError) in
+            try withCheckTimeout { () throws(StoreError) in
+                try analyzeFilledTables()
+                try testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
+                try rows.validateChanges()
+            }
+        }
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()
         do {
@@ -145,7 +165,9 @@ extension PostgreSQLStore {
             try connection.execute("SET LOCAL lock_timeout = 0")
         } catch {
             try? connection.execute("ROLLBACK")
-            throw Self.storeError(error, on: connection)
+            let storeError = Self.storeError(error, on: connection)
+            // Waited lockTimeout: say who holds the lock, and what to do.
+            throw error.sqlState == "55P03" ? lockTimeoutError(storeError) : storeError
         }
         do throws(StoreError) {
             try rows.transactionBegan()

@@ -55,6 +55,15 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// How long the first change waits for another writer's lock on the store before failing
     /// with a `locked` error: 5 seconds unless set (as the SQLite store's busy timeout).
     public var lockTimeout: Duration = .seconds(5)
+    /// The longest a save's checks (required values, relationship counts, uniqueness) may run
+    /// before the server cancels them and the save fails, its changes pending: 5 minutes unless
+    /// set; nil for no limit. A session with a `statement_timeout` of its own (given in the URL,
+    /// `options=-c statement_timeout=10min`, or by `ALTER ROLE … SET`) keeps it instead. It bounds
+    /// what a client that died during a save leaves running in a server that cannot notice (one
+    /// before PostgreSQL 14, without `client_connection_check_interval`).
+    public var checkTimeout: Duration? = .seconds(300)
+    /// For the tests: seconds a save's checks sleep first (``environmentCheckDelay``).
+    package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
     var generation: UInt64 = 0
@@ -179,6 +188,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Makes a store through an open connection (see ``create(conninfo:model:)``).
     public static func create(connection: PostgreSQLConnection, model: DataModel) throws(StoreError) -> PostgreSQLStore {
         try StoreNamingRules.check(model)
+        try configureSession(connection)
         let schema = try SQLSchema.forModel(try searchableModel(model))
         let statements = try PostgreSQLSchemaDDL.statements(for: schema)
         var hasTextFunctions = false
@@ -231,6 +241,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Opens the Sift store of an open connection, or reads a database holding none from its
     /// catalog, read-only (see ``open(conninfo:)``).
     public static func open(connection: PostgreSQLConnection) throws(StoreError) -> PostgreSQLStore {
+        try configureSession(connection)
         do {
             guard try isSiftStore(connection) else {
                 let introspected = try PostgreSQLIntrospection.schema(of: connection)
@@ -268,7 +279,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     private static func connect(_ conninfo: String) throws(StoreError) -> PostgreSQLConnection {
         do {
-            return try PostgreSQLConnection(conninfo)
+            return try PostgreSQLConnection(conninfo, defaults: connectionDefaults)
         } catch {
             throw storeError(error)
         }

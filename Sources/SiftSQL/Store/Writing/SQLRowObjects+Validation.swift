@@ -66,10 +66,21 @@ extension SQLRowObjects {
                         parameters += list.bindings
                         memberFilter = { alias in " AND \(SQLIdentifier.qualified(alias, SQLSchema.entityColumn)) \(list.test)" }
                     }
-                    let same = columns.map { "\"a\".\(q($0)) = \"b\".\(q($0))" }.joined(separator: " AND ") + memberFilter("a")
                     let present = columns.map { "\"b\".\(q($0)) IS NOT NULL" }.joined(separator: " AND ") + memberFilter("b")
-                    let twin = "SELECT \"a\".\(key) FROM \(q(table.table)) AS \"a\" WHERE \(same) ORDER BY \"a\".\(key)"
-                    let sql = "SELECT \"p1\", \"p2\" FROM (SELECT (\(twin) LIMIT 1) AS \"p1\", (\(twin) LIMIT 1 OFFSET 1) AS \"p2\" FROM \(q(table.table)) AS \"b\" WHERE (\(condition)) AND \(present)) AS \"u\" WHERE \"p2\" IS NOT NULL ORDER BY \"p2\" LIMIT 1"
+                    let sql: String
+                    switch database.dialect {
+                    case .sqlite:
+                        // Two lookups per changed row through the constraint's index.
+                        let same = columns.map { "\"a\".\(q($0)) = \"b\".\(q($0))" }.joined(separator: " AND ") + memberFilter("a")
+                        let twin = "SELECT \"a\".\(key) FROM \(q(table.table)) AS \"a\" WHERE \(same) ORDER BY \"a\".\(key)"
+                        sql = "SELECT \"p1\", \"p2\" FROM (SELECT (\(twin) LIMIT 1) AS \"p1\", (\(twin) LIMIT 1 OFFSET 1) AS \"p2\" FROM \(q(table.table)) AS \"b\" WHERE (\(condition)) AND \(present)) AS \"u\" WHERE \"p2\" IS NOT NULL ORDER BY \"p2\" LIMIT 1"
+                    case .postgreSQL:
+                        // One set-based statement: the server answers a lookup per row with a
+                        // scan of the table whenever its statistics are stale (a first import),
+                        // which made a large import quadratic (issue 30).
+                        sql = Self.setBasedUniquenessCheck(table: q(table.table), columns: columns.map { q($0) }, changed: condition,
+                                                          present: present, memberFilter: memberFilter("a"))
+                    }
                     try database.query(sql, parameters) { (row) throws(StoreError) in
                         guard let first = row.int64(0), let later = row.int64(1) else { return false }
                         if found.map({ later < $0.later }) ?? true { found = (later, first) }
@@ -83,6 +94,22 @@ extension SQLRowObjects {
                                                            constraint: constraint, constraintEntity: entity.name)
             }
         }
+    }
+
+    /// The uniqueness check of one constraint as one set-based statement (PostgreSQL's): the
+    /// rows `"a"` sharing their values with a changed row `"b"` (`changed`, with `present`:
+    /// every value there), numbered by key within each group of equal values; the second of each
+    /// group (`"p2"`) is a later twin of its first (`"p1"`), and the earliest such is the answer
+    /// — what the lookups per row find, in one pass (a semi-join and a sort) whatever the
+    /// table's statistics say.
+    static func setBasedUniquenessCheck(table: String, columns: [String], changed: String, present: String, memberFilter: String) -> String {
+        let key = SQLIdentifier.quoted(SQLSchema.primaryKeyColumn)
+        let values = columns.map { "\"a\".\($0)" }.joined(separator: ", ")
+        let changedValues = columns.map { "\"b\".\($0)" }.joined(separator: ", ")
+        return "SELECT \"p1\", \"p2\" FROM (SELECT min(\"a\".\(key)) OVER \"w\" AS \"p1\", \"a\".\(key) AS \"p2\", "
+            + "row_number() OVER (\"w\" ORDER BY \"a\".\(key)) AS \"n\" FROM \(table) AS \"a\" "
+            + "WHERE (\(values)) IN (SELECT \(changedValues) FROM \(table) AS \"b\" WHERE (\(changed)) AND \(present))\(memberFilter) "
+            + "WINDOW \"w\" AS (PARTITION BY \(values))) AS \"u\" WHERE \"n\" = 2 ORDER BY \"p2\" LIMIT 1"
     }
 
     /// The IDs and entity names of rows of a table.

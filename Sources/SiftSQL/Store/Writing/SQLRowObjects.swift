@@ -91,6 +91,9 @@ package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
         forgetGeneratedIDs()
     }
 
+    /// The keys of the rows the transaction inserted (in any table).
+    package var insertedKeys: Range<Int64> { firstNewKey..<Swift.max(firstNewKey, nextKey) }
+
     /// Whether the transaction inserted or changed anything.
     package var hasChangedObjects: Bool { nextKey > firstNewKey || updatedKeys.values.contains { !$0.isEmpty } }
 
