@@ -482,6 +482,30 @@ func evaluatorResults(_ op: String, _ a: String, _ b: String, _ options: Compari
         #expect(decimal == Decimal(string: text), "\(text)")
     }
 
+    /// A double's digits, by the shortcut or through its text, are the decimal its shortest
+    /// text is: money, random doubles of every size, and the awkward ones.
+    @Test func aDoublesDigitsAreTheDecimalOfItsShortestText() throws {
+        var generator = SystemRandomNumberGenerator()
+        var doubles: [Double] = [0, -0.0, 0.1, 0.2, 0.3, 1.005, 2.675, 0.07, 123456.78, -999999999.99, 1e-7, Double.leastNonzeroMagnitude, 1e300,
+                                 Double.ulpOfOne, 1 / 3, 2 / 3, 999999999.999999, 0.000001, 4.35, 8.675]
+        for _ in 0..<20_000 {
+            doubles.append(Double(Int.random(in: -10_000_000_000...10_000_000_000, using: &generator)) / 100)
+            doubles.append(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / [1, 10, 1_000, 1_000_000][Int.random(in: 0...3, using: &generator)])
+            doubles.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+            doubles.append(Double.random(in: -1e9...1e9, using: &generator))
+        }
+        for double in doubles where double.isFinite {
+            let text = "\(double)"
+            guard let expected = Decimal(string: text) else { continue }
+            guard let digits = DecimalDigits.of(double) else {
+                #expect(DecimalDigits.parse(text.utf8) == nil, "\(text)")
+                continue
+            }
+            let decimal = Decimal(sign: digits.significand < 0 ? .minus : .plus, exponent: digits.exponent, significand: Decimal(digits.significand.magnitude))
+            #expect(decimal == expected, "\(text): \(digits)")
+        }
+    }
+
     @Test(arguments: ["", "-", ".5", "1.", "1e", "1e+", "12abc", " 12", "+1", "NaN", "Inf", "1234567890123456789", "1e-200", "1.2.3", "0x10"])
     func otherTextIsLeftToDecimal(_ text: String) {
         #expect(DecimalDigits.parse(text.utf8) == nil, "\(text)")

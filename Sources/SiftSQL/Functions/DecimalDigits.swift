@@ -62,4 +62,26 @@ enum DecimalDigits {
         guard (-100...100).contains(exponent) else { return nil }
         return (negative ? -significand : significand, exponent)
     }
+
+    /// The digits of a double's shortest text (`"\(double)"`, which a REAL decimal is read
+    /// through), as ``parse(_:)`` gives them; nil for an infinity or NaN.
+    ///
+    /// Money and most other REALs take a shortcut without writing the text: the fewest
+    /// decimal places k ≤ 6 at which `(double × 10^k).rounded()` divided by 10^k is the double
+    /// again, where the double's ulp is below half of 10^-k (so no other number of k places is
+    /// that double, and the shortest text, which has the fewest digits, is that number).
+    static func of(_ double: Double) -> (significand: Int64, exponent: Int)? {
+        guard double.isFinite else { return nil }
+        if double.magnitude < 1e9 {
+            for places in 0...6 {
+                let scale = powersOfTen[places]
+                guard double.ulp < 0.5 / scale else { break }
+                let scaled = (double * scale).rounded()
+                if scaled / scale == double { return (Int64(scaled), -places) }
+            }
+        }
+        return parse("\(double)".utf8)
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 }

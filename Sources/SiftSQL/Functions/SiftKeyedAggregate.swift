@@ -110,8 +110,7 @@ final class SiftKeyedAggregate: SQLiteAggregate {
         case .integer:
             digits = (call.int64(0), 0)
         case .real:
-            let double = call.double(0)
-            digits = double.isFinite ? DecimalDigits.parse("\(double)".utf8) : nil
+            digits = DecimalDigits.of(call.double(0))
         case .text:
             digits = call.withUTF8(0) { DecimalDigits.parse($0) }
         case .blob:
