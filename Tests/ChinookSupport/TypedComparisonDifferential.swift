@@ -324,41 +324,6 @@ public enum TypedComparisonDifferential {
     /// The entities the differential reads (the others stay empty in the copies).
     public static let entities: Set<String> = ["Employee", "Customer", "Invoice", "InvoiceLine"]
 
-    /// Copies the objects of `entities` (all when nil) from `source` into `target` (empty, of
-    /// the same model) with their IDs, attributes and relationships among them, and saves: each
-    /// hierarchy in the source's order, so both stores list objects and unordered destinations
-    /// alike.
-    public static func copy(_ source: any PersistentStore, into target: any PersistentStore, entities: Set<String>? = nil) throws {
-        try target.performChanges {
-            var copied: [ManagedObject] = []
-            for root in source.model.entities where root.parent == nil && entities?.contains(root.name) != false {
-                var request = FetchRequest(entityName: root.name)
-                // Destinations read a batch of objects at a time, not one query per object.
-                request.relationshipKeyPathsForPrefetching = root.relationships.map(\.name)
-                request.fetchBatchSize = 500
-                for object in try source.fetch(request) {
-                    var attributes: [String: Value] = [:]
-                    for (name, value) in object.attributeValues.pairs { attributes[name] = value }
-                    try target.insert(entity: object.entityName, id: object.objectID, attributes: attributes, relationships: [:])
-                    copied.append(object)
-                }
-            }
-            for object in copied {
-                var relationships: [String: [ObjectID]] = [:]
-                for relationship in object.relationshipIDs where !relationship.ids.isEmpty {
-                    guard let description = source.model.entity(named: object.entityName)?.relationship(named: relationship.name),
-                          entities?.contains(description.destination) != false else { continue }
-                    // A to-many whose inverse is a to-one is set by its destinations' to-ones.
-                    if description.isToMany, let inverse = description.inverse,
-                       source.model.entity(named: description.destination)?.relationship(named: inverse)?.isToMany == false { continue }
-                    relationships[relationship.name] = relationship.ids
-                }
-                if !relationships.isEmpty { try target.update(object.objectID, attributes: [:], relationships: relationships) }
-            }
-        }
-        try target.save()
-    }
-
     static func request(_ statement: String, _ binding: Construct.Binding, _ atom: Atom) throws -> FetchRequest {
         switch binding {
         case .literal: return try FetchRequest(statement: statement)

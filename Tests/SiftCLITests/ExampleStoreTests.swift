@@ -114,7 +114,7 @@ import Testing
     func theEnginesAgreeOnTheExampleFetch(_ fetch: Fetch) throws {
         let store = try ExampleStores.open("example:\(fetch.app)")
         let memory = AtomicStore.inMemory(model: store.model)
-        try StoreCopy.copy(store, into: memory)
+        try store.copyObjects(into: memory)
         let request = try Self.request(try JSONParser.parse(fetch.fetch))
         let sql = EngineComparison.outcome(of: request, on: store)
         let verdict = EngineComparison.compare(("sql", sql), ("memory", EngineComparison.outcome(of: request, on: memory)))

@@ -16,11 +16,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let foreign = try SQLiteStore.open(at: url)
         let memory = AtomicStore.inMemory(model: foreign.model)
-        try TypedComparisonDifferential.copy(foreign, into: memory, entities: TypedComparisonDifferential.entities)
+        try foreign.copyObjects(into: memory, entities: TypedComparisonDifferential.entities)
         let database = try await PostgreSQLTestServer.makeDatabase("typed")
         defer { database.drop() }
         let created = try PostgreSQLStore.create(connection: try database.connect(), model: foreign.model)
-        try TypedComparisonDifferential.copy(memory, into: created)
+        try memory.copyObjects(into: created)
         // Read through a new connection, as another process would.
         let store = try PostgreSQLStore.open(connection: try database.connect())
         let (mismatches, checked) = try TypedComparisonDifferential.run(stores: [("PostgreSQL", store)], memory: memory)

@@ -31,9 +31,9 @@ import Testing
         }
         let foreign = try SQLiteStore.open(at: url)
         let memory = AtomicStore.inMemory(model: foreign.model)
-        try TypedComparisonDifferential.copy(foreign, into: memory, entities: TypedComparisonDifferential.entities)
+        try foreign.copyObjects(into: memory, entities: TypedComparisonDifferential.entities)
         let sift = try SQLiteStore.create(at: url.deletingLastPathComponent().appendingPathComponent("sift.sqlite"), model: foreign.model)
-        try TypedComparisonDifferential.copy(memory, into: sift)
+        try memory.copyObjects(into: sift)
         return Fixture(foreign: foreign, memory: memory, sift: sift)
     }
 

@@ -25,7 +25,7 @@ final class EngineCopy {
     func copy(of store: any PersistentStore) throws -> any PersistentStore {
         if let copy, source === store { return copy }
         let target: any PersistentStore = store is SQLiteStore ? AtomicStore.inMemory(model: store.model) : try SQLiteStore.inMemory(model: store.model)
-        try StoreCopy.copy(store, into: target)
+        try store.copyObjects(into: target)
         source = store
         copy = target
         return target
