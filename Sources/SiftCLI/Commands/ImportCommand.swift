@@ -75,6 +75,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let budget = try MemoryBudget.forCommand(option: memory)
+        EvaluationBudget.defaultMemoryLimit = budget.limit
         let dates = try dateFormat.map { pattern in try StoreFile.report { () throws(StoreError) in try ImportDateFormat(pattern) } }
         let options = ImportOptions(entity: entity, dateFormat: dates)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))

@@ -45,6 +45,7 @@ public struct SiftCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+        MemoryBudget.applyDefault()
         do {
             try command.run()
         } catch let error as ExitCode {
