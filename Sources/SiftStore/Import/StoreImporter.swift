@@ -280,9 +280,9 @@ public enum StoreImporter {
                 var bytes = Self.objectCost + (row.id.map { 2 * $0.rawValue.utf8.count } ?? 0)
                 for value in row.values { bytes += 2 * MemoryTally.size(of: value.value) }
                 if !held!.hold(bytes) {
-                    let error = held!.error("the objects of the import", progress: "object \((rows + 1).formatted())",
+                    let error = held!.error("the objects of the import", progress: "object \((rows + 1).formatted()); nothing was imported",
                                             advice: "a JSON or binary store is held whole in memory; import into a SQLite store (.sqlite), "
-                                                + "which keeps its rows on disk, or import fewer rows; nothing was imported")
+                                                + "which keeps its rows on disk, or import fewer rows")
                     throw StoreError(.memoryLimit, error.message)
                 }
             }
