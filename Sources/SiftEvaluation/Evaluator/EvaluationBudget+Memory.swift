@@ -6,7 +6,7 @@ import Synchronization
 /// (every section's name and members), and the objects an import puts into a store held in
 /// memory (a JSON or binary store). Each counts the bytes it holds, estimated from its values
 /// (no system calls), against ``memoryLimit``; past it, it throws an ``EvaluationError`` with
-/// code ``EvaluationError/Code/memoryLimit`` (a store, a ``StoreError`` with the same code)
+/// code ``EvaluationError/Code/memoryLimit`` (a store, a `StoreError` with the same code)
 /// that says which limit was met and what to do, instead of the process dying when an
 /// allocation fails.
 extension EvaluationBudget {
