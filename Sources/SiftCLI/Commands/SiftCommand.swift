@@ -38,7 +38,7 @@ public struct SiftCommand: ParsableCommand {
             Output.error("error: \(error)")
             exit(withError: ExitCode.validationFailure)
         }
-        let arguments = shortcutArguments(Array(CommandLine.arguments.dropFirst()))
+        let arguments = ArgumentPrescan.apply(shortcutArguments(Array(CommandLine.arguments.dropFirst())))
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
