@@ -74,3 +74,19 @@ import Testing
         }
     }
 }
+
+extension MemoryLimitTests {
+    /// A sort in memory counts its columns once, before it reads them.
+    @Test func aSortInMemoryPastTheLimitThrows() throws {
+        let store = AtomicStore.inMemory(model: try Self.model())
+        try StoreImporter.importJSONLines(Self.lines, into: store)
+        var request = FetchRequest(entityName: "Row")
+        request.sortDescriptors = [SortKey("k", ascending: false)]
+        let error = #expect(throws: EvaluationError.self) {
+            try EvaluationBudget.withMemoryLimit(16 << 10) { try store.fetch(request) }
+        }
+        #expect(error?.code == .memoryLimit)
+        #expect(error?.message.hasPrefix("sorting 2,000 results by 1 key would need more memory than the 16 KB allowed: ") == true, "\(error?.message ?? "")")
+        #expect(try store.fetch(request).first?.value(forKey: "k").description == "\(Self.rows - 1)")
+    }
+}

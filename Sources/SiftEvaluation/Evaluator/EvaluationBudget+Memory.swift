@@ -58,8 +58,8 @@ package struct MemoryTally: Sendable {
 
     /// The error for a result past the limit: `what` needs more (`"the sections of 'k'"`),
     /// `progress` says how far it got, `advice` what to do.
-    package func error(_ what: String, progress: String, advice: String) -> EvaluationError {
-        EvaluationError(.memoryLimit, "\(what) need more memory than the \(limitText) allowed (stopped at \(progress)): \(advice)")
+    package func error(_ what: String, progress: String?, advice: String) -> EvaluationError {
+        EvaluationError(.memoryLimit, "\(what) need more memory than the \(limitText) allowed\(progress.map { " (stopped at \($0))" } ?? ""): \(advice)")
     }
 
     /// The heap a value holds beyond its own slot (a string's bytes, an array's elements), roughly.
