@@ -163,7 +163,9 @@ struct InputLimitsCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("potatoes.csv")
         try Data(("variety,userRating\n" + (0..<5000).map { "Russet \($0),3" }.joined(separator: "\n")).utf8).write(to: csv)
-        let store = directory.appendingPathComponent("potatoes.json").path
+        // Into a SQLite store: a JSON store holds its objects in memory, within the budget too
+        // (MemoryLimitCommandTests).
+        let store = directory.appendingPathComponent("potatoes.sqlite").path
         let r = try SiftBinary.run("import", "--store", store, "--entity", "Potato", "--memory", "100K", csv.path)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "\(csv.path): imported 5000 objects (Potato 5000)\n")

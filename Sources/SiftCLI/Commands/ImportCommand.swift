@@ -75,6 +75,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let budget = try MemoryBudget.forCommand(option: memory)
+        EvaluationBudget.defaultMemoryLimit = budget.limit
         let dates = try dateFormat.map { pattern in try StoreFile.report { () throws(StoreError) in try ImportDateFormat(pattern) } }
         let options = ImportOptions(entity: entity, dateFormat: dates)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
@@ -196,6 +197,9 @@ struct ImportCommand: ParsableCommand {
                                                            standardInput: standardInput, progress: progress.update(rows:))
                     } catch {
                         var error = error.prefixed("\(name): ")
+                        if error.code == .memoryLimit {
+                            error = error.suffixed("; or allow more with --memory SIZE (or SIFT_MEMORY) where the machine has it")
+                        }
                         if sampled && path == "-" && error.code == .invalidValue {
                             error = error.suffixed(" (the model was inferred from the first \(MemoryBudget.text(ImportCommand.standardInputSample)) of standard input; "
                                                    + "give --model MODEL, or import from a file, which is read through to infer the model)")

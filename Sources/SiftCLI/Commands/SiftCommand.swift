@@ -38,13 +38,14 @@ public struct SiftCommand: ParsableCommand {
             Output.error("error: \(error)")
             exit(withError: ExitCode.validationFailure)
         }
-        let arguments = shortcutArguments(Array(CommandLine.arguments.dropFirst()))
+        let arguments = ArgumentPrescan.apply(shortcutArguments(Array(CommandLine.arguments.dropFirst())))
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
         } catch {
             exit(withError: error)
         }
+        MemoryBudget.applyDefault()
         do {
             try command.run()
         } catch let error as ExitCode {

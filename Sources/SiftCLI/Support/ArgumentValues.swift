@@ -12,6 +12,9 @@ struct ArgumentValues {
     var variables: [String: Any?] = [:]
 
     init(arguments: [String], variables: [String]) throws {
+        // Those read before the parser, when there were many (ArgumentPrescan).
+        let arguments = arguments + ArgumentPrescan.arguments
+        let variables = variables + ArgumentPrescan.variables
         for (index, text) in arguments.enumerated() {
             do {
                 self.arguments.append(try Self.value(of: text))

@@ -7,8 +7,8 @@ import Sift
 enum ErrorText {
     static func message(of error: any Error) -> String {
         switch error {
-        case let error as StoreError: error.message
-        case let error as EvaluationError: error.message
+        case let error as StoreError: error.code == .memoryLimit ? error.message + MemoryBudget.moreAdvice : error.message
+        case let error as EvaluationError: error.code == .memoryLimit ? error.message + MemoryBudget.moreAdvice : error.message
         case let error as ParseError: error.description
         case let error as ModelError: error.message
         case let error as JSONSyntaxError: error.description

@@ -53,6 +53,17 @@ struct MemoryBudget {
         }
     }
 
+    /// Makes the process's budget the library's default memory limit
+    /// (``EvaluationBudget/defaultMemoryLimit``): sections and imports into a store held in
+    /// memory stop with an error past it. A `SIFT_MEMORY` that is not a size is left to the
+    /// commands that read it to report.
+    static func applyDefault() {
+        EvaluationBudget.defaultMemoryLimit = ((try? resolve(option: nil)) ?? MemoryBudget(limit: systemDefault())).limit
+    }
+
+    /// What the library's memory errors add in `sift`: how to allow more.
+    static let moreAdvice = "; or allow more with SIFT_MEMORY=SIZE (512M, 2G) where the machine has it"
+
     /// Adds `bytes` held; false once the total passes the limit.
     mutating func hold(_ bytes: Int) -> Bool {
         used = used.addingReportingOverflow(bytes).overflow ? Int.max : used + bytes

@@ -59,7 +59,7 @@ public enum EvaluationBudget {
 
 extension Int {
     /// `10,000,000`.
-    fileprivate func formatted() -> String {
+    package func formatted() -> String {
         let digits = Array(String(self))
         var text = ""
         for (offset, digit) in digits.enumerated() {

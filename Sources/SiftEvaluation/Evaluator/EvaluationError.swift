@@ -5,7 +5,7 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case typeMismatch, unboundVariable, invalidRegularExpression, regularExpressionLimit
-            case unknownKey, unsupported, invalidCast, invalidArgument, interrupted, workLimit
+            case unknownKey, unsupported, invalidCast, invalidArgument, interrupted, workLimit, memoryLimit
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -32,6 +32,9 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
         /// An evaluation that needed more work than ``EvaluationBudget`` allows (nested
         /// SUBQUERY expressions over large collections).
         public static let workLimit = Code(.workLimit)
+        /// A result that needed more memory than ``EvaluationBudget/memoryLimit`` allows (sections
+        /// over a key with very many values, a large import into a store held in memory).
+        public static let memoryLimit = Code(.memoryLimit)
 
         public var description: String { value.rawValue }
     }

@@ -35,7 +35,17 @@ public struct SectionedResults: Sendable {
     /// Groups `values[order[0]], values[order[1]], ...` by `keyPath`: keys separated by dots,
     /// each as the data names it (NSFetchedResultsController's sectionNameKeyPath: `2B`, not
     /// the format string's `#2B`).
+    ///
+    /// The sections count against ``EvaluationBudget/memoryLimit``: past it, this throws an
+    /// ``EvaluationError/Code/memoryLimit`` error.
     public init(_ values: [Value], order: [Int], sectionKeyPath keyPath: String) throws(EvaluationError) {
+        var tally = MemoryTally()
+        try self.init(values, order: order, sectionKeyPath: keyPath, tally: &tally, sectionCost: 0)
+    }
+
+    /// Sections counted in `tally`, each costing `sectionCost` bytes more (what the caller
+    /// builds for it).
+    package init(_ values: [Value], order: [Int], sectionKeyPath keyPath: String, tally: inout MemoryTally, sectionCost: Int) throws(EvaluationError) {
         let expression = try CompiledExpression(SortKey.expression(ofKeyPath: keyPath))
         // Sections by identity (equal values share one), named by their first value's text.
         var keys: [String] = []
@@ -47,10 +57,15 @@ public struct SectionedResults: Sendable {
             let value = try expression.evaluate(values[index])
             let key = SectionIdentity.key(of: value)
             if members[key] == nil {
+                // A key, a name and a member list, each in a dictionary entry or an array.
+                guard tally.hold(Self.sectionCost + sectionCost + 3 * key.utf8.count) else {
+                    throw tally.sectionsError(keyPath, count: keys.count)
+                }
                 keys.append(key)
                 names[key] = ValueText.text(value)
                 members[key] = [index]
             } else {
+                guard tally.hold(MemoryLayout<Int>.stride) else { throw tally.sectionsError(keyPath, count: keys.count) }
                 if lastKey != key { contiguous = false }
                 members[key]?.append(index)
             }
@@ -63,8 +78,20 @@ public struct SectionedResults: Sendable {
         warning = contiguous ? nil : Self.notContiguousWarning(keyPath)
     }
 
+    /// What one section costs here beyond its key's bytes, roughly: its key and name strings,
+    /// their dictionary entries, its members' array.
+    static let sectionCost = 320
+
     /// The warning for sections whose objects are not contiguous in the results.
     public static func notContiguousWarning(_ keyPath: String) -> String {
         "sections are not contiguous: the first sort key does not group '\(keyPath)' (sort by \(keyPath) first)"
+    }
+}
+
+extension MemoryTally {
+    /// The error for sections past the memory limit, `count` sections in.
+    package func sectionsError(_ keyPath: String, count: Int) -> EvaluationError {
+        error("the sections of '\(keyPath)'", progress: "\(count.formatted()) sections",
+              advice: "narrow the fetch with a predicate, page it with LIMIT and OFFSET, or section by a key with fewer distinct values")
     }
 }

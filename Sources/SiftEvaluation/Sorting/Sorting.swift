@@ -69,6 +69,14 @@ public enum Sorting {
     package static func sortedIndices(_ values: [Value], by keys: [SortKey], reading expressions: [ExpressionNode]) throws(EvaluationError) -> [Int] {
         precondition(keys.count == expressions.count, "one expression per sort key")
         guard !keys.isEmpty else { return Array(values.indices) }
+        // A column of values per key and the positions twice (sorting copies them), counted
+        // once against the memory limit.
+        var tally = MemoryTally()
+        let (bytes, overflow) = values.count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride * keys.count + 2 * MemoryLayout<Int>.stride)
+        guard tally.hold(overflow ? .max : bytes) else {
+            throw tally.error("sorting \(values.count.formatted()) results by \(keys.count) key\(keys.count == 1 ? "" : "s") would", progress: nil,
+                              advice: "narrow the fetch with a predicate, or fetch from a SQLite store, which sorts in SQL")
+        }
         // Read every sort key of every value once.
         var columns: [[Value]] = []
         for node in expressions {

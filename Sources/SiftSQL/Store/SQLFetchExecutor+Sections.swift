@@ -18,7 +18,9 @@ extension SQLFetchExecutor {
         let objects = try self.objects(request)
         let views = objects.map { Value.object($0) }
         if let error = objects.readError { throw error }
-        let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath)
+        var tally = MemoryTally()
+        let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath, tally: &tally,
+                                           sectionCost: Self.sectionCost)
         store.lock.lock(); defer { store.lock.unlock() }
         // The sections' objects are read by key, with the layout the fetch used.
         let keyList: [(key: Int64, id: ObjectID)]
@@ -55,12 +57,17 @@ extension SQLFetchExecutor {
         // Values decode as the fetched objects' attributes do (RowLayout).
         let type = schema.isSiftLayout || RowLayout.convertsForeign(attribute.type) ? attribute.type : nil
         var merged: [SectionSpan]
+        var tally = MemoryTally()
+        let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
+        func count(_ value: SQLiteValue, _ sections: Int) throws(EvaluationError) {
+            guard tally.hold(Self.sectionCost + value.heapBytes) else { throw tally.sectionsError(keyPath, count: sections) }
+        }
         if let runsQuery = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
-           let runs = try runs(runsQuery.sql, runsQuery.bindings, type: type, firstPlace: firstPlace) {
+           let runs = try runs(runsQuery.sql, runsQuery.bindings, type: type, firstPlace: firstPlace, count: count) {
             merged = runs
         } else {
             let summary = sectionSQL.summaryQuery()
-            merged = try spans((summary.sql, summary.bindings), type: type)
+            merged = try spans((summary.sql, summary.bindings), type: type, count: count)
         }
         let contiguous = SectionSpan.areContiguous(merged)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
@@ -72,7 +79,6 @@ extension SQLFetchExecutor {
                                                                                prefetch: prefetch),
                                                           batchSize: request.fetchBatchSize))
         }
-        let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
         return SectionedFetchResults(sections: sections, warning: contiguous ? nil : SectionedResults.notContiguousWarning(keyPath))
     }
 }
@@ -80,11 +86,18 @@ extension SQLFetchExecutor {
 extension SQLFetchExecutor {
     /// Sections from the summary query (``SectionSQL/summaryQuery()``): values with their
     /// sizes and places, in order of their first place.
-    fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?) throws -> [SectionSpan] {
+    /// What one section costs in memory, roughly: its span, its objects' query and their
+    /// source (about 1 KB each measured, at 200,000 sections), counted as each row is read
+    /// (`count`) against ``EvaluationBudget/memoryLimit``.
+    static let sectionCost = 1024
+
+    fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?,
+                           count: (SQLiteValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan] {
         let statement = try database.prepare(query.sql)
         try statement.bind(query.bindings)
         var rows: [(value: SQLiteValue, count: Int64, first: Int64, last: Int64)] = []
         while try statement.step() {
+            try count(statement.value(0), rows.count)
             rows.append((statement.value(0), statement.int64(1), statement.int64(2), statement.int64(3)))
         }
         return SectionSpan.fromSummary(rows, type: type)
@@ -92,13 +105,26 @@ extension SQLFetchExecutor {
 
     /// Sections from the runs of equal first sort key (``SectionSQL/runsQuery()``), in result
     /// order; nil when the summary query must say (``SectionSpan/fromRuns(_:type:firstPlace:)``).
-    fileprivate func runs(_ sql: String, _ bindings: [SQLiteValue], type: AttributeType?, firstPlace: Int64) throws -> [SectionSpan]? {
+    fileprivate func runs(_ sql: String, _ bindings: [SQLiteValue], type: AttributeType?, firstPlace: Int64,
+                          count: (SQLiteValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan]? {
         let statement = try database.prepare(sql)
         try statement.bind(bindings)
         var rows: [(least: SQLiteValue, greatest: SQLiteValue, valued: Int64, count: Int64)] = []
         while try statement.step() {
+            try count(statement.value(0), rows.count)
             rows.append((statement.value(0), statement.value(1), statement.int64(2), statement.int64(3)))
         }
         return SectionSpan.fromRuns(rows, type: type, firstPlace: firstPlace)
+    }
+}
+
+extension SQLiteValue {
+    /// The heap the value holds beyond its own slot, roughly (a text's or a blob's bytes).
+    fileprivate var heapBytes: Int {
+        switch self {
+        case .text(let text): 32 + text.utf8.count
+        case .blob(let bytes): 32 + bytes.count
+        default: 0
+        }
     }
 }

@@ -54,7 +54,10 @@ struct MemoryFetchExecutor {
         _ = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: try self.entity(request), model: model)
         let positions = try matchingPositions(request)
         let views = positions.map(snapshot.view)
-        let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath)
+        // Each section's objects (a source and its positions) cost about 256 bytes beyond the
+        // grouping's own.
+        var tally = MemoryTally()
+        let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath, tally: &tally, sectionCost: 256)
         let sections = grouped.sections.map { section in
             FetchedSection(name: section.name, indexTitle: section.indexTitle,
                            objects: FetchedObjects(source: SnapshotObjectSource(snapshot: snapshot, positions: section.objectIndices.map { positions[$0] }),

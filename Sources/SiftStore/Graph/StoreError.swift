@@ -10,7 +10,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownEntity, unknownKey, invalidValue, missingValue, constraintViolation
             case deleteDenied, unknownObject, duplicateObjectID, abstractEntity, relationshipCount
             case corruptStore, fileSystem, invalidRequest
-            case unsupportedModel, readOnly, database, locked, interrupted, conflict, typeMismatch
+            case unsupportedModel, readOnly, database, locked, interrupted, conflict, typeMismatch, memoryLimit
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -55,6 +55,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A comparison the model's types rule out before running (LANGUAGE.md §3): an ordering
         /// between kinds with no common order, a string that is no date for a Date attribute.
         public static let typeMismatch = Code(.typeMismatch)
+        /// A change that needed more memory than ``EvaluationBudget/memoryLimit`` allows (an
+        /// import into a store held in memory): nothing of it was made.
+        public static let memoryLimit = Code(.memoryLimit)
 
         public var description: String { kind.rawValue }
     }
