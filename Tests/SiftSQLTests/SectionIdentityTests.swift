@@ -73,6 +73,37 @@ import Testing
         if statement.hasSuffix("SECTION BY x") { #expect(zeroes.first?.contains("r1") == true, "\(expected)") }
     }
 
+    static let manyModelJSON = #"""
+    {"name": "Rows", "entities": [{"name": "Row", "attributes": [
+      {"name": "k", "type": "Double"}, {"name": "n", "type": "Integer 64"}, {"name": "t", "type": "String"}]}]}
+    """#
+
+    /// More sections than the SQLite store queries one by one (``SQLFetchExecutor``'s limit):
+    /// their objects' keys are read once and grouped in memory, and the sections are still the
+    /// evaluator's — names, order, members, the zeroes and nil with "" in one, interleaved
+    /// sections, paging.
+    @Test(arguments: ["Row SECTION BY k", "Row SORT BY k SECTION BY k", "Row SORT BY n SECTION BY t",
+                      "Row WHERE n > 5 SORT BY k DESC SECTION BY k LIMIT 3000 OFFSET 7"])
+    func manySectionsAgree(_ statement: String) throws {
+        let model = try JSONModelFormat.read(Data(Self.manyModelJSON.utf8))
+        let memory = AtomicStore.inMemory(model: model)
+        let sqlite = try SQLiteStore.inMemory(model: model)
+        for store in [memory, sqlite] as [any PersistentStore] {
+            for i in 0..<6_000 {
+                // 2,500 keys, each met more than once and far apart; 0.0 and -0.0 one section.
+                let key = i % 2_500 == 0 ? (i % 2 == 0 ? 0.0 : -0.0) : Double((i * 7) % 2_500) / 4
+                let text: Value = i % 1_000 == 3 ? .null : i % 1_000 == 4 ? .string("") : .string("t\((i * 13) % 2_100)")
+                try store.insert("Row", id: ObjectID("r\(i)"), ["k": .double(key), "n": .int(Int64(6_000 - i)), "t": text])
+            }
+            try store.save()
+        }
+        let request = try FetchRequest(statement: statement)
+        let expected = SectionSQLTests.Observed(try memory.fetchSections(request))
+        let actual = SectionSQLTests.Observed(try sqlite.fetchSections(request))
+        #expect(expected.ids.count > 1_000, "\(statement): \(expected.ids.count) sections")
+        #expect(actual == expected, "\(statement)")
+    }
+
     /// A database Sift did not create, with a column of no declared type holding 0, 0.0 and
     /// -0.0 (SQLite keeps each as written): one section for them, as the evaluator makes.
     @Test func anUntypedColumnsZeroesAreOneSection() throws {

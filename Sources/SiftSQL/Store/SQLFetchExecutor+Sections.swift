@@ -69,6 +69,10 @@ extension SQLFetchExecutor {
             let summary = sectionSQL.summaryQuery()
             merged = try spans((summary.sql, summary.bindings), type: type, count: count)
         }
+        // Many sections: a query per section, each a scan where the key has no index, would be
+        // quadratic (20,000 sections took 25 s); the objects' keys read once, in order, and
+        // grouped in memory (the path below) are linear.
+        guard merged.count <= Self.sectionQueryLimit else { return nil }
         let contiguous = SectionSpan.areContiguous(merged)
         let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
         let prefetch = RelationshipPrefetch(request)
@@ -90,6 +94,10 @@ extension SQLFetchExecutor {
     /// source (about 1 KB each measured, at 200,000 sections), counted as each row is read
     /// (`count`) against ``EvaluationBudget/memoryLimit``.
     static let sectionCost = 1024
+
+    /// The most sections whose objects are each queried when read (``sectionsInSQL``); past
+    /// it, the objects' keys are read once and grouped in memory.
+    static let sectionQueryLimit = 1_000
 
     fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?,
                            count: (SQLiteValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan] {
