@@ -33,7 +33,7 @@ extension SQLiteStore {
         return try model(reading: Array(entities)).warnings(for: request)
     }
 
-    /// The model with the types of the tables `request` can reach (``FetchReach``) chosen: in a
+    /// The model with the types of the tables `request` can reach (its key paths) chosen: in a
     /// database Sift did not create, those tables and no other; the model in a store Sift
     /// created. An entity that is a table Sift does not read says what it is.
     public func model(for request: FetchRequest) throws(StoreError) -> DataModel {
