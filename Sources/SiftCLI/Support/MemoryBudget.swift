@@ -8,6 +8,7 @@ import Darwin
 #endif
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// How much memory a command may hold input in, and how much it holds: `sift filter` keeps
 /// every match for `--sort`, `--section-by` and the table and csv formats; `sift import` reads a
@@ -102,23 +103,7 @@ struct MemoryBudget {
     /// the room sorting and sectioning take per record.
     static func size(of match: Match) -> Int {
         let perRecord = 128
-        return perRecord + (match.text.isEmpty ? 0 : 32 + match.text.count) + size(of: match.value)
-    }
-
-    /// The heap a value holds beyond its own slot (a string's bytes, an array's elements).
-    static func size(of value: Value) -> Int {
-        let slot = MemoryLayout<Value>.stride
-        switch value {
-        case .string(let s): return s.utf8.count > 15 ? 32 + s.utf8.count : 0
-        case .data(let d): return 32 + d.count
-        case .array(let elements), .set(let elements):
-            return elements.reduce(32 + slot * elements.count) { $0 + size(of: $1) }
-        case .dictionary(let d):
-            return zip(d.keys, d.values).reduce(96 + (16 + slot) * d.count) { total, pair in
-                total + (pair.0.utf8.count > 15 ? 32 + pair.0.utf8.count : 0) + size(of: pair.1)
-            }
-        default: return 0
-        }
+        return perRecord + (match.text.isEmpty ? 0 : 32 + match.text.count) + MemoryTally.size(of: match.value)
     }
 
     // MARK: The default
