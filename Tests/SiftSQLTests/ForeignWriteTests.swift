@@ -144,6 +144,26 @@ import Testing
         #expect(try Self.state(url) == before)
     }
 
+    /// An import may give a NOT NULL foreign key as its relationship (`"Artist": "Artist/2"`),
+    /// to a row that is in before it (in the database, or earlier in the file), in JSON Lines
+    /// and CSV alike; the column form works as before.
+    @Test func anImportGivesANotNullForeignKeyAsItsRelationship() throws {
+        let url = try Self.chinook()
+        defer { Self.remove(url) }
+        let store = try SQLiteStore.open(at: url)
+        let lines = #"""
+            {"@entity": "Artist", "@id": "Artist/9001", "Name": "New"}
+            {"@entity": "Album", "Title": "By relationship", "Artist": "Artist/2"}
+            {"@entity": "Album", "Title": "To a row of the file", "Artist": "Artist/9001"}
+            {"@entity": "Album", "Title": "By column", "ArtistId": 3}
+            """#
+        try StoreImporter.importJSONLines(Data(lines.utf8), into: store)
+        try StoreImporter.importCSV(Data("Title,Artist\nFrom CSV,Artist/9001\n".utf8), entity: "Album", into: store)
+        #expect(try Self.rows(url, "SELECT Title, ArtistId FROM Album WHERE AlbumId > 347 ORDER BY AlbumId")
+                == [[.text("By relationship"), .integer(2)], [.text("To a row of the file"), .integer(9001)],
+                    [.text("By column"), .integer(3)], [.text("From CSV"), .integer(9001)]])
+    }
+
     @Test func deletesFollowTheDatabasesForeignKeys() throws {
         let url = try Self.chinook()
         defer { Self.remove(url) }

@@ -287,7 +287,12 @@ public enum StoreImporter {
                 }
             }
             let id: ObjectID
-            if let fast = slotStore {
+            if slotStore?.keepsToOnesInRows == true, let toOnes = existingToOnes(of: row) {
+                // A foreign key column, perhaps NOT NULL: given with the row where it can be.
+                var attributes: [String: Value] = [:]
+                for value in row.values { attributes[store.model.entities[row.entityPosition].attributes[value.slot].name] = value.value }
+                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: toOnes)
+            } else if let fast = slotStore {
                 id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
             } else {
                 var attributes: [String: Value] = [:]
@@ -298,6 +303,19 @@ public enum StoreImporter {
             summary.add(row.entity)
             rows += 1
             if rows % StoreImporter.progressInterval == 0 { progress?(rows) }
+        }
+
+        /// The to-one relationships of `row` whose destinations are in the store already; nil
+        /// when there are none.
+        private func existingToOnes(of row: ImportRow) -> [String: [ObjectID]]? {
+            let entity = store.model.entities[row.entityPosition]
+            var toOnes: [String: [ObjectID]] = [:]
+            for (name, ids) in row.relationships where ids.count == 1 {
+                guard let relationship = entity.relationship(named: name), !relationship.isToMany,
+                      store.object(with: ids[0]) != nil else { continue }
+                toOnes[name] = ids
+            }
+            return toOnes.isEmpty ? nil : toOnes
         }
 
         mutating func linkAll() throws(StoreError) {

@@ -131,4 +131,14 @@ package protocol SlotInsertingStore: PersistentStore {
     /// only inside a unit of changes (`performChanges`) begun with none pending, which any
     /// error undoes whole (an import): a store need not keep these inserts to make them again.
     func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID
+
+    /// Whether a to-one relationship is a column of the row (a database Sift did not create,
+    /// whose foreign key may be NOT NULL): then an import gives a row the to-ones whose
+    /// destinations are in already with the row itself, not once every row is in.
+    var keepsToOnesInRows: Bool { get }
+}
+
+extension SlotInsertingStore {
+    /// False: to-ones are set once every row is in.
+    package var keepsToOnesInRows: Bool { false }
 }
