@@ -71,6 +71,24 @@ import Testing
         #expect(try store.count(FetchRequest(statement: "Item WHERE n >= 0")) == Self.rows)
     }
 
+    /// A store copy (`.engine both`) stops at the source's interrupt, and the target keeps
+    /// nothing of it; uninterrupted, it copies everything.
+    @Test(arguments: Kind.allCases)
+    func anInterruptedStoreCopyLeavesTheTargetEmpty(_ kind: Kind) throws {
+        let source = try Self.store(kind)
+        let target = AtomicStore.inMemory(model: source.model)
+        #expect(throws: StoreError.interrupted) {
+            try source.interruption.whileRunning {
+                Self.interrupt(source)
+                try source.copyObjects(into: target)
+            }
+        }
+        #expect(!target.hasChanges)
+        #expect(try target.count(FetchRequest(statement: "Item")) == 0)
+        try source.copyObjects(into: target)
+        #expect(try target.count(FetchRequest(statement: "Item")) == Self.rows)
+    }
+
     /// A save that an interrupt of the change it ends reaches before its commit commits nothing
     /// (the changes stay pending, for the caller to roll back).
     @Test(arguments: Kind.allCases)

@@ -11,8 +11,19 @@ extension PersistentStore {
     /// one hierarchy) sees the objects in the same insertion order, and unordered to-many
     /// relationships list their destinations alike. Destinations are read a batch of objects
     /// at a time (prefetched), not one query per object.
+    ///
+    /// This store's `interrupt()` stops the copy between objects (``StoreError/interrupted``),
+    /// and `target` keeps nothing of it.
     public func copyObjects(into target: any PersistentStore, entities: Set<String>? = nil) throws {
         let model = model
+        let interruption = (self as? any InterruptibleStore)?.interruption
+        try interruption.whileRunning {
+            try copyObjects(into: target, entities: entities, model: model, interruption: interruption)
+        }
+    }
+
+    private func copyObjects(into target: any PersistentStore, entities: Set<String>?, model: DataModel,
+                             interruption: FetchInterruption?) throws {
         try target.performChanges {
             var copied: [ManagedObject] = []
             for root in model.entities where root.parent == nil && entities?.contains(root.name) != false {
@@ -20,6 +31,7 @@ extension PersistentStore {
                 request.relationshipKeyPathsForPrefetching = root.relationships.map(\.name)
                 request.fetchBatchSize = 500
                 for object in try fetch(request) {
+                    try interruption?.check()
                     var attributes: [String: Value] = [:]
                     for (name, value) in object.attributeValues.pairs { attributes[name] = value }
                     try target.insert(entity: object.entityName, id: object.objectID, attributes: attributes, relationships: [:])
@@ -29,6 +41,7 @@ extension PersistentStore {
             // Relationships once every object is in: each object sets its own, in its order
             // (setting one side sets the inverse, which its own turn then finds unchanged).
             for object in copied {
+                try interruption?.check()
                 var relationships: [String: [ObjectID]] = [:]
                 for relationship in object.relationshipIDs where !relationship.ids.isEmpty {
                     if let entities, let destination = model.entity(named: object.entityName)?.relationship(named: relationship.name)?.destination,
