@@ -20,6 +20,20 @@ extension SQLRowObjects where Database == PostgreSQLRowDatabase {
 /// as ``PostgreSQLColumnCodec`` sends them, statements run with their parameters.
 final class PostgreSQLRowDatabase: SQLRowDatabase {
     let connection: PostgreSQLConnection
+    /// Whether inserts into a table the transaction found empty wait in ``pending`` to go in
+    /// many rows a statement (an import's rows; set by the store around them).
+    var batching = false
+    /// Rows waiting to be inserted, by their entity's statements, in the order they came.
+    var pending: [PostgreSQLPendingInserts] = []
+    /// For each table the transaction found empty: the hashes of the IDs the transaction gave its rows (a duplicate ID is found as the
+    /// row comes, not when its batch is written).
+    var insertedIDs: [String: Set<Int>] = [:]
+    /// The tables the transaction found holding rows: their inserts never wait.
+    var tablesHeldRows: Set<String> = []
+    /// How many rows ``pending`` holds.
+    var pendingRows = 0
+    /// Multi-row INSERTs made, by entity statement and rows.
+    var batchStatements: [String: String] = [:]
 
     init(_ connection: PostgreSQLConnection) {
         self.connection = connection
@@ -46,10 +60,12 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
     }
 
     func run(_ sql: String, _ bindings: [PostgreSQLValue]) throws(StoreError) {
+        try flushInserts()
         do { _ = try connection.run(sql, bindings) } catch { throw PostgreSQLStore.storeError(error) }
     }
 
     func query(_ sql: String, _ bindings: [PostgreSQLValue], _ body: (PostgreSQLRowColumns) throws(StoreError) -> Bool) throws(StoreError) {
+        try flushInserts()
         let result: PostgreSQLResult
         do { result = try connection.query(sql, bindings) } catch { throw PostgreSQLStore.storeError(error) }
         for row in result {
@@ -78,6 +94,14 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
         for hidden in sql.insertedFolds {
             parameters.append(searchFold(hidden.fold, of: try PostgreSQLColumnCodec.encode(attributes[hidden.slot])))
         }
+        switch try noteInsertedID(id, into: sql.table) {
+        case .duplicate: return false
+        case .batchable where batching:
+            try pend(parameters, id: id, entityName: entityName, sql: sql)
+            return true
+        default: break
+        }
+        try flushInserts()
         do {
             _ = try connection.run(sql.insert, parameters)
         } catch let error where error.sqlState == "23505" {

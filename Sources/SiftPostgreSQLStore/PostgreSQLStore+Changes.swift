@@ -32,6 +32,9 @@ extension PostgreSQLStore {
         // (A failed insert leaves the transaction aborted until the unit rolls back to its
         // savepoint, which it does on the error.)
         var rows = self.rows
+        // Its row may wait to go in with the next ones (``PostgreSQLRowDatabase/pend``).
+        rowDatabase.batching = true
+        defer { rowDatabase.batching = false }
         let inserted = try rows.insertObject(entityPosition: entityPosition, id: id, values: values)
         hasChanges = true
         return inserted
@@ -62,6 +65,7 @@ extension PostgreSQLStore {
                 try rows.validateChanges()
             }
         }
+        try rowDatabase.flushInserts()
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()
         do {
@@ -78,6 +82,7 @@ extension PostgreSQLStore {
     public func rollback() {
         lock.lock(); defer { lock.unlock() }
         generation &+= 1
+        rowDatabase.discardInserts()
         // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
         if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
         endTransaction()
@@ -87,6 +92,7 @@ extension PostgreSQLStore {
     private func endTransaction() {
         writing = false
         hasChanges = false
+        rowDatabase.transactionEnded()
         for index in units.indices { units[index] = PostgreSQLChangeUnit(savepoint: nil, hadChanges: false, nextKey: 0) }
     }
 
@@ -104,6 +110,8 @@ extension PostgreSQLStore {
         } catch {
             let unit = units.removeLast()
             generation &+= 1
+            // (Rows waiting to be inserted came after the savepoint: they go with it.)
+            rowDatabase.discardInserts()
             if let savepoint = unit.savepoint, connection.isInTransaction {
                 try? connection.execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
                 rows.rewind(nextKey: unit.nextKey)
@@ -137,6 +145,7 @@ extension PostgreSQLStore {
             hasChanges = true
             return result
         } catch {
+            rowDatabase.discardInserts()
             if connection.isInTransaction {
                 try? connection.execute("ROLLBACK TO SAVEPOINT sift_change; RELEASE SAVEPOINT sift_change")
             }

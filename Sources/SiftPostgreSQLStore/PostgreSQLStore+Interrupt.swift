@@ -16,6 +16,8 @@ extension PostgreSQLStore {
     /// ``StoreError/interrupted``.
     func interruptible<T>(_ fetch: () throws -> T) throws -> T {
         do {
+            // A fetch sees the rows an import has given.
+            try rowDatabase.flushInserts()
             return try interruption.whileRunning(fetch)
         } catch let error as StoreError where error.code == .interrupted {
             throw StoreError.interrupted

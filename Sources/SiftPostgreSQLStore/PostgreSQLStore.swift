@@ -36,7 +36,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
-    private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: PostgreSQLRowDatabase(connection))
+    private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: rowDatabase)
+    /// The connection as the rows' code uses it, with the import's rows waiting to be inserted.
+    private(set) lazy var rowDatabase = PostgreSQLRowDatabase(connection)
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [PostgreSQLChangeUnit] = []
     /// Whether the store's write transaction is open.
@@ -374,10 +376,12 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     // MARK: Statements
 
     func query(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(StoreError) -> PostgreSQLResult {
+        try rowDatabase.flushInserts()
         do { return try connection.query(sql, parameters) } catch { throw Self.storeError(error) }
     }
 
     func execute(_ sql: String) throws(StoreError) {
+        try rowDatabase.flushInserts()
         do { try connection.execute(sql) } catch { throw Self.storeError(error) }
     }
 

@@ -103,4 +103,45 @@ import Testing
         }
         #expect(messages.count == 2 && messages[0] == messages[1], "\(messages)")
     }
+
+    /// An import's rows go in a thousand a statement (into a table the transaction found
+    /// empty): a taken `@id` or a wrong value in the middle of a batch still fails the import
+    /// at its own line, with the message the in-memory store gives, and leaves no row.
+    @Test(arguments: [(2_500, "P1234"), (2_500, "Q1234")])
+    func aBadRowInTheMiddleOfABatchNamesItsLine(rows: Int, twin: String) async throws {
+        let test = try await StoreTestDatabase.make(Self.people, label: "bulkbatch")
+        defer { test.database.drop() }
+        let memory = AtomicStore.inMemory(model: Self.people)
+        var text = ""
+        for n in 0..<rows {
+            text += #"{"@entity": "Person", "@id": "P\#(n)", "email": "user\#(n)@example.com", "age": \#(n)}"# + "\n"
+            if n == 1_700 {
+                // Line 1,702: a twin of row 1,235's ID, or an age that is not a number.
+                text += twin.hasPrefix("P") ? #"{"@entity": "Person", "@id": "\#(twin)"}"# + "\n"
+                    : #"{"@entity": "Person", "@id": "\#(twin)", "age": "old"}"# + "\n"
+            }
+        }
+        var messages: [String] = []
+        for store in [memory, test.store] as [any PersistentStore] {
+            do {
+                try StoreImporter.importJSONLines(Data(text.utf8), into: store)
+                Issue.record("imported a bad row")
+            } catch {
+                messages.append(error.message)
+            }
+            #expect(try store.count(FetchRequest(entityName: "Person")) == 0)
+            #expect(!store.hasChanges)
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1], "\(messages)")
+        #expect(messages.first?.hasPrefix("line 1702: ") == true, "\(messages)")
+        let connection = try test.connect()
+        #expect(try connection.scalar(#"SELECT count(*) FROM "Person""#).int64Value == 0)
+
+        // The same rows without the bad one go in whole, batched.
+        let good = text.split(separator: "\n").enumerated().filter { $0.offset != 1_701 }.map { $0.element + "\n" }.joined()
+        try StoreImporter.importJSONLines(Data(good.utf8), into: test.store)
+        #expect(try test.store.count(FetchRequest(entityName: "Person")) == rows)
+        #expect(try connection.scalar(#"SELECT count(DISTINCT "_id") FROM "Person""#).int64Value == Int64(rows))
+        #expect(try connection.scalar(#"SELECT "age" FROM "Person" WHERE "_id" = 'P2499'"#).int64Value == 2499)
+    }
 }

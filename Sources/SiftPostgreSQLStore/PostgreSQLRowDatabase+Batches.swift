@@ -1,0 +1,154 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftPostgreSQL
+import SiftSQL
+import SiftStore
+
+/// An entity's rows waiting to be inserted (``PostgreSQLRowDatabase/pending``): each row's
+/// parameters, as its one-row INSERT binds them, one after another.
+struct PostgreSQLPendingInserts {
+    let sql: RowWriteSQL
+    /// Parameters a row.
+    let width: Int
+    var parameters: [PostgreSQLValue] = []
+    var ids: [ObjectID] = []
+    var entityNames: [String] = []
+    var count: Int { ids.count }
+}
+
+/// An import's rows go in many a statement: `INSERT … VALUES (…), (…), …` of up to
+/// ``rowsPerStatement`` rows (one round trip and one execution instead of one a row: an import
+/// of 100,000 rows spent most of its time there). Only rows into a table the transaction found
+/// empty wait, so a duplicate ID is found as its row comes (among the IDs the transaction gave,
+/// by hash, then by the table's index), and the row's error is the one it always was; any other
+/// statement writes the waiting rows first. A batch the server refuses (another writer's row)
+/// is written again row by row, to name the row it refused.
+extension PostgreSQLRowDatabase {
+    /// The most rows one INSERT writes (fewer where their parameters would pass the protocol's
+    /// 65,535).
+    static let rowsPerStatement = 1000
+
+    enum InsertedIDCheck { case duplicate, batchable, immediate }
+
+    /// Notes that a row with `id` goes into `table`; whether the table holds that ID already
+    /// (found only where the row may wait), and whether the row may wait.
+    func noteInsertedID(_ id: ObjectID, into table: String) throws(StoreError) -> InsertedIDCheck {
+        if insertedIDs[table] == nil {
+            if tablesHeldRows.contains(table) { return .immediate }
+            try flushInserts()
+            let rows: Int64
+            do {
+                rows = try connection.query("SELECT count(*) FROM (SELECT 1 FROM \(q(table)) LIMIT 1) AS \"s\"").first?[0].int64Value ?? 1
+            } catch { throw PostgreSQLStore.storeError(error) }
+            if rows > 0 {
+                tablesHeldRows.insert(table)
+                return .immediate
+            }
+            insertedIDs[table] = []
+        }
+        let hash = id.rawValue.hashValue
+        if insertedIDs[table]!.contains(hash) {
+            // Given before in this transaction, or another ID of the same hash: the index says.
+            try flushInserts()
+            let found: Int
+            do {
+                found = try connection.query("SELECT 1 FROM \(q(table)) WHERE \(q(SQLSchema.idColumn)) = $1 LIMIT 1", [.text(id.rawValue)]).count
+            } catch { throw PostgreSQLStore.storeError(error) }
+            if found > 0 { return .duplicate }
+        } else {
+            insertedIDs[table, default: []].insert(hash)
+        }
+        return .batchable
+    }
+
+    /// Keeps a row to be inserted with the next batch of its entity's rows.
+    func pend(_ parameters: [PostgreSQLValue], id: ObjectID, entityName: String, sql: RowWriteSQL) throws(StoreError) {
+        if pending.last?.sql !== sql { pending.append(PostgreSQLPendingInserts(sql: sql, width: parameters.count)) }
+        let last = pending.count - 1
+        assert(pending[last].width == parameters.count, "every row of an entity binds as many parameters")
+        pending[last].parameters.append(contentsOf: parameters)
+        pending[last].ids.append(id)
+        pending[last].entityNames.append(entityName)
+        pendingRows += 1
+        if pendingRows >= Self.rowsPerStatement { try flushInserts() }
+    }
+
+    /// Writes the rows waiting to be inserted.
+    func flushInserts() throws(StoreError) {
+        guard !pending.isEmpty else { return }
+        let batches = pending
+        pending = []
+        pendingRows = 0
+        for batch in batches {
+            let most = max(1, min(Self.rowsPerStatement, Int(UInt16.max) / max(1, batch.width)))
+            var start = 0
+            while start < batch.count {
+                let left = batch.count - start
+                // Full statements, then powers of two: few statements to prepare and keep.
+                let size = left >= most ? most : 1 << (Int.bitWidth - 1 - left.leadingZeroBitCount)
+                try write(batch, from: start, rows: size)
+                start += size
+            }
+        }
+    }
+
+    /// Discards the rows waiting (their transaction or savepoint was rolled back).
+    func discardInserts() {
+        pending = []
+        pendingRows = 0
+    }
+
+    /// The transaction ended: what it knew of its tables goes.
+    func transactionEnded() {
+        discardInserts()
+        insertedIDs = [:]
+        tablesHeldRows = []
+    }
+
+    private func write(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int) throws(StoreError) {
+        let parameters = Array(batch.parameters[(start * batch.width)..<((start + rows) * batch.width)])
+        guard rows > 1 else {
+            try writeRow(batch, start, parameters)
+            return
+        }
+        let sql = statement(batch.sql, rows: rows, width: batch.width)
+        do {
+            try connection.execute("SAVEPOINT sift_batch")
+            _ = try connection.run(sql, parameters)
+            try connection.execute("RELEASE SAVEPOINT sift_batch")
+        } catch {
+            guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO SAVEPOINT sift_batch; RELEASE SAVEPOINT sift_batch")) != nil else {
+                throw PostgreSQLStore.storeError(error)
+            }
+            // Row by row: the error of the row the server refuses.
+            for row in start..<(start + rows) {
+                let offset = (row - start) * batch.width
+                try writeRow(batch, row, Array(parameters[offset..<(offset + batch.width)]))
+            }
+        }
+    }
+
+    private func writeRow(_ batch: PostgreSQLPendingInserts, _ row: Int, _ parameters: [PostgreSQLValue]) throws(StoreError) {
+        do {
+            _ = try connection.run(batch.sql.insert, parameters)
+        } catch let error where error.sqlState == "23505" {
+            throw PostgreSQLRowObjects.duplicateID(batch.ids[row], entity: batch.entityNames[row])
+        } catch {
+            throw PostgreSQLStore.storeError(error)
+        }
+    }
+
+    /// The entity's INSERT of `rows` rows.
+    private func statement(_ sql: RowWriteSQL, rows: Int, width: Int) -> String {
+        let key = "\(ObjectIdentifier(sql).hashValue):\(rows)"
+        if let made = batchStatements[key] { return made }
+        let head = sql.insert[..<sql.insert.range(of: " VALUES (")!.lowerBound]
+        var text = String(head) + " VALUES "
+        for row in 0..<rows {
+            if row > 0 { text += ", " }
+            text += "(" + (1...width).map { "$\(row * width + $0)" }.joined(separator: ", ") + ")"
+        }
+        batchStatements[key] = text
+        return text
+    }
+}
