@@ -289,20 +289,24 @@ public enum StoreImporter {
             let id: ObjectID
             if slotStore?.keepsToOnesInRows == true, let toOnes = existingToOnes(of: row) {
                 // A foreign key column, perhaps NOT NULL: given with the row where it can be.
-                var attributes: [String: Value] = [:]
-                for value in row.values { attributes[store.model.entities[row.entityPosition].attributes[value.slot].name] = value.value }
-                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: toOnes)
+                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes(of: row), relationships: toOnes)
             } else if let fast = slotStore {
                 id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
             } else {
-                var attributes: [String: Value] = [:]
-                for value in row.values { attributes[store.model.entities[row.entityPosition].attributes[value.slot].name] = value.value }
-                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes, relationships: [:])
+                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes(of: row), relationships: [:])
             }
             if !row.relationships.isEmpty { links.append((id, row.relationships, line)) }
             summary.add(row.entity)
             rows += 1
             if rows % StoreImporter.progressInterval == 0 { progress?(rows) }
+        }
+
+        /// The attribute values of `row` by name, for a store that inserts by name.
+        private func attributes(of row: ImportRow) -> [String: Value] {
+            let entity = store.model.entities[row.entityPosition]
+            var attributes: [String: Value] = [:]
+            for value in row.values { attributes[entity.attributes[value.slot].name] = value.value }
+            return attributes
         }
 
         /// The to-one relationships of `row` whose destinations are in the store already; nil
