@@ -16,6 +16,16 @@ struct PostgreSQLPendingInserts {
     var count: Int { ids.count }
 }
 
+/// A multi-row INSERT sent without waiting for its result (``PostgreSQLRowDatabase/inFlight``),
+/// with what writing its rows again one by one needs.
+struct PostgreSQLBatchInFlight {
+    let batch: PostgreSQLPendingInserts
+    let start: Int
+    let rows: Int
+    let parameters: [PostgreSQLValue]
+    let statement: PostgreSQLAheadStatement
+}
+
 /// An import's rows go in many a statement: `INSERT … VALUES (…), (…), …` of up to
 /// ``rowsPerStatement`` rows (one round trip and one execution instead of one a row: an import
 /// of 100,000 rows spent most of its time there). Only rows into a table the transaction found
@@ -70,32 +80,49 @@ extension PostgreSQLRowDatabase {
         pending[last].ids.append(id)
         pending[last].entityNames.append(entityName)
         pendingRows += 1
-        if pendingRows >= Self.rowsPerStatement { try flushInserts() }
+        if pendingRows >= Self.rowsPerStatement { try flushInserts(sendingLastAhead: true) }
     }
 
-    /// Writes the rows waiting to be inserted.
+    /// Writes the rows waiting to be inserted, and waits for the server to take them all.
     func flushInserts() throws(StoreError) {
+        try flushInserts(sendingLastAhead: false)
+    }
+
+    /// Writes the rows waiting to be inserted. With `sendingLastAhead`, the last statement goes
+    /// without waiting for its result (``inFlight``): the server inserts those rows while the
+    /// importer reads and encodes the next ones (on two cores, the two no longer take turns).
+    /// Whatever comes next settles it first: the next batch here, any other statement through
+    /// ``flushInserts()``.
+    private func flushInserts(sendingLastAhead: Bool) throws(StoreError) {
+        try settleInFlight()
         guard !pending.isEmpty else { return }
         let batches = pending
         pending = []
         pendingRows = 0
-        for batch in batches {
+        for (index, batch) in batches.enumerated() {
             let most = max(1, min(Self.rowsPerStatement, Int(UInt16.max) / max(1, batch.width)))
             var start = 0
             while start < batch.count {
                 let left = batch.count - start
                 // Full statements, then powers of two: few statements to prepare and keep.
                 let size = left >= most ? most : 1 << (Int.bitWidth - 1 - left.leadingZeroBitCount)
-                try write(batch, from: start, rows: size)
+                let isLast = index == batches.count - 1 && start + size == batch.count
+                if sendingLastAhead && isLast && size > 1 {
+                    try send(batch, from: start, rows: size)
+                } else {
+                    try write(batch, from: start, rows: size)
+                }
                 start += size
             }
         }
     }
 
-    /// Discards the rows waiting (their transaction or savepoint was rolled back).
+    /// Discards the rows waiting (their transaction or savepoint was rolled back), and the
+    /// batch sent ahead (the connection collects its result before its next statement).
     func discardInserts() {
         pending = []
         pendingRows = 0
+        inFlight = nil
     }
 
     /// The transaction ended: what it knew of its tables goes.
@@ -117,14 +144,48 @@ extension PostgreSQLRowDatabase {
             _ = try connection.run(sql, parameters)
             try connection.execute("RELEASE SAVEPOINT sift_batch")
         } catch {
-            guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO SAVEPOINT sift_batch; RELEASE SAVEPOINT sift_batch")) != nil else {
-                throw PostgreSQLStore.storeError(error)
-            }
-            // Row by row: the error of the row the server refuses.
-            for row in start..<(start + rows) {
-                let offset = (row - start) * batch.width
-                try writeRow(batch, row, Array(parameters[offset..<(offset + batch.width)]))
-            }
+            try writeRowByRow(batch, from: start, rows: rows, parameters, refused: error)
+        }
+    }
+
+    /// Sends the multi-row INSERT of `rows` rows of `batch` from `start` without waiting for
+    /// its result, in a savepoint of its own as ``write(_:from:rows:)`` runs it.
+    private func send(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int) throws(StoreError) {
+        assert(inFlight == nil, "one batch is sent ahead at a time")
+        let parameters = Array(batch.parameters[(start * batch.width)..<((start + rows) * batch.width)])
+        let sql = statement(batch.sql, rows: rows, width: batch.width)
+        do {
+            try connection.execute("SAVEPOINT sift_batch")
+            let sent = try connection.sendAhead(sql, parameters)
+            inFlight = PostgreSQLBatchInFlight(batch: batch, start: start, rows: rows, parameters: parameters, statement: sent)
+        } catch {
+            throw PostgreSQLStore.storeError(error)
+        }
+    }
+
+    /// Waits for the batch sent ahead, if any: its savepoint released when the server took its
+    /// rows, else its rows written again one by one, to name the row refused.
+    func settleInFlight() throws(StoreError) {
+        guard let sent = inFlight else { return }
+        inFlight = nil
+        do {
+            _ = try connection.receive(sent.statement)
+            try connection.execute("RELEASE SAVEPOINT sift_batch")
+        } catch {
+            try writeRowByRow(sent.batch, from: sent.start, rows: sent.rows, sent.parameters, refused: error)
+        }
+    }
+
+    /// After the server refused a batch (`refused`): its savepoint rolled back, then its rows
+    /// one statement each, so the error is the refused row's own.
+    private func writeRowByRow(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int, _ parameters: [PostgreSQLValue],
+                               refused: PostgreSQLError) throws(StoreError) {
+        guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO SAVEPOINT sift_batch; RELEASE SAVEPOINT sift_batch")) != nil else {
+            throw PostgreSQLStore.storeError(refused)
+        }
+        for row in start..<(start + rows) {
+            let offset = (row - start) * batch.width
+            try writeRow(batch, row, Array(parameters[offset..<(offset + batch.width)]))
         }
     }
 

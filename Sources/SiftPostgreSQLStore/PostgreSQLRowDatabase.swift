@@ -32,6 +32,9 @@ final class PostgreSQLRowDatabase: SQLRowDatabase {
     var tablesHeldRows: Set<String> = []
     /// How many rows ``pending`` holds.
     var pendingRows = 0
+    /// The batch of rows sent ahead, whose result is not yet in (settled before anything else
+    /// runs on the connection through this database or the store).
+    var inFlight: PostgreSQLBatchInFlight?
     /// Multi-row INSERTs made, by entity statement and rows.
     var batchStatements: [String: String] = [:]
 
