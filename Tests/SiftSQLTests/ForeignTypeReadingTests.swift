@@ -317,10 +317,40 @@ import Testing
         try Data("{ not json".utf8).write(to: cache.file(for: identity))
         #expect(try Self.samplesRead(url, cache: cache) == 1)
         #expect(try Self.samplesRead(url, cache: cache) == 0)
-        var entry = try JSONDecoder().decode(SQLiteTypeCache.Entry.self, from: Data(contentsOf: cache.file(for: identity)))
+        var entry = try #require(SQLiteTypeCache.Entry(json: Data(contentsOf: cache.file(for: identity))))
         entry.rules += 1
         try JSONEncoder().encode(entry).write(to: cache.file(for: identity))
         #expect(try Self.samplesRead(url, cache: cache) == 1)
+    }
+
+    /// Entries are written with `JSONEncoder` and read by hand (`Entry(json:)`): every field
+    /// written reads back the same, and an entry missing one, or holding another type, reads
+    /// as none.
+    @Test func anEntryReadsBackAsItWasWritten() throws {
+        let url = try Self.fourTables()
+        defer { ForeignDatabaseTests.remove(url) }
+        var identity = try #require(DatabaseFileIdentity(path: url.path))
+        identity.log = "00ff"
+        var dated = ForeignColumn(type: .date, reason: "declared DATETIME")
+        dated.dateEncoding = .unixSeconds
+        dated.textDates = .init(form: .secondsT, isVerified: true)
+        var sampled = ForeignColumn(type: .integer64, readsOnlyZeroOrOne: true, normalizesText: true, stripsAffinity: true, reason: "declared INT")
+        sampled.storageClasses = ["integer", "real"]
+        let entry = SQLiteTypeCache.Entry(rules: ColumnTypeInference.rulesVersion, identity: identity, tables: [
+            "t": .init(declared: ["id INTEGER", "at DATETIME", "key id"],
+                       types: .init(columns: ["at": dated, "n": sampled, "s": ForeignColumn(type: .string, reason: "declared TEXT")], isWhole: false)),
+            "u": .init(declared: [], types: .init(columns: [:], isWhole: true)),
+        ])
+        let written = try JSONEncoder().encode(entry)
+        #expect(SQLiteTypeCache.Entry(json: written) == entry)
+        let text = try #require(String(data: written, encoding: .utf8))
+        for damaged in [text.replacingOccurrences(of: #""isWhole":true"#, with: #""isWhole":1"#),
+                        text.replacingOccurrences(of: #""reason":"declared TEXT""#, with: #""why":"declared TEXT""#),
+                        text.replacingOccurrences(of: #""form":4"#, with: #""form":99"#),
+                        text.replacingOccurrences(of: #""changeCounter":"#, with: #""counter":"#)] {
+            #expect(damaged != text)
+            #expect(SQLiteTypeCache.Entry(json: Data(damaged.utf8)) == nil, "\(damaged)")
+        }
     }
 
     @Test func theCommandLinesCacheFollowsTheEnvironment() {

@@ -32,7 +32,7 @@ enum ColumnTypeInference {
     static let rulesVersion = 1
 
     /// A table's columns as chosen, and how much of the table was read to choose them.
-    struct TableTypes: Sendable, Codable, Equatable {
+    struct TableTypes: Sendable, Encodable, Equatable {
         /// By column name.
         var columns: [String: ForeignColumn]
         /// Whether every row was read; else the first and last ``sampleRows`` rows were.

@@ -13,7 +13,7 @@ import Foundation
 /// frames are written in order from the first after each reset, which changes the salts, so the
 /// frames carrying the header's salts are a prefix of the file, found by halving. That frame's
 /// header ends with the running checksum of every frame before it, so it stands for them all.
-struct DatabaseFileIdentity: Codable, Equatable, Sendable {
+struct DatabaseFileIdentity: Encodable, Equatable, Sendable {
     var path: String
     var device: UInt64
     var inode: UInt64

@@ -3,7 +3,7 @@ import SiftStore
 /// How a column of a database Sift did not create is read, and why its attribute has its type
 /// (``ColumnTypeInference``). Fetches, predicates, sorts and the rows' values all read the
 /// column through ``expression(_:)``, so SQL and the evaluator see the same values.
-struct ForeignColumn: Sendable, Codable, Equatable {
+struct ForeignColumn: Sendable, Encodable, Equatable {
     /// The attribute type chosen.
     var type: AttributeType
     /// Dates held as numbers or text: read through `sift_date` in this encoding. Nil where
@@ -30,7 +30,7 @@ struct ForeignColumn: Sendable, Codable, Equatable {
     var reason: String
 
     /// The text of a date column in one ``TextDateForm``, and how far that is known.
-    struct TextDates: Sendable, Codable, Equatable {
+    struct TextDates: Sendable, Encodable, Equatable {
         var form: TextDateForm
         /// Whether every value of the column is known to be of the form (the whole table was
         /// read, or every value checked): only then do comparisons read the text. Else only

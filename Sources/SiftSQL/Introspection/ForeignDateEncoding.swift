@@ -6,7 +6,7 @@ import SiftSQLite
 /// `DATE`, `DATETIME`, `TIMESTAMP`, …). Text in such a column is always read as ISO 8601
 /// (`2011-06-01 00:00:00`, `2011-06-01T00:00:00Z`, `2011-06-01`; no zone is UTC), whatever
 /// the numbers are (docs/SQLITE-DATABASES.md).
-enum ForeignDateEncoding: String, Sendable, CaseIterable, Codable {
+enum ForeignDateEncoding: String, Sendable, CaseIterable, Encodable {
     /// Core Data's: seconds since 2001-01-01 00:00:00 UTC (a Core Data store's `TIMESTAMP`).
     case referenceSeconds = "reference"
     /// Unix time: seconds since 1970-01-01 00:00:00 UTC.

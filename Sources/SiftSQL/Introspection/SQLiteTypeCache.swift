@@ -38,7 +38,7 @@ public struct SQLiteTypeCache: Sendable, Hashable {
     // MARK: Entries
 
     /// What is kept for one database.
-    struct Entry: Codable {
+    struct Entry: Encodable, Equatable {
         var format = "sift-column-types"
         var rules: Int
         var identity: DatabaseFileIdentity
@@ -47,7 +47,7 @@ public struct SQLiteTypeCache: Sendable, Hashable {
     }
 
     /// One table's entry.
-    struct CachedTable: Codable {
+    struct CachedTable: Encodable, Equatable {
         var declared: [String]
         var types: ColumnTypeInference.TableTypes
     }
@@ -67,7 +67,7 @@ public struct SQLiteTypeCache: Sendable, Hashable {
     /// (or they are stale).
     func tables(for identity: DatabaseFileIdentity) -> [String: CachedTable] {
         guard let data = try? Data(contentsOf: file(for: identity)),
-              let entry = try? JSONDecoder().decode(Entry.self, from: data),
+              let entry = Entry(json: data),
               entry.format == "sift-column-types", entry.rules == ColumnTypeInference.rulesVersion, entry.identity == identity else { return [:] }
         return entry.tables
     }

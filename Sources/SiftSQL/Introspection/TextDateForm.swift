@@ -11,7 +11,7 @@ import SiftLanguage
 /// A text is of a form only when the evaluator reads it as a date (`ISO8601.date(from:)`) and
 /// its seconds are below 60: `23:59:60`, which the evaluator reads as the next minute, would
 /// order before it as text.
-enum TextDateForm: Int, Sendable, CaseIterable, Codable {
+enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     /// `2011-06-01`
     case date = 1
     /// `2011-06-01 13:45`
