@@ -27,3 +27,5 @@ extension PostgreSQLStore {
         }
     }
 }
+
+extension PostgreSQLStore: InterruptibleFetches, AccessReportingStore, IntrospectedModelStore {}

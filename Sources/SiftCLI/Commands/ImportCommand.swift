@@ -300,9 +300,9 @@ struct ImportCommand: ParsableCommand {
                            options: ImportOptions = ImportOptions(), format: ImportFormat? = nil, standardInput: StandardInput? = nil,
                            progress: @escaping (Int) -> Void = { _ in }) throws(StoreError) -> ImportSummary {
         // A JSON or binary store is read again under its write lock if another process saved it.
-        let atomic = store as? AtomicStore
-        try atomic?.lockForWriting()
-        defer { atomic?.unlockForWriting() }
+        let locking = store as? any WriteLockingStore
+        try locking?.lockForWriting()
+        defer { locking?.unlockForWriting() }
         var options = options
         if options.entity == nil { options.entity = entity }
         let input = path == "-" ? (standardInput ?? StandardInput()) : nil

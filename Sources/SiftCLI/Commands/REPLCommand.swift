@@ -111,7 +111,7 @@ enum ShellStores {
     static func banner(_ label: String, _ store: (any PersistentStore)?, readOnly: Bool = false) -> String {
         if ExampleStores.isExampleName(label) { return ExampleStores.banner(label) }
         let entities = store.map { StoreModels.outline(of: $0).entities.count } ?? 0
-        let access = readOnly || (store as? SQLiteStore)?.isReadOnly == true ? " read-only" : ""
+        let access = readOnly || StoreModels.refusesChanges(store) ? " read-only" : ""
         return "Sift: \(label) is open\(access) (\(entities) entit\(entities == 1 ? "y" : "ies")). .help lists the commands; .open FILE opens another store."
     }
 }

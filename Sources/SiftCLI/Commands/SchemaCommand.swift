@@ -70,17 +70,15 @@ enum SchemaText {
     /// Why a store's attributes have their types (a database Sift did not create), by entity
     /// and attribute; with `only`, of that entity alone (the others' tables are not read).
     static func typeReasons(of store: any PersistentStore, only entity: String? = nil) -> [String: [String: String]] {
-        if let sqlite = store as? SQLiteStore {
-            guard let entity else { return sqlite.columnTypeReasons }
-            return [entity: sqlite.columnTypeReasons(of: entity)]
-        }
-        return (store as? PostgreSQLStore)?.columnTypeReasons ?? [:]
+        guard let introspected = store as? any IntrospectedModelStore else { return [:] }
+        guard let entity else { return introspected.columnTypeReasons }
+        return [entity: introspected.columnTypeReasons(of: entity)]
     }
 
     /// For each entity of a database Sift did not create whose types were chosen from a sample
     /// of its rows, what was read (`the first and last 1000 rows`).
     static func samplingNotes(of store: any PersistentStore) -> [String: String] {
-        (store as? SQLiteStore)?.columnTypeSampling ?? [:]
+        (store as? any IntrospectedModelStore)?.columnTypeSampling ?? [:]
     }
 
     static func describe(_ model: DataModel, only name: String? = nil, reasons: [String: [String: String]] = [:], notes: [String: String] = [:]) -> String {

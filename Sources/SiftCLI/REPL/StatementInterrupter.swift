@@ -67,12 +67,8 @@ final class StatementInterrupter {
 
     /// How a store's running fetches are stopped.
     static func stopAction(for store: (any PersistentStore)?) -> (@Sendable () -> Void)? {
-        switch store {
-        case let store as SQLiteStore: { store.interrupt() }
-        case let store as AtomicStore: { store.interrupt() }
-        case let store as PostgreSQLStore: { store.interrupt() }
-        default: nil
-        }
+        guard let store = store as? any InterruptibleFetches else { return nil }
+        return { store.interrupt() }
     }
 
     /// Ends the process as SIGINT ends it by default, once what Ctrl-C stopped is reported: a

@@ -14,7 +14,8 @@ final class DotCommandState {
 }
 
 /// The open store's objects copied into a store of the other engine: an in-memory atomic store
-/// (the evaluator) for a SQLite store, an in-memory SQLite store for a JSON or binary store.
+/// (the evaluator) for a SQLite or PostgreSQL store, an in-memory SQLite store for a JSON or
+/// binary store.
 /// The copy is made once and used until ``invalidate()`` (a change to the store) or until
 /// another store is asked for.
 final class EngineCopy {
@@ -24,7 +25,7 @@ final class EngineCopy {
     /// The copy of `store` in the other engine, made now if there is none yet.
     func copy(of store: any PersistentStore) throws -> any PersistentStore {
         if let copy, source === store { return copy }
-        let target: any PersistentStore = store is SQLiteStore ? AtomicStore.inMemory(model: store.model) : try SQLiteStore.inMemory(model: store.model)
+        let target: any PersistentStore = store is any SQLShowingStore ? AtomicStore.inMemory(model: store.model) : try SQLiteStore.inMemory(model: store.model)
         try store.copyObjects(into: target)
         source = store
         copy = target

@@ -52,7 +52,7 @@ extension DotCommands {
                 throw usage("engine")
             }
             session.settings.engine = engine
-            if engine == .sql, let store = session.store, !(store is SQLiteStore) {
+            if engine == .sql, let store = session.store, !(store is any SQLShowingStore) {
                 session.output.message("note: \(session.storeLabel) has no SQL engine: its fetches run in memory (.engine both compares them with SQLite)")
             }
         },

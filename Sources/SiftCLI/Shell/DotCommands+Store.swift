@@ -20,7 +20,7 @@ extension DotCommands {
             session.open(store: try SessionStores.open(words[0], readOnly: readOnly), label: label, readOnly: readOnly)
             session.commandState.engineCopy.invalidate()
             let count = session.store.map { StoreModels.outline(of: $0).entities.count } ?? 0
-            let access = session.isReadOnly || (session.store as? SQLiteStore)?.isReadOnly == true ? " read-only" : ""
+            let access = session.isReadOnly || StoreModels.refusesChanges(session.store) ? " read-only" : ""
             session.output.message("opened \(label)\(access): \(count) entit\(count == 1 ? "y" : "ies") (.entities lists them)")
         },
         DotCommand(

@@ -211,15 +211,10 @@ extension Session {
 
     /// Why a fetch runs without SQL, for `.sql on` and `.eqp on`.
     private func noSQLReason(_ engine: Engine) -> String {
-        guard let atomic = engine.store as? AtomicStore, atomic === store else {
+        guard let inMemory = engine.store as? any InMemoryFetchingStore, inMemory === store else {
             return ".engine memory runs the fetch in memory, on a copy of the store's objects"
         }
-        let kind = switch atomic.kind {
-        case .json: "a JSON store"
-        case .binaryPropertyList: "a binary store"
-        case .inMemory: "an in-memory store"
-        }
-        return "\(storeLabel) is \(kind); its fetches run in memory"
+        return "\(storeLabel) is \(inMemory.kindDescription); its fetches run in memory"
     }
 
     /// For a change statement on a SQLite store, the fetch that finds the objects it changes:

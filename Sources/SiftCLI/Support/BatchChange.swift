@@ -87,9 +87,9 @@ enum BatchChange {
     /// is rethrown. The REPL's change statements run this too. A JSON or binary store is
     /// changed under its write lock, read again first if another process saved it.
     static func saved(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
-        let atomic = store as? AtomicStore
-        try atomic?.lockForWriting()
-        defer { atomic?.unlockForWriting() }
+        let locking = store as? any WriteLockingStore
+        try locking?.lockForWriting()
+        defer { locking?.unlockForWriting() }
         // Under the store's interruption from the first read to the save: an interrupt at any
         // point before the save commits rolls the whole change back.
         let interruption = (store as? any InterruptibleStore)?.interruption

@@ -140,7 +140,7 @@ enum StoreFile {
         case .postgres:
             return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite:
-            guard let store = try open(path, readOnly: readOnly) as? SQLiteStore else { throw ExitCode(1) }
+            guard let store = try open(path, readOnly: readOnly) as? any SQLShowingStore else { throw ExitCode(1) }
             return store
         case .atomic:
             Output.error("error: \(path) is not a SQLite store or a PostgreSQL database; 'sift \(command)' needs a .sqlite or .db store or a postgres:// URL (JSON and binary stores run fetches in memory, without SQL)")

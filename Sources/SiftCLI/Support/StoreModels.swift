@@ -6,13 +6,18 @@ import Sift
 /// printing objects — takes the ``outline(of:)``, which reads no rows.
 enum StoreModels {
     /// Every entity, attribute and relationship; attribute types only as far as the store has
-    /// read them (``SQLiteStore/catalogModel``).
+    /// read them (``IntrospectedModelStore/catalogModel``).
     static func outline(of store: any PersistentStore) -> DataModel {
-        (store as? SQLiteStore)?.catalogModel ?? store.model
+        (store as? any IntrospectedModelStore)?.catalogModel ?? store.model
     }
 
-    /// The model with the attribute types of `entities` read (``SQLiteStore/model(reading:)``).
+    /// The model with the attribute types of `entities` read (``IntrospectedModelStore/model(reading:)``).
     static func model(of store: any PersistentStore, reading entities: [String]) -> DataModel {
-        (store as? SQLiteStore)?.model(reading: entities) ?? store.model
+        (store as? any IntrospectedModelStore)?.model(reading: entities) ?? store.model
+    }
+
+    /// Whether every change to `store` is refused though it was opened for writing.
+    static func refusesChanges(_ store: (any PersistentStore)?) -> Bool {
+        (store as? any AccessReportingStore)?.isReadOnly == true
     }
 }

@@ -24,3 +24,5 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore: InterruptibleFetches, AccessReportingStore, IntrospectedModelStore {}

@@ -7,3 +7,13 @@ extension AtomicStore {
         interruption.interrupt()
     }
 }
+
+extension AtomicStore: InterruptibleFetches, WriteLockingStore, InMemoryFetchingStore {
+    public var kindDescription: String {
+        switch kind {
+        case .json: "a JSON store"
+        case .binaryPropertyList: "a binary store"
+        case .inMemory: "an in-memory store"
+        }
+    }
+}

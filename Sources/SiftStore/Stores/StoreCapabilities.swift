@@ -1,0 +1,60 @@
+/// What some stores can do beyond ``PersistentStore``, asked of a store by capability
+/// (`store as? any InterruptibleFetches`) rather than by its concrete type: the command line
+/// and the REPL never name a store kind to reach a feature, so a new kind gets each feature by
+/// adopting its protocol.
+
+/// A store whose running fetch or change another thread may stop (Ctrl-C): what is running
+/// ends with an `interrupted` error, and the store stays usable.
+public protocol InterruptibleFetches: PersistentStore, Sendable {
+    /// Stops what is running on the store now; safe from any thread (a signal handler's queue).
+    func interrupt()
+}
+
+/// A store that may refuse every change though it was opened for writing: a database Sift did
+/// not create that it can only read, a file without write permission, a Core Data store.
+public protocol AccessReportingStore: PersistentStore {
+    /// Whether every change is refused (with a ``StoreError/Code/readOnly`` error saying why).
+    var isReadOnly: Bool { get }
+}
+
+/// A store another process may also write, which it locks for the length of a change: the
+/// JSON and binary stores (read again under the lock if another process saved meanwhile).
+public protocol WriteLockingStore: PersistentStore {
+    /// Takes the store's write lock, reading the store again if another process saved it.
+    func lockForWriting() throws(StoreError)
+    /// Lets the write lock go.
+    func unlockForWriting()
+}
+
+/// A store whose model was read from a database's own tables (a database Sift did not create):
+/// its attribute types are chosen from the columns, lazily where reading them costs rows, and
+/// each has a reason `sift schema` prints.
+public protocol IntrospectedModelStore: PersistentStore {
+    /// Every entity, attribute and relationship; attribute types only as far as the store has
+    /// chosen them (reads no rows).
+    var catalogModel: DataModel { get }
+    /// The model with the attribute types of `entities` chosen (reading their tables' rows
+    /// where needed).
+    func model(reading entities: [String]) -> DataModel
+    /// Why each attribute has its type, by entity and attribute (`declared INTEGER; the row's
+    /// key`); empty for a store with its own model.
+    var columnTypeReasons: [String: [String: String]] { get }
+    /// The reasons of one entity's attributes (only its table is read).
+    func columnTypeReasons(of entity: String) -> [String: String]
+    /// For each entity whose types were chosen from a sample of its rows, what was read.
+    var columnTypeSampling: [String: String] { get }
+}
+
+extension IntrospectedModelStore {
+    public var catalogModel: DataModel { model }
+    public func model(reading entities: [String]) -> DataModel { model }
+    public func columnTypeReasons(of entity: String) -> [String: String] { columnTypeReasons[entity] ?? [:] }
+    public var columnTypeSampling: [String: String] { [:] }
+}
+
+/// A store whose fetches the evaluator runs in memory, without SQL: the JSON, binary and
+/// in-memory stores.
+public protocol InMemoryFetchingStore: PersistentStore {
+    /// The kind of store, as a sentence names it: `a JSON store`.
+    var kindDescription: String { get }
+}
