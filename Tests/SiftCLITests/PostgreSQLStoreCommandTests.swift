@@ -129,6 +129,14 @@ import Testing
         let opened = try SiftBinary.run(arguments: ["repl"], stdin: ".open \(uri)\nCOUNT album WHERE released < CAST('1978-01-01T00:00:00Z', 'NSDate')\n")
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(opened.stdout.contains("2"), "\(opened.stdout)")
+        // The REPL asks the store what it can do: a database read from its catalog is
+        // read-only, its own engine is SQL, and `.engine both` compares it with the evaluator.
+        let engines = try SiftBinary.run(arguments: ["repl"], stdin: ".open \(uri)\n.engine sql\n.engine both\nCOUNT album WHERE title CONTAINS 'in'\n")
+        #expect(engines.status == 0, "\(engines.stderr)")
+        let said = engines.stdout + engines.stderr
+        #expect(said.contains(" read-only: 2 entities"), "\(said)")
+        #expect(!said.contains("has no SQL engine"), "\(said)")
+        #expect(said.contains("engines agree: count 2"), "\(said)")
 
         let deleted = try SiftBinary.run("delete", "--store", uri, "DELETE FROM artist WHERE name == 'Accept'")
         #expect(deleted.status != 0)
