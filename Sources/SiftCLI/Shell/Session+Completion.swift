@@ -116,15 +116,13 @@ extension Session {
     // MARK: Statements
 
     /// Statement words (Grammar/statement.ebnf).
-    static let statementWords = [
-        "FETCH", "COUNT", "SELECT", "FROM", "WHERE", "SORT", "BY", "ORDER", "SECTION", "LIMIT", "OFFSET", "GROUP", "HAVING",
-        "ASC", "DESC", "USING", "AS", "DISTINCT", "UPDATE", "SET", "DELETE",
-    ]
+    /// (The long `ASCENDING` and `DESCENDING` are not offered: `ASC` and `DESC` are.)
+    static let statementWords = StatementWord.spellings { $0 != .ascending && $0 != .descending }
     /// The words a statement starts with.
-    static let statementStarts = ["FETCH", "COUNT", "SELECT", "UPDATE", "DELETE"]
+    static let statementStarts = StatementWord.statementStarts.map(\.spelling)
     /// The predicate language's keywords and operators (`UTI-CONFORMS-TO` and `UTI-EQUALS` are
     /// not words to complete).
-    static let languageKeywords = Keyword.allCases.map(\.spelling).filter { !$0.contains("-") }
+    static let languageKeywords = Keyword.reservedWords
     /// The comparators a sort key may use (`USING`).
     static let comparators = [
         "compare", "caseInsensitiveCompare", "localizedCompare", "localizedCaseInsensitiveCompare", "localizedStandardCompare",

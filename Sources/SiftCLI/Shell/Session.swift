@@ -208,11 +208,9 @@ final class Session {
     }
 
     /// Words that carry a statement on from the line before (in scripts).
-    private static let continuationWords: Set<String> = [
-        "WHERE", "SORT", "ORDER", "SECTION", "LIMIT", "OFFSET", "GROUP", "HAVING", "AND", "OR", "FROM", "SET", "USING",
-        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN", "ASC", "ASCENDING", "DESC", "DESCENDING",
-        "&&", "||",
-    ]
+    private static let continuationWords: Set<String> = Set(
+        StatementWord.spellings { $0.startsAClause || [.using, .asc, .ascending, .desc, .descending].contains($0) }
+            + [Keyword.and, .or].map(\.spelling) + ComparisonOperator.wordSpellings + ["&&", "||"])
 
     private static func continuesStatement(_ trimmed: String) -> Bool {
         let word = trimmed.prefix { !$0.isWhitespace && $0 != "(" }.uppercased()

@@ -71,11 +71,7 @@ public struct JSONProjection: Sendable {
     }
 
     /// LANGUAGE.md §1.
-    static let reservedWords: Set<String> = [
-        "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "CASEINSENSITIVE", "CI", "MATCHES", "CONTAINS",
-        "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE", "YES", "FALSE", "NO", "FIRST", "LAST", "SIZE",
-        "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION", "TERNARY",
-    ]
+    static let reservedWords = Set(Keyword.reservedWords)
 
     /// Adds the keys `predicate` reads; false when it reads the object as a whole.
     private static func collect(_ predicate: PredicateNode, into keys: inout Set<String>) -> Bool {

@@ -18,6 +18,9 @@ public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterabl
 
     /// The canonical spelling (`=` prints as `==`, `<>` as `!=`, ...).
     public var symbol: String { rawValue }
+
+    /// The operators spelt as one word (`BEGINSWITH`, `IN`, …; not the hyphenated UTI ones).
+    public static let wordSpellings: [String] = allCases.map(\.symbol).filter { $0.allSatisfy(\.isLetter) }
 }
 
 /// How a comparison applies to a collection on its left (NSComparisonPredicate.Modifier).

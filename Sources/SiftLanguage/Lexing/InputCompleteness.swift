@@ -110,17 +110,14 @@ public enum InputCompleteness {
     }
 
     /// Statement words that a statement cannot end with.
-    private static let clauseWords: Set<String> = [
-        "WHERE", "BY", "SET", "FROM", "HAVING", "USING", "AS", "SELECT", "DISTINCT", "LIMIT", "OFFSET",
-        "SORT", "ORDER", "SECTION", "GROUP", "UPDATE", "DELETE", "COUNT",
-    ]
+    private static let clauseWords = Set(StatementWord.spellings { $0.needsWhatFollows })
 
     /// Whether a token is a comparison operator, so `[c]` after it is its options.
     fileprivate static func isComparison(_ token: Token) -> Bool {
         switch token.kind {
         case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
         case .keyword(let keyword):
-            return [.like, .matches, .contains, .beginsWith, .endsWith, .in, .between].contains(keyword)
+            return keyword.comparisonOperator.map { $0 != .utiConformsTo && $0 != .utiEquals } ?? false
         default: return false
         }
     }

@@ -48,6 +48,10 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The words a key must prefix with `#` to be read as a key (`#size`, `#in`): every
+    /// keyword but the hyphenated UTI operators, which no key can be spelt as.
+    public static let reservedWords: [String] = allCases.map(\.spelling).filter { !$0.contains("-") }
+
     /// The comparison operator this keyword spells, if any.
     var comparisonOperator: ComparisonOperator? {
         switch self {

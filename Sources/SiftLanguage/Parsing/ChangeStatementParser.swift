@@ -9,7 +9,7 @@
 extension Parser {
     /// Words that start a clause of some statement: one where a change statement ends is
     /// reported as a clause that cannot come there.
-    private static let changeClauseWords = ["SET", "WHERE", "SORT", "ORDER", "SECTION", "LIMIT", "OFFSET", "GROUP", "HAVING", "FROM"]
+    private static let changeClauseWords = Set(StatementWord.spellings { $0.startsAClause })
 
     mutating func parseUpdateStatement() throws(ParseError) -> UpdateStatement {
         guard current.kind == .identifier || current.kind == .escapedKey else {

@@ -2,7 +2,8 @@
 /// words (WHERE, SORT, ...) are plain identifiers to the predicate grammar, so a predicate or
 /// expression ends where the next clause begins.
 extension Parser {
-    private static let clauseWords = ["WHERE", "SORT", "ORDER", "SECTION", "LIMIT", "OFFSET", "GROUP", "HAVING", "FROM", "AS", "BY", "ASC", "DESC", "USING"]
+    /// The words a predicate or expression of a fetch statement ends before.
+    private static let clauseWords = Set(StatementWord.spellings { $0.endsAnExpression })
 
     mutating func parseFetchStatement() throws(ParseError) -> FetchStatement {
         var statement: FetchStatement

@@ -104,7 +104,8 @@ struct PredicateSQLCompiler {
             switch modifier {
             case .any: return SQLCondition(expression: try some(path) { try elementTest(op, options, $0, right) }, nullable: false)
             case .none: return SQLCondition(expression: .not(try some(path) { try elementTest(op, options, $0, right) }), nullable: false)
-            default: return SQLCondition(expression: .not(try some(path) { try elementTest(op, options, $0, right).negated }), nullable: false)
+            case .all: return SQLCondition(expression: .not(try some(path) { try elementTest(op, options, $0, right).negated }), nullable: false)
+            case .direct: throw Self.unqualified()
             }
         case .single(let value):
             // One value is a collection of one, nil an empty one: NaN (NULL in SQL) is not nil.
@@ -118,14 +119,16 @@ struct PredicateSQLCompiler {
             switch modifier {
             case .any: return SQLCondition(expression: .and([.isNull(x.expression, negated: true), test.twoValued]), nullable: false)
             case .all: return SQLCondition(expression: .or([isNull, test.twoValued]), nullable: false)
-            default: return SQLCondition(expression: .or([isNull, test.negated.expression]), nullable: false)
+            case .none: return SQLCondition(expression: .or([isNull, test.negated.expression]), nullable: false)
+            case .direct: throw Self.unqualified()
             }
         case .constants(let elements):
             let tests = try elements.map { try elementTest(op, options, ExpressionSQLCompiler.constant($0), right) }
             switch modifier {
             case .any: return combine(tests, with: .or)
             case .none: return combine(tests, with: .or).negated
-            default: return combine(tests.map { SQLCondition(expression: $0.twoValued, nullable: false) }, with: .and)
+            case .all: return combine(tests.map { SQLCondition(expression: $0.twoValued, nullable: false) }, with: .and)
+            case .direct: throw Self.unqualified()
             }
         }
     }
@@ -155,7 +158,8 @@ struct PredicateSQLCompiler {
                 }
             }
             return op == .equalTo ? bothNil : bothNil.negated
-        default:
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .contains, .like, .matches,
+             .utiConformsTo, .utiEquals:
             return .false
         }
     }
@@ -238,7 +242,8 @@ struct PredicateSQLCompiler {
             return try membership(options, left, right)
         case .between:
             return try between(options, left, right)
-        default:
+        case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .contains,
+             .like, .matches, .utiConformsTo, .utiEquals:
             guard case .single(let r) = right else {
                 // A collection on the right of a single pair: the evaluator's test sees a
                 // collection value, which no ordering or string operator accepts.
@@ -373,7 +378,7 @@ struct PredicateSQLCompiler {
                 (test, x, y) = (prepared, l, r)
             } else {
                 (x, y) = try bindPair(l, r, options: options)
-                test = .function("sift_equals", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+                test = .function(SiftSQLFunctions.equalsFunction, [x.expression, y.expression, .integer(Int64(options.rawValue))])
             }
             if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
             return SQLCondition(expression: .function("coalesce", [test, .binary(.is, x.expression, y.expression)]), nullable: false)
@@ -420,7 +425,7 @@ struct PredicateSQLCompiler {
         }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
-            let compare = SQLExpression.function("sift_compare", [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            let compare = SQLExpression.function(SiftSQLFunctions.compareFunction, [x.expression, y.expression, .integer(Int64(options.rawValue))])
             return SQLCondition(expression: .binary(try Self.orderOperator(op), compare, .integer(0)), nullable: true)
         }
         return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
@@ -449,7 +454,7 @@ struct PredicateSQLCompiler {
                                                       .binary(.lessThan, x.expression, context.bind(.text(high)))]), nullable: true)
             }
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
-                                                  .function("sift_beginswith", [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
+                                                  .function(SiftSQLFunctions.beginsWithFunction, [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
         // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last bytes, as on
         // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
@@ -470,11 +475,15 @@ struct PredicateSQLCompiler {
         let (x, y) = try bindPair(l, r, options: options, rawText: true)
         let function: String
         switch op {
-        case .beginsWith: function = "sift_beginswith"
-        case .endsWith: function = "sift_endswith"
-        case .contains: function = "sift_contains"
-        case .like: function = "sift_like"
-        default: function = "sift_matches"
+        case .beginsWith: function = SiftSQLFunctions.beginsWithFunction
+        case .endsWith: function = SiftSQLFunctions.endsWithFunction
+        case .contains: function = SiftSQLFunctions.containsFunction
+        case .like: function = SiftSQLFunctions.likeFunction
+        case .matches: function = SiftSQLFunctions.matchesFunction
+        case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .in, .between, .utiConformsTo, .utiEquals:
+            // A new operator is handled here on purpose, never sent to another's function.
+            assertionFailure("'\(op.symbol)' is not a string operator")
+            throw SQLUnsupported("'\(op.symbol)' as a string test")
         }
         return SQLCondition(expression: .function(function, [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
     }
@@ -527,7 +536,7 @@ struct PredicateSQLCompiler {
                 if let search = searchSubstring(options, needle: l, in: r) { return search }
                 if let test = try preparedTextTest(.contains, options, r, l) { return SQLCondition(expression: test, nullable: true) }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
-                return SQLCondition(expression: .function("sift_contains", [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
+                return SQLCondition(expression: .function(SiftSQLFunctions.containsFunction, [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
             }
             guard !r.nullable || r.constant != nil else {
                 // A nil right side is false for IN, not "equal to nil".
@@ -585,8 +594,15 @@ extension PredicateSQLCompiler {
         case .lessThanOrEqualTo: .lessThanOrEqual
         case .greaterThan: .greaterThan
         case .greaterThanOrEqualTo: .greaterThanOrEqual
-        default: throw SQLUnsupported("'\(op.symbol)' as an ordering")
+        case .equalTo, .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals:
+            throw SQLUnsupported("'\(op.symbol)' as an ordering")
         }
+    }
+
+    /// `qualified` reached with no qualifier: `comparison` sends those to `direct`.
+    static func unqualified() -> SQLUnsupported {
+        assertionFailure("an unqualified comparison compiled as a qualified one")
+        return SQLUnsupported("an unqualified comparison as a qualified one")
     }
 }
 
