@@ -1,7 +1,7 @@
 /// A function a format string may call (LANGUAGE.md §6): the one catalogue of Sift's functions.
 ///
 /// The raw value is the full selector the AST and the canonical form carry (`add:to:`, `now`).
-/// ``FunctionCatalog`` derives its table, lookup and display names from ``allCases``; the
+/// ``FunctionCatalog`` derives its table, lookup and display names from `allCases`; the
 /// evaluator, the typing and the SQL compiler resolve a call's selector to a case once and
 /// switch over it exhaustively, so a new case does not compile until each of them handles it.
 public enum BuiltinFunction: String, CaseIterable, Sendable {
