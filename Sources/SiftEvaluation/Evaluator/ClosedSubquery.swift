@@ -48,7 +48,7 @@ enum ClosedSubquery {
             if case .expression(let index) = position, !readsOnly(index, bound) { return false }
             return readsOnly(base, bound)
         case .function(let name, let arguments):
-            return name != "now" && name != "random" && name != "random:" && arguments.allSatisfy { readsOnly($0, bound) }
+            return BuiltinFunction(selector: name)?.dependsOnMoreThanArguments != true && arguments.allSatisfy { readsOnly($0, bound) }
         case .subquery(let collection, let variable, let predicate):
             return readsOnly(collection, bound) && readsOnly(predicate, bound.union([variable]))
         case .ternary(let condition, let then, let otherwise):

@@ -10,10 +10,17 @@ package enum Functions {
 
     /// The implementation of a selector, or nil for one Sift does not evaluate.
     package static func implementation(_ selector: String, expression: String) -> Implementation? {
-        func numeric(_ name: String, _ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Value)? = nil) -> Implementation {
+        BuiltinFunction(selector: selector).map { implementation($0, expression: expression) }
+    }
+
+    /// The implementation of `function`; `expression` names the call in its errors.
+    /// Resolved once, when a predicate is compiled: the closure does no dispatch of its own.
+    package static func implementation(_ function: BuiltinFunction, expression: String) -> Implementation {
+        let selector = function.selector
+        func numeric(_ f: @escaping @Sendable (Double) -> Double, keepInt: (@Sendable (Int64) -> Value)? = nil) -> Implementation {
             { (args) throws(EvaluationError) in
                 if args[0].isNull { return .null }
-                guard let n = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch(name, args[0], in: expression) }
+                guard let n = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch(selector, args[0], in: expression) }
                 if case .int(let i) = n, let keepInt { return keepInt(i) }
                 return .double(f(n.doubleValue))
             }
@@ -21,58 +28,56 @@ package enum Functions {
         func binary(_ op: BinaryOperator) -> Implementation {
             { (args) throws(EvaluationError) in try Arithmetic.binary(op, args[0], args[1], expression: expression) }
         }
-        switch selector {
-        case "sum:": return { args in Aggregates.sum(elements(args[0])) }
-        case "count:": return { args in .int(Int64(elements(args[0]).count)) }
-        case "min:": return { args in Aggregates.extreme(elements(args[0]), wantMax: false) }
-        case "max:": return { args in Aggregates.extreme(elements(args[0]), wantMax: true) }
-        case "average:": return { args in Aggregates.average(elements(args[0])) }
-        case "median:": return { args in median(elements(args[0])) }
-        case "mode:": return { (args) throws(EvaluationError) in try mode(elements(args[0])) }
-        case "stddev:": return { args in standardDeviation(elements(args[0])) }
-        case "add:to:": return binary(.add)
-        case "from:subtract:": return binary(.subtract)
-        case "multiply:by:": return binary(.multiply)
-        case "divide:by:": return binary(.divide)
-        case "modulus:by:": return { (args) throws(EvaluationError) in try Arithmetic.modulus(args[0], args[1], expression: expression) }
-        case "raise:toPower:": return binary(.power)
-        case "sqrt:": return numeric("sqrt:", { $0.squareRoot() })
-        case "log:": return numeric("log:", log10)
-        case "ln:": return numeric("ln:", log)
-        case "exp:": return numeric("exp:", exp)
-        case "floor:": return numeric("floor:", { $0.rounded(.down) }, keepInt: { .int($0) })
-        case "ceiling:": return numeric("ceiling:", { $0.rounded(.up) }, keepInt: { .int($0) })
-        case "trunc:": return numeric("trunc:", { $0.rounded(.towardZero) }, keepInt: { .int($0) })
-        case "abs:": return numeric("abs:", { Swift.abs($0) }, keepInt: { $0 == .min ? .double(-Double($0)) : .int(Swift.abs($0)) })  // overflow gives a double
-        case "uppercase:", "lowercase:", "canonical:":
-            return { (args) throws(EvaluationError) in
+        func text(_ f: @escaping @Sendable (String) -> String) -> Implementation {
+            { (args) throws(EvaluationError) in
                 switch args[0] {
                 case .null: return .null
-                case .string(let s):
-                    switch selector {
-                    case "uppercase:": return .string(s.uppercased())
-                    case "lowercase:": return .string(s.lowercased())
-                    default: return .string(StringFolding.fold(s, options: [.caseInsensitive, .diacriticInsensitive]))
-                    }
+                case .string(let s): return .string(f(s))
                 default: throw Arithmetic.mismatch(selector, args[0], in: expression)
                 }
             }
-        case "now": return { _ in .date(Date()) }
-        case "random": return { _ in .double(Double.random(in: 0..<1)) }
-        case "random:":
+        }
+        switch function {
+        case .sum: return { args in Aggregates.sum(elements(args[0])) }
+        case .count: return { args in .int(Int64(elements(args[0]).count)) }
+        case .min: return { args in Aggregates.extreme(elements(args[0]), wantMax: false) }
+        case .max: return { args in Aggregates.extreme(elements(args[0]), wantMax: true) }
+        case .average: return { args in Aggregates.average(elements(args[0])) }
+        case .median: return { args in median(elements(args[0])) }
+        case .mode: return { (args) throws(EvaluationError) in try mode(elements(args[0])) }
+        case .stddev: return { args in standardDeviation(elements(args[0])) }
+        case .add: return binary(.add)
+        case .subtract: return binary(.subtract)
+        case .multiply: return binary(.multiply)
+        case .divide: return binary(.divide)
+        case .modulus: return { (args) throws(EvaluationError) in try Arithmetic.modulus(args[0], args[1], expression: expression) }
+        case .raise: return binary(.power)
+        case .sqrt: return numeric({ $0.squareRoot() })
+        case .log: return numeric(log10)
+        case .ln: return numeric(Foundation.log)
+        case .exp: return numeric(Foundation.exp)
+        case .floor: return numeric({ $0.rounded(.down) }, keepInt: { .int($0) })
+        case .ceiling: return numeric({ $0.rounded(.up) }, keepInt: { .int($0) })
+        case .trunc: return numeric({ $0.rounded(.towardZero) }, keepInt: { .int($0) })
+        case .abs: return numeric({ Swift.abs($0) }, keepInt: { $0 == .min ? .double(-Double($0)) : .int(Swift.abs($0)) })  // overflow gives a double
+        case .uppercase: return text { $0.uppercased() }
+        case .lowercase: return text { $0.lowercased() }
+        case .canonical: return text { StringFolding.fold($0, options: [.caseInsensitive, .diacriticInsensitive]) }
+        case .now: return { _ in .date(Date()) }
+        case .random: return { _ in .double(Double.random(in: 0..<1)) }
+        case .randomBelow:
             return { (args) throws(EvaluationError) in
                 if args[0].isNull { return .null }
-                guard case .int(let n)? = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch("random:", args[0], in: expression) }
+                guard case .int(let n)? = Arithmetic.number(args[0]) else { throw Arithmetic.mismatch(selector, args[0], in: expression) }
                 return n > 0 ? .int(Int64.random(in: 0..<n)) : .null
             }
-        case "bitwiseAnd:with:": return binary(.bitwiseAnd)
-        case "bitwiseOr:with:": return binary(.bitwiseOr)
-        case "bitwiseXor:with:": return binary(.bitwiseXor)
-        case "leftshift:by:": return binary(.leftShift)
-        case "rightshift:by:": return binary(.rightShift)
-        case "onesComplement:": return { (args) throws(EvaluationError) in try Arithmetic.unary(.bitwiseNot, args[0], expression: expression) }
-        case "noindex:": return { args in args[0] }
-        default: return nil
+        case .bitwiseAnd: return binary(.bitwiseAnd)
+        case .bitwiseOr: return binary(.bitwiseOr)
+        case .bitwiseXor: return binary(.bitwiseXor)
+        case .leftShift: return binary(.leftShift)
+        case .rightShift: return binary(.rightShift)
+        case .onesComplement: return { (args) throws(EvaluationError) in try Arithmetic.unary(.bitwiseNot, args[0], expression: expression) }
+        case .noindex: return { args in args[0] }
         }
     }
 

@@ -91,18 +91,17 @@ struct PredicateCompiler {
         case .index(let base, let position):
             return try compileIndex(base: base, position: position, description: expression.description)
         case .function(let name, let arguments):
-            guard let implementation = Functions.implementation(name, expression: expression.description) else {
+            guard let function = BuiltinFunction(selector: name) else {
                 throw EvaluationError(.unsupported, "the function \(name) is not one Sift evaluates", keyPath: expression.description)
             }
-            return try compileCall(implementation, arguments)
+            return try compileCall(Functions.implementation(function, expression: expression.description), arguments)
         case .functionExpression(let receiver, let selector, let arguments):
-            guard let function = FunctionCatalog.all.first(where: { $0.selector == selector }),
-                  let implementation = Functions.implementation(selector, expression: expression.description)
-            else {
+            guard let function = BuiltinFunction(selector: selector) else {
                 throw EvaluationError(.unsupported, "FUNCTION selector '\(selector)' is not one Sift evaluates (known: \(FunctionCatalog.all.map(\.selector).joined(separator: ", ")))", keyPath: expression.description)
             }
             // `FUNCTION(x, 'multiply:by:', 2)` applies the selector to the receiver and the
             // arguments; `FUNCTION(SELF, 'uppercase:', name)` to the arguments alone.
+            let implementation = Functions.implementation(function, expression: expression.description)
             if function.arity == arguments.count + 1 { return try compileCall(implementation, [receiver] + arguments) }
             if function.arity == arguments.count { return try compileCall(implementation, arguments) }
             throw EvaluationError(.unsupported, "FUNCTION selector '\(selector)' takes \(function.arity) arguments, not \(arguments.count)", keyPath: expression.description)
@@ -239,7 +238,7 @@ extension ExpressionNode {
             if case .expression(let e) = position, !e.isConstantExpression { return false }
             return base.isConstantExpression
         case .function(let name, let arguments):
-            return name != "now" && name != "random" && name != "random:" && arguments.allSatisfy(\.isConstantExpression)
+            return BuiltinFunction(selector: name)?.dependsOnMoreThanArguments != true && arguments.allSatisfy(\.isConstantExpression)
         case .ternary: return false
         case .cast(let value, _): return value.isConstantExpression
         case .unary(_, let operand): return operand.isConstantExpression

@@ -21,8 +21,8 @@ enum SQLHabits {
     }
 
     /// One argument's rewrite: `name:(a)`.
-    private static func unary(_ selector: String) -> @Sendable ([String]) -> String? {
-        { $0.count == 1 ? "\(selector)(\($0[0]))" : nil }
+    private static func unary(_ function: BuiltinFunction) -> @Sendable ([String]) -> String? {
+        { $0.count == 1 ? "\(function.selector)(\($0[0]))" : nil }
     }
 
     /// `TERNARY(a != nil, a, TERNARY(b != nil, b, c))`: the first value that is not nil.
@@ -42,12 +42,12 @@ enum SQLHabits {
         func add(_ names: [String], sql: String, sift: String?, advice: String? = nil, rewrite: @escaping @Sendable ([String]) -> String? = { _ in nil }) {
             for name in names { table[name] = FunctionHabit(sql: sql, sift: sift, rewrite: rewrite, advice: advice) }
         }
-        add(["lower", "lcase"], sql: "lower(x)", sift: "lowercase:(x)", rewrite: unary("lowercase:"))
-        add(["upper", "ucase"], sql: "upper(x)", sift: "uppercase:(x)", rewrite: unary("uppercase:"))
-        add(["avg", "mean"], sql: "avg(x)", sift: "average:(x)", rewrite: unary("average:"))
-        add(["total"], sql: "total(x)", sift: "sum:(x)", rewrite: unary("sum:"))
-        add(["ceil"], sql: "ceil(x)", sift: "ceiling:(x)", rewrite: unary("ceiling:"))
-        add(["log10"], sql: "log10(x)", sift: "log:(x)", rewrite: unary("log:"))
+        add(["lower", "lcase"], sql: "lower(x)", sift: "lowercase:(x)", rewrite: unary(.lowercase))
+        add(["upper", "ucase"], sql: "upper(x)", sift: "uppercase:(x)", rewrite: unary(.uppercase))
+        add(["avg", "mean"], sql: "avg(x)", sift: "average:(x)", rewrite: unary(.average))
+        add(["total"], sql: "total(x)", sift: "sum:(x)", rewrite: unary(.sum))
+        add(["ceil"], sql: "ceil(x)", sift: "ceiling:(x)", rewrite: unary(.ceiling))
+        add(["log10"], sql: "log10(x)", sift: "log:(x)", rewrite: unary(.log))
         add(["rand"], sql: "rand()", sift: "random()", rewrite: { $0.isEmpty ? "random()" : nil })
         add(["power", "pow"], sql: "power(x, y)", sift: "raise:toPower:(x, y)",
             rewrite: { $0.count == 2 ? "raise:toPower:(\($0[0]), \($0[1]))" : nil })

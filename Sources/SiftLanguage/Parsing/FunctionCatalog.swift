@@ -4,26 +4,25 @@
 /// `add:to:(1, 2)`, `add:to(1, 2)`); names match case-insensitively. The AST and the
 /// canonical form always carry the full selector.
 public enum FunctionCatalog {
+    /// One function of the catalogue: a ``BuiltinFunction`` with its selector and arity.
     public struct Function: Sendable, Hashable {
+        /// The function this entry describes.
+        public let builtin: BuiltinFunction
         /// The full selector, e.g. `add:to:`; `now` for a function of no arguments.
         public let selector: String
+        /// How many arguments the function takes.
         public let arity: Int
+
+        /// The catalogue's entry for `builtin`.
+        public init(_ builtin: BuiltinFunction) {
+            self.builtin = builtin
+            self.selector = builtin.selector
+            self.arity = builtin.arity
+        }
     }
 
-    /// Every known function.
-    public static let all: [Function] = [
-        ("sum:", 1), ("count:", 1), ("min:", 1), ("max:", 1), ("average:", 1), ("median:", 1),
-        ("mode:", 1), ("stddev:", 1),
-        ("add:to:", 2), ("from:subtract:", 2), ("multiply:by:", 2), ("divide:by:", 2),
-        ("modulus:by:", 2), ("raise:toPower:", 2),
-        ("sqrt:", 1), ("log:", 1), ("ln:", 1), ("exp:", 1), ("floor:", 1), ("ceiling:", 1),
-        ("abs:", 1), ("trunc:", 1),
-        ("uppercase:", 1), ("lowercase:", 1), ("canonical:", 1),
-        ("now", 0), ("random", 0), ("random:", 1),
-        ("bitwiseAnd:with:", 2), ("bitwiseOr:with:", 2), ("bitwiseXor:with:", 2),
-        ("leftshift:by:", 2), ("rightshift:by:", 2), ("onesComplement:", 1),
-        ("noindex:", 1),
-    ].map { Function(selector: $0.0, arity: $0.1) }
+    /// Every known function, in ``BuiltinFunction``'s order.
+    public static let all: [Function] = BuiltinFunction.allCases.map(Function.init)
 
     /// Each function's selector without trailing colons, lower-cased, as bytes (`add:to`, `sum`),
     /// for a lookup that neither allocates nor hashes.
@@ -50,12 +49,12 @@ public enum FunctionCatalog {
     }
 
     /// The names to list in "unknown function" errors.
-    static let displayNames: [String] = all.map { $0.selector.hasSuffix(":") ? String($0.selector.dropLast()) : $0.selector }
+    static let displayNames: [String] = all.map(\.builtin.displayName)
         .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
 
     /// Selectors `FUNCTION(receiver, 'selector', ...)` can evaluate: the catalog's selectors.
     public static func isKnownSelector(_ selector: String) -> Bool {
-        all.contains { $0.selector == selector }
+        BuiltinFunction(selector: selector) != nil
     }
 }
 

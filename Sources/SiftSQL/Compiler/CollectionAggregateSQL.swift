@@ -17,21 +17,6 @@ enum CollectionAggregate {
         default: return nil
         }
     }
-
-    /// The aggregate a function names (`count:`, `sum:`, …).
-    init?(function selector: String) {
-        switch selector {
-        case "count:": self = .count
-        case "sum:": self = .sum
-        case "average:": self = .average
-        case "min:": self = .min
-        case "max:": self = .max
-        case "median:": self = .median
-        case "stddev:": self = .standardDeviation
-        case "mode:": self = .mode
-        default: return nil
-        }
-    }
 }
 
 extension ExpressionSQLCompiler {

@@ -18,10 +18,10 @@ extension ExpressionSQLCompiler {
         guard case .number(let m) = x.kind, case .number(let n) = y.kind, m == .decimal || n == .decimal else { return nil }
         let selector: String
         switch op {
-        case .add: selector = "add:to:"
-        case .subtract: selector = "from:subtract:"
-        case .multiply: selector = "multiply:by:"
-        case .divide: selector = "divide:by:"
+        case .add: selector = BuiltinFunction.add.selector
+        case .subtract: selector = BuiltinFunction.subtract.selector
+        case .multiply: selector = BuiltinFunction.multiply.selector
+        case .divide: selector = BuiltinFunction.divide.selector
         default: return nil
         }
         let kind: SQLKind.NumberKind

@@ -629,7 +629,7 @@ struct ExpressionSQLCompiler {
             case .some: integralExponent = true
             case nil: integralExponent = y.kind.isInteger
             }
-            return try call("raise:toPower:", [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
+            return try call(BuiltinFunction.raise.selector, [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
                             divergence: integralExponent ? [] : .nanIsNull)
         }
     }

@@ -22,41 +22,71 @@ import SiftSQLite
 extension ExpressionSQLCompiler {
     /// `selector(arguments…)`.
     func function(_ selector: String, _ arguments: [ExpressionNode], in scope: SQLScope) throws -> SQLFragment {
-        if SiftSQLFunctions.nondeterministicSelectors.contains(selector) {
-            throw SQLUnsupported("\(selector) depends on more than its arguments")
+        guard let function = BuiltinFunction(selector: selector) else { throw SQLUnsupported("the function \(selector)") }
+        return try self.function(function, arguments, in: scope)
+    }
+
+    /// `function(arguments…)`: each function of the catalogue in its own case, those with no SQL
+    /// form saying why.
+    func function(_ function: BuiltinFunction, _ arguments: [ExpressionNode], in scope: SQLScope) throws -> SQLFragment {
+        let selector = function.selector
+        /// Of the arguments' values: every function but the aggregates is nil when an argument is.
+        func scalar(_ compile: ([SQLFragment]) throws -> SQLFragment) throws -> SQLFragment {
+            let values = try arguments.map { try value($0, in: scope) }
+            if values.contains(where: { $0.kind == .null }) { return SQLFragment(expression: .null, kind: .null, nullable: true) }
+            guard values.count == function.arity else { throw SQLUnsupported("the function \(selector)") }
+            return try compile(values)
         }
-        if Self.aggregateSelectors.contains(selector) {
+        func aggregate(_ aggregate: CollectionAggregate) throws -> SQLFragment {
             guard arguments.count == 1 else { throw SQLUnsupported("\(selector) with \(arguments.count) arguments") }
-            return try aggregateFunction(selector, of: arguments[0], in: scope)
+            return try aggregateFunction(aggregate, selector, of: arguments[0], in: scope)
         }
-        let values = try arguments.map { try value($0, in: scope) }
-        // Every function but the aggregates is nil when an argument is.
-        if values.contains(where: { $0.kind == .null }) { return SQLFragment(expression: .null, kind: .null, nullable: true) }
-        if let op = Self.operators[selector], values.count == 2 { return try arithmetic(op, values[0], values[1]) }
-        switch (selector, values.count) {
-        case ("noindex:", 1):
-            return values[0]
-        case ("onesComplement:", 1):
-            return try unary(.bitwiseNot, values[0])
-        case ("uppercase:", 1), ("lowercase:", 1), ("canonical:", 1):
-            return try caseMapping(selector, values[0])
-        case ("modulus:by:", 2):
-            return try modulus(values[0], values[1])
-        case (_, 1) where Self.numericSelectors.contains(selector):
-            return try numeric(selector, values[0], argument: arguments[0])
-        default:
-            throw SQLUnsupported("the function \(selector)")
+        switch function {
+        case .now, .random, .randomBelow:
+            throw SQLUnsupported("\(selector) depends on more than its arguments")
+        case .count: return try aggregate(.count)
+        case .sum: return try aggregate(.sum)
+        case .average: return try aggregate(.average)
+        case .min: return try aggregate(.min)
+        case .max: return try aggregate(.max)
+        case .median: return try aggregate(.median)
+        case .stddev: return try aggregate(.standardDeviation)
+        case .mode: return try aggregate(.mode)
+        case .add: return try scalar { try arithmetic(.add, $0[0], $0[1]) }
+        case .subtract: return try scalar { try arithmetic(.subtract, $0[0], $0[1]) }
+        case .multiply: return try scalar { try arithmetic(.multiply, $0[0], $0[1]) }
+        case .divide: return try scalar { try arithmetic(.divide, $0[0], $0[1]) }
+        case .raise: return try scalar { try arithmetic(.power, $0[0], $0[1]) }
+        case .bitwiseAnd: return try scalar { try arithmetic(.bitwiseAnd, $0[0], $0[1]) }
+        case .bitwiseOr: return try scalar { try arithmetic(.bitwiseOr, $0[0], $0[1]) }
+        case .bitwiseXor: return try scalar { try arithmetic(.bitwiseXor, $0[0], $0[1]) }
+        case .leftShift: return try scalar { try arithmetic(.leftShift, $0[0], $0[1]) }
+        case .rightShift: return try scalar { try arithmetic(.rightShift, $0[0], $0[1]) }
+        case .modulus: return try scalar { try modulus($0[0], $0[1]) }
+        case .noindex: return try scalar { $0[0] }
+        case .onesComplement: return try scalar { try unary(.bitwiseNot, $0[0]) }
+        case .uppercase: return try scalar { try caseMapping(.uppercase, $0[0]) }
+        case .lowercase: return try scalar { try caseMapping(.lowercase, $0[0]) }
+        case .canonical: return try scalar { try caseMapping(.canonical, $0[0]) }
+        case .floor: return try scalar { try numeric(.floor, $0[0], argument: arguments[0]) }
+        case .ceiling: return try scalar { try numeric(.ceiling, $0[0], argument: arguments[0]) }
+        case .trunc: return try scalar { try numeric(.trunc, $0[0], argument: arguments[0]) }
+        case .abs: return try scalar { try numeric(.abs, $0[0], argument: arguments[0]) }
+        case .sqrt: return try scalar { try numeric(.sqrt, $0[0], argument: arguments[0]) }
+        case .log: return try scalar { try numeric(.log, $0[0], argument: arguments[0]) }
+        case .ln: return try scalar { try numeric(.ln, $0[0], argument: arguments[0]) }
+        case .exp: return try scalar { try numeric(.exp, $0[0], argument: arguments[0]) }
         }
     }
 
     /// `FUNCTION(receiver, 'selector:', arguments…)`: as the evaluator applies it, the selector on
     /// the receiver and the arguments, or on the arguments alone when they are all it takes.
     func functionExpression(_ receiver: ExpressionNode, _ selector: String, _ arguments: [ExpressionNode], in scope: SQLScope) throws -> SQLFragment {
-        guard let function = FunctionCatalog.all.first(where: { $0.selector == selector }) else {
+        guard let function = BuiltinFunction(selector: selector) else {
             throw SQLUnsupported("FUNCTION selector '\(selector)'")
         }
-        if function.arity == arguments.count + 1 { return try self.function(selector, [receiver] + arguments, in: scope) }
-        if function.arity == arguments.count { return try self.function(selector, arguments, in: scope) }
+        if function.arity == arguments.count + 1 { return try self.function(function, [receiver] + arguments, in: scope) }
+        if function.arity == arguments.count { return try self.function(function, arguments, in: scope) }
         throw SQLUnsupported("FUNCTION selector '\(selector)' with \(arguments.count) arguments")
     }
 
@@ -78,57 +108,79 @@ extension ExpressionSQLCompiler {
 
     // MARK: The families
 
-    static let aggregateSelectors: Set<String> = ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:"]
+    /// A function of text compiled by ``caseMapping(_:_:)``.
+    enum TextMapping {
+        case uppercase, lowercase, canonical
 
-    /// The functions that are an operator.
-    static let operators: [String: BinaryOperator] = [
-        "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply, "divide:by:": .divide,
-        "raise:toPower:": .power, "bitwiseAnd:with:": .bitwiseAnd, "bitwiseOr:with:": .bitwiseOr,
-        "bitwiseXor:with:": .bitwiseXor, "leftshift:by:": .leftShift, "rightshift:by:": .rightShift,
-    ]
+        var function: BuiltinFunction {
+            switch self {
+            case .uppercase: .uppercase
+            case .lowercase: .lowercase
+            case .canonical: .canonical
+            }
+        }
+    }
 
-    static let numericSelectors: Set<String> = ["abs:", "floor:", "ceiling:", "trunc:", "sqrt:", "log:", "ln:", "exp:"]
+    /// A function of a number compiled by ``numeric(_:_:argument:)``.
+    enum NumericFunction {
+        case floor, ceiling, trunc, abs, sqrt, log, ln, exp
+
+        var function: BuiltinFunction {
+            switch self {
+            case .floor: .floor
+            case .ceiling: .ceiling
+            case .trunc: .trunc
+            case .abs: .abs
+            case .sqrt: .sqrt
+            case .log: .log
+            case .ln: .ln
+            case .exp: .exp
+            }
+        }
+    }
 
     /// `uppercase:`, `lowercase:`, `canonical:` of text (anything else is the evaluator's error).
     /// A case mapping of NFC text need not be NFC: SQL holds the NFC form
     /// (``SQLFragment/Divergence/textIsNFC``), so neither `[n]` nor a second mapping is compiled.
     /// In PostgreSQL they are the store's text functions (``PostgreSQLTextFunctions``).
-    private func caseMapping(_ selector: String, _ x: SQLFragment) throws -> SQLFragment {
+    private func caseMapping(_ mapping: TextMapping, _ x: SQLFragment) throws -> SQLFragment {
+        let selector = mapping.function.selector
         guard x.kind == .string else { throw SQLUnsupported("\(selector) of \(x.kind)") }
         if context.dialect.hasTextFunctions {
             // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
-            if selector == "canonical:" {
+            if mapping == .canonical {
                 return SQLFragment(expression: .function(PostgreSQLTextFunctions.foldCaseAndDiacritics, [try materialised(x).expression]),
                                    kind: .string, nullable: x.nullable)
             }
             guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
-            let function = selector == "uppercase:" ? PostgreSQLTextFunctions.uppercase : PostgreSQLTextFunctions.lowercase
+            let function = mapping == .uppercase ? PostgreSQLTextFunctions.uppercase : PostgreSQLTextFunctions.lowercase
             return SQLFragment(expression: .function(function, [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
         }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
-        return try call(selector, [x], kind: .string, nullable: x.nullable, divergence: selector == "canonical:" ? [] : .textIsNFC)
+        return try call(selector, [x], kind: .string, nullable: x.nullable, divergence: mapping == .canonical ? [] : .textIsNFC)
     }
 
     /// `abs: floor: ceiling: trunc:` keep integers integers (`abs:` of the least integer gives a
     /// double); `sqrt: log: ln: exp:` give doubles, NaN for a negative argument of the first
     /// three (unless it is `abs:`, `sqrt:` or `exp:` of something, never negative).
-    private func numeric(_ selector: String, _ x: SQLFragment, argument: ExpressionNode) throws -> SQLFragment {
+    private func numeric(_ numeric: NumericFunction, _ x: SQLFragment, argument: ExpressionNode) throws -> SQLFragment {
+        let selector = numeric.function.selector
         // (Of a decimal, the evaluator's functions are of its double.)
-        if let double = decimalAsDouble(x) { return try numeric(selector, double, argument: argument) }
+        if let double = decimalAsDouble(x) { return try self.numeric(numeric, double, argument: argument) }
         guard case .number(let n) = x.kind, n != .decimal else { throw SQLUnsupported("\(selector) of \(x.kind)") }
-        if !context.dialect.hasSiftFunctions, let plain = try plainNumeric(selector, x, kind: n) { return plain }
+        if !context.dialect.hasSiftFunctions, let plain = try plainNumeric(numeric, x, kind: n) { return plain }
         let kind: SQLKind.NumberKind
         var divergence = x.divergence
-        switch selector {
-        case "floor:", "ceiling:", "trunc:":
+        switch numeric {
+        case .floor, .ceiling, .trunc:
             kind = n == .boolean ? .integer : n
-        case "abs:":
+        case .abs:
             kind = n == .boolean ? .integer : n == .integer ? .mixed : n
-        case "exp:":
+        case .exp:
             kind = .real
-        default:
+        case .sqrt, .log, .ln:
             kind = .real
-            if case .function(let inner, _) = argument.kind, ["abs:", "sqrt:", "exp:"].contains(inner) {} else { divergence.insert(.nanIsNull) }
+            if case .function(let inner, _) = argument.kind, [.abs, .sqrt, .exp].contains(BuiltinFunction(selector: inner)) {} else { divergence.insert(.nanIsNull) }
         }
         return try call(selector, [x], kind: .number(kind), nullable: x.nullable || divergence.contains(.nanIsNull), divergence: divergence)
     }
@@ -140,7 +192,7 @@ extension ExpressionSQLCompiler {
     /// then runs in memory, where they are a double and NaN). `log: ln: exp:` are the server's C
     /// library's, which computes them as the evaluator's does (glibc and musl share one
     /// implementation).
-    private func plainNumeric(_ selector: String, _ x: SQLFragment, kind n: SQLKind.NumberKind) throws -> SQLFragment? {
+    private func plainNumeric(_ numeric: NumericFunction, _ x: SQLFragment, kind n: SQLKind.NumberKind) throws -> SQLFragment? {
         let integer = n == .integer || n == .boolean
         let value = try materialised(x)
         /// `name(x)`; of a value that may be NaN, computed with NaN kept (the server's functions
@@ -152,25 +204,23 @@ extension ExpressionSQLCompiler {
             }
             return SQLFragment(expression: call(value.expression), kind: .number(kind), nullable: x.nullable, divergence: x.divergence)
         }
-        switch selector {
-        case "floor:", "ceiling:", "trunc:":
+        switch numeric {
+        case .floor, .ceiling, .trunc:
             if integer { return SQLFragment(expression: value.expression, kind: .number(.integer), nullable: x.nullable, divergence: x.divergence) }
             guard n == .real else { return nil }
-            return applied(selector == "floor:" ? "floor" : selector == "ceiling:" ? "ceil" : "trunc", kind: .real)
-        case "abs:":
+            return applied(numeric == .floor ? "floor" : numeric == .ceiling ? "ceil" : "trunc", kind: .real)
+        case .abs:
             guard integer || n == .real else { return nil }
             return applied("abs", kind: integer ? .integer : .real)
-        case "sqrt:":
+        case .sqrt:
             guard integer || n == .real else { return nil }
             return applied("sqrt", cast: true, kind: .real)
-        case "log:", "ln:", "exp:":
+        case .log, .ln, .exp:
             // The C library's log10, log and exp, as the evaluator's; where they would give NaN
             // or overflow (a negative or zero argument, a result out of range), PostgreSQL raises
             // an error and the fetch runs in memory.
             guard integer || n == .real else { return nil }
-            return applied(selector == "log:" ? "log" : selector == "ln:" ? "ln" : "exp", cast: true, kind: .real)
-        default:
-            return nil
+            return applied(numeric == .log ? "log" : numeric == .ln ? "ln" : "exp", cast: true, kind: .real)
         }
     }
 
@@ -191,7 +241,7 @@ extension ExpressionSQLCompiler {
         }
         var divergence = x.divergence.union(y.divergence)
         if Self.mayBeInfinite(x) { divergence.insert(.nanIsNull) }
-        return try call("modulus:by:", [x, y], kind: .number(kind), nullable: true, divergence: divergence)
+        return try call(BuiltinFunction.modulus.selector, [x, y], kind: .number(kind), nullable: true, divergence: divergence)
     }
 
     /// Whether a number (or date) may be infinite: a constant says, a computed or stored
@@ -215,11 +265,10 @@ extension ExpressionSQLCompiler {
 
     /// `count: sum: average: min: max: median: stddev: mode:` of a to-many key path: the
     /// collection's aggregate (``collectionAggregate(_:of:name:)``), as `@count`, `@sum`, … of it.
-    private func aggregateFunction(_ selector: String, of argument: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
+    private func aggregateFunction(_ aggregate: CollectionAggregate, _ selector: String, of argument: ExpressionNode, in scope: SQLScope) throws -> SQLFragment {
         guard case .collection(let path) = try operand(argument, in: scope) else {
             throw SQLUnsupported("\(selector) of something other than a to-many key path")
         }
-        guard let aggregate = CollectionAggregate(function: selector) else { throw SQLUnsupported(selector) }
         return try collectionAggregate(aggregate, of: path, name: selector)
     }
 }

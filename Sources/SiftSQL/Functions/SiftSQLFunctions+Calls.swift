@@ -19,10 +19,6 @@ extension SiftSQLFunctions {
         }
     }
 
-    /// The selectors whose results depend on more than their arguments: never called from SQL
-    /// (the functions are registered deterministic, and the evaluator calls them once per row).
-    static let nondeterministicSelectors: Set<String> = ["now", "random", "random:"]
-
     /// `sift_call(selector, kinds, argument…)`: the evaluator's own implementation of a function
     /// of LANGUAGE.md §6 (`Functions.implementation`), with each argument read back as the
     /// evaluator's value by its letter in `kinds` (``SQLArgumentKind``), and the result stored as
@@ -65,11 +61,13 @@ extension SiftSQLFunctions {
         guard let argumentKinds = SQLArgumentKind.parse(kinds), argumentKinds.count == call.argumentCount - 2 else {
             throw EvaluationError(.invalidArgument, "\(callFunction): the kinds '\(kinds)' do not describe its \(call.argumentCount - 2) arguments")
         }
-        guard let function = FunctionCatalog.all.first(where: { $0.selector == selector }), function.arity == argumentKinds.count,
-              !nondeterministicSelectors.contains(selector),
-              let implementation = Functions.implementation(selector, expression: "\(selector)(…)") else {
+        // A function whose result depends on more than its arguments is never called from SQL (the
+        // functions are registered deterministic, and the evaluator calls it once per row).
+        guard let function = BuiltinFunction(selector: selector), function.arity == argumentKinds.count,
+              !function.dependsOnMoreThanArguments else {
             throw EvaluationError(.invalidArgument, "\(callFunction): '\(selector)' is not a deterministic function of \(argumentKinds.count) arguments")
         }
+        let implementation = Functions.implementation(function, expression: "\(selector)(…)")
         let resolved = ResolvedCall(selector: selector, kinds: kinds, argumentKinds: argumentKinds, implementation: implementation)
         call.setAuxiliaryData(resolved, for: 0)
         return resolved

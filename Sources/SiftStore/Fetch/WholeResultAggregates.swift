@@ -48,8 +48,6 @@ extension DictionaryResults {
 enum WholeResultShape {
     case constant, aggregate, perObject
 
-    static let aggregateSelectors: Set<String> = ["count:", "sum:", "average:", "min:", "max:", "median:", "mode:", "stddev:"]
-
     init(_ expression: ExpressionNode) {
         switch expression.kind {
         case .constant, .variable:
@@ -61,7 +59,7 @@ enum WholeResultShape {
             guard let base, base.kind != .evaluatedObject else { self = .perObject; return }
             self = WholeResultShape(base)
         case .function(let name, let arguments):
-            self = Self.aggregateSelectors.contains(name) ? .aggregate : Self.combined(arguments)
+            self = BuiltinFunction(selector: name)?.isCollectionAggregate == true ? .aggregate : Self.combined(arguments)
         case .aggregate(let elements):
             self = Self.combined(elements)
         case .dictionary(let entries):

@@ -84,13 +84,14 @@ package enum ExpressionTyping {
         case .function(let name, let arguments):
             var types: [TypedValue] = []
             for argument in arguments { types.append(try type(of: argument, in: scope)) }
-            return function(name, types)
+            guard let function = BuiltinFunction(selector: name) else { return .any }
+            return self.function(function, types)
         case .functionExpression(let receiver, let selector, let arguments):
             var types: [TypedValue] = []
             for argument in [receiver] + arguments { types.append(try type(of: argument, in: scope)) }
-            guard let function = FunctionCatalog.all.first(where: { $0.selector == selector }) else { return .any }
-            if function.arity == arguments.count + 1 { return self.function(selector, types) }
-            if function.arity == arguments.count { return self.function(selector, Array(types.dropFirst())) }
+            guard let function = BuiltinFunction(selector: selector) else { return .any }
+            if function.arity == arguments.count + 1 { return self.function(function, types) }
+            if function.arity == arguments.count { return self.function(function, Array(types.dropFirst())) }
             return .any
         case .subquery(let collection, _, _):
             let elements = try type(of: collection, in: scope)
@@ -237,29 +238,28 @@ package enum ExpressionTyping {
     // MARK: Functions and arithmetic
 
     /// The result of a function (``Functions``) on arguments of these types.
-    static func function(_ selector: String, _ arguments: [TypedValue]) -> TypedValue {
+    static func function(_ function: BuiltinFunction, _ arguments: [TypedValue]) -> TypedValue {
         let first = arguments.first ?? .any
-        switch selector {
-        case "count:": return TypedValue(.scalar(.integer))
-        case "sum:": return sum(of: first)
-        case "average:": return average(of: first)
-        case "median:", "stddev:":
+        switch function {
+        case .count: return TypedValue(.scalar(.integer))
+        case .sum: return sum(of: first)
+        case .average: return average(of: first)
+        case .median, .stddev:
             guard case .scalar(let kind) = first.type.element else { return .any }
             return kind.isNumber ? TypedValue(.scalar(.real)) : TypedValue(.null)
-        case "min:", "max:", "mode:": return TypedValue(first.type.element)
-        case "add:to:": return arithmetic(.add, first, arguments.dropFirst().first ?? .any)
-        case "from:subtract:": return arithmetic(.subtract, first, arguments.dropFirst().first ?? .any)
-        case "multiply:by:": return arithmetic(.multiply, first, arguments.dropFirst().first ?? .any)
-        case "divide:by:": return arithmetic(.divide, first, arguments.dropFirst().first ?? .any)
-        case "modulus:by:", "raise:toPower:": return number(first)
-        case "sqrt:", "log:", "ln:", "exp:", "random": return TypedValue(.scalar(.real))
-        case "floor:", "ceiling:", "trunc:", "abs:": return number(first)
-        case "uppercase:", "lowercase:", "canonical:": return TypedValue(.scalar(.string))
-        case "now": return TypedValue(.scalar(.date))
-        case "random:", "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:", "onesComplement:":
+        case .min, .max, .mode: return TypedValue(first.type.element)
+        case .add: return arithmetic(.add, first, arguments.dropFirst().first ?? .any)
+        case .subtract: return arithmetic(.subtract, first, arguments.dropFirst().first ?? .any)
+        case .multiply: return arithmetic(.multiply, first, arguments.dropFirst().first ?? .any)
+        case .divide: return arithmetic(.divide, first, arguments.dropFirst().first ?? .any)
+        case .modulus, .raise: return number(first)
+        case .sqrt, .log, .ln, .exp, .random: return TypedValue(.scalar(.real))
+        case .floor, .ceiling, .trunc, .abs: return number(first)
+        case .uppercase, .lowercase, .canonical: return TypedValue(.scalar(.string))
+        case .now: return TypedValue(.scalar(.date))
+        case .randomBelow, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement:
             return TypedValue(.scalar(.integer))
-        case "noindex:": return first
-        default: return .any
+        case .noindex: return first
         }
     }
 
