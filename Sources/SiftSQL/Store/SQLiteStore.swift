@@ -106,6 +106,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         self.isOpenedReadOnly = readOnly
         database.busyTimeout = Self.defaultBusyTimeout
         do {
+            try database.execute("PRAGMA mmap_size = \(Self.memoryMapBytes)")
             try SiftSQLFunctions.register(on: database)
         } catch {
             throw Self.storeError(error)
@@ -239,7 +240,6 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         do {
             database = try SQLiteDatabase(path: url.path, options: readOnly ? [.readOnly] : [])
             database.busyTimeout = defaultBusyTimeout
-            try database.execute("PRAGMA mmap_size = \(memoryMapBytes)")
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
         } catch {
             throw storeError(error, file: url)
