@@ -14,6 +14,11 @@ struct PostgreSQLPendingInserts {
     var ids: [ObjectID] = []
     var entityNames: [String] = []
     var count: Int { ids.count }
+
+    /// The parameters of `rows` rows from row `start`, one row's after another.
+    func parameters(from start: Int, rows: Int) -> [PostgreSQLValue] {
+        Array(parameters[(start * width)..<((start + rows) * width)])
+    }
 }
 
 /// A multi-row INSERT sent without waiting for its result (``PostgreSQLRowDatabase/inFlight``),
@@ -22,7 +27,6 @@ struct PostgreSQLBatchInFlight {
     let batch: PostgreSQLPendingInserts
     let start: Int
     let rows: Int
-    let parameters: [PostgreSQLValue]
     let statement: PostgreSQLAheadStatement
 }
 
@@ -133,18 +137,17 @@ extension PostgreSQLRowDatabase {
     }
 
     private func write(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int) throws(StoreError) {
-        let parameters = Array(batch.parameters[(start * batch.width)..<((start + rows) * batch.width)])
         guard rows > 1 else {
-            try writeRow(batch, start, parameters)
+            try writeRow(batch, start)
             return
         }
         let sql = statement(batch.sql, rows: rows, width: batch.width)
         do {
             try connection.execute("SAVEPOINT sift_batch")
-            _ = try connection.run(sql, parameters)
+            _ = try connection.run(sql, batch.parameters(from: start, rows: rows))
             try connection.execute("RELEASE SAVEPOINT sift_batch")
         } catch {
-            try writeRowByRow(batch, from: start, rows: rows, parameters, refused: error)
+            try writeRowByRow(batch, from: start, rows: rows, refused: error)
         }
     }
 
@@ -152,12 +155,11 @@ extension PostgreSQLRowDatabase {
     /// its result, in a savepoint of its own as ``write(_:from:rows:)`` runs it.
     private func send(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int) throws(StoreError) {
         assert(inFlight == nil, "one batch is sent ahead at a time")
-        let parameters = Array(batch.parameters[(start * batch.width)..<((start + rows) * batch.width)])
         let sql = statement(batch.sql, rows: rows, width: batch.width)
         do {
             try connection.execute("SAVEPOINT sift_batch")
-            let sent = try connection.sendAhead(sql, parameters)
-            inFlight = PostgreSQLBatchInFlight(batch: batch, start: start, rows: rows, parameters: parameters, statement: sent)
+            let sent = try connection.sendAhead(sql, batch.parameters(from: start, rows: rows))
+            inFlight = PostgreSQLBatchInFlight(batch: batch, start: start, rows: rows, statement: sent)
         } catch {
             throw PostgreSQLStore.storeError(error)
         }
@@ -172,26 +174,22 @@ extension PostgreSQLRowDatabase {
             _ = try connection.receive(sent.statement)
             try connection.execute("RELEASE SAVEPOINT sift_batch")
         } catch {
-            try writeRowByRow(sent.batch, from: sent.start, rows: sent.rows, sent.parameters, refused: error)
+            try writeRowByRow(sent.batch, from: sent.start, rows: sent.rows, refused: error)
         }
     }
 
     /// After the server refused a batch (`refused`): its savepoint rolled back, then its rows
     /// one statement each, so the error is the refused row's own.
-    private func writeRowByRow(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int, _ parameters: [PostgreSQLValue],
-                               refused: PostgreSQLError) throws(StoreError) {
+    private func writeRowByRow(_ batch: PostgreSQLPendingInserts, from start: Int, rows: Int, refused: PostgreSQLError) throws(StoreError) {
         guard connection.isInTransaction, (try? connection.execute("ROLLBACK TO SAVEPOINT sift_batch; RELEASE SAVEPOINT sift_batch")) != nil else {
             throw PostgreSQLStore.storeError(refused)
         }
-        for row in start..<(start + rows) {
-            let offset = (row - start) * batch.width
-            try writeRow(batch, row, Array(parameters[offset..<(offset + batch.width)]))
-        }
+        for row in start..<(start + rows) { try writeRow(batch, row) }
     }
 
-    private func writeRow(_ batch: PostgreSQLPendingInserts, _ row: Int, _ parameters: [PostgreSQLValue]) throws(StoreError) {
+    private func writeRow(_ batch: PostgreSQLPendingInserts, _ row: Int) throws(StoreError) {
         do {
-            _ = try connection.run(batch.sql.insert, parameters)
+            _ = try connection.run(batch.sql.insert, batch.parameters(from: row, rows: 1))
         } catch let error where error.sqlState == "23505" {
             throw PostgreSQLRowObjects.duplicateID(batch.ids[row], entity: batch.entityNames[row])
         } catch {
