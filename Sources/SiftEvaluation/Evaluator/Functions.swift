@@ -8,11 +8,6 @@ import SiftLanguage
 package enum Functions {
     package typealias Implementation = @Sendable ([Value]) throws(EvaluationError) -> Value
 
-    /// The implementation of a selector, or nil for one Sift does not evaluate.
-    package static func implementation(_ selector: String, expression: String) -> Implementation? {
-        BuiltinFunction(selector: selector).map { implementation($0, expression: expression) }
-    }
-
     /// The implementation of `function`; `expression` names the call in its errors.
     /// Resolved once, when a predicate is compiled: the closure does no dispatch of its own.
     package static func implementation(_ function: BuiltinFunction, expression: String) -> Implementation {

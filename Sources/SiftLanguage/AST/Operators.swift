@@ -19,8 +19,12 @@ public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterabl
     /// The canonical spelling (`=` prints as `==`, `<>` as `!=`, ...).
     public var symbol: String { rawValue }
 
-    /// The operators spelt as one word (`BEGINSWITH`, `IN`, …; not the hyphenated UTI ones).
-    public static let wordSpellings: [String] = allCases.map(\.symbol).filter { $0.allSatisfy(\.isLetter) }
+    /// Every operator but the UTI ones (`UTI-CONFORMS-TO`, `UTI-EQUALS`): those an error
+    /// suggests, options (`[c]`) follow, and a script's line may end with.
+    public static let common: [ComparisonOperator] = allCases.filter { $0 != .utiConformsTo && $0 != .utiEquals }
+
+    /// The ``common`` operators spelt as one word (`BEGINSWITH`, `IN`, …).
+    public static let wordSpellings: [String] = common.map(\.symbol).filter { $0.allSatisfy(\.isLetter) }
 }
 
 /// How a comparison applies to a collection on its left (NSComparisonPredicate.Modifier).

@@ -117,7 +117,7 @@ public enum InputCompleteness {
         switch token.kind {
         case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
         case .keyword(let keyword):
-            return keyword.comparisonOperator.map { $0 != .utiConformsTo && $0 != .utiEquals } ?? false
+            return keyword.comparisonOperator.map(ComparisonOperator.common.contains) ?? false
         default: return false
         }
     }

@@ -9,15 +9,13 @@ public enum FunctionCatalog {
         /// The function this entry describes.
         public let builtin: BuiltinFunction
         /// The full selector, e.g. `add:to:`; `now` for a function of no arguments.
-        public let selector: String
+        public var selector: String { builtin.selector }
         /// How many arguments the function takes.
-        public let arity: Int
+        public var arity: Int { builtin.arity }
 
         /// The catalogue's entry for `builtin`.
         public init(_ builtin: BuiltinFunction) {
             self.builtin = builtin
-            self.selector = builtin.selector
-            self.arity = builtin.arity
         }
     }
 

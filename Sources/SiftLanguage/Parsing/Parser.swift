@@ -259,7 +259,7 @@ struct Parser {
         }
     }
 
-    private static let comparisonSpellings = ComparisonOperator.allCases.filter { $0 != .utiConformsTo && $0 != .utiEquals }.map(\.symbol)
+    private static let comparisonSpellings = ComparisonOperator.common.map(\.symbol)
 
     /// The error for a token that cannot follow `node` (a misspelt operator or keyword, a stray token).
     func unexpected(after node: Node, closer: String?) throws(ParseError) -> Never {
