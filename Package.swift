@@ -93,9 +93,11 @@ let package = Package(
         .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
 
         // Tests.
+        // The bound on tests that would hang if their work went quadratic, scaled for sanitizers.
+        .target(name: "TestTimeLimits", path: "Tests/TestTimeLimits"),
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
-        .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftEvaluation"]),
-        .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore", "SiftSQL", "SeedAppSupport"]),
+        .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SeedAppSupport"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "ChinookSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
@@ -109,7 +111,7 @@ let package = Package(
         .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
                                                                "ChinookSupport"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
+        .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTimeLimits
 @testable import SiftCLI
 
 /// Many `--arg` and `--var` options (issue 29, item 7): the argument parser takes time
@@ -8,7 +9,7 @@ import Testing
 @Suite struct ManyArgumentsCommandTests {
     static let count = 10_000
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard())
     func tenThousandArgsAndVarsAreRead() throws {
         // a IN {%@, %@, ...} with 10,000 --arg, and $v9999 bound by one of 10,000 --var.
         let format = "a IN {" + Array(repeating: "%@", count: Self.count).joined(separator: ", ") + "} AND b == $v\(Self.count - 1)"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTimeLimits
 
 /// Runs the built `sift` binary (it sits beside the test bundle in the build folder).
 struct SiftBinary {
@@ -9,9 +10,8 @@ struct SiftBinary {
         let stderr: String
     }
 
-    /// How many times longer than usual the binary may take: `SIFT_TEST_TIME_SCALE`, which
-    /// `scripts/sanitize` sets for its instrumented (several times slower) builds; else 1.
-    static let timeScale: Double = ProcessInfo.processInfo.environment["SIFT_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
+    /// How many times longer than usual the binary may take (``TestTimeLimits/TestTimeScale``).
+    static let timeScale: Double = TestTimeScale.factor
 
     static let url: URL = {
         let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

@@ -2,6 +2,7 @@ import Foundation
 import SiftLanguage
 import Synchronization
 import Testing
+import TestTimeLimits
 @testable import SiftEvaluation
 
 /// What grew faster than its input in the evaluator (issue 29): `mode:` and
@@ -12,7 +13,7 @@ import Testing
 @Suite struct EvaluationBudgetTests {
     static let distinctValues = 200_000
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard())
     func modeIsLinear() throws {
         // 200,000 distinct values, one of them twice: that one is the mode.
         var values: [Value] = (0..<Self.distinctValues).map { .int(Int64($0)) }
@@ -49,7 +50,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard())
     func distinctUnionIsLinear() throws {
         let values = (0..<Self.distinctValues).map { $0 % 150_000 }
         let union = try CompiledExpression(format: "%@.@distinctUnionOfObjects", arguments: [values])
@@ -91,7 +92,7 @@ import Testing
 
     /// SUBQUERY expressions that depend on nothing but constants are computed once: nested 41
     /// deep, they cost 82 tests, not 2⁴¹.
-    @Test(.timeLimit(.minutes(1)), arguments: ["TRUEPREDICATE", "$v1 == 2", "SELF > 1", "ANY {1, 2} == $v1"])
+    @Test(.hangGuard(), arguments: ["TRUEPREDICATE", "$v1 == 2", "SELF > 1", "ANY {1, 2} == $v1"])
     func closedSubqueriesAreComputedOnce(_ innermost: String) throws {
         let predicate = try CompiledPredicate(PredicateNode(format: Self.nested(depth: 41, innermost: innermost)))
         #expect(try predicate.evaluate(.dictionary(ValueDictionary([]))))
@@ -101,7 +102,7 @@ import Testing
     /// inside it, reading the outermost one's variable) runs for each object, within the work
     /// budget: past it, a clear error instead of running for ever. (With a budget of 100,000
     /// here, to keep the suite quick: the default, 10,000,000, is seconds of work.)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard())
     func nestedSubqueriesStopAtTheBudget() throws {
         #expect(EvaluationBudget.subqueryTests == 10_000_000 && EvaluationBudget.subqueryTestLimit == 10_000_000)
         try EvaluationBudget.subqueryTestLimitScope.withValue(100_000) { try Self.stopAtTheBudget() }
@@ -129,7 +130,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard())
     func anInterruptStopsANestedSubquery() throws {
         let predicate = try CompiledPredicate(PredicateNode(format: Self.nested(depth: 41, innermost: "$v41 == $v1", outermost: "pair")))
         let flag = Atomic<Bool>(false)

@@ -36,6 +36,11 @@ public enum InputCompleteness {
         /// Whether the input is unfinished after the lines appended so far.
         public private(set) var isUnfinished = false
 
+        /// How many bytes the lexer has walked over in all (a token cut by a line's end, or a
+        /// string left open, is walked again on the next line); the whole text once give or
+        /// take, never the text again for every line.
+        private(set) var bytesLexed = 0
+
         /// Adds the next line (joined to the text before by a newline) and says whether the
         /// input is unfinished now.
         @discardableResult
@@ -48,7 +53,9 @@ public enum InputCompleteness {
         }
 
         private mutating func lex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var lexer = Lexer(bytes: bytes, source: "", position: resume)
+            let start = resume
+            var lexer = Lexer(bytes: bytes, source: "", position: start)
+            defer { bytesLexed += lexer.position - start }
             stringIsOpen = false
             while true {
                 let token: Token
