@@ -38,7 +38,12 @@ public struct SiftCommand: ParsableCommand {
             Output.error("error: \(error)")
             exit(withError: ExitCode.validationFailure)
         }
-        let arguments = ArgumentPrescan.apply(shortcutArguments(Array(CommandLine.arguments.dropFirst())))
+        let given = Array(CommandLine.arguments.dropFirst())
+        if let query = QuickQuery.invocation(given) {
+            MemoryBudget.applyDefault()
+            run(query.run)
+        }
+        let arguments = ArgumentPrescan.apply(shortcutArguments(given))
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -46,8 +51,13 @@ public struct SiftCommand: ParsableCommand {
             exit(withError: error)
         }
         MemoryBudget.applyDefault()
+        run { try command.run() }
+    }
+
+    /// Runs a parsed command and exits with its status.
+    private static func run(_ command: () throws -> Void) -> Never {
         do {
-            try command.run()
+            try command()
         } catch let error as ExitCode {
             exit(withError: error)
         } catch let error as CleanExit {
@@ -60,6 +70,7 @@ public struct SiftCommand: ParsableCommand {
             // The argument parser's (help, usage) and validation errors.
             exit(withError: error)
         }
+        exit()
     }
 
     /// `sift` → `sift repl`; `sift STORE …` → `sift repl --store STORE …`; `sift --read-only

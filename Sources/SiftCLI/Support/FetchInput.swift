@@ -27,38 +27,10 @@ struct FetchInput: ParsableArguments {
         if statement != nil && request != nil { throw ValidationError("give a fetch statement or --request, not both") }
     }
 
-    /// Prints the request's warnings (``WarningText``) on standard error, with a caret under
-    /// the statement's column.
-    func printWarnings(_ request: FetchRequest, on store: any PersistentStore) {
-        WarningText.print(request, on: store, source: statement, file: self.request)
-    }
+    /// The values given, apart from the argument parser.
+    var source: FetchSource { FetchSource(statement: statement, request: request, arguments: arguments, variables: variables) }
 
-    /// The fetch request, or an error printed (with a caret under a parse error) and exit 1.
-    func makeRequest() throws -> FetchRequest {
-        if let request {
-            guard let data = FileManager.default.contents(atPath: request) else {
-                Output.error("error: cannot read \(request)")
-                throw ExitCode(1)
-            }
-            do {
-                return try FetchRequest(json: data)
-            } catch let error as ParseError {
-                Output.error("error: \(request): predicate: " + error.rendered())
-                throw ExitCode(1)
-            } catch {
-                Output.error("error: \(request): \(ErrorText.message(of: error))")
-                throw ExitCode(1)
-            }
-        }
-        let values = try ArgumentValues(arguments: arguments, variables: variables)
-        do {
-            return try FetchRequest(statement: statement ?? "", arguments: values.arguments, variables: values.variables)
-        } catch let error as ParseError {
-            Output.error(error.rendered())
-            throw ExitCode(1)
-        } catch {
-            Output.error("error: \(ErrorText.message(of: error))")
-            throw ExitCode(1)
-        }
-    }
+    func printWarnings(_ request: FetchRequest, on store: any PersistentStore) { source.printWarnings(request, on: store) }
+
+    func makeRequest() throws -> FetchRequest { try source.makeRequest() }
 }
