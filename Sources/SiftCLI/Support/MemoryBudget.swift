@@ -31,12 +31,15 @@ struct MemoryBudget {
     }
 
     /// The budget `option` (`--memory`) or `SIFT_MEMORY` sets, or the process's default.
-    static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(BudgetError) -> MemoryBudget {
+    /// `environment` stands for the process's (read with `getenv`: building Foundation's
+    /// dictionary of it costs a one-shot command more than the rest of this).
+    static func resolve(option: String?, environment: [String: String]? = nil) throws(BudgetError) -> MemoryBudget {
         if let option {
             guard let bytes = bytes(option) else { throw BudgetError("--memory takes a size such as 512M or 2G, not '\(option)'") }
             return MemoryBudget(limit: bytes)
         }
-        if let text = environment["SIFT_MEMORY"], !text.isEmpty {
+        let given = environment.map { $0["SIFT_MEMORY"] } ?? getenv("SIFT_MEMORY").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+        if let text = given, !text.isEmpty {
             guard let bytes = bytes(text) else { throw BudgetError("SIFT_MEMORY takes a size such as 512M or 2G, not '\(text)'") }
             return MemoryBudget(limit: bytes)
         }
@@ -125,20 +128,31 @@ struct MemoryBudget {
     /// The process's virtual size and data segment now, from `/proc/self/statm` (0 where it
     /// cannot be read).
     private static func currentUsage() -> (virtual: Int, data: Int) {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return (0, 0) }
-        let fields = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let fields = numbers(inFile: "/proc/self/statm")
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard fields.count >= 6, page > 0 else { return (0, 0) }
-        return (fields[0] * page, fields[5] * page)
+        guard fields.count >= 6, let virtual = fields[0], let data = fields[5], page > 0 else { return (0, 0) }
+        return (virtual * page, data * page)
     }
 
     /// The memory limit of the process's control group (cgroup v2 `memory.max`) less its use, if any.
     private static func controlGroupLimit() -> Int? {
-        guard let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
-              let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
-        let current = (try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
-            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-        return max(0, limit - current)
+        guard let limit = numbers(inFile: "/sys/fs/cgroup/memory.max").first ?? nil else { return nil }
+        let current = numbers(inFile: "/sys/fs/cgroup/memory.current").first ?? 0
+        return max(0, limit - (current ?? 0))
+    }
+
+    /// The words of a small file of the kernel's, each as a number (nil for a word that is
+    /// not one, such as `max`); none where the file cannot be read. Read with `read(2)`, not
+    /// Foundation's strings, which a one-shot command would start up only for this.
+    static func numbers(inFile path: String) -> [Int?] {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return [] }
+        defer { close(file) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        guard count > 0 else { return [] }
+        return bytes[..<count].split(whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 })
+            .map { Int(String(decoding: $0, as: UTF8.self)) }
     }
 }
 
