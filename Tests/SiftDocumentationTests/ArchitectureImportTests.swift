@@ -7,7 +7,7 @@ import Testing
 /// a failing test until the map (and the layering) is looked at.
 @Suite struct ArchitectureImportTests {
     /// Modules of the platform and the toolchain, left out of the table.
-    static let platformModules: Set<String> = ["Foundation", "FoundationXML", "FoundationEssentials", "Glibc", "Darwin", "Musl",
+    static let platformModules: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Musl",
                                                "Dispatch", "Synchronization", "Swift", "_Concurrency"]
 
     /// The modules one Swift file imports (`import X`, `@_exported import X`,

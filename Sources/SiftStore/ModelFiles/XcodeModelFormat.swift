@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SiftEvaluation
 import SiftLanguage
 
@@ -53,9 +50,10 @@ import SiftLanguage
 /// and relationships (`transient="YES"`) are skipped: nothing is stored for them, so they cannot
 /// be fetched on.
 ///
-/// Errors name the file and, for problems inside `contents`, the line (XMLParser's line of the
-/// element). A malformed file is an error, never a crash: text that is not UTF-8 and entity
-/// declarations (`<!ENTITY`, which Xcode never writes) are refused before parsing.
+/// Errors name the file and, for problems inside `contents`, the line of the element. A
+/// malformed file is an error, never a crash (``ModelXMLScanner``): text that is not UTF-8 is
+/// refused before reading, entity declarations (`<!ENTITY`, which Xcode never writes) and
+/// processing instructions other than the XML declaration as they are met.
 public enum XcodeModelFormat {
     /// The user-info key that marks an attribute searchable.
     public static let searchableKey = "siftSearchable"
@@ -144,31 +142,24 @@ public enum XcodeModelFormat {
 
     /// Reads a model from the text of a `contents` file; `file` names it in errors.
     public static func read(contents data: Data, name: String, file: String = "contents") throws(ModelError) -> DataModel {
-        // FoundationXML traps on names that are not UTF-8, and entity declarations can expand
-        // without bound; a model file has neither, so refuse them before parsing.
+        // Names and values are read as UTF-8: bytes that are not would be repaired in silence.
         if let line = firstLineNotUTF8(data) {
             throw ModelError("\(file):\(line): malformed XML: the text is not UTF-8")
         }
-        if let line = lineOfEntityDeclaration(data) {
-            throw ModelError("\(file):\(line): malformed XML: entity declarations (<!ENTITY) are not allowed in a model file")
-        }
-        // FoundationXML crashes on a processing instruction without data (`<?x?>`: it passes
-        // libxml2's null pointer to strlen); a model file has none but the XML declaration.
-        if let line = lineOfProcessingInstruction(data) {
-            throw ModelError("\(file):\(line): malformed XML: processing instructions (<?...?>) other than the XML declaration are not allowed in a model file")
-        }
+        var scanner = ModelXMLScanner([UInt8](data))
         let reader = ContentsReader(file: file)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let finished = parser.parse()
-        if let error = reader.error { throw error }
-        guard finished else {
-            let line = parser.lineNumber
-            let reason = parser.parserError.map(describe) ?? "malformed XML"
-            throw ModelError("\(file):\(line): malformed XML: \(reason)")
+        do throws(ModelXMLScanner.Malformed) {
+            while reader.error == nil, let event = try scanner.next() {
+                reader.line = scanner.line
+                switch event {
+                case .start(let name, let attributes): reader.start(name, attributes)
+                case .end(let name): reader.end(name)
+                }
+            }
+        } catch {
+            throw ModelError("\(file):\(error.line): malformed XML: \(error.reason)")
         }
+        if let error = reader.error { throw error }
         guard reader.sawModel else { throw ModelError("\(file): not a Core Data model (no <model> element)") }
         do throws(ModelError) {
             return try DataModel(name: name, entities: reader.entities)
@@ -194,49 +185,17 @@ public enum XcodeModelFormat {
         }
     }
 
-    /// The 1-based line of the first `<!ENTITY`, if any.
-    static func lineOfEntityDeclaration(_ data: Data) -> Int? {
-        let needle = Array("<!ENTITY".utf8)
-        let bytes = [UInt8](data)
-        guard bytes.count >= needle.count else { return nil }
-        var line = 1
-        for i in 0...(bytes.count - needle.count) {
-            if bytes[i] == UInt8(ascii: "\n") { line += 1 }
-            if bytes[i] == needle[0], Array(bytes[i..<(i + needle.count)]) == needle { return line }
-        }
-        return nil
-    }
-
-    /// The 1-based line of the first `<?` that does not open the XML declaration (`<?xml`),
-    /// if any.
-    static func lineOfProcessingInstruction(_ data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        var line = 1
-        var i = 0
-        while i + 1 < bytes.count {
-            if bytes[i] == UInt8(ascii: "\n") { line += 1 }
-            if bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") {
-                var end = i + 2
-                while end < bytes.count, !(bytes[end] == UInt8(ascii: "?") || bytes[end] <= 0x20) { end += 1 }
-                let target = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
-                if target.lowercased() != "xml" { return line }
-                i = end
-                continue
-            }
-            i += 1
-        }
-        return nil
-    }
-
     static func describe(_ error: any Error) -> String {
         FoundationErrorText.describe(error)
     }
 }
 
-/// The XMLParser delegate that collects entities from `contents`. The first problem aborts the
-/// parse and is kept in ``error``.
-private final class ContentsReader: NSObject, XMLParserDelegate {
+/// Collects the entities of `contents` from its elements (``ModelXMLScanner``). The first
+/// problem is kept in ``error`` and ends the reading.
+private final class ContentsReader {
     let file: String
+    /// The line of the element being read.
+    var line = 1
     var entities: [EntityDescription] = []
     var error: ModelError?
     var sawModel = false
@@ -254,14 +213,12 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
 
     init(file: String) { self.file = file }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
+    private func fail(_ message: String) {
         guard error == nil else { return }
-        error = ModelError("\(file):\(parser.lineNumber): \(message)")
-        parser.abortParsing()
+        error = ModelError("\(file):\(line): \(message)")
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func start(_ element: String, _ attributes: [String: String]) {
         guard error == nil else { return }
         defer { path.append(element) }
         if ignoredDepth > 0 {
@@ -273,23 +230,23 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         case (nil, "model"):
             sawModel = true
         case (nil, _):
-            fail(parser, "not a Core Data model: the root element is <\(element)>, not <model>")
+            fail("not a Core Data model: the root element is <\(element)>, not <model>")
         case ("model", "entity"):
-            startEntity(parser, attributes)
+            startEntity(attributes)
         case ("model", _):
             // <elements>, <configuration>, <fetchRequest> and anything newer: not part of the schema.
             ignoredDepth = 1
         case ("entity", "attribute"):
-            addAttribute(parser, attributes)
+            addAttribute(attributes)
         case ("attribute", "userInfo"):
             break
         case ("userInfo", "entry") where path.dropLast().last == "attribute":
-            if attributes["key"] == XcodeModelFormat.searchableKey { markSearchable(parser, attributes["value"] ?? "") }
+            if attributes["key"] == XcodeModelFormat.searchableKey { markSearchable(attributes["value"] ?? "") }
             ignoredDepth = 1
         case ("attribute", _):
             ignoredDepth = 1
         case ("entity", "relationship"):
-            addRelationship(parser, attributes)
+            addRelationship(attributes)
             ignoredDepth = 1
         case ("entity", "uniquenessConstraints"), ("entity", "compoundIndexes"):
             break
@@ -297,7 +254,7 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
             constraint = []
         case ("uniquenessConstraint", "constraint"):
             guard let value = attributes["value"], !value.isEmpty else {
-                return fail(parser, "entity \(entity?.name ?? "?"): a <constraint> has no value")
+                return fail("entity \(entity?.name ?? "?"): a <constraint> has no value")
             }
             constraint?.append(value)
         case ("entity", "fetchIndex"), ("compoundIndexes", "compoundIndex"):
@@ -311,7 +268,7 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
             }
         case ("compoundIndex", "index"):
             guard let value = attributes["value"], !value.isEmpty else {
-                return fail(parser, "entity \(entity?.name ?? "?"): an <index> has no value")
+                return fail("entity \(entity?.name ?? "?"): an <index> has no value")
             }
             index?.append(value)
         case ("entity", _):
@@ -322,7 +279,7 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+    func end(_ element: String) {
         guard error == nil else { return }
         path.removeLast()
         if ignoredDepth > 0 {
@@ -338,7 +295,7 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         case "uniquenessConstraint":
             if let constraint {
                 guard !constraint.isEmpty else {
-                    return fail(parser, "entity \(entity?.name ?? "?"): an empty <uniquenessConstraint>")
+                    return fail("entity \(entity?.name ?? "?"): an empty <uniquenessConstraint>")
                 }
                 entity?.uniquenessConstraints.append(constraint)
             }
@@ -351,30 +308,25 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard error == nil else { return }
-        error = ModelError("\(file):\(parser.lineNumber): malformed XML: \(XcodeModelFormat.describe(parseError))")
-    }
-
     // MARK: Elements
 
-    private func startEntity(_ parser: XMLParser, _ attributes: [String: String]) {
-        guard let name = attributes["name"], !name.isEmpty else { return fail(parser, "an <entity> has no name") }
-        guard let abstract = flag(parser, attributes, "isAbstract", "entity \(name)") else { return }
+    private func startEntity(_ attributes: [String: String]) {
+        guard let name = attributes["name"], !name.isEmpty else { return fail("an <entity> has no name") }
+        guard let abstract = flag(attributes, "isAbstract", "entity \(name)") else { return }
         let parentName = attributes["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
         entity = EntityDescription(name: name, parent: parentName, isAbstract: abstract)
     }
 
-    private func addAttribute(_ parser: XMLParser, _ fields: [String: String]) {
+    private func addAttribute(_ fields: [String: String]) {
         let entityName = entity?.name ?? "?"
-        guard let name = fields["name"], !name.isEmpty else { return fail(parser, "entity \(entityName): an <attribute> has no name") }
+        guard let name = fields["name"], !name.isEmpty else { return fail("entity \(entityName): an <attribute> has no name") }
         let place = "attribute \(entityName).\(name)"
-        guard let transient = flag(parser, fields, "transient", place),
-              let optional = flag(parser, fields, "optional", place),
-              let indexed = flag(parser, fields, "indexed", place) else { return }
+        guard let transient = flag(fields, "transient", place),
+              let optional = flag(fields, "optional", place),
+              let indexed = flag(fields, "indexed", place) else { return }
         if transient { return }
         guard let typeName = fields["attributeType"] else {
-            return fail(parser, "\(place) has no attributeType (an Undefined attribute must be transient)")
+            return fail("\(place) has no attributeType (an Undefined attribute must be transient)")
         }
         guard let type = AttributeType(name: typeName) else {
             var message = "\(place): unknown attributeType '\(typeName)'"
@@ -384,17 +336,17 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
             } else {
                 message += " (types: \(names.joined(separator: ", ")))"
             }
-            return fail(parser, message)
+            return fail(message)
         }
         var defaultValue: Value?
         if let text = fields["defaultValueString"] {
             guard let raw = Self.defaultValue(text, type) else {
-                return fail(parser, "\(place): defaultValueString '\(text)' is not a valid \(type.name)\(Self.defaultHint(type))")
+                return fail("\(place): defaultValueString '\(text)' is not a valid \(type.name)\(Self.defaultHint(type))")
             }
             do throws(AttributeValueError) {
                 defaultValue = try AttributeCoercion.storedValue(raw, for: type)
             } catch {
-                return fail(parser, "\(place): defaultValueString '\(text)': \(error.message)")
+                return fail("\(place): defaultValueString '\(text)': \(error.message)")
             }
         }
         entity?.ownAttributes.append(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue))
@@ -404,39 +356,39 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
 
     /// A `siftSearchable` user-info entry of the attribute being read (`YES`, `true`, `1`; `NO`,
     /// `false`, `0` leave it as it is). The model checks the attribute is a String.
-    private func markSearchable(_ parser: XMLParser, _ value: String) {
+    private func markSearchable(_ value: String) {
         guard let name = attribute, let position = entity?.ownAttributes.lastIndex(where: { $0.name == name }) else { return }
-        guard let searchable = flag(parser, ["value": value], "value", "attribute \(entity?.name ?? "?").\(name): user info \(XcodeModelFormat.searchableKey)") else { return }
+        guard let searchable = flag(["value": value], "value", "attribute \(entity?.name ?? "?").\(name): user info \(XcodeModelFormat.searchableKey)") else { return }
         if searchable { entity?.ownAttributes[position].isSearchable = true }
     }
 
-    private func addRelationship(_ parser: XMLParser, _ fields: [String: String]) {
+    private func addRelationship(_ fields: [String: String]) {
         let entityName = entity?.name ?? "?"
-        guard let name = fields["name"], !name.isEmpty else { return fail(parser, "entity \(entityName): a <relationship> has no name") }
+        guard let name = fields["name"], !name.isEmpty else { return fail("entity \(entityName): a <relationship> has no name") }
         let place = "relationship \(entityName).\(name)"
-        guard let transient = flag(parser, fields, "transient", place),
-              let optional = flag(parser, fields, "optional", place),
-              let toMany = flag(parser, fields, "toMany", place),
-              let ordered = flag(parser, fields, "ordered", place) else { return }
+        guard let transient = flag(fields, "transient", place),
+              let optional = flag(fields, "optional", place),
+              let toMany = flag(fields, "toMany", place),
+              let ordered = flag(fields, "ordered", place) else { return }
         if transient { return }
         guard let destination = fields["destinationEntity"], !destination.isEmpty else {
-            return fail(parser, "\(place) has no destinationEntity")
+            return fail("\(place) has no destinationEntity")
         }
         let inverse = fields["inverseName"].flatMap { $0.isEmpty ? nil : $0 }
         if let inverseEntity = fields["inverseEntity"], !inverseEntity.isEmpty, inverseEntity != destination {
-            return fail(parser, "\(place): inverseEntity '\(inverseEntity)' is not its destination '\(destination)'")
+            return fail("\(place): inverseEntity '\(inverseEntity)' is not its destination '\(destination)'")
         }
         var rule = DeleteRule.nullify
         if let ruleName = fields["deletionRule"] {
             guard let parsed = DeleteRule(name: ruleName) else {
-                return fail(parser, "\(place): unknown deletionRule '\(ruleName)' (Nullify, Cascade, Deny, No Action)")
+                return fail("\(place): unknown deletionRule '\(ruleName)' (Nullify, Cascade, Deny, No Action)")
             }
             rule = parsed
         }
         var minCount = 0
         var maxCount = 0
         if toMany {
-            guard let low = count(parser, fields, "minCount", place), let high = count(parser, fields, "maxCount", place) else { return }
+            guard let low = count(fields, "minCount", place), let high = count(fields, "maxCount", place) else { return }
             minCount = low
             maxCount = high
         }
@@ -448,22 +400,22 @@ private final class ContentsReader: NSObject, XMLParserDelegate {
     // MARK: Values
 
     /// A `YES`/`NO` attribute; absent is NO. nil after reporting an error.
-    private func flag(_ parser: XMLParser, _ fields: [String: String], _ key: String, _ place: String) -> Bool? {
+    private func flag(_ fields: [String: String], _ key: String, _ place: String) -> Bool? {
         guard let text = fields[key] else { return false }
         switch text.lowercased() {
         case "yes", "true", "1": return true
         case "no", "false", "0", "": return false
         default:
-            fail(parser, "\(place): \(key)=\"\(text)\" is not YES or NO")
+            fail("\(place): \(key)=\"\(text)\" is not YES or NO")
             return nil
         }
     }
 
     /// A non-negative count attribute; absent is 0. nil after reporting an error.
-    private func count(_ parser: XMLParser, _ fields: [String: String], _ key: String, _ place: String) -> Int? {
+    private func count(_ fields: [String: String], _ key: String, _ place: String) -> Int? {
         guard let text = fields[key] else { return 0 }
         guard let value = Int(text), value >= 0, value <= Int(Int32.max) else {
-            fail(parser, "\(place): \(key)=\"\(text)\" is not a non-negative integer")
+            fail("\(place): \(key)=\"\(text)\" is not a non-negative integer")
             return nil
         }
         return value
