@@ -129,7 +129,7 @@ enum Arithmetic {
     /// `a % b` with the sign of the dividend (`fmod` on doubles); nil for a zero divisor.
     static func modulus(_ a: Value, _ b: Value, expression: String? = nil) throws(EvaluationError) -> Value {
         if a.isNull || b.isNull { return .null }
-        guard let x = number(a), let y = number(b) else { throw mismatch("modulus:by:", a, b, in: expression) }
+        guard let x = number(a), let y = number(b) else { throw mismatch(BuiltinFunction.modulus.selector, a, b, in: expression) }
         if case .int(let i) = x, case .int(let j) = y {
             if j == 0 { return .null }
             let (r, o) = i.remainderReportingOverflow(dividingBy: j)

@@ -22,7 +22,7 @@ extension ExpressionSQLCompiler {
         case .subtract: selector = BuiltinFunction.subtract.selector
         case .multiply: selector = BuiltinFunction.multiply.selector
         case .divide: selector = BuiltinFunction.divide.selector
-        default: return nil
+        case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return nil
         }
         let kind: SQLKind.NumberKind
         var divergence = x.divergence.union(y.divergence)

@@ -63,8 +63,6 @@ struct DictionarySQL {
     /// Whether offset and limit run in SQL (nothing after the properties changes the rows).
     let pagesInSQL: Bool
 
-    private static let aggregateFunctions = ["count:", "sum:", "average:", "min:", "max:"]
-
     /// The request (the plan's may have had its sort descriptors taken out).
     let request: FetchRequest
 
@@ -317,22 +315,23 @@ private struct DictionaryPropertyCompiler {
         guard case .function(let name, let arguments) = expression.kind, arguments.count == 1 else {
             throw SQLUnsupported("'\(expression)' is neither grouped nor an aggregate")
         }
+        guard let aggregate = GroupAggregateFunction(selector: name) else { throw SQLUnsupported("\(name) of \(arguments[0])") }
         let keys = try self.keys(arguments[0])
         let ending = try resolve(keys)
         let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
-        if name == "count:" {
+        if aggregate == .count {
             // The group reads the first key of each member and leaves nil out: the count is the
             // members whose first key is not nil, whatever the rest of the path reads.
             switch ending {
             case .attribute, .toOne: break
-            case .collectionOperator: throw SQLUnsupported("count: of a to-many key path")
+            case .collectionOperator: throw SQLUnsupported("\(name) of a to-many key path")
             }
             if !schema.isSiftLayout, plan.table.entity.relationship(named: keys[0]) != nil {
                 // A foreign key naming no row reads nil: count the joined rows.
                 return DictionaryColumn(expression: .function("count", [try joinedKey([keys[0]])]), decoding: .value(nil))
             }
             guard case .single(let first) = try expressions.keyPath(base: nil, keys: [keys[0]], in: scope) else {
-                throw SQLUnsupported("count: of \(keys[0])")
+                throw SQLUnsupported("\(name) of \(keys[0])")
             }
             return DictionaryColumn(expression: .function("count", [first.expression]), decoding: .value(nil))
         }
@@ -342,25 +341,29 @@ private struct DictionaryPropertyCompiler {
         }
         if !plan.context.dialect.hasSiftFunctions {
             let x = fragment.storedWithNaN ?? fragment.expression
-            guard schema.isSiftLayout, let column = PlainGroupAggregate.column(name, of: x, type: attribute.type, rowKey: rowKey) else {
+            guard schema.isSiftLayout, let column = PlainGroupAggregate.column(aggregate, of: x, type: attribute.type, rowKey: rowKey) else {
                 throw SQLUnsupported("\(name) of \(attribute.name) in \(plan.context.dialect.name)")
             }
             return column
         }
         let function: SiftKeyedAggregate.Function
+        switch aggregate {
+        case .count: preconditionFailure("count: is compiled above")
+        case .sum: function = .sum
+        case .average: function = .average
+        case .min: function = .min
+        case .max: function = .max
+        }
         var decoding = DictionaryColumn.Decoding.value(nil)
-        switch (name, attribute.type) {
-        case ("sum:", .decimal), ("average:", .decimal), ("min:", .decimal), ("max:", .decimal):
+        switch (aggregate, attribute.type) {
+        case (_, .decimal):
             // Read as decimals ('e'); the result a decimal's text, or the integer 0 of a sum of nils.
-            let function: SiftKeyedAggregate.Function = name == "sum:" ? .sum : name == "average:" ? .average : name == "min:" ? .min : .max
             return DictionaryColumn(expression: .function(function.rawValue, [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
                                     decoding: .number)
-        case ("sum:", .integer16), ("sum:", .integer32), ("sum:", .integer64), ("sum:", .double), ("sum:", .float), ("sum:", .boolean):
-            function = .sum
-        case ("average:", .integer16), ("average:", .integer32), ("average:", .integer64), ("average:", .double), ("average:", .float), ("average:", .boolean):
-            function = .average
-        case ("min:", _), ("max:", _):
-            function = name == "min:" ? .min : .max
+        case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64), (.sum, .double), (.sum, .float), (.sum, .boolean),
+             (.average, .integer16), (.average, .integer32), (.average, .integer64), (.average, .double), (.average, .float), (.average, .boolean):
+            break
+        case (.min, _), (.max, _):
             decoding = .value(decodingType(attribute.type))
         default:
             throw SQLUnsupported("\(name) of \(attribute.name)")

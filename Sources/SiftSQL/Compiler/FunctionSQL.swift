@@ -229,7 +229,7 @@ extension ExpressionSQLCompiler {
     /// not there (PostgreSQL has no `fmod` of doubles).
     private func modulus(_ x: SQLFragment, _ y: SQLFragment) throws -> SQLFragment {
         guard case .number(let m) = x.kind, case .number(let n) = y.kind, m != .decimal, n != .decimal else {
-            throw SQLUnsupported("modulus:by: of \(x.kind) and \(y.kind)")
+            throw SQLUnsupported("\(BuiltinFunction.modulus.selector) of \(x.kind) and \(y.kind)")
         }
         let kind: SQLKind.NumberKind = x.kind.isInteger && y.kind.isInteger ? .integer : (m == .real || n == .real ? .real : .mixed)
         if !context.dialect.hasSiftFunctions, kind == .integer {

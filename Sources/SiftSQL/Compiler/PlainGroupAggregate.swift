@@ -27,28 +27,28 @@ import SiftStore
 /// decimals stay in memory.
 enum PlainGroupAggregate {
     /// `x` is the value as stored (NaN too), `rowKey` the fetched row's key (insertion order).
-    static func column(_ name: String, of x: SQLExpression, type: AttributeType, rowKey: SQLExpression) -> DictionaryColumn? {
-        switch (name, type) {
-        case ("sum:", .integer16), ("sum:", .integer32), ("sum:", .integer64), ("sum:", .boolean),
-             ("average:", .integer16), ("average:", .integer32), ("average:", .integer64), ("average:", .boolean):
+    static func column(_ aggregate: GroupAggregateFunction, of x: SQLExpression, type: AttributeType, rowKey: SQLExpression) -> DictionaryColumn? {
+        switch (aggregate, type) {
+        case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64), (.sum, .boolean),
+             (.average, .integer16), (.average, .integer32), (.average, .integer64), (.average, .boolean):
             let magnitudes = SQLExpression.cast(.function("sum", [.function("abs", [.cast(x, "numeric")])]), "bigint")
             let fits = SQLExpression.isNull(magnitudes, negated: true)
-            if name == "sum:" {
+            if aggregate == .sum {
                 let sum = SQLExpression.case([(when: fits, then: .cast(.function("sum", [x]), "bigint"))], otherwise: nil)
                 return DictionaryColumn(expression: .function("coalesce", [sum, .integer(0)]), decoding: .value(nil))
             }
             let mean = SQLExpression.binary(.divide, .cast(.function("sum", [x]), "double precision"), .function("count", [x]))
             return DictionaryColumn(expression: .case([(when: fits, then: mean)], otherwise: nil), decoding: .value(nil))
-        case ("sum:", .double), ("sum:", .float), ("average:", .double), ("average:", .float):
+        case (.sum, .double), (.sum, .float), (.average, .double), (.average, .float):
             // In insertion order from the first value; `+ 0.0` makes a sum of -0.0s 0.0, as the
             // evaluator's, which starts from 0.0 (every other partial sum is the same).
             let sum = SQLExpression.binary(.add, .orderedAggregate("sum", x, orderBy: [SQLOrdering(expression: rowKey, isNeverNull: true)]),
                                            .cast(.integer(0), "double precision"))
-            if name == "sum:" { return DictionaryColumn(expression: sum, decoding: .sumOfDoubles) }
+            if aggregate == .sum { return DictionaryColumn(expression: sum, decoding: .sumOfDoubles) }
             return DictionaryColumn(expression: .binary(.divide, sum, .function("count", [x])), decoding: .value(nil))
-        case ("min:", .integer16), ("min:", .integer32), ("min:", .integer64), ("min:", .string), ("min:", .date), ("min:", .boolean),
-             ("max:", .integer16), ("max:", .integer32), ("max:", .integer64), ("max:", .string), ("max:", .date), ("max:", .boolean):
-            return DictionaryColumn(expression: .function(name == "min:" ? "min" : "max", [x]), decoding: .value(type))
+        case (.min, .integer16), (.min, .integer32), (.min, .integer64), (.min, .string), (.min, .date), (.min, .boolean),
+             (.max, .integer16), (.max, .integer32), (.max, .integer64), (.max, .string), (.max, .date), (.max, .boolean):
+            return DictionaryColumn(expression: .function(aggregate == .min ? "min" : "max", [x]), decoding: .value(type))
         default:
             return nil
         }
