@@ -313,7 +313,8 @@ struct Parser {
         try enter(parenthesized: parenthesized)
         defer { leave(parenthesized: parenthesized) }
         var lhs = try parsePrefix()
-        while true {
+        var progress = LoopProgress()
+        while progress.moved(to: current.start) {
             switch current.kind {
             case .keyword(.or), .pipePipe:
                 guard Precedence.or >= minimum else { return lhs }
@@ -336,6 +337,7 @@ struct Parser {
                 lhs = try parseBinary(lhs, op)
             }
         }
+        return lhs
     }
 
     /// `lhs AND p AND q ...` or `lhs OR p OR q ...`, flat.
@@ -346,7 +348,8 @@ struct Parser {
         var operands = [try requirePredicate(lhs)]
         var highest = height
         var last = current
-        while isOr ? (current.kind == .keyword(.or) || current.kind == .pipePipe) : (current.kind == .keyword(.and) || current.kind == .ampAmp) {
+        var progress = LoopProgress()
+        while progress.moved(to: current.start), isOr ? (current.kind == .keyword(.or) || current.kind == .pipePipe) : (current.kind == .keyword(.and) || current.kind == .ampAmp) {
             last = current
             try advance()
             operands.append(try requirePredicate(try parse(level.tighter)))
@@ -564,7 +567,9 @@ struct Parser {
         var inPath = false
         var pathBase: ExpressionNode?
         var pathKeys: [String] = []
+        var progress = LoopProgress()
         while true {
+            guard progress.moved(to: current.start) else { throw error(.unexpectedToken, "unexpected \(describe(current))", at: current) }
             switch current.kind {
             case .dot:
                 let dot = current
@@ -751,7 +756,8 @@ struct Parser {
             try expect(.rightBrace, "}", context: "after '{:' (the empty dictionary)")
         } else {
             var keys: Set<String> = []
-            while true {
+            var progress = LoopProgress()
+            while progress.moved(to: current.start) {
                 let keyToken = current
                 guard keyToken.kind == .string else {
                     throw error(keyToken.kind == .end ? .unexpectedEnd : .unexpectedToken,
@@ -784,7 +790,8 @@ struct Parser {
         var elements: [ExpressionNode] = []
         var highest = 0
         if current.kind != closer {
-            while true {
+            var progress = LoopProgress()
+            while progress.moved(to: current.start) {
                 elements.append(try requireExpression(try parse(.or)))
                 highest = max(highest, height)
                 guard current.kind == .comma else { break }
@@ -834,7 +841,8 @@ struct Parser {
         let nameToken = current
         var name = text(nameToken)
         try advance()
-        while current.kind == .colon {
+        var progress = LoopProgress()
+        while progress.moved(to: current.start), current.kind == .colon {
             name += ":"
             try advance()
             if current.kind == .identifier {

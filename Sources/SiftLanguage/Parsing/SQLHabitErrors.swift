@@ -120,7 +120,8 @@ extension Parser {
             try probe.advance()
             var texts: [String] = []
             // Predicates too: iif(a > 1, x, y).
-            while probe.current.kind != .rightParen {
+            var progress = LoopProgress()
+            while progress.moved(to: probe.current.start), probe.current.kind != .rightParen {
                 guard let range = try probe.parse(.or).range else { return nil }
                 texts.append(probe.sourceText(range))
                 guard probe.current.kind == .comma else { break }
