@@ -58,8 +58,9 @@ extension ExpressionNode {
 /// Predicates and expressions are parsed by the same loop (a parenthesis may hold either);
 /// each operator checks that its operands are the right sort. Every recursion goes through
 /// ``enter(parenthesized:)``, which bounds it, every node made checks the tree's height
-/// (``built(_:at:)``), and every loop consumes a token per turn, so the work is linear in the
-/// input.
+/// (``checkedHeight(_:at:)``, from the height each parsing function returns with its node,
+/// ``Parsed``), and every loop consumes a token per turn (``LoopProgress``), so the work is
+/// linear in the input.
 struct Parser {
     private(set) var lexer: Lexer
     var current: Token
@@ -67,13 +68,24 @@ struct Parser {
     let arguments: [Any?]
     var argumentIndex = 0
     private let options: ParserOptions
-    /// Calls of ``parse(_:parenthesized:)`` under way, not counting those for parentheses.
+    /// Calls of ``parseTree(_:parenthesized:)`` under way, not counting those for parentheses.
     private var depth = 0
     /// Parentheses open around the current token.
     private var parenthesisDepth = 0
-    /// The height of the tree the last parsing function returned (a leaf is 1). Each function
-    /// that returns a node sets it; a caller reads it right after parsing an operand.
-    private(set) var height = 0
+
+    /// A node just parsed and the height of its tree (a leaf is 1), which the node its caller
+    /// builds on it adds one to.
+    struct Parsed<Value> {
+        var node: Value
+        var height: Int
+
+        init(_ node: Value, height: Int) {
+            self.node = node
+            self.height = height
+        }
+
+        func map<T>(_ transform: (Value) -> T) -> Parsed<T> { Parsed<T>(transform(node), height: height) }
+    }
 
     /// A parsed piece: an expression or a predicate.
     enum Node {
@@ -196,9 +208,9 @@ struct Parser {
     // MARK: - Nesting
     //
     // Two measures keep nesting bounded, both at `options.maximumNestingLevel`: the height of
-    // the tree being built (checked by ``built(_:at:)`` as each node is made) and the nesting
+    // the tree being built (checked by ``checkedHeight(_:at:)`` as each node is made) and the nesting
     // of parentheses (checked in ``parseParenthesized()``). The recursion itself is bounded
-    // too, before any node is built: every call of `parse` other than a parenthesis's parses
+    // too, before any node is built: every call of `parseTree` other than a parenthesis's parses
     // an operand one level below the node it will join, so more than one call per level (plus
     // one, for a folded CAST's value) cannot lead to a tree within the limit. And each call
     // checks that the thread has the stack for it.
@@ -227,12 +239,11 @@ struct Parser {
         error(.nestingTooDeep, "nesting is deeper than the limit of \(options.maximumNestingLevel) levels", at: token)
     }
 
-    /// Records the height of a node just made (one more than its highest operand's, passed
-    /// in) as ``height``; a node higher than the limit is an error at `token`, where the
-    /// node's last part was read.
-    private mutating func built(_ nodeHeight: Int, at token: Token) throws(ParseError) {
+    /// The height of a node just made (one more than its highest operand's, passed in); a
+    /// node higher than the limit is an error at `token`, where the node's last part was read.
+    private func checkedHeight(_ nodeHeight: Int, at token: Token) throws(ParseError) -> Int {
         if nodeHeight > options.maximumNestingLevel { throw nestingError(at: token) }
-        height = nodeHeight
+        return nodeHeight
     }
 
     // MARK: - Sorts
@@ -306,10 +317,14 @@ struct Parser {
     // build gives every local of a function a stack slot, so one fat switch would multiply
     // the stack used per nesting level.
 
-    /// Parses everything that binds at least as tightly as `minimum`; ``height`` is then the
-    /// height of the result. `parenthesized` is set for the inside of parentheses, which
-    /// count toward their own limit.
-    mutating func parse(_ minimum: Precedence, parenthesized: Bool = false) throws(ParseError) -> Node {
+    /// Parses everything that binds at least as tightly as `minimum`.
+    mutating func parse(_ minimum: Precedence) throws(ParseError) -> Node {
+        try parseTree(minimum).node
+    }
+
+    /// ``parse(_:)``, with the height of the tree parsed. `parenthesized` is set for the inside
+    /// of parentheses, which count toward their own limit.
+    private mutating func parseTree(_ minimum: Precedence, parenthesized: Bool = false) throws(ParseError) -> Parsed<Node> {
         try enter(parenthesized: parenthesized)
         defer { leave(parenthesized: parenthesized) }
         var lhs = try parsePrefix()
@@ -329,7 +344,7 @@ struct Parser {
                 guard let op = current.kind.binaryOperator, Precedence.of(op) >= minimum else {
                     // A SQL operator (`IS NULL`, `ILIKE`) where a comparison could follow.
                     if current.kind == .identifier || current.kind == .tilde, Precedence.comparison >= minimum,
-                       case .expression(let left) = lhs, let habit = try sqlOperatorError(after: left) {
+                       case .expression(let left) = lhs.node, let habit = try sqlOperatorError(after: left) {
                         throw habit
                     }
                     return lhs
@@ -342,47 +357,47 @@ struct Parser {
 
     /// `lhs AND p AND q ...` or `lhs OR p OR q ...`, flat.
     @inline(never)
-    private mutating func parseCompound(_ lhs: Node, isOr: Bool) throws(ParseError) -> Node {
-        let start = lhs.range?.start ?? current.start
+    private mutating func parseCompound(_ lhs: Parsed<Node>, isOr: Bool) throws(ParseError) -> Parsed<Node> {
+        let start = lhs.node.range?.start ?? current.start
         let level: Precedence = isOr ? .or : .and
-        var operands = [try requirePredicate(lhs)]
-        var highest = height
+        var operands = [try requirePredicate(lhs.node)]
+        var highest = lhs.height
         var last = current
         var progress = LoopProgress()
         while progress.moved(to: current.start), isOr ? (current.kind == .keyword(.or) || current.kind == .pipePipe) : (current.kind == .keyword(.and) || current.kind == .ampAmp) {
             last = current
             try advance()
-            operands.append(try requirePredicate(try parse(level.tighter)))
-            highest = max(highest, height)
+            let operand = try parseTree(level.tighter)
+            operands.append(try requirePredicate(operand.node))
+            highest = max(highest, operand.height)
         }
-        try built(highest + 1, at: last)
-        return .predicate(PredicateNode(isOr ? .or(operands) : .and(operands), range: range(from: start)))
+        let height = try checkedHeight(highest + 1, at: last)
+        return Parsed(.predicate(PredicateNode(isOr ? .or(operands) : .and(operands), range: range(from: start))), height: height)
     }
 
     @inline(never)
-    private mutating func parseComparison(after lhs: Node) throws(ParseError) -> Node {
-        let start = lhs.range?.start ?? current.start
-        let left = try requireExpression(lhs)
-        return .predicate(try parseComparison(left: left, modifier: .direct, start: start))
+    private mutating func parseComparison(after lhs: Parsed<Node>) throws(ParseError) -> Parsed<Node> {
+        let start = lhs.node.range?.start ?? current.start
+        let left = Parsed(try requireExpression(lhs.node), height: lhs.height)
+        return try parseComparison(left: left, modifier: .direct, start: start).map(Node.predicate)
     }
 
     @inline(never)
-    private mutating func parseBinary(_ lhs: Node, _ op: BinaryOperator) throws(ParseError) -> Node {
-        let start = lhs.range?.start ?? current.start
-        let left = try requireExpression(lhs)
-        let leftHeight = height
+    private mutating func parseBinary(_ lhs: Parsed<Node>, _ op: BinaryOperator) throws(ParseError) -> Parsed<Node> {
+        let start = lhs.node.range?.start ?? current.start
+        let left = try requireExpression(lhs.node)
         let operatorToken = current
         try advance()
         let level = Precedence.of(op)
-        let rightNode = try parse(Precedence.isRightAssociative(op) ? level : level.tighter)
-        guard case .expression(let right) = rightNode else {
-            throw error(.notAnExpression, "the right side of '\(op.symbol)' must be an expression, not a predicate", at: rightNode.range)
+        let rightNode = try parseTree(Precedence.isRightAssociative(op) ? level : level.tighter)
+        guard case .expression(let right) = rightNode.node else {
+            throw error(.notAnExpression, "the right side of '\(op.symbol)' must be an expression, not a predicate", at: rightNode.node.range)
         }
-        try built(max(leftHeight, height) + 1, at: operatorToken)
-        return .expression(ExpressionNode(.binary(op, left, right), range: range(from: start)))
+        let height = try checkedHeight(max(lhs.height, rightNode.height) + 1, at: operatorToken)
+        return Parsed(.expression(ExpressionNode(.binary(op, left, right), range: range(from: start))), height: height)
     }
 
-    private mutating func parsePrefix() throws(ParseError) -> Node {
+    private mutating func parsePrefix() throws(ParseError) -> Parsed<Node> {
         switch current.kind {
         case .keyword(.not), .bang:
             return try parseNot()
@@ -397,33 +412,32 @@ struct Parser {
         default:
             let start = current.start
             let primary = try parsePrimary()
-            return .expression(try parsePostfix(primary, start: start))
+            return try parsePostfix(primary, start: start).map(Node.expression)
         }
     }
 
     @inline(never)
-    private mutating func parseNot() throws(ParseError) -> Node {
+    private mutating func parseNot() throws(ParseError) -> Parsed<Node> {
         let token = current
         if token.kind == .keyword(.not), try reservedWordStandsAsKey(takesOperand: true) { throw reservedWordAsKey(token) }
         try advance()
-        let operand = try requirePredicate(try parse(.not))
-        try built(height + 1, at: token)
-        return .predicate(PredicateNode(.not(operand), range: range(from: token.start)))
+        let operand = try parseTree(.not)
+        let height = try checkedHeight(operand.height + 1, at: token)
+        return Parsed(.predicate(PredicateNode(.not(try requirePredicate(operand.node)), range: range(from: token.start))), height: height)
     }
 
     /// `TRUEPREDICATE`, `FALSEPREDICATE`.
     @inline(never)
-    private mutating func parsePredicateConstant() throws(ParseError) -> Node {
+    private mutating func parsePredicateConstant() throws(ParseError) -> Parsed<Node> {
         let token = current
         if try reservedWordStandsAsKey(takesOperand: false) { throw reservedWordAsKey(token) }
         try advance()
-        height = 1
-        return .predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range))
+        return Parsed(.predicate(PredicateNode(.constant(token.kind == .keyword(.truePredicate)), range: token.range)), height: 1)
     }
 
     /// `ANY x op y`, `SOME`, `ALL`, `NONE`.
     @inline(never)
-    private mutating func parseQualified() throws(ParseError) -> Node {
+    private mutating func parseQualified() throws(ParseError) -> Parsed<Node> {
         let token = current
         if try reservedWordStandsAsKey(takesOperand: true) { throw reservedWordAsKey(token) }
         try advance()
@@ -432,12 +446,13 @@ struct Parser {
         case .keyword(.none): .none
         default: .any
         }
-        let left = try requireExpression(try parse(Precedence.comparison.tighter))
+        let leftTree = try parseTree(Precedence.comparison.tighter)
+        let left = try requireExpression(leftTree.node)
         guard current.kind.isComparisonToken else {
             if let habit = try sqlOperatorError(after: left, qualifier: token) { throw habit }
             throw missingQualifiedOperator(token, left)
         }
-        return .predicate(try parseComparison(left: left, modifier: modifier, start: token.start))
+        return try parseComparison(left: Parsed(left, height: leftTree.height), modifier: modifier, start: token.start).map(Node.predicate)
     }
 
     @inline(never)
@@ -451,7 +466,7 @@ struct Parser {
     /// `-x`, `~x`; a minus sign directly before a number is folded into it (so
     /// `-9223372036854775808` is exact and `-7` is the constant -7).
     @inline(never)
-    private mutating func parseUnary() throws(ParseError) -> Node {
+    private mutating func parseUnary() throws(ParseError) -> Parsed<Node> {
         let token = current
         try advance()
         // Postfixes bind tighter than minus: `-1[FIRST]` is -(1[FIRST]), so no folding there.
@@ -460,51 +475,53 @@ struct Parser {
             let number = current
             try advance()
             let value: ConstantValue = number.kind == .integer ? lexer.negativeIntegerValue(number) : .double(-lexer.doubleValue(number))
-            height = 1
-            return .expression(ExpressionNode(.constant(value), range: range(from: token.start)))
+            return Parsed(.expression(ExpressionNode(.constant(value), range: range(from: token.start))), height: 1)
         }
-        let operand = try requireExpression(try parse(.unary))
-        try built(height + 1, at: token)
-        return .expression(ExpressionNode(.unary(token.kind == .minus ? .negate : .bitwiseNot, operand), range: range(from: token.start)))
+        let operand = try parseTree(.unary)
+        let height = try checkedHeight(operand.height + 1, at: token)
+        let node = ExpressionNode(.unary(token.kind == .minus ? .negate : .bitwiseNot, try requireExpression(operand.node)), range: range(from: token.start))
+        return Parsed(.expression(node), height: height)
     }
 
     /// `( predicate )` or `( expression )`, followed by postfixes if an expression. The
     /// parentheses add nothing to the tree's height; they count toward their own limit.
     @inline(never)
-    private mutating func parseParenthesized() throws(ParseError) -> Node {
+    private mutating func parseParenthesized() throws(ParseError) -> Parsed<Node> {
         let start = current.start
         if parenthesisDepth >= options.maximumNestingLevel {
             throw error(.nestingTooDeep, "parentheses are nested deeper than the limit of \(options.maximumNestingLevel) levels", at: current)
         }
         parenthesisDepth += 1
         try advance()
-        let inner: Node
+        let inner: Parsed<Node>
         do throws(ParseError) {
-            inner = try parse(.or, parenthesized: true)
+            inner = try parseTree(.or, parenthesized: true)
         } catch {
             parenthesisDepth -= 1
             throw error
         }
         parenthesisDepth -= 1
         guard current.kind == .rightParen else {
-            if current.kind == .comma, case .expression(let first) = inner { throw parenthesizedListError(first: first, open: start) }
-            try unexpected(after: inner, closer: ")")
+            if current.kind == .comma, case .expression(let first) = inner.node { throw parenthesizedListError(first: first, open: start) }
+            try unexpected(after: inner.node, closer: ")")
         }
         try advance()
-        switch inner {
+        switch inner.node {
         case .predicate(var p):
             p.range = range(from: start)
-            return .predicate(p)
+            return Parsed(.predicate(p), height: inner.height)
         case .expression(var e):
             e.range = range(from: start)
-            return .expression(try parsePostfix(e, start: start))
+            return try parsePostfix(Parsed(e, height: inner.height), start: start).map(Node.expression)
         }
     }
 
     // MARK: - Comparisons
 
     @inline(never)
-    private mutating func parseComparison(left: ExpressionNode, modifier: ComparisonModifier, start: Int) throws(ParseError) -> PredicateNode {
+    private mutating func parseComparison(left leftTree: Parsed<ExpressionNode>, modifier: ComparisonModifier,
+                                          start: Int) throws(ParseError) -> Parsed<PredicateNode> {
+        let left = leftTree.node
         let operatorToken = current
         guard let op = current.kind.comparisonOperator else {
             throw error(.unexpectedToken, "expected a comparison operator, found \(describe(current))", at: current)
@@ -514,9 +531,9 @@ struct Parser {
         if current.kind == .leftBracket {
             options = try parseOptions()
         }
-        let leftHeight = height
-        let right = try requireExpression(try parse(Precedence.comparison.tighter))
-        try built(max(leftHeight, height) + 1, at: operatorToken)
+        let rightTree = try parseTree(Precedence.comparison.tighter)
+        let right = try requireExpression(rightTree.node)
+        let height = try checkedHeight(max(leftTree.height, rightTree.height) + 1, at: operatorToken)
         if op == .between, case .aggregate(let bounds) = right.kind, bounds.count != 2 {
             throw error(.unexpectedToken, "BETWEEN needs two bounds, {low, high}; found \(bounds.count)", at: right.range)
         }
@@ -524,7 +541,7 @@ struct Parser {
         if current.kind.isComparisonToken {
             throw error(.chainedComparison, "comparisons do not chain: '\(text(current))' cannot follow '\(text(operatorToken))' (combine comparisons with AND)", at: current)
         }
-        return PredicateNode(.comparison(Comparison(left, op, right, modifier: modifier, options: options)), range: range(from: start))
+        return Parsed(PredicateNode(.comparison(Comparison(left, op, right, modifier: modifier, options: options)), range: range(from: start)), height: height)
     }
 
     /// `[cdnl]` after a comparison operator.
@@ -560,9 +577,9 @@ struct Parser {
     /// Keys after dots and subscripts after `base` (whose height ``height`` is). The keys of a
     /// key path gather in one array, built into the node when the path ends: appending to the
     /// node's own array would copy it at every key, and make a long path quadratic.
-    private mutating func parsePostfix(_ base: ExpressionNode, start: Int) throws(ParseError) -> ExpressionNode {
-        var node = base
-        var nodeHeight = height
+    private mutating func parsePostfix(_ base: Parsed<ExpressionNode>, start: Int) throws(ParseError) -> Parsed<ExpressionNode> {
+        var node = base.node
+        var nodeHeight = base.height
         // A key path being read: its base (nil for the evaluated object) and keys so far.
         var inPath = false
         var pathBase: ExpressionNode?
@@ -605,8 +622,9 @@ struct Parser {
                 case .keyword(.last): sub = .last; try advance()
                 case .keyword(.size): sub = .size; try advance()
                 default:
-                    sub = .expression(try requireExpression(try parse(.or)))
-                    subscriptHeight = height
+                    let index = try parseTree(.or)
+                    sub = .expression(try requireExpression(index.node))
+                    subscriptHeight = index.height
                 }
                 try expect(.rightBracket, "]", context: "to close the subscript")
                 nodeHeight = max(nodeHeight, subscriptHeight) + 1
@@ -614,8 +632,7 @@ struct Parser {
                 node = ExpressionNode(.index(base: node, subscript: sub), range: range(from: start))
             default:
                 if inPath { node = ExpressionNode(.keyPath(base: pathBase, keys: pathKeys), range: range(from: start)) }
-                height = nodeHeight
-                return node
+                return Parsed(node, height: nodeHeight)
             }
         }
     }
@@ -646,7 +663,7 @@ struct Parser {
 
     // MARK: - Primaries
 
-    private mutating func parsePrimary() throws(ParseError) -> ExpressionNode {
+    private mutating func parsePrimary() throws(ParseError) -> Parsed<ExpressionNode> {
         switch current.kind {
         case .integer, .double, .string, .keyword(.nil), .keyword(.null), .keyword(.true), .keyword(.yes),
              .keyword(.false), .keyword(.no), .keyword(.self):
@@ -659,7 +676,10 @@ struct Parser {
         case .variable:
             return try parseVariable()
         case .formatSpecifier:
-            return try bindArgument()
+            // An array bound to %@ is an aggregate, as high as its nesting; the rest are leaves.
+            let token = current
+            let node = try bindArgument()
+            return Parsed(node, height: try checkedHeight(node.nestingHeight, at: token))
         case .leftBrace:
             return try parseAggregate()
         case .keyword(.subquery):
@@ -676,7 +696,7 @@ struct Parser {
     }
 
     @inline(never)
-    private mutating func parseLiteral() throws(ParseError) -> ExpressionNode {
+    private mutating func parseLiteral() throws(ParseError) -> Parsed<ExpressionNode> {
         let token = current
         let value: ConstantValue
         switch token.kind {
@@ -687,24 +707,21 @@ struct Parser {
         case .keyword(.false), .keyword(.no): value = .bool(false)
         case .keyword(.self):
             try advance()
-            height = 1
-            return ExpressionNode(.evaluatedObject, range: token.range)
+            return Parsed(ExpressionNode(.evaluatedObject, range: token.range), height: 1)
         default: value = .null
         }
         try advance()
-        height = 1
-        return ExpressionNode(.constant(value), range: token.range)
+        return Parsed(ExpressionNode(.constant(value), range: token.range), height: 1)
     }
 
     /// The first key of a key path: `name`, `#name`, `@name`.
     @inline(never)
-    private mutating func parseKeyPathStart() throws(ParseError) -> ExpressionNode {
+    private mutating func parseKeyPathStart() throws(ParseError) -> Parsed<ExpressionNode> {
         let token = current
         try advance()
         let skip = token.kind == .escapedKey ? 1 : 0
         let key = try lexer.identifierText(token.start + skip, token.end, escapes: token.hasEscapes)
-        height = 1
-        return ExpressionNode(.keyPath(base: nil, keys: [key]), range: token.range)
+        return Parsed(ExpressionNode(.keyPath(base: nil, keys: [key]), range: token.range), height: 1)
     }
 
     /// A key path whose first key is the reserved word that is the current token, where only
@@ -712,43 +729,41 @@ struct Parser {
     mutating func parseKeyPathFromReservedWord() throws(ParseError) -> ExpressionNode {
         let token = current
         try advance()
-        height = 1
-        return try parsePostfix(ExpressionNode(.keyPath(base: nil, keys: [text(token)]), range: token.range), start: token.start)
+        return try parsePostfix(Parsed(ExpressionNode(.keyPath(base: nil, keys: [text(token)]), range: token.range), height: 1), start: token.start).node
     }
 
     /// `$name` or `$name := value`.
     @inline(never)
-    private mutating func parseVariable() throws(ParseError) -> ExpressionNode {
+    private mutating func parseVariable() throws(ParseError) -> Parsed<ExpressionNode> {
         let token = current
         let name = try lexer.identifierText(token.start + 1, token.end, escapes: token.hasEscapes)
         try advance()
         guard current.kind == .assign else {
-            height = 1
-            return ExpressionNode(.variable(name), range: token.range)
+            return Parsed(ExpressionNode(.variable(name), range: token.range), height: 1)
         }
         let assign = current
         try advance()
-        let value = try requireExpression(try parse(Precedence.assignment.tighter))
-        try built(height + 1, at: assign)
-        return ExpressionNode(.assignment(variable: name, value: value), range: range(from: token.start))
+        let value = try parseTree(Precedence.assignment.tighter)
+        let height = try checkedHeight(value.height + 1, at: assign)
+        return Parsed(ExpressionNode(.assignment(variable: name, value: try requireExpression(value.node)), range: range(from: token.start)), height: height)
     }
 
     /// `{a, b, ...}`, or a dictionary: `{"key": value, ...}`, `{:}`.
     @inline(never)
-    private mutating func parseAggregate() throws(ParseError) -> ExpressionNode {
+    private mutating func parseAggregate() throws(ParseError) -> Parsed<ExpressionNode> {
         let open = current
         try advance()
         // `{:`, `{"key":`: a dictionary.
         if current.kind == .colon { return try parseDictionary(open: open) }
         if current.kind == .string, try peek().kind == .colon { return try parseDictionary(open: open) }
         let elements = try parseExpressionList(closer: .rightBrace, "}", context: "in the aggregate")
-        try built(height + 1, at: open)
-        return ExpressionNode(.aggregate(elements), range: range(from: open.start))
+        let height = try checkedHeight(elements.height + 1, at: open)
+        return Parsed(ExpressionNode(.aggregate(elements.node), range: range(from: open.start)), height: height)
     }
 
     /// The rest of a dictionary after its `{` (`open`): `"key": value, ...}`, or `:}` for the
     /// empty one. Keys are string literals, each at most once.
-    private mutating func parseDictionary(open: Token) throws(ParseError) -> ExpressionNode {
+    private mutating func parseDictionary(open: Token) throws(ParseError) -> Parsed<ExpressionNode> {
         var entries: [DictionaryEntry] = []
         var highest = 0
         if current.kind == .colon {
@@ -769,8 +784,9 @@ struct Parser {
                 }
                 try advance()
                 try expect(.colon, ":", context: "after the dictionary's key \(CanonicalPrinter.formatString(key))")
-                entries.append(DictionaryEntry(key, try requireExpression(try parse(.or))))
-                highest = max(highest, height)
+                let value = try parseTree(.or)
+                entries.append(DictionaryEntry(key, try requireExpression(value.node)))
+                highest = max(highest, value.height)
                 guard current.kind == .comma else { break }
                 try advance()
             }
@@ -780,31 +796,31 @@ struct Parser {
             }
             try advance()
         }
-        try built(highest + 1, at: open)
-        return ExpressionNode(.dictionary(entries), range: range(from: open.start))
+        let height = try checkedHeight(highest + 1, at: open)
+        return Parsed(ExpressionNode(.dictionary(entries), range: range(from: open.start)), height: height)
     }
 
-    /// Comma-separated expressions up to `closer`, which it consumes (the opener already was);
-    /// ``height`` is then the highest element's (0 for none).
-    mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> [ExpressionNode] {
+    /// Comma-separated expressions up to `closer`, which it consumes (the opener already was),
+    /// with the highest element's height (0 for none).
+    private mutating func parseExpressionList(closer: Token.Kind, _ spelling: String, context: String) throws(ParseError) -> Parsed<[ExpressionNode]> {
         var elements: [ExpressionNode] = []
         var highest = 0
         if current.kind != closer {
             var progress = LoopProgress()
             while progress.moved(to: current.start) {
-                elements.append(try requireExpression(try parse(.or)))
-                highest = max(highest, height)
+                let element = try parseTree(.or)
+                elements.append(try requireExpression(element.node))
+                highest = max(highest, element.height)
                 guard current.kind == .comma else { break }
                 try advance()
             }
         }
-        height = highest
         guard current.kind == closer else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
                         "expected ',' or '\(spelling)' \(context), found \(describe(current))", at: current, expected: [",", spelling])
         }
         try advance()
-        return elements
+        return Parsed(elements, height: highest)
     }
 
     /// The error for a token that cannot start an expression.
@@ -837,7 +853,7 @@ struct Parser {
 
     /// `name(args)`, `name:(args)`, `add:to:(a, b)`.
     @inline(never)
-    private mutating func parseFunctionCall() throws(ParseError) -> ExpressionNode {
+    private mutating func parseFunctionCall() throws(ParseError) -> Parsed<ExpressionNode> {
         let nameToken = current
         var name = text(nameToken)
         try advance()
@@ -871,7 +887,8 @@ struct Parser {
             throw ParseError(.unexpectedToken, FunctionCatalog.key(name) == "count" ? SQLHabits.countStar : "'*' is not an argument; name a key",
                              source: lexer.source, offset: nameToken.start, length: star.end + 1 - nameToken.start, expected: ["an expression"])
         }
-        let arguments = try parseExpressionList(closer: .rightParen, ")", context: "after the function's arguments")
+        let argumentList = try parseExpressionList(closer: .rightParen, ")", context: "after the function's arguments")
+        let arguments = argumentList.node
         guard let function = FunctionCatalog.lookup(name, arity: arguments.count) else {
             if ["min", "max"].contains(FunctionCatalog.key(name)), arguments.count >= 2, let selector = candidates.first?.selector {
                 let (message, suggestion) = SQLHabits.scalarMinMax(selector, arguments: arguments.map(writtenText))
@@ -880,18 +897,18 @@ struct Parser {
             let arities = candidates.map { "\($0.selector) takes \($0.arity) argument\($0.arity == 1 ? "" : "s")" }.joined(separator: "; ")
             throw error(.wrongArgumentCount, "\(arities), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
         }
-        try built(height + 1, at: nameToken)
-        return ExpressionNode(.function(name: function.selector, arguments: arguments), range: range(from: nameToken.start))
+        let height = try checkedHeight(argumentList.height + 1, at: nameToken)
+        return Parsed(ExpressionNode(.function(name: function.selector, arguments: arguments), range: range(from: nameToken.start)), height: height)
     }
 
     @inline(never)
-    private mutating func parseSubquery() throws(ParseError) -> ExpressionNode {
+    private mutating func parseSubquery() throws(ParseError) -> Parsed<ExpressionNode> {
         try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after SUBQUERY")
-        let collection = try requireExpression(try parse(.or))
-        let collectionHeight = height
+        let collectionTree = try parseTree(.or)
+        let collection = try requireExpression(collectionTree.node)
         try expect(.comma, ",", context: "after SUBQUERY's collection")
         guard current.kind == .variable else {
             throw error(.unexpectedToken, "expected a $variable as SUBQUERY's second argument, found \(describe(current))", at: current, expected: ["$variable"])
@@ -899,28 +916,30 @@ struct Parser {
         let variable = try lexer.identifierText(current.start + 1, current.end, escapes: current.hasEscapes)
         try advance()
         try expect(.comma, ",", context: "after SUBQUERY's variable")
-        let predicate = try requirePredicate(try parse(.or))
-        try built(max(collectionHeight, height) + 1, at: current)
+        let predicateTree = try parseTree(.or)
+        let predicate = try requirePredicate(predicateTree.node)
+        let height = try checkedHeight(max(collectionTree.height, predicateTree.height) + 1, at: current)
         try expect(.rightParen, ")", context: "to close SUBQUERY")
-        return ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start))
+        return Parsed(ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start)), height: height)
     }
 
     @inline(never)
-    private mutating func parseTernary() throws(ParseError) -> ExpressionNode {
+    private mutating func parseTernary() throws(ParseError) -> Parsed<ExpressionNode> {
         try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after TERNARY")
-        let condition = try requirePredicate(try parse(.or))
-        var highest = height
+        let conditionTree = try parseTree(.or)
+        let condition = try requirePredicate(conditionTree.node)
         try expect(.comma, ",", context: "after TERNARY's condition")
-        let then = try requireExpression(try parse(.or))
-        highest = max(highest, height)
+        let thenTree = try parseTree(.or)
+        let then = try requireExpression(thenTree.node)
         try expect(.comma, ",", context: "after TERNARY's second argument")
-        let otherwise = try requireExpression(try parse(.or))
-        try built(max(highest, height) + 1, at: current)
+        let otherwiseTree = try parseTree(.or)
+        let otherwise = try requireExpression(otherwiseTree.node)
+        let height = try checkedHeight(max(conditionTree.height, thenTree.height, otherwiseTree.height) + 1, at: current)
         try expect(.rightParen, ")", context: "to close TERNARY")
-        return ExpressionNode(.ternary(condition: condition, then: then, else: otherwise), range: range(from: start))
+        return Parsed(ExpressionNode(.ternary(condition: condition, then: then, else: otherwise), range: range(from: start)), height: height)
     }
 
     /// Before CAST, SUBQUERY, TERNARY or FUNCTION (the current token): followed by anything
@@ -942,13 +961,13 @@ struct Parser {
     }
 
     @inline(never)
-    private mutating func parseCast() throws(ParseError) -> ExpressionNode {
+    private mutating func parseCast() throws(ParseError) -> Parsed<ExpressionNode> {
         try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after CAST")
-        let value = try requireExpression(try parse(.or))
-        let valueHeight = height
+        let valueTree = try parseTree(.or)
+        let value = try requireExpression(valueTree.node)
         if current.kind == .identifier, text(current).uppercased() == "AS" { throw try castAsError(value: value, start: start) }
         try expect(.comma, ",", context: "after the value to CAST")
         let (typeName, typeRange) = try parseStringConstant(what: "CAST's type")
@@ -959,30 +978,32 @@ struct Parser {
         }
         let node = CastFolding.fold(ExpressionNode(.cast(value: value, type: type), range: range(from: start)))
         // A folded CAST is a constant, a leaf.
-        if case .constant = node.kind { height = 1 } else { try built(valueHeight + 1, at: current) }
-        return node
+        if case .constant = node.kind { return Parsed(node, height: 1) }
+        return Parsed(node, height: try checkedHeight(valueTree.height + 1, at: current))
     }
 
     @inline(never)
-    private mutating func parseFunctionExpression() throws(ParseError) -> ExpressionNode {
+    private mutating func parseFunctionExpression() throws(ParseError) -> Parsed<ExpressionNode> {
         try checkParenthesisFollows()
         let start = current.start
         try advance()
         try expect(.leftParen, "(", context: "after FUNCTION")
-        let receiver = try requireExpression(try parse(.or))
-        var highest = height
+        let receiverTree = try parseTree(.or)
+        let receiver = try requireExpression(receiverTree.node)
+        var highest = receiverTree.height
         try expect(.comma, ",", context: "after FUNCTION's receiver")
         let (selector, _) = try parseStringConstant(what: "FUNCTION's selector")
         var arguments: [ExpressionNode] = []
         if current.kind == .comma {
             try advance()
-            arguments = try parseExpressionList(closer: .rightParen, ")", context: "after FUNCTION's arguments")
-            highest = max(highest, height)
+            let list = try parseExpressionList(closer: .rightParen, ")", context: "after FUNCTION's arguments")
+            arguments = list.node
+            highest = max(highest, list.height)
         } else {
             try expect(.rightParen, ")", context: "to close FUNCTION")
         }
-        try built(highest + 1, at: current)
-        return ExpressionNode(.functionExpression(receiver: receiver, selector: selector, arguments: arguments), range: range(from: start))
+        let height = try checkedHeight(highest + 1, at: current)
+        return Parsed(ExpressionNode(.functionExpression(receiver: receiver, selector: selector, arguments: arguments), range: range(from: start)), height: height)
     }
 
     // MARK: - Format arguments
@@ -1016,8 +1037,6 @@ struct Parser {
         let token = current
         try advance()
         let conversion = lexer.bytes[token.end - 1]
-        // Every form below but %@'s is a leaf.
-        height = 1
         if conversion == UInt8(ascii: "K") {
             return ExpressionNode(.keyPath(base: nil, keys: try keyPathArgument(for: token)), range: token.range)
         }
@@ -1032,8 +1051,6 @@ struct Parser {
             } catch {
                 throw invalid(error.description)
             }
-            // An array argument is an aggregate, as high as its nesting.
-            try built(expression.nestingHeight, at: token)
             expression.range = token.range
             return expression
         }
