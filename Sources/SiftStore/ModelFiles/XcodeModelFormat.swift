@@ -51,9 +51,9 @@ import SiftLanguage
 /// be fetched on.
 ///
 /// Errors name the file and, for problems inside `contents`, the line of the element. A
-/// malformed file is an error, never a crash (``ModelXMLScanner``): text that is not UTF-8 is
-/// refused before reading, entity declarations (`<!ENTITY`, which Xcode never writes) and
-/// processing instructions other than the XML declaration as they are met.
+/// malformed file is an error, never a crash (Sift's own XML scanner reads it): text that is
+/// not UTF-8 is refused before reading, entity declarations (`<!ENTITY`, which Xcode never
+/// writes) and processing instructions other than the XML declaration as they are met.
 public enum XcodeModelFormat {
     /// The user-info key that marks an attribute searchable.
     public static let searchableKey = "siftSearchable"
