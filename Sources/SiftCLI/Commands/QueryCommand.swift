@@ -56,7 +56,7 @@ struct QueryCommand: ParsableCommand {
 
     /// What the command line asks for, apart from the parser.
     var invocation: QueryInvocation {
-        QueryInvocation(store: store, fetch: fetch.source, readOnly: readOnly.isOn, output: output, relationships: relationships,
+        QueryInvocation(store: store, source: fetch.source, readOnly: readOnly.isOn, output: output, relationships: relationships,
                         properties: properties)
     }
 

@@ -7,20 +7,10 @@ import Sift
 struct QueryInvocation: Equatable {
     var store: String
     var source: FetchSource
-    var readOnly: Bool
-    var output: OutputFormat
-    var relationships: RelationshipDetail
+    var readOnly = false
+    var output = OutputFormat.json
+    var relationships = RelationshipDetail.counts
     var properties: String?
-
-    init(store: String, fetch source: FetchSource, readOnly: Bool = false, output: OutputFormat = .json,
-         relationships: RelationshipDetail = .counts, properties: String? = nil) {
-        self.store = store
-        self.source = source
-        self.readOnly = readOnly
-        self.output = output
-        self.relationships = relationships
-        self.properties = properties
-    }
 
     func run() throws {
         var fetch = try source.makeRequest()

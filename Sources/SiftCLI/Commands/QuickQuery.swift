@@ -45,7 +45,7 @@ enum QuickQuery {
             index += 1
         }
         guard let store, let statement else { return nil }
-        var invocation = QueryInvocation(store: store, fetch: FetchSource(statement: statement))
+        var invocation = QueryInvocation(store: store, source: FetchSource(statement: statement))
         invocation.readOnly = readOnly
         if let output { invocation.output = output }
         return invocation
