@@ -137,8 +137,8 @@ struct MemoryBudget {
     /// The memory limit of the process's control group (cgroup v2 `memory.max`) less its use, if any.
     private static func controlGroupLimit() -> Int? {
         guard let limit = numbers(inFile: "/sys/fs/cgroup/memory.max").first ?? nil else { return nil }
-        let current = numbers(inFile: "/sys/fs/cgroup/memory.current").first ?? 0
-        return max(0, limit - (current ?? 0))
+        let current = (numbers(inFile: "/sys/fs/cgroup/memory.current").first ?? nil) ?? 0
+        return max(0, limit - current)
     }
 
     /// The words of a small file of the kernel's, each as a number (nil for a word that is
