@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite"]),
 
         // Layer 4: the PostgreSQL store (the SQLite store's layout, in PostgreSQL types, through libpq).
-        .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite", "SiftSQL", "SiftPostgreSQL"]),
+        .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL"]),
 
         // The umbrella.
         .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL", "SiftPostgreSQLStore"]),

@@ -2,7 +2,6 @@ import Foundation
 import SiftEvaluation
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLite
 import SiftStore
 
 /// How attribute values are held in a PostgreSQL store's columns, and read back.
@@ -121,7 +120,7 @@ package enum PostgreSQLColumnCodec {
     /// reads columns (`PostgreSQLDialect`): booleans and integers as integers, doubles as
     /// reals (NaN too), dates as reals (seconds since 2001), numerics and text as text, bytes
     /// (a `uuid_send`'s too) as blobs.
-    package static func stored(_ value: PostgreSQLValue) -> SQLiteValue {
+    package static func stored(_ value: PostgreSQLValue) -> SQLValue {
         switch value {
         case .null: .null
         case .bool(let b): .integer(b ? 1 : 0)

@@ -2,7 +2,6 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLite
 import SiftStore
 
 extension PostgreSQLFetchExecutor {

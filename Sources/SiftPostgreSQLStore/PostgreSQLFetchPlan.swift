@@ -2,7 +2,6 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLite
 import SiftStore
 
 /// What a fetch asks PostgreSQL and what it leaves to the evaluator.
@@ -159,7 +158,7 @@ struct PostgreSQLFetchPlan {
     /// The compiler's bound values as sent: numbers, text and bytes as SQLite holds them (the
     /// dialect reads columns in that form); a NaN, which SQLite binds as NULL, as NULL. Nil when
     /// a text holds a NUL character, which PostgreSQL's text cannot.
-    static func sent(_ bindings: [SQLiteValue]) -> [PostgreSQLValue]? {
+    static func sent(_ bindings: [SQLValue]) -> [PostgreSQLValue]? {
         var result: [PostgreSQLValue] = []
         result.reserveCapacity(bindings.count)
         for binding in bindings {

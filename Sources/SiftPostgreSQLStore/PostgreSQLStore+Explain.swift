@@ -2,7 +2,6 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLite
 import SiftStore
 
 /// The SQL a fetch sends PostgreSQL, for `sift sql` and `sift explain`.
@@ -16,7 +15,7 @@ extension PostgreSQLStore {
         var (plan, sql, parameters) = try shownQuery(request)
         var reasons = [plan.inMemoryReason].compactMap { $0 }
         var sortsInMemory = request.resultType != .dictionaries && plan.sortsInMemory
-        var sectionsQuery: (sql: String, bindings: [SQLiteValue])?
+        var sectionsQuery: (sql: String, bindings: [SQLValue])?
         if request.resultType == .dictionaries {
             switch serverDictionaryQuery(plan, request) {
             case .success(let (query, queryParameters)):
@@ -105,7 +104,7 @@ extension PostgreSQLStore {
     }
 
     /// A parameter as `sift sql` shows it (in SQLite's spelling of values).
-    static func shown(_ value: PostgreSQLValue) -> SQLiteValue {
+    static func shown(_ value: PostgreSQLValue) -> SQLValue {
         PostgreSQLColumnCodec.stored(value)
     }
 }

@@ -75,6 +75,29 @@ import Testing
         #expect(table["SiftStore"] != Self.imports(in: "import SiftLanguage\nimport SiftEvaluation\nimport SiftSQL\n"))
     }
 
+    /// Engine wrappers and their C modules: what the SQL tree and the compiler must not import.
+    static let engineModules: Set<String> = ["SiftSQLite", "CSQLite", "SiftPostgreSQL", "CLibPQ"]
+
+    /// The SQL tree and the compiler know no engine: their bound values are `SQLValue`, and only
+    /// SQLite's own dialect (until the SQLite store is a module of its own) names SQLite.
+    @Test func theCompilerImportsNoEngine() throws {
+        let sources = DocumentationSnippetTests.root.appendingPathComponent("Sources/SiftSQL")
+        let allowed: Set<String> = ["SQLTree/SQLiteDialect.swift"]
+        var checked = 0
+        for folder in ["SQLTree", "Compiler"] {
+            let directory = sources.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+                checked += 1
+                guard !allowed.contains("\(folder)/\(name)") else { continue }
+                let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                let engines = Self.imports(in: text).intersection(Self.engineModules)
+                #expect(engines.isEmpty, "Sources/SiftSQL/\(folder)/\(name) imports \(engines.sorted())")
+            }
+        }
+        #expect(checked > 30, "the compiler's files were read")
+        #expect(Self.imports(in: "import SiftSQLite\n").intersection(Self.engineModules) == ["SiftSQLite"])
+    }
+
     @Test func theTableMatchesTheSources() throws {
         let page = try String(contentsOf: DocumentationSnippetTests.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
         let table = try Self.table(in: page)

@@ -122,7 +122,7 @@ import Testing
         let (_, sqlite) = try Self.stores()
         let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Author SORT BY name SECTION BY name"))
         let sql = try #require(generated.sectionsSQL)
-        let plan = try sqlite.rawRows("EXPLAIN QUERY PLAN " + sql, generated.sectionsBindings).map { $0.last?.description ?? "" }
+        let plan = try sqlite.rawRows("EXPLAIN QUERY PLAN " + sql, generated.sectionsBindings.map(SQLiteValue.init)).map { $0.last?.description ?? "" }
         #expect(!plan.contains { $0.contains("CO-ROUTINE") }, "\(plan)")
         #expect(plan.contains { $0.contains("SCAN") }, "\(plan)")
     }

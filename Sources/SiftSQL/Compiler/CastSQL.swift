@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 
 /// `CAST(value, 'Type')` with the evaluator's conversions (`Cast.convert`):
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 
 /// Comparisons between numbers one of which is a decimal. SQLite holds a decimal as its text
 /// (``DecimalText``), which neither orders nor compares as a number, so such comparisons are the
@@ -100,7 +99,7 @@ extension PredicateSQLCompiler {
     /// A foreign Decimal column held as numbers and a constant compared as numbers (the constant
     /// bound as its double, or integer), in their order; nil for any other pair.
     private func storedNumberPair(_ l: SQLFragment, _ r: SQLFragment) -> (SQLExpression, SQLExpression)? {
-        func number(_ value: Value) -> SQLiteValue? {
+        func number(_ value: Value) -> SQLValue? {
             let limit = 9_007_199_254_740_992.0  // 2^53: every integer up to it is a double
             switch value {
             case .int(let i) where abs(Double(i)) <= limit: return .integer(i)

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A dictionary fetch compiled (``DictionarySQL``) for a store on a server, in PostgreSQL's
@@ -18,7 +17,7 @@ package struct DialectDictionaryQuery {
     private let compiled: DictionarySQL
     package let sql: String
     /// The values of `$1`, `$2`, … as SQLite would hold them.
-    package let bindings: [SQLiteValue]
+    package let bindings: [SQLValue]
     /// Whether offset and limit ran in the server.
     package var pagesInSQL: Bool { compiled.pagesInSQL }
 
@@ -39,7 +38,7 @@ package struct DialectDictionaryQuery {
     }
 
     /// The dictionary of a result row, its values in SQLite's form, one per property.
-    package func row(_ values: [SQLiteValue]) -> ValueDictionary {
+    package func row(_ values: [SQLValue]) -> ValueDictionary {
         var row = ValueDictionary()
         for (index, (property, column)) in zip(compiled.properties, compiled.columns).enumerated() where index < values.count {
             row[property.name] = column.decode(values[index])

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A fetch request compiled (``FetchSQL``) for a store on a server, in PostgreSQL's dialect:
@@ -18,11 +17,11 @@ package struct DialectFetchQuery {
     package let sql: String
     /// The values of `$1`, `$2`, … as SQLite would hold them (numbers, text, blobs): the dialect
     /// reads each column in that form.
-    package let bindings: [SQLiteValue]
+    package let bindings: [SQLValue]
     /// `SELECT count(*)` of the rows the request returns when ``residual`` is nil (paging
     /// included), else of the candidate rows; with ``countBindings``.
     package let countSQL: String
-    package let countBindings: [SQLiteValue]
+    package let countBindings: [SQLValue]
     /// What the evaluator checks on each row (nil: the server did everything).
     package let residual: PredicateNode?
     /// Why part of the predicate, or the sort, runs in memory.

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A sectioned fetch compiled (``SectionSQL``) for a store on a server, in PostgreSQL's
@@ -22,9 +21,9 @@ package struct DialectSectionQuery {
     package let valueType: AttributeType?
     /// The runs of equal first sort key, when that key is the section key path (nil otherwise),
     /// and its bindings.
-    package let runs: (sql: String, bindings: [SQLiteValue])?
+    package let runs: (sql: String, bindings: [SQLValue])?
     /// The row-numbering summary query and its bindings.
-    package let summary: (sql: String, bindings: [SQLiteValue])
+    package let summary: (sql: String, bindings: [SQLValue])
     /// The place of the first row of the results (nil for an offset beyond any place).
     package var firstPlace: Int64? { section.firstPlace }
 
@@ -43,7 +42,7 @@ package struct DialectSectionQuery {
     }
 
     /// The query of a section's objects (`columns`, SQL text the caller writes), in result order.
-    package func objectsQuery(_ columns: [String], span: SectionSpan) throws -> (sql: String, bindings: [SQLiteValue]) {
+    package func objectsQuery(_ columns: [String], span: SectionSpan) throws -> (sql: String, bindings: [SQLValue]) {
         let query = section.objectsQuery(columns.map { .literal($0) }, values: span.values, first: span.first, last: span.last)
         if let construct = query.unsupported.first { throw SQLUnsupported("the dialect has no \(construct)") }
         return (query.sql, query.bindings)

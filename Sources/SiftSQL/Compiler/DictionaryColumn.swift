@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// One selected column of a dictionary query: its SQL, and how the stored value it yields
@@ -29,7 +28,7 @@ struct DictionaryColumn {
     let decoding: Decoding
 
     /// The result value of a stored value.
-    func decode(_ stored: SQLiteValue) -> Value {
+    func decode(_ stored: SQLValue) -> Value {
         switch (decoding, stored) {
         case (.sumOfDoubles, .null): return .int(0)
         case (.sumOfDoubles, _): return ColumnCodec.decode(stored, as: .double)

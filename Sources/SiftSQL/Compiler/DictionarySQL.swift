@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A dictionary fetch (propertiesToFetch, group by) compiled for SQLite on top of the fetch's
@@ -108,7 +107,7 @@ struct DictionarySQL {
     }
 
     /// The query and its bindings.
-    func query() -> (sql: String, bindings: [SQLiteValue]) {
+    func query() -> (sql: String, bindings: [SQLValue]) {
         let renderer = SQLRenderer()
         return (renderer.render(statement()), renderer.bindings)
     }
@@ -130,11 +129,12 @@ struct DictionarySQL {
         return select
     }
 
-    /// The result row the statement is on (before HAVING, sorting groups, distinct).
-    func row(_ statement: SQLiteStatement) -> ValueDictionary {
+    /// A result row (before HAVING, sorting groups, distinct) from its columns' values, in the
+    /// order of the select list: `value(i)` is column `i`.
+    func row(_ value: (Int) -> SQLValue) -> ValueDictionary {
         var row = ValueDictionary()
         for (index, (property, column)) in zip(properties, columns).enumerated() {
-            row[property.name] = column.decode(statement.value(Int32(index)))
+            row[property.name] = column.decode(value(index))
         }
         return row
     }

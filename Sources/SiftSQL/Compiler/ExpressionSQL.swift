@@ -1,7 +1,6 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// An operand of a comparison, as SQL sees it.

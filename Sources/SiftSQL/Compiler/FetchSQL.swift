@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A fetch request compiled for SQLite: the FROM, WHERE and ORDER BY of its query, the part
@@ -190,7 +189,7 @@ struct FetchSQL {
 
     /// `SELECT count(*) FROM (SELECT 1 FROM "<table>" AS "t0" WHERE <range> LIMIT ?)`: how many
     /// rows ``keyOrderRange`` matches, counted up to `limit` from the index alone.
-    func rangeCount(_ range: SQLExpression, upTo limit: Int64) -> (sql: String, bindings: [SQLiteValue]) {
+    func rangeCount(_ range: SQLExpression, upTo limit: Int64) -> (sql: String, bindings: [SQLValue]) {
         let renderer = SQLRenderer(SQLiteDialect())
         let matches = SQLSelect(columns: [.integer(1)], from: SQLFrom(table: table.table, alias: alias, joins: []), where: range,
                                 limit: context.bind(.integer(limit)))
@@ -210,7 +209,7 @@ struct FetchSQL {
     }
 
     /// The whole query, selecting `columns`, and its bindings.
-    func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLiteValue]) {
+    func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLValue]) {
         let rendered = select(columns, in: SQLiteDialect())
         return (rendered.sql, rendered.bindings)
     }
@@ -233,7 +232,7 @@ struct FetchSQL {
     }
 
     /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
-    func countQuery() -> (sql: String, bindings: [SQLiteValue]) {
+    func countQuery() -> (sql: String, bindings: [SQLValue]) {
         let rendered = countQuery(in: SQLiteDialect())
         return (rendered.sql, rendered.bindings)
     }

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 
 /// Functions of LANGUAGE.md §6 and `FUNCTION(receiver, 'selector:', …)`, compiled so that SQL
 /// computes exactly the evaluator's value:

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// The aggregate functions of a grouped dictionary fetch (or of one aggregating its whole

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// A compiled predicate: SQL that is 1 where the predicate holds, and 0 or NULL where it does

@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// Collects what generating one SQL statement needs beyond its expression trees: the values
 /// bound (each a ``SQLParameter``, numbered only when the statement is rendered, by
@@ -18,7 +17,7 @@ final class SQLGenerationContext {
     }
 
     /// A bound value, as an expression: `?N` once rendered.
-    func bind(_ value: SQLiteValue) -> SQLExpression {
+    func bind(_ value: SQLValue) -> SQLExpression {
         parameterCount += 1
         return .parameter(SQLParameter(id: parameterCount, value: value))
     }

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// The SQL of a sectioned fetch (FETCH.md §4) whose predicate, sort and paging all run in SQL.
@@ -120,7 +119,7 @@ struct SectionSQL {
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
-    func objectsQuery(_ columns: [SQLExpression], values: [SQLiteValue], first: Int64, last: Int64) -> RenderedSQL {
+    func objectsQuery(_ columns: [SQLExpression], values: [SQLValue], first: Int64, last: Int64) -> RenderedSQL {
         let context = plan.context
         /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
         /// column was declared with.

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 import SiftStore
 
 /// One section as a GROUP BY query of ``SectionSQL`` describes it: its name, the stored values
@@ -10,7 +9,7 @@ import SiftStore
 /// PostgreSQL's result, their values in SQLite's form.
 package struct SectionSpan: Sendable {
     package let name: String
-    package var values: [SQLiteValue]
+    package var values: [SQLValue]
     package var count: Int64
     package var first: Int64
     package var last: Int64
@@ -18,7 +17,7 @@ package struct SectionSpan: Sendable {
     /// Sections from the rows of the summary query (``SectionSQL/summaryQuery()``: value, size,
     /// first place, last place), in order of their first place; values of one
     /// ``SectionIdentity`` (nil and `""`, `0` and `0.0`) make one section, named by the first.
-    package static func fromSummary(_ rows: [(value: SQLiteValue, count: Int64, first: Int64, last: Int64)], type: AttributeType?) -> [SectionSpan] {
+    package static func fromSummary(_ rows: [(value: SQLValue, count: Int64, first: Int64, last: Int64)], type: AttributeType?) -> [SectionSpan] {
         var merged: [SectionSpan] = []
         var indexByKey: [String: Int] = [:]
         for row in rows {
@@ -43,14 +42,14 @@ package struct SectionSpan: Sendable {
     /// value (or only nils), placed after the runs before it from `firstPlace`, and consecutive
     /// runs of one ``SectionIdentity`` one section. Nil when a run holds several values, or a
     /// section's runs are apart: the summary query must say then.
-    package static func fromRuns(_ rows: [(least: SQLiteValue, greatest: SQLiteValue, valued: Int64, count: Int64)], type: AttributeType?,
+    package static func fromRuns(_ rows: [(least: SQLValue, greatest: SQLValue, valued: Int64, count: Int64)], type: AttributeType?,
                                  firstPlace: Int64) -> [SectionSpan]? {
         var merged: [SectionSpan] = []
         var seen: Set<String> = []
         var lastKey: String?
         var place = firstPlace
         for row in rows {
-            let stored: SQLiteValue
+            let stored: SQLValue
             if row.valued == 0 {
                 stored = .null
             } else if row.valued == row.count, row.least == row.greatest {

@@ -34,7 +34,7 @@ extension SiftSQLFunctions {
             for (offset, kind) in resolved.argumentKinds.enumerated() {
                 arguments.append(kind.value(of: call.value(offset + 2)))
             }
-            return ColumnCodec.encode(try resolved.implementation(arguments))
+            return ColumnCodec.sqliteEncoded(try resolved.implementation(arguments))
         }
         try database.createFunction(castFunction, argumentCount: 3) { call in
             guard call.type(1) == .text, let kinds = SQLArgumentKind.parse(call.text(1)), kinds.count == 1,
@@ -42,7 +42,7 @@ extension SiftSQLFunctions {
                 throw EvaluationError(.invalidArgument, "\(castFunction)(value, kind, type): kind must be one argument kind letter and type a CAST type")
             }
             let type = call.text(2)
-            return ColumnCodec.encode(try Cast.convert(kinds[0].value(of: call.value(0)), to: type, expression: "CAST(…, \"\(type)\")"))
+            return ColumnCodec.sqliteEncoded(try Cast.convert(kinds[0].value(of: call.value(0)), to: type, expression: "CAST(…, \"\(type)\")"))
         }
     }
 

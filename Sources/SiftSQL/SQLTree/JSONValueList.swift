@@ -1,5 +1,4 @@
 import SiftEvaluation
-import SiftSQLite
 
 /// The values of a long `IN` list as one JSON array, bound as one parameter in SQLite
 /// (``SQLDialect/membership(_:in:bind:)``): `[1,2,"three"]`.
@@ -17,7 +16,7 @@ struct JSONValueList {
     let json: String
 
     /// The array of `values`, or nil when one is a value this array cannot carry exactly.
-    init?(_ values: [SQLiteValue]) {
+    init?(_ values: [SQLValue]) {
         var elements: [Value] = []
         elements.reserveCapacity(values.count)
         for value in values {

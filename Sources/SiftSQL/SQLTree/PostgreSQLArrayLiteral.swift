@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// The values of a long `IN` list as PostgreSQL array literals, one per kind of value
 /// (``PostgreSQLDialect``'s `membership`): `{1,2,3}` for `bigint[]`, `{"a","b\"c"}` for `text[]`.
@@ -15,7 +14,7 @@ struct PostgreSQLArrayLiteral {
     let literal: String
 
     /// One literal per kind of value in `values`, in the order the kinds first appear.
-    static func lists(_ values: [SQLiteValue]) -> [PostgreSQLArrayLiteral] {
+    static func lists(_ values: [SQLValue]) -> [PostgreSQLArrayLiteral] {
         var order: [String] = []
         var elements: [String: [String]] = [:]
         var nulls = 0

@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// PostgreSQL's spelling of the tree, for a store on a server: `$N` placeholders, `TRUE`/`FALSE`,
 /// `IS [NOT] DISTINCT FROM` for nil-safe equality, `<>`, and the functions PostgreSQL has with
@@ -114,7 +113,7 @@ package struct PostgreSQLDialect: SQLDialect {
     /// kinds' lists), and lets the server plan a hashed lookup, where `= ANY($1)` of a generic
     /// plan compares with every element in turn. The protocol's 65,535 parameters are no limit:
     /// a list of any length is one to four parameters.
-    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String? {
+    func membership(_ operand: String, in values: [SQLValue], bind: (SQLValue) -> String) -> String? {
         let lists = PostgreSQLArrayLiteral.lists(values)
         let tests = lists.map { list in "\(operand) IN (SELECT unnest(\(bind(.text(list.literal)))::\(list.type)[]))" }
         return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"

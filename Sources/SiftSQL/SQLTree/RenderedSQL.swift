@@ -1,10 +1,9 @@
-import SiftSQLite
 
 /// A statement rendered in a dialect: its text, the values its placeholders bind (in order),
 /// and the constructs the dialect could not say (the text must not run unless it is empty).
 struct RenderedSQL {
     let sql: String
-    let bindings: [SQLiteValue]
+    let bindings: [SQLValue]
     let unsupported: [String]
 
     /// The statement `renderer` has written as `sql`.

@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// How one database spells a ``SQLExpression``: its placeholders, identifiers, operators and
 /// their precedence, truth values and functions. ``SQLRenderer`` asks the dialect and writes
@@ -60,7 +59,7 @@ protocol SQLDialect: Sendable {
     /// each bound by `bind`, which returns its placeholder — and meaning exactly what
     /// `operand IN (?1, ?2, …)` with a parameter per value means, NULL rules included; nil when
     /// the dialect writes every value as its own parameter.
-    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String?
+    func membership(_ operand: String, in values: [SQLValue], bind: (SQLValue) -> String) -> String?
 
     /// Whether the dialect has the binary operator with SQLite's meaning for every operand.
     func supports(_ op: SQLBinaryOperator) -> Bool

@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// A SQL expression as a tree, the compiler's model of the SQL it writes (after GRDB's
 /// `SQLExpression`): each case documents the SQL it renders. A ``SQLDialect`` spells it —
@@ -111,7 +110,7 @@ indirect enum SQLExpression: Sendable {
 struct SQLParameter: Sendable {
     /// Unique within a generation context (``SQLGenerationContext/bind(_:)``).
     let id: Int
-    let value: SQLiteValue
+    let value: SQLValue
 }
 
 /// Prefix operators.

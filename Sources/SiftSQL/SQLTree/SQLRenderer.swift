@@ -1,4 +1,3 @@
-import SiftSQLite
 
 /// Writes ``SQLExpression`` trees and ``SQLSelect``s as one statement's text in a
 /// ``SQLDialect``, collecting the values they bind.
@@ -13,7 +12,7 @@ final class SQLRenderer {
     let dialect: any SQLDialect
     private let table: SQLPrecedenceTable
     /// The bound values, in placeholder order.
-    private(set) var bindings: [SQLiteValue] = []
+    private(set) var bindings: [SQLValue] = []
     private var numbers: [Int: Int] = [:]
     /// What the dialect could not spell (empty in SQLite): the text must not be run then.
     private(set) var unsupported: [String] = []
@@ -141,8 +140,8 @@ final class SQLRenderer {
     }
 
     /// The values of a list of parameters (a long `IN` list), or nil when one is not a parameter.
-    private static func parameterValues(_ list: [SQLExpression]) -> [SQLiteValue]? {
-        var values: [SQLiteValue] = []
+    private static func parameterValues(_ list: [SQLExpression]) -> [SQLValue]? {
+        var values: [SQLValue] = []
         values.reserveCapacity(list.count)
         for expression in list {
             guard case .parameter(let parameter) = expression else { return nil }

@@ -76,7 +76,7 @@ struct SQLiteDialect: SQLDialect {
     /// and each string as TEXT, as their own parameters would be, and SQLite reads the array
     /// once, where numbered parameters cost it a search each (quadratic) and stop at its
     /// variable limit.
-    func membership(_ operand: String, in values: [SQLiteValue], bind: (SQLiteValue) -> String) -> String? {
+    func membership(_ operand: String, in values: [SQLValue], bind: (SQLValue) -> String) -> String? {
         guard let list = JSONValueList(values) else { return nil }
         return "\(operand) IN (SELECT value FROM json_each(\(bind(.text(list.json)))))"
     }

@@ -1,6 +1,5 @@
 import Foundation
 import SiftEvaluation
-import SiftSQLite
 import SiftStore
 
 /// How attribute values are stored in SQLite columns (FETCH.md §2), and read back.
@@ -35,7 +34,7 @@ enum ColumnCodec {
     }
 
     /// A value as stored.
-    static func encode(_ value: Value) -> SQLiteValue {
+    static func encode(_ value: Value) -> SQLValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .integer(b ? 1 : 0)
@@ -51,29 +50,7 @@ enum ColumnCodec {
     }
 
     /// A stored value read back as an attribute of `type` (nil type: as what it is).
-    /// Column `column` of the statement's current row, as `decode(_:as:)` reads it (without
-    /// making a `SQLiteValue` of text first).
-    static func decode(_ statement: SQLiteStatement, column: Int32, as type: AttributeType?) -> Value {
-        switch statement.columnType(column) {
-        case .null: .null
-        // (The common cases without a `SQLiteValue`; the rest as `decode(_:as:)` has them.)
-        case .integer:
-            switch type {
-            case .boolean?, .date?, .decimal?, .double?, .float?: decode(.integer(statement.int64(column)), as: type)
-            default: .int(statement.int64(column))
-            }
-        case .real:
-            switch type {
-            case .date?: .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
-            case .decimal?: decode(.real(statement.double(column)), as: type)
-            default: .double(statement.double(column))
-            }
-        case .text: type == .decimal ? decode(.text(statement.text(column)), as: type) : .string(statement.text(column))
-        case .blob: decode(.blob(statement.blob(column)), as: type)
-        }
-    }
-
-    static func decode(_ stored: SQLiteValue, as type: AttributeType?) -> Value {
+    static func decode(_ stored: SQLValue, as type: AttributeType?) -> Value {
         switch (stored, type) {
         case (.null, _): return .null
         case (.integer(let i), .boolean?): return .bool(i != 0)

@@ -1,6 +1,5 @@
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
 
 /// A folded copy of a searchable attribute's text (``AttributeDescription/isSearchable``): a
 /// Sift store keeps one hidden, indexed column per fold beside the attribute's column, written
@@ -66,7 +65,7 @@ package enum SearchFold: CaseIterable, Sendable {
     }
 
     /// What the hidden column holds for a stored attribute value: its folded text, or NULL.
-    func stored(_ value: SQLiteValue) -> SQLiteValue {
+    func stored(_ value: SQLValue) -> SQLValue {
         guard case .text(let text) = value else { return .null }
         return .text(fold(text))
     }

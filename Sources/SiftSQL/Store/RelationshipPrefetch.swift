@@ -172,7 +172,7 @@ struct RelationshipPrefetch: Sendable {
             let ownerColumn = Int32(layout.columns.count)
             for chunk in RowKeyLists.chunks(keys) {
                 let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count))
-                try statement.bind(chunk.bindings)
+                try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
                     guard byOwnerRows[owner] != nil else { continue }
@@ -212,7 +212,7 @@ struct RelationshipPrefetch: Sendable {
             for chunk in RowKeyLists.chunks(keys) {
                 guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count) else { return }
                 let statement = try store.database.prepare(sql)
-                try statement.bind(chunk.bindings)
+                try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(0)
                     guard byOwner[owner] != nil else { continue }

@@ -12,12 +12,12 @@ enum RowKeyLists {
     }
 
     /// `keys` in consecutive runs of at most ``limit``, each with its bindings.
-    static func chunks<Keys: RandomAccessCollection>(_ keys: Keys) -> [(count: Int, bindings: [SQLiteValue])] where Keys.Element == Int64 {
-        var chunks: [(count: Int, bindings: [SQLiteValue])] = []
+    static func chunks<Keys: RandomAccessCollection>(_ keys: Keys) -> [(count: Int, bindings: [SQLValue])] where Keys.Element == Int64 {
+        var chunks: [(count: Int, bindings: [SQLValue])] = []
         var start = keys.startIndex
         while start != keys.endIndex {
             let end = keys.index(start, offsetBy: limit, limitedBy: keys.endIndex) ?? keys.endIndex
-            let bindings = keys[start..<end].map { SQLiteValue.integer($0) }
+            let bindings = keys[start..<end].map { SQLValue.integer($0) }
             chunks.append((bindings.count, bindings))
             start = end
         }

@@ -24,9 +24,9 @@ extension SQLFetchExecutor {
         }
         let (sql, bindings) = compiled.query()
         let statement = try database.prepare(sql)
-        try statement.bind(bindings)
+        try statement.bind(sqlValues: bindings)
         var rows: [ValueDictionary] = []
-        while try statement.step() { rows.append(compiled.row(statement)) }
+        while try statement.step() { rows.append(compiled.row { statement.neutralValue(Int32($0)) }) }
         if request.propertiesToGroupBy.isEmpty {
             return try DictionaryResults.finishUngrouped(rows, request, paging: !compiled.pagesInSQL)
         }

@@ -59,7 +59,7 @@ extension SQLFetchExecutor {
         var merged: [SectionSpan]
         var tally = MemoryTally()
         let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
-        func count(_ value: SQLiteValue, _ sections: Int) throws(EvaluationError) {
+        func count(_ value: SQLValue, _ sections: Int) throws(EvaluationError) {
             guard tally.hold(Self.sectionCost + value.heapBytes) else { throw tally.sectionsError(keyPath, count: sections) }
         }
         if let runsQuery = sectionSQL.runsQuery(), let firstPlace = sectionSQL.firstPlace,
@@ -99,34 +99,34 @@ extension SQLFetchExecutor {
     /// it, the objects' keys are read once and grouped in memory.
     static let sectionQueryLimit = 1_000
 
-    fileprivate func spans(_ query: (sql: String, bindings: [SQLiteValue]), type: AttributeType?,
-                           count: (SQLiteValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan] {
+    fileprivate func spans(_ query: (sql: String, bindings: [SQLValue]), type: AttributeType?,
+                           count: (SQLValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan] {
         let statement = try database.prepare(query.sql)
-        try statement.bind(query.bindings)
-        var rows: [(value: SQLiteValue, count: Int64, first: Int64, last: Int64)] = []
+        try statement.bind(sqlValues: query.bindings)
+        var rows: [(value: SQLValue, count: Int64, first: Int64, last: Int64)] = []
         while try statement.step() {
-            try count(statement.value(0), rows.count)
-            rows.append((statement.value(0), statement.int64(1), statement.int64(2), statement.int64(3)))
+            try count(statement.neutralValue(0), rows.count)
+            rows.append((statement.neutralValue(0), statement.int64(1), statement.int64(2), statement.int64(3)))
         }
         return SectionSpan.fromSummary(rows, type: type)
     }
 
     /// Sections from the runs of equal first sort key (``SectionSQL/runsQuery()``), in result
     /// order; nil when the summary query must say (``SectionSpan/fromRuns(_:type:firstPlace:)``).
-    fileprivate func runs(_ sql: String, _ bindings: [SQLiteValue], type: AttributeType?, firstPlace: Int64,
-                          count: (SQLiteValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan]? {
+    fileprivate func runs(_ sql: String, _ bindings: [SQLValue], type: AttributeType?, firstPlace: Int64,
+                          count: (SQLValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan]? {
         let statement = try database.prepare(sql)
-        try statement.bind(bindings)
-        var rows: [(least: SQLiteValue, greatest: SQLiteValue, valued: Int64, count: Int64)] = []
+        try statement.bind(sqlValues: bindings)
+        var rows: [(least: SQLValue, greatest: SQLValue, valued: Int64, count: Int64)] = []
         while try statement.step() {
-            try count(statement.value(0), rows.count)
-            rows.append((statement.value(0), statement.value(1), statement.int64(2), statement.int64(3)))
+            try count(statement.neutralValue(0), rows.count)
+            rows.append((statement.neutralValue(0), statement.neutralValue(1), statement.int64(2), statement.int64(3)))
         }
         return SectionSpan.fromRuns(rows, type: type, firstPlace: firstPlace)
     }
 }
 
-extension SQLiteValue {
+extension SQLValue {
     /// The heap the value holds beyond its own slot, roughly (a text's or a blob's bytes).
     fileprivate var heapBytes: Int {
         switch self {

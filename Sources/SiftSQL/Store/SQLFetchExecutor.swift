@@ -70,7 +70,7 @@ struct SQLFetchExecutor {
               rows >= Self.rangeCountMinimumRows else { return }
         let limit = rows / Self.rangeCountShare
         let (sql, bindings) = plan.rangeCount(range, upTo: limit)
-        guard case .integer(let matches) = try database.scalar(sql, bindings) else { return }
+        guard case .integer(let matches) = try database.scalar(sql, bindings.map(SQLiteValue.init)) else { return }
         plan.scansInKeyOrder = matches >= limit
     }
 
@@ -83,7 +83,7 @@ struct SQLFetchExecutor {
         if plan.pagesInSQL {
             let (sql, bindings) = plan.select(layout.expressions)
             // Prepared now, so an error is the fetch's error (not an empty result later).
-            try database.prepare(sql).bind(bindings)
+            try database.prepare(sql).bind(sqlValues: bindings)
             let prefetch = RelationshipPrefetch(request)
             return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, prefetch: prefetch),
                                   batchSize: request.fetchBatchSize)
@@ -109,7 +109,7 @@ struct SQLFetchExecutor {
         let prefetch = RelationshipPrefetch(keyPaths: plan.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.table.entity, model: schema.model) } ?? [])
         let (sql, bindings) = plan.select(layout.expressions)
         let statement = try database.prepare(sql)
-        try statement.bind(bindings)
+        try statement.bind(sqlValues: bindings)
         var objects: [ManagedObject] = []
         var rows: [(key: Int64, id: ObjectID)] = []
         var batch: [ManagedObject] = []
@@ -154,7 +154,7 @@ struct SQLFetchExecutor {
         let plan = try self.plan(request)
         if plan.pagesInSQL {
             let (sql, bindings) = plan.countQuery()
-            guard case .integer(let n) = try database.scalar(sql, bindings) else { return 0 }
+            guard case .integer(let n) = try database.scalar(sql, bindings.map(SQLiteValue.init)) else { return 0 }
             return Int(n)
         }
         return try matchingKeys(plan, layout: RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)).count

@@ -10,7 +10,7 @@ import SiftStore
 final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let store: SQLiteStore
     let sql: String
-    let bindings: [SQLiteValue]
+    let bindings: [SQLValue]
     let layout: RowLayout
     /// The relationships loaded with each batch iteration reads.
     let prefetch: RelationshipPrefetch
@@ -22,7 +22,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     /// The error that ended reading early (iteration, the keys, random access).
     let failure: ReadFailure? = ReadFailure()
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, count: Int? = nil,
+    init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, count: Int? = nil,
          prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: [])) {
         self.store = store
         self.sql = sql
@@ -40,7 +40,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
         var keys: [(key: Int64, id: ObjectID)] = []
         do {
             let statement = try store.database.prepare(sql)
-            try statement.bind(bindings)
+            try statement.bind(sqlValues: bindings)
             while try statement.step() { keys.append(layout.keyAndID(statement)) }
         } catch {
             failure?.record(store.translated(error))
@@ -80,14 +80,14 @@ struct SQLStatementCursor: FetchedObjectCursor {
     /// `next` throws it.
     private var pending: (any Error)?
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLiteValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
+    init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
         self.store = store
         self.layout = layout
         self.prefetch = prefetch
         store.lock.lock(); defer { store.lock.unlock() }
         do {
             let statement = try store.database.prepare(sql)
-            try statement.bind(bindings)
+            try statement.bind(sqlValues: bindings)
             self.statement = statement
         } catch {
             pending = store.translated(error)
@@ -233,7 +233,7 @@ struct SQLObjectWindow {
                 let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
                     + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
                 let statement = try store.database.prepare(sql)
-                try statement.bind(chunk.bindings)
+                try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
             }
         } catch {

@@ -13,7 +13,7 @@ import SiftSQLite
 public enum SQLiteLiteralSQL {
     /// `sql` with every `?N` (and bare `?`, numbered as SQLite numbers it) replaced by the
     /// literal of `bindings[N - 1]`; a placeholder without a value is left as it is.
-    public static func inlining(_ sql: String, _ bindings: [SQLiteValue]) -> String {
+    public static func inlining(_ sql: String, _ bindings: [SQLValue]) -> String {
         var result = ""
         var next = 1
         scan(sql) { token in
@@ -45,7 +45,7 @@ public enum SQLiteLiteralSQL {
     /// enough digits (never one SQLite would read as an integer), `'text'` with `'` doubled,
     /// `X'…'`. A NaN is `NULL` (as SQLite binds it), an infinity `9e999` or `-9e999`; text
     /// holding a NUL character is `CAST(X'…' AS TEXT)`.
-    public static func literal(_ value: SQLiteValue) -> String {
+    public static func literal(_ value: SQLValue) -> String {
         switch value {
         case .null, .integer, .blob:
             return value.description
@@ -56,7 +56,7 @@ public enum SQLiteLiteralSQL {
             return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
         case .text(let text):
             guard text.utf8.contains(0) else { return value.description }
-            return "CAST(\(SQLiteValue.blob(Array(text.utf8)).description) AS TEXT)"
+            return "CAST(\(SQLValue.blob(Array(text.utf8)).description) AS TEXT)"
         }
     }
 

@@ -8,7 +8,7 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     /// The query (with `?NNN` placeholders, `$N` in PostgreSQL).
     public let sql: String
     /// The values bound to `?1`, `?2`, …
-    public let bindings: [SQLiteValue]
+    public let bindings: [SQLValue]
     /// The part of the predicate the evaluator checks on the rows the query returns, if any.
     public let inMemoryPredicate: String?
     /// Why that part (or the sort) is not SQL.
@@ -21,11 +21,11 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     /// a run of equal sort keys hold several section values, the row-numbering query runs next).
     public var sectionsSQL: String? = nil
     /// The values bound in `sectionsSQL`.
-    public var sectionsBindings: [SQLiteValue] = []
+    public var sectionsBindings: [SQLValue] = []
     /// What a placeholder's number follows: `?` in SQLite, `$` in PostgreSQL.
     public var placeholderPrefix = "?"
 
-    package init(sql: String, bindings: [SQLiteValue], inMemoryPredicate: String?, inMemoryReason: String?, sortsInMemory: Bool) {
+    package init(sql: String, bindings: [SQLValue], inMemoryPredicate: String?, inMemoryReason: String?, sortsInMemory: Bool) {
         self.sql = sql
         self.bindings = bindings
         self.inMemoryPredicate = inMemoryPredicate
@@ -52,7 +52,7 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
     }
 
     private func text(inliningValues: Bool) -> String {
-        func query(_ sql: String, _ bindings: [SQLiteValue]) -> String {
+        func query(_ sql: String, _ bindings: [SQLValue]) -> String {
             if inliningValues { return SQLiteLiteralSQL.inlining(sql, bindings) + ";" }
             var text = sql
             for (index, value) in bindings.enumerated() { text += "\n  \(placeholderPrefix)\(index + 1) = \(value)" }
@@ -77,7 +77,7 @@ extension SQLiteStore {
         let sections = request.sectionNameKeyPath.flatMap { keyPath in
             try? SectionSQL(plan, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), schema: schema)
         }
-        let sql: (sql: String, bindings: [SQLiteValue])
+        let sql: (sql: String, bindings: [SQLValue])
         var dictionaryReason: String?
         var sortsInMemory = plan.orderBy == nil
         var sortReason = plan.sortReason
@@ -126,7 +126,7 @@ extension SQLiteStore {
         let generated = try generatedSQL(for: request)
         lock.lock(); defer { lock.unlock() }
         do {
-            return try database.explainQueryPlan(generated.sql, generated.bindings)
+            return try database.explainQueryPlan(generated.sql, generated.bindings.map(SQLiteValue.init))
         } catch {
             throw translated(error)
         }

@@ -52,7 +52,7 @@ extension SQLiteStore {
         let statement: SQLiteStatement
         do {
             statement = try database.prepare(sql)
-            try statement.bind(bindings)
+            try statement.bind(sqlValues: bindings)
         } catch {
             throw translated(error)
         }

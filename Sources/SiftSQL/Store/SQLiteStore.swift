@@ -342,7 +342,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             let schema = self.schema
             let layout = RowLayout(table: entityTable, schema: schema, alias: "t0", store: self)
             let condition: String
-            let binding: SQLiteValue
+            let binding: SQLValue
             switch entityTable.objectID {
             case .column(let column):
                 condition = SQLIdentifier.qualified("t0", column) + " = ?1"
@@ -353,7 +353,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
                 binding = .integer(key)
             }
             let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) AS \"t0\" WHERE \(condition)"
-            guard let statement = try? database.cachedStatement(sql), (try? statement.bind([binding])) != nil,
+            guard let statement = try? database.cachedStatement(sql), (try? statement.bind(sqlValues: [binding])) != nil,
                   (try? statement.step()) == true else { continue }
             // Reset once read: a statement left on its row keeps a read open (and a migration
             // from dropping tables).

@@ -1,5 +1,4 @@
 @testable import SiftSQL
-import SiftSQLite
 import Testing
 
 /// A long `IN` list in PostgreSQL: one array literal per kind of value, each element the value
@@ -29,8 +28,8 @@ import Testing
     }
 
     @Test func theDialectWritesAnUnnestPerKind() {
-        var bound: [SQLiteValue] = []
-        func bind(_ value: SQLiteValue) -> String {
+        var bound: [SQLValue] = []
+        func bind(_ value: SQLValue) -> String {
             bound.append(value)
             return "$\(bound.count)"
         }

@@ -336,7 +336,7 @@ final class ForeignRowObjects: StoreObjects, SQLiteRowChanges {
             let table = tables[position]
             for chunk in RowKeyLists.chunks(keys) {
                 let chunkKeys = chunk.bindings.compactMap { if case .integer(let key) = $0 { key } else { nil } }
-                try run(table.delete(chunk.count), chunk.bindings, .delete(entity: position, keys: chunkKeys))
+                try run(table.delete(chunk.count), chunk.bindings.map(SQLiteValue.init), .delete(entity: position, keys: chunkKeys))
             }
             writes.deleted(from: table.table)
         }

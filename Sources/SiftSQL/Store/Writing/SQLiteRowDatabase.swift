@@ -30,28 +30,28 @@ final class SQLiteRowDatabase: SQLRowDatabase {
 
     var dialect: RowWriteDialect { .sqlite }
 
-    func key(_ key: Int64) -> SQLiteValue { .integer(key) }
+    func key(_ key: Int64) -> SQLValue { .integer(key) }
 
-    func attribute(_ value: Value) -> SQLiteValue { ColumnCodec.encode(value) }
+    func attribute(_ value: Value) -> SQLValue { ColumnCodec.encode(value) }
 
-    func searchFold(_ fold: SearchFold, of stored: SQLiteValue) -> SQLiteValue { fold.stored(stored) }
+    func searchFold(_ fold: SearchFold, of stored: SQLValue) -> SQLValue { fold.stored(stored) }
 
-    func keyLists(_ keys: [Int64]) -> [(test: String, bindings: [SQLiteValue])] {
+    func keyLists(_ keys: [Int64]) -> [(test: String, bindings: [SQLValue])] {
         RowKeyLists.chunks(keys).map { (RowKeyLists.inList($0.count), $0.bindings) }
     }
 
-    func textList(_ texts: [String], from number: Int) -> (test: String, bindings: [SQLiteValue]) {
+    func textList(_ texts: [String], from number: Int) -> (test: String, bindings: [SQLValue]) {
         let placeholders = texts.indices.map { dialect.placeholder(number + $0) }
         return ("IN (\(placeholders.joined(separator: ", ")))", texts.map { .text($0) })
     }
 
-    func run(_ sql: String, _ bindings: [SQLiteValue]) throws(StoreError) {
+    func run(_ sql: String, _ bindings: [SQLValue]) throws(StoreError) {
         let statement = try cached(sql)
         try bind(statement, bindings)
         try run(statement)
     }
 
-    func query(_ sql: String, _ bindings: [SQLiteValue], _ body: (SQLiteRowColumns) throws(StoreError) -> Bool) throws(StoreError) {
+    func query(_ sql: String, _ bindings: [SQLValue], _ body: (SQLiteRowColumns) throws(StoreError) -> Bool) throws(StoreError) {
         let statement = try cached(sql)
         try bind(statement, bindings)
         defer { statement.reset() }
@@ -94,7 +94,7 @@ final class SQLiteRowDatabase: SQLRowDatabase {
         }
         texts.removeAll(keepingCapacity: true)
         parameters.removeAll(keepingCapacity: true)
-        func put(_ value: SQLiteValue, at index: Int32) throws(StoreError) {
+        func put(_ value: SQLValue, at index: Int32) throws(StoreError) {
             guard case .text(let text) = value else { return try bind(statement, value, at: index) }
             let start = texts.count
             texts.append(contentsOf: text.utf8)
@@ -138,12 +138,12 @@ final class SQLiteRowDatabase: SQLRowDatabase {
         do { return try database.cachedStatement(sql) } catch { throw storeError(error) }
     }
 
-    private func bind(_ statement: SQLiteStatement, _ value: SQLiteValue, at index: Int32) throws(StoreError) {
-        do { try statement.bind(value, at: index) } catch { throw storeError(error) }
+    private func bind(_ statement: SQLiteStatement, _ value: SQLValue, at index: Int32) throws(StoreError) {
+        do { try statement.bind(SQLiteValue(value), at: index) } catch { throw storeError(error) }
     }
 
-    private func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
-        do { try statement.bind(values) } catch { throw storeError(error) }
+    private func bind(_ statement: SQLiteStatement, _ values: [SQLValue]) throws(StoreError) {
+        do { try statement.bind(sqlValues: values) } catch { throw storeError(error) }
     }
 
     private func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
