@@ -61,6 +61,9 @@ import Testing
         Case(old: "a: 1 | b: 2", new: "b: 2 | c: 1", updated: ["1"], expected: "-S0:a +S1:c ~1@0.0>1.0"),
         // Sections that changed places: the fewest deleted and inserted again.
         Case(old: "a: 1 | b: 2 | c: 3", new: "b: 2 | c: 3 | a: 1", updated: [], expected: "-S0:a +S2:a ~1@0.0>2.0"),
+        // Updates among the objects before and after the part that changed.
+        Case(old: "s: 1 2 3 4 5", new: "s: 1 3 4 5", updated: ["5", "1"], expected: "-2@0.1 !1@0.0>0.0 !5@0.4>0.3"),
+        Case(old: "a: 1 2 | b: 3 4 5", new: "a: 1 2 | b: 3 5 4 6", updated: ["2", "4"], expected: "+6@1.3 ~4@1.1>1.2 !2@0.1>0.1"),
         // Everything at once, in order: section changes, deletes descending, inserts ascending,
         // moves and updates by old index path.
         Case(old: "a: 1 2 3 | b: 4 5", new: "a: 6 3 2 | b: 5 | c: 4", updated: ["2", "5"],

@@ -101,7 +101,8 @@ public struct ResultsChangeSet: Hashable, Sendable {
 }
 
 /// Computes ``ResultsChangeSet``s: in time linear in the results' size (and n log n in the
-/// objects whose order changed), with one hash look-up per object.
+/// objects whose order changed). Where the sections stay the same, only the objects between
+/// each section's first and last difference are looked up by ID.
 public enum ResultsDiff {
     /// The change set from `old` to `new`, where `updated` holds the objects whose fetched
     /// values changed (others are never updates). The rules are ``ResultsChangeSet``'s.
@@ -132,18 +133,45 @@ public enum ResultsDiff {
             changeSet.sectionInserts.append(.init(index: index, name: new.sections[index].name))
         }
 
-        // Where each object is now.
+        // Where the sections are the same, the objects of each before its first difference and
+        // after its last stay where they are: only the windows between are compared by ID (one
+        // update in place compares no IDs by hash, one move only those it passed).
+        let sameSections = oldKeys == newKeys
+        var oldWindows = old.sections.map { 0..<$0.objectIDs.count }
+        var newWindows = new.sections.map { 0..<$0.objectIDs.count }
+        if sameSections {
+            for s in old.sections.indices {
+                let before = old.sections[s].objectIDs, after = new.sections[s].objectIDs
+                let shorter = min(before.count, after.count)
+                var prefix = 0
+                while prefix < shorter, before[prefix] == after[prefix] { prefix += 1 }
+                var suffix = 0
+                while suffix < shorter - prefix, before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+                oldWindows[s] = prefix..<(before.count - suffix)
+                newWindows[s] = prefix..<(after.count - suffix)
+                // Updates among the objects that stay outside the window.
+                guard !updated.isEmpty else { continue }
+                for r in Array(0..<prefix) + Array((before.count - suffix)..<before.count) where updated.contains(before[r]) {
+                    let shifted = r < prefix ? r : r + after.count - before.count
+                    changeSet.updates.append(.init(kind: .update, objectID: before[r], oldIndexPath: ResultIndexPath(section: s, row: r),
+                                                   newIndexPath: ResultIndexPath(section: s, row: shifted)))
+                }
+            }
+        }
+        // Where each object of the windows is now (an object outside them is in the same place
+        // in both states, so never in a window of the other).
         var newPlace: [ObjectID: ResultIndexPath] = [:]
-        newPlace.reserveCapacity(new.objectCount)
+        newPlace.reserveCapacity(newWindows.reduce(0) { $0 + $1.count })
         for (s, section) in new.sections.enumerated() {
-            for (r, id) in section.objectIDs.enumerated() { newPlace[id] = ResultIndexPath(section: s, row: r) }
+            for r in newWindows[s] { newPlace[section.objectIDs[r]] = ResultIndexPath(section: s, row: r) }
         }
         var seen: Set<ObjectID> = []
-        seen.reserveCapacity(old.objectCount)
+        seen.reserveCapacity(oldWindows.reduce(0) { $0 + $1.count })
         for (s, section) in old.sections.enumerated() {
             // Objects still in this (kept) section, in old order: candidates to stay.
             var candidates: [(id: ObjectID, old: ResultIndexPath, new: ResultIndexPath)] = []
-            for (r, id) in section.objectIDs.enumerated() {
+            for r in oldWindows[s] {
+                let id = section.objectIDs[r]
                 seen.insert(id)
                 let oldPath = ResultIndexPath(section: s, row: r)
                 guard let newPath = newPlace[id] else {
@@ -166,12 +194,14 @@ public enum ResultsDiff {
             }
         }
         for (s, section) in new.sections.enumerated() {
-            for (r, id) in section.objectIDs.enumerated() where !seen.contains(id) {
-                changeSet.inserts.append(.init(kind: .insert, objectID: id, oldIndexPath: nil, newIndexPath: ResultIndexPath(section: s, row: r)))
+            for r in newWindows[s] where !seen.contains(section.objectIDs[r]) {
+                changeSet.inserts.append(.init(kind: .insert, objectID: section.objectIDs[r], oldIndexPath: nil,
+                                               newIndexPath: ResultIndexPath(section: s, row: r)))
             }
         }
         changeSet.deletes.reverse()  // collected ascending; applied descending
         changeSet.moves.sort { $0.oldIndexPath! < $1.oldIndexPath! }
+        changeSet.updates.sort { $0.oldIndexPath! < $1.oldIndexPath! }
         return changeSet
     }
 
