@@ -113,6 +113,26 @@ func README_md() throws {
     }
 }
 
+func docs_LIVE_RESULTS_md() throws {
+    do {  // docs/LIVE-RESULTS.md, example 1
+        let store = AtomicStore.inMemory(model: try DataModel(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string),
+                                                         AttributeDescription(name: "folder", type: .string)]),
+        ]))
+        var request = try FetchRequest(statement: "Note SORT BY folder, title")
+        request.sectionNameKeyPath = "folder"
+        request.fetchBatchSize = 50
+        let controller = try LiveFetchController(store: store, request: request)
+        try controller.performFetch()
+        let changes = controller.changes            // an AsyncSequence of ResultsChangeSet
+        let note = try store.insert("Note", ["title": "Groceries", "folder": "Home"])
+        try store.save()                            // changes gets one: a section insert and an insert
+        let place = controller.indexPath(of: note)  // [0, 0]
+        let sections = controller.sections          // name, indexTitle, numberOfObjects, objects
+        _ = (store, controller, changes, note, place, sections)
+    }
+}
+
 func Sources_Sift_Sift_docc_FilteringValues_md() throws {
     do {  // Sources/Sift/Sift.docc/FilteringValues.md, example 1
 

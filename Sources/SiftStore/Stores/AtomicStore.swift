@@ -28,7 +28,7 @@ import SiftLanguage
 ///     let c1 = try store.insert("Category", id: "C1", ["name": .string("Work")])
 ///     try store.insert("Note", ["title": .string("Hello")], relationships: ["category": [c1]])
 ///     try store.save()
-public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, @unchecked Sendable {
+public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, ChangeReportingStore, @unchecked Sendable {
     /// How the store is kept.
     public enum Kind: String, Sendable, CaseIterable {
         /// Only in memory; `save()` validates and keeps the changes.
@@ -61,6 +61,8 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// Stops the fetches under way (`interrupt()`).
     package let interruption = FetchInterruption()
     public private(set) var hasChanges = false
+    /// Told each save's changes (computed only while someone observes).
+    public let changeCenter = StoreChangeCenter()
     /// The state each open ``performChanges(_:)`` unit returns to if it fails, innermost last.
     private var unitBaselines: [(graph: ObjectGraph, hadChanges: Bool)] = []
 
@@ -263,6 +265,12 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// file since, the save is refused with a ``StoreError/Code/conflict`` error, and nothing is
     /// written (the changes stay pending; open the file again and make them there).
     public func save() throws(StoreError) {
+        // Observers are told once the save is written and the lock released.
+        if let changes = try saveLocked(), !changes.isEmpty { changeCenter.post(changes) }
+    }
+
+    /// The save, under the store's lock; returns what it committed when someone observes.
+    private func saveLocked() throws(StoreError) -> StoreChanges? {
         lock.lock(); defer { lock.unlock() }
         try graph.validate()
         // The last point where an interrupt (of a change under way) leaves the file as it was.
@@ -274,9 +282,11 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
                 return try Self.write(graph, kind: kind, to: url, lock: fileLock)
             }
         }
+        let changes = changeCenter.hasObservers ? StoreChanges(from: savedGraph, to: graph) : nil
         savedGraph = graph
         hasChanges = false
         restartUnits()
+        return changes
     }
 
     private func conflict(_ url: URL) -> StoreError {

@@ -1,0 +1,193 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import Testing
+@testable import SiftStore
+
+/// The live controller on real stores: random sequences of writes, each followed by the change
+/// set the controller emits, which applied to the previous results in Core Data's order must
+/// give exactly what a new fetch gives.
+@Suite struct LiveFetchControllerTests {
+    static let modelJSON = #"""
+    {"name": "Live", "entities": [
+      {"name": "Item", "attributes": [
+         {"name": "serial", "type": "Integer 64", "optional": false},
+         {"name": "group", "type": "String", "optional": false},
+         {"name": "rank", "type": "Integer 64", "optional": false},
+         {"name": "shown", "type": "Boolean", "optional": false},
+         {"name": "title", "type": "String"},
+         {"name": "memo", "type": "String"}],
+       "relationships": [{"name": "owner", "destination": "Owner", "inverse": "items"}]},
+      {"name": "Owner", "attributes": [{"name": "name", "type": "String"}],
+       "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]}
+    ]}
+    """#
+
+    /// Shown items, in sections by group, by rank (the serial breaks ties); the fetch reads
+    /// title (and its sort and section keys), not memo nor owner.
+    static func request() throws -> FetchRequest {
+        var request = try FetchRequest(statement: "Item WHERE shown == YES SORT BY group, rank, serial")
+        request.sectionNameKeyPath = "group"
+        request.propertiesToFetch = [try FetchedProperty("title")]
+        request.fetchBatchSize = 16
+        return request
+    }
+
+    /// Records the change sets the delegate is told.
+    final class Recorder: LiveFetchControllerDelegate {
+        var changeSets: [ResultsChangeSet] = []
+        func controller(_ controller: LiveFetchController, didChange changes: ResultsChangeSet) { changeSets.append(changes) }
+    }
+
+    enum Step: CaseIterable { case insert, rank, group, shown, title, memo, owner, delete, batchUpdate, batchDelete, several }
+
+    /// One random write (or a few, saved together), then a save; returns whether it changed
+    /// only keys the fetch does not read (memo, owner).
+    static func write(_ step: Step, _ store: any PersistentStore, _ g: inout SplitMix, serial: inout Int, ids: inout [ObjectID], owners: [ObjectID], save: Bool = true) throws -> Bool {
+        let groups = ["a", "b", "c", "d", "e"]
+        func pick() -> ObjectID? { ids.isEmpty ? nil : ids[Int(g.next() % UInt64(ids.count))] }
+        var unread = false
+        switch step {
+        case .insert:
+            serial += 1
+            let id = try store.insert(entity: "Item", id: nil, attributes: [
+                "serial": .int(Int64(serial)), "group": .string(groups[Int(g.next() % 5)]), "rank": .int(Int64(g.next() % 8)),
+                "shown": .bool(g.next() % 4 != 0), "title": .string("t\(serial)"),
+            ], relationships: [:])
+            ids.append(id)
+        case .rank: if let id = pick() { try store.update(id, ["rank": .int(Int64(g.next() % 8))]) }
+        case .group: if let id = pick() { try store.update(id, ["group": .string(groups[Int(g.next() % 5)])]) }
+        case .shown: if let id = pick() { try store.update(id, ["shown": .bool(g.next() % 2 == 0)]) }
+        case .title: if let id = pick() { try store.update(id, ["title": .string("u\(g.next() % 1000)")]) }
+        case .memo:
+            if let id = pick() { try store.update(id, ["memo": .string("m\(g.next() % 1000)")]); unread = true }
+        case .owner:
+            if let id = pick() { try store.update(id, attributes: [:], relationships: ["owner": [owners[Int(g.next() % UInt64(owners.count))]]]); unread = true }
+        case .delete:
+            if let id = pick() { try store.delete(id); ids.removeAll { $0 == id } }
+        case .batchUpdate:
+            try store.batchUpdate(entity: "Item", predicate: PredicateNode(format: "group == %@ AND rank < 3", arguments: [groups[Int(g.next() % 5)]]),
+                                  set: ["rank": .constant(.int(Int64(g.next() % 8)))])
+        case .batchDelete:
+            try store.batchDelete(entity: "Item", predicate: PredicateNode(format: "rank == %d AND group == %@", arguments: [Int(g.next() % 8), groups[Int(g.next() % 5)]]))
+            ids = try store.fetch(FetchRequest(entityName: "Item")).objectIDs
+        case .several:
+            for _ in 0..<3 {
+                let step = [Step.insert, .rank, .group, .shown, .title, .delete][Int(g.next() % 6)]
+                _ = try write(step, store, &g, serial: &serial, ids: &ids, owners: owners, save: false)
+            }
+        }
+        if save { try store.save() }
+        return unread
+    }
+
+    /// Runs `steps` random writes on `store`; the controller follows them by itself when the
+    /// store reports its saves, else by ``LiveFetchController/refresh()``.
+    static func run(_ store: any PersistentStore, steps: Int, seed: UInt64) throws {
+        var g = SplitMix(seed: seed)
+        let owners = try (0..<3).map { try store.insert(entity: "Owner", id: nil, attributes: ["name": .string("o\($0)")], relationships: [:]) }
+        var serial = 0
+        var ids: [ObjectID] = []
+        for _ in 0..<40 { _ = try write(.insert, store, &g, serial: &serial, ids: &ids, owners: owners) }
+        let request = try request()
+        let controller = try LiveFetchController(store: store, request: request)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let reports = store is any ChangeReportingStore
+        var previous = controller.snapshot
+        var unreadOnly = 0
+        var seen: [String: Int] = [:]
+        for _ in 0..<steps {
+            let step = Step.allCases[Int(g.next() % UInt64(Step.allCases.count))]
+            // Keep the result from growing without bound, or emptying.
+            let chosen: Step = ids.count > 120 ? .delete : ids.count < 10 ? .insert : step
+            let unread = try write(chosen, store, &g, serial: &serial, ids: &ids, owners: owners)
+            if !reports { try controller.refresh() }
+            let fetched = try ResultsSnapshot(store.fetchSections(request))
+            #expect(controller.snapshot == fetched)
+            if recorder.changeSets.count > 1 { Issue.record("one save, \(recorder.changeSets.count) change sets after \(chosen)") }
+            if let changes = recorder.changeSets.last {
+                recorder.changeSets.removeAll()
+                for change in changes.objectChanges { seen[change.kind.rawValue, default: 0] += 1 }
+                seen["section insert", default: 0] += changes.sectionInserts.count
+                seen["section delete", default: 0] += changes.sectionDeletes.count
+                #expect(try previous.applying(changes) == fetched, "after \(chosen)")
+                #expect(changes.snapshot == fetched)
+                if reports && unread {
+                    Issue.record("a change to keys the fetch does not read was reported: \(chosen)")
+                }
+            } else {
+                #expect(previous == fetched, "the results changed without a change set after \(chosen)")
+                if unread { unreadOnly += 1 }
+            }
+            // The controller's index paths are the new results'.
+            if let section = fetched.sections.first, let id = section.objectIDs.last {
+                #expect(controller.indexPath(of: id) == ResultIndexPath(section: 0, row: section.objectIDs.count - 1))
+                #expect(controller.object(at: ResultIndexPath(section: 0, row: section.objectIDs.count - 1))?.objectID == id)
+            }
+            previous = fetched
+        }
+        #expect(unreadOnly > 0)
+        // Every kind of change happened (updates only where the store says what changed).
+        for kind in ["insert", "delete", "move", "section insert", "section delete"] + (reports ? ["update"] : []) {
+            #expect(seen[kind, default: 0] > 0, "no \(kind) in \(steps) steps")
+        }
+    }
+
+    @Test func inMemoryStore() throws {
+        try Self.run(AtomicStore.inMemory(model: JSONModelFormat.read(Data(Self.modelJSON.utf8))), steps: 2500, seed: 1)
+    }
+
+    @Test func jsonStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try StoreKind.json.make(JSONModelFormat.read(Data(Self.modelJSON.utf8)), name: "live", in: directory)
+        try Self.run(store, steps: 400, seed: 2)
+    }
+
+    @Test func sqliteStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try StoreKind.sqlite.make(JSONModelFormat.read(Data(Self.modelJSON.utf8)), name: "live", in: directory)
+        try Self.run(store, steps: 1000, seed: 3)
+    }
+
+    /// Updates: a change to a key the fetch reads that keeps the object's place is an update
+    /// (old and new index paths); the change sets arrive through the async sequence too.
+    @Test func updatesAndTheAsyncSequence() async throws {
+        let store = AtomicStore.inMemory(model: try JSONModelFormat.read(Data(Self.modelJSON.utf8)))
+        let first = try store.insert("Item", ["serial": 1, "group": "a", "rank": 1, "shown": true, "title": "one"])
+        let second = try store.insert("Item", ["serial": 2, "group": "a", "rank": 2, "shown": true, "title": "two"])
+        try store.save()
+        let controller = try LiveFetchController(store: store, request: Self.request())
+        try controller.performFetch()
+        let changes = controller.changes
+        try store.update(first, ["memo": "not read"])
+        try store.save()
+        try store.update(second, ["title": "deux"])
+        try store.save()
+        try store.update(first, ["rank": 3])
+        try store.save()
+        var iterator = changes.makeAsyncIterator()
+        let update = try #require(await iterator.next())
+        #expect(update.updates == [.init(kind: .update, objectID: second, oldIndexPath: .init(section: 0, row: 1), newIndexPath: .init(section: 0, row: 1))])
+        #expect(update.moves.isEmpty && update.inserts.isEmpty && update.deletes.isEmpty)
+        let move = try #require(await iterator.next())
+        #expect(move.moves == [.init(kind: .move, objectID: first, oldIndexPath: .init(section: 0, row: 0), newIndexPath: .init(section: 0, row: 1))])
+        #expect(move.updates.isEmpty)
+        #expect(controller.indexPath(of: first) == ResultIndexPath(section: 0, row: 1))
+    }
+
+    /// Core Data's rules for the request: objects, sorted.
+    @Test func refusesRequestsItCannotFollow() throws {
+        let store = AtomicStore.inMemory(model: try JSONModelFormat.read(Data(Self.modelJSON.utf8)))
+        #expect(throws: StoreError.self) { try LiveFetchController(store: store, request: FetchRequest(entityName: "Item")) }
+        var count = try Self.request()
+        count.resultType = .count
+        #expect(throws: StoreError.self) { try LiveFetchController(store: store, request: count) }
+    }
+}
