@@ -11,7 +11,8 @@
 //   SiftPostgreSQL a thin wrapper of the system libpq (connections, prepared statements, streaming,
 //                  cancel, catalog introspection); like SiftSQLite, it knows nothing of Sift
 //   SiftSQL        the SQLite store: schema from a model, the SQL compiler, introspection
-//   SiftPostgreSQLStore the PostgreSQL store: SiftSQL's layout in PostgreSQL types, writes as rows
+//   SiftPostgreSQLStore the PostgreSQL store: its dialect and server functions, SiftSQL's layout in
+//                  PostgreSQL types, writes as rows; it imports SiftPostgreSQL, never SiftSQLite
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
@@ -99,7 +100,7 @@ let package = Package(
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SeedAppSupport"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "ChinookSupport"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftPostgreSQLStore", "ChinookSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),

@@ -98,6 +98,14 @@ import Testing
         #expect(Self.imports(in: "import SiftSQLite\n").intersection(Self.engineModules) == ["SiftSQLite"])
     }
 
+    /// A store imports its own engine's wrapper only: PostgreSQL's dialect and store never
+    /// SQLite's (`SiftSQLite`, `CSQLite`), in any file.
+    @Test func thePostgreSQLStoreImportsNoSQLite() throws {
+        let imports = try #require(try Self.sourceImports()["SiftPostgreSQLStore"], "SiftPostgreSQLStore's sources were read")
+        #expect(imports.contains("SiftPostgreSQL"))
+        #expect(imports.isDisjoint(with: ["SiftSQLite", "CSQLite"]), "SiftPostgreSQLStore imports \(imports.intersection(["SiftSQLite", "CSQLite"]).sorted())")
+    }
+
     @Test func theTableMatchesTheSources() throws {
         let page = try String(contentsOf: DocumentationSnippetTests.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
         let table = try Self.table(in: page)

@@ -52,7 +52,7 @@ extension ExpressionSQLCompiler {
         case ("NSString", .number(.real)) where context.dialect.hasNumberFunctions:
             // Swift's text of the double, NaN and all (a stored double as it is stored).
             guard let value = x.withNaN else { throw SQLUnsupported("CAST of a computed value that may be NaN to NSString") }
-            return SQLFragment(expression: .collate(.function(PostgreSQLNumberFunctions.doubleText, [value]), "BINARY"), kind: .string, nullable: x.nullable)
+            return SQLFragment(expression: .collate(.function(SQLNumberFunctions.doubleText, [value]), "BINARY"), kind: .string, nullable: x.nullable)
         case ("NSDate", .number) where !nan:
             return try castCall(x, to: type, kind: .date)
         case ("NSString", .number) where !nan:

@@ -5,7 +5,7 @@ import SiftEvaluation
 /// (`NSDecimalNumber(decimal:).doubleValue`) and goes on with two doubles: comparisons
 /// (`ValueComparison.order`), arithmetic (`Arithmetic.binary`), `**`, and the numeric functions
 /// (`floor:`, `sqrt:`, `log:`, … of a decimal are of its double). In a dialect with the number
-/// functions (a PostgreSQL store's, ``PostgreSQLNumberFunctions``) the compiler does the same:
+/// functions (a PostgreSQL store's, ``SQLNumberFunctions``) the compiler does the same:
 /// the decimal becomes a double fragment and the double's own SQL follows.
 ///
 ///     amount >= 2.0          nullif(sift_decimal_double("t0"."amount"), 'NaN') >= $1
@@ -51,7 +51,7 @@ extension ExpressionSQLCompiler {
         switch expression {
         case .function("nullif", let arguments) where arguments.count == 2:
             guard case .column = arguments[0], case .string("NaN") = arguments[1] else { return nil }
-            return .function("nullif", [.function(PostgreSQLNumberFunctions.decimalDouble, [arguments[0]]), arguments[1]])
+            return .function("nullif", [.function(SQLNumberFunctions.decimalDouble, [arguments[0]]), arguments[1]])
         case .unary(.negate, let operand):
             // `0 - d`, not `-d`: Foundation's negation leaves a zero as it is, whose double is 0.0, not -0.0.
             return decimalDouble(operand).map { .binary(.subtract, .integer(0), $0) }

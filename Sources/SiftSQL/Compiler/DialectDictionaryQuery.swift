@@ -23,7 +23,7 @@ package struct DialectDictionaryQuery {
 
     /// Compiles `request` (its predicate typed by the model) with its `properties`
     /// (`DictionaryResults.properties`).
-    package init(_ request: FetchRequest, properties: [FetchedProperty], schema: SQLSchema, dialect: PostgreSQLDialect) throws {
+    package init(_ request: FetchRequest, properties: [FetchedProperty], schema: SQLSchema, dialect: any SQLDialect) throws {
         guard schema.isSiftLayout else { throw SQLUnsupported("dictionaries of a database Sift did not create") }
         // Grouped, or aggregating the whole result: the rows unsorted (the sort descriptors name
         // result properties, and sort the groups once they are made).

@@ -34,7 +34,7 @@ package struct DialectFetchQuery {
 
     /// Compiles `request` (its predicate typed by the model) selecting `columns` (SQL text the
     /// caller writes: the row layout's columns, read as they are).
-    package init(_ request: FetchRequest, schema: SQLSchema, dialect: PostgreSQLDialect, columns: [String]) throws {
+    package init(_ request: FetchRequest, schema: SQLSchema, dialect: any SQLDialect, columns: [String]) throws {
         let plan = try FetchSQL(request, schema: schema, dialect: dialect)
         let columns = columns.map { SQLExpression.literal($0) }
         mayBeRefused = plan.statement(selecting: columns).mayRaise

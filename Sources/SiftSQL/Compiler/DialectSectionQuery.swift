@@ -29,7 +29,7 @@ package struct DialectSectionQuery {
 
     /// Compiles `request` (its predicate typed by the model) sectioned by `keys`, whose last
     /// key is `attribute`.
-    package init(_ request: FetchRequest, keys: [String], attribute: AttributeDescription, schema: SQLSchema, dialect: PostgreSQLDialect) throws {
+    package init(_ request: FetchRequest, keys: [String], attribute: AttributeDescription, schema: SQLSchema, dialect: any SQLDialect) throws {
         let plan = try FetchSQL(request, schema: schema, dialect: dialect)
         section = try SectionSQL(plan, keys: keys, schema: schema)
         valueType = schema.isSiftLayout || attribute.type == .date || attribute.type == .boolean ? attribute.type : nil

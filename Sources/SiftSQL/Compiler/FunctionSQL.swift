@@ -141,18 +141,18 @@ extension ExpressionSQLCompiler {
     /// `uppercase:`, `lowercase:`, `canonical:` of text (anything else is the evaluator's error).
     /// A case mapping of NFC text need not be NFC: SQL holds the NFC form
     /// (``SQLFragment/Divergence/textIsNFC``), so neither `[n]` nor a second mapping is compiled.
-    /// In PostgreSQL they are the store's text functions (``PostgreSQLTextFunctions``).
+    /// In PostgreSQL they are the store's text functions (``SQLTextFunctions``).
     private func caseMapping(_ mapping: TextMapping, _ x: SQLFragment) throws -> SQLFragment {
         let selector = mapping.function.selector
         guard x.kind == .string else { throw SQLUnsupported("\(selector) of \(x.kind)") }
         if context.dialect.hasTextFunctions {
             // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
             if mapping == .canonical {
-                return SQLFragment(expression: .function(PostgreSQLTextFunctions.foldCaseAndDiacritics, [try materialised(x).expression]),
+                return SQLFragment(expression: .function(SQLTextFunctions.foldCaseAndDiacritics, [try materialised(x).expression]),
                                    kind: .string, nullable: x.nullable)
             }
             guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
-            let function = mapping == .uppercase ? PostgreSQLTextFunctions.uppercase : PostgreSQLTextFunctions.lowercase
+            let function = mapping == .uppercase ? SQLTextFunctions.uppercase : SQLTextFunctions.lowercase
             return SQLFragment(expression: .function(function, [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
         }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }

@@ -101,7 +101,7 @@ enum LikeRegex {
         var text = ""
         for u in run.unicodeScalars {
             if u.value >= 0x80 {
-                text += PostgreSQLRegex.escape(u.value)
+                text += SQLRegexPattern.escape(u.value)
             } else {
                 if !(u.properties.isAlphabetic || ("0"..."9").contains(u)) { text += "\\" }
                 text.unicodeScalars.append(u)
@@ -138,6 +138,6 @@ enum LikeRegex {
             if (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0xE000...0xF8FF).contains(value) { return false }
             return Unicode.Scalar(value).map(test) ?? false
         }
-        return PostgreSQLRegex.bracket(values)
+        return SQLRegexPattern.bracket(values)
     }
 }

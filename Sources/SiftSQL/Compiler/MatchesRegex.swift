@@ -384,5 +384,5 @@ enum MatchesRegex {
     }
 
     /// `\uXXXX` or `\UXXXXXXXX` (a character-entry escape, in and out of brackets).
-    static func escaped(_ value: UInt32) -> String { PostgreSQLRegex.escape(value) }
+    static func escaped(_ value: UInt32) -> String { SQLRegexPattern.escape(value) }
 }

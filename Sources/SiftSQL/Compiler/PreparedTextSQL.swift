@@ -2,7 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 
 /// String tests with options in a dialect without Sift's functions but with the text functions
-/// a PostgreSQL store installs (``PostgreSQLTextFunctions``): both sides prepared as the
+/// a PostgreSQL store installs (``SQLTextFunctions``): both sides prepared as the
 /// evaluator prepares them (`StringPredicates`: folded under `[c]`/`[d]`, NFC without options,
 /// as they are under `[n]`), then compared byte by byte — text is `COLLATE "C"` — as it does:
 ///
@@ -85,7 +85,7 @@ extension PredicateSQLCompiler {
               let regex = MatchesRegex.regex(pattern, options: options) else { return nil }
         var subject = try expressions.materialised(l).expression
         if !options.contains(.normalized), options.contains(.diacriticInsensitive),
-           let fold = PostgreSQLTextFunctions.fold([.diacriticInsensitive]) {
+           let fold = SQLTextFunctions.fold([.diacriticInsensitive]) {
             subject = .function(fold, [subject])
         }
         return .binary(.regexMatch, subject, context.bind(.text(regex)))
@@ -97,7 +97,7 @@ extension PredicateSQLCompiler {
     /// fold; nil for `localizedStandardCompare`, whose key has no function.
     static func preparedSortTerms(for comparator: StringComparator, text: SQLExpression) -> [SQLExpression]? {
         func folded(_ options: ComparisonOptions) -> SQLExpression? {
-            PostgreSQLTextFunctions.fold(options).map { .collate(.function($0, [text]), "BINARY") }
+            SQLTextFunctions.fold(options).map { .collate(.function($0, [text]), "BINARY") }
         }
         switch comparator {
         case .compare: return [text]
@@ -113,7 +113,7 @@ extension PredicateSQLCompiler {
     private func prepared(_ f: SQLFragment, _ options: ComparisonOptions) throws -> SQLExpression {
         if case .string(let text)? = f.constant { return context.bind(.text(StringPredicates.prepared(text, options: options))) }
         let x = try expressions.materialised(f).expression
-        guard let fold = PostgreSQLTextFunctions.fold(options) else { return x }
+        guard let fold = SQLTextFunctions.fold(options) else { return x }
         return .function(fold, [x])
     }
 }

@@ -145,8 +145,8 @@ struct SimpleClusters: Sendable {
     /// The ranges as the inside of an ARE bracket, each bound a `\u` escape.
     private static func members(_ ranges: [ClosedRange<UInt32>]) -> String {
         ranges.map { range in
-            range.lowerBound == range.upperBound ? PostgreSQLRegex.escape(range.lowerBound)
-                : PostgreSQLRegex.escape(range.lowerBound) + "-" + PostgreSQLRegex.escape(range.upperBound)
+            range.lowerBound == range.upperBound ? SQLRegexPattern.escape(range.lowerBound)
+                : SQLRegexPattern.escape(range.lowerBound) + "-" + SQLRegexPattern.escape(range.upperBound)
         }.joined()
     }
 }

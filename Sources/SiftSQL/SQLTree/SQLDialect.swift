@@ -6,7 +6,7 @@
 /// What a dialect cannot spell (Sift's Swift functions on a server, SQLite's `typeof`) it
 /// answers with nil; the renderer then records the construct in
 /// ``SQLRenderer/unsupported`` and the caller must not run the text.
-protocol SQLDialect: Sendable {
+package protocol SQLDialect: Sendable {
     /// The database's name, for messages: `SQLite`, `PostgreSQL`.
     var name: String { get }
 
@@ -90,13 +90,13 @@ protocol SQLDialect: Sendable {
     var hasSiftFunctions: Bool { get }
 
     /// Whether the database has the text functions a PostgreSQL store installs
-    /// (``PostgreSQLTextFunctions``: the evaluator's folds and case mappings, tabulated), which
+    /// (``SQLTextFunctions``: the evaluator's folds and case mappings, tabulated), which
     /// the compiler then uses for string tests with options. Only a dialect without Sift's
     /// functions has them (with Sift's, the compiler calls those).
     var hasTextFunctions: Bool { get }
 
     /// Whether the database has the number functions a PostgreSQL store installs
-    /// (``PostgreSQLNumberFunctions``: Foundation's conversion of a decimal to a double), which
+    /// (``SQLNumberFunctions``: Foundation's conversion of a decimal to a double), which
     /// the compiler then uses where a decimal meets a double. Only a dialect without Sift's
     /// functions has them.
     var hasNumberFunctions: Bool { get }
@@ -104,30 +104,30 @@ protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     /// `"name"`, with `"` doubled: the SQL standard's quoting, shared by SQLite and PostgreSQL.
-    func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
+    package func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
 
     /// `'text'`, with `'` doubled.
-    func string(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    package func string(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    func column(_ quoted: String, table: String?, name: String) -> String? { quoted }
+    package func column(_ quoted: String, table: String?, name: String) -> String? { quoted }
 
-    func supports(_ op: SQLBinaryOperator) -> Bool { true }
+    package func supports(_ op: SQLBinaryOperator) -> Bool { true }
 
-    func nullsOrder(descending: Bool) -> String { "" }
+    package func nullsOrder(descending: Bool) -> String { "" }
 
-    var requiresDerivedTableAlias: Bool { false }
+    package var requiresDerivedTableAlias: Bool { false }
 
-    var holdsNaN: Bool { false }
+    package var holdsNaN: Bool { false }
 
-    var comparesIntegersWithDoublesExactly: Bool { true }
+    package var comparesIntegersWithDoublesExactly: Bool { true }
 
-    var writesNullParametersAsNULL: Bool { false }
+    package var writesNullParametersAsNULL: Bool { false }
 
-    var hasSiftFunctions: Bool { true }
+    package var hasSiftFunctions: Bool { true }
 
-    var hasTextFunctions: Bool { false }
+    package var hasTextFunctions: Bool { false }
 
-    var hasNumberFunctions: Bool { false }
+    package var hasNumberFunctions: Bool { false }
 }
 
 /// A dialect's precedence levels: larger binds tighter. Operands of the same level as a binary
@@ -135,34 +135,69 @@ extension SQLDialect {
 /// `(a - b) - c`), so a right operand of that level is parenthesised (`a - (b - c)`);
 /// comparisons are written as non-associative (both operands bind tighter), as PostgreSQL
 /// requires.
-struct SQLPrecedenceTable: Sendable {
+package struct SQLPrecedenceTable: Sendable {
     /// Columns, parameters, literals, function calls, CASE, subqueries, EXISTS, `(…)`.
-    static let atom = 1000
+    package static let atom = 1000
 
-    var unary: [SQLUnaryOperator: Int]
-    var collate: Int
-    var binary: [SQLBinaryOperator: Int]
+    package var unary: [SQLUnaryOperator: Int]
+    package var collate: Int
+    package var binary: [SQLBinaryOperator: Int]
     /// `x IN (…)`.
-    var `in`: Int
+    package var `in`: Int
     /// `x BETWEEN a AND b`.
-    var between: Int
+    package var between: Int
     /// `x IS NULL`, `x IS NOT NULL`.
-    var isNull: Int
+    package var isNull: Int
     /// `typeof(x) = '…'` / `typeof(x) IN (…)`: as the equality or IN it is written with.
-    var storageClassTest: Int
-    var not: Int
-    var and: Int
-    var or: Int
+    package var storageClassTest: Int
+    package var not: Int
+    package var and: Int
+    package var or: Int
+
+    package init(unary: [SQLUnaryOperator: Int], collate: Int, binary: [SQLBinaryOperator: Int], in: Int, between: Int, isNull: Int,
+                 storageClassTest: Int, not: Int, and: Int, or: Int) {
+        (self.unary, self.collate, self.binary, self.in, self.between, self.isNull) = (unary, collate, binary, `in`, between, isNull)
+        (self.storageClassTest, self.not, self.and, self.or) = (storageClassTest, not, and, or)
+    }
 
     /// The level of a binary operator (comparisons and the rest).
-    func level(_ op: SQLBinaryOperator) -> Int { binary[op] ?? 0 }
+    package func level(_ op: SQLBinaryOperator) -> Int { binary[op] ?? 0 }
 
     /// Whether `a op b op c` means `(a op b) op c`, so a left operand of the same level needs no
     /// parentheses. Comparisons are not: both their operands must bind tighter.
-    func isAssociative(_ op: SQLBinaryOperator) -> Bool {
+    package func isAssociative(_ op: SQLBinaryOperator) -> Bool {
         switch op {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal, .notEqual, .is, .isNot: false
         default: true
+        }
+    }
+}
+
+extension SQLBinaryOperator {
+    /// The operator as SQLite spells it, which most dialects share (`||`, `*`, `<=`, `IS`, …);
+    /// a dialect's ``SQLDialect/spelling(of:)`` answers it where it spells the operator alike.
+    package var commonSpelling: String {
+        switch self {
+        case .concatenate: "||"
+        case .multiply: "*"
+        case .divide: "/"
+        case .remainder: "%"
+        case .add: "+"
+        case .subtract: "-"
+        case .bitwiseAnd: "&"
+        case .bitwiseOr: "|"
+        case .leftShift: "<<"
+        case .rightShift: ">>"
+        case .bitwiseXor: "#"
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqual: ">="
+        case .equal: "="
+        case .notEqual: "!="
+        case .is: "IS"
+        case .isNot: "IS NOT"
+        case .regexMatch: "REGEXP"
         }
     }
 }

@@ -69,7 +69,7 @@ extension SQLExpression {
     /// Whether evaluating it may raise an error in a server that raises one where SQLite gives
     /// NULL or a double (PostgreSQL: an integer overflow, a division by zero, the square root of
     /// a negative number, a cast out of range, a value the number functions do not convert
-    /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``PostgreSQLNumberFunctions``,
+    /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``SQLNumberFunctions``,
     /// anywhere in the tree, subqueries included.
     var mayRaise: Bool {
         switch self {
@@ -78,7 +78,7 @@ extension SQLExpression {
         case .unary(.negate, _), .cast, .orderedAggregate:
             return true
         case .function(let name, let arguments):
-            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || PostgreSQLNumberFunctions.names.contains(name)
+            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || SQLNumberFunctions.names.contains(name)
                 || arguments.contains { $0.mayRaise }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .isNull(let e, _):
             return e.mayRaise

@@ -114,7 +114,7 @@ struct SQLParameter: Sendable {
 }
 
 /// Prefix operators.
-enum SQLUnaryOperator: Hashable, Sendable {
+package enum SQLUnaryOperator: Hashable, Sendable {
     /// `-x`.
     case negate
     /// `+x`: the value itself, without a column's affinity, and no index use (SQLite).
@@ -124,7 +124,7 @@ enum SQLUnaryOperator: Hashable, Sendable {
 }
 
 /// Binary operators; the dialect decides how tightly each binds.
-enum SQLBinaryOperator: Hashable, Sendable {
+package enum SQLBinaryOperator: Hashable, Sendable {
     case concatenate
     case multiply, divide, remainder
     case add, subtract

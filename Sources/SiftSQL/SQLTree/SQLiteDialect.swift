@@ -19,30 +19,7 @@ struct SQLiteDialect: SQLDialect {
 
     func boolean(_ value: Bool) -> String { value ? "1" : "0" }
 
-    func spelling(of op: SQLBinaryOperator) -> String {
-        switch op {
-        case .concatenate: "||"
-        case .multiply: "*"
-        case .divide: "/"
-        case .remainder: "%"
-        case .add: "+"
-        case .subtract: "-"
-        case .bitwiseAnd: "&"
-        case .bitwiseOr: "|"
-        case .leftShift: "<<"
-        case .rightShift: ">>"
-        case .bitwiseXor: "#"
-        case .lessThan: "<"
-        case .lessThanOrEqual: "<="
-        case .greaterThan: ">"
-        case .greaterThanOrEqual: ">="
-        case .equal: "="
-        case .notEqual: "!="
-        case .is: "IS"
-        case .isNot: "IS NOT"
-        case .regexMatch: "REGEXP"
-        }
-    }
+    func spelling(of op: SQLBinaryOperator) -> String { op.commonSpelling }
 
     /// SQLite's REGEXP calls a `regexp` function no store registers; it has no exclusive or.
     func supports(_ op: SQLBinaryOperator) -> Bool { op != .regexMatch && op != .bitwiseXor }

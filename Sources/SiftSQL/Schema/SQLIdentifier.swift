@@ -1,9 +1,9 @@
 /// SQL identifiers. Every table and column name in generated SQL comes from the model (or from
 /// the database's own catalogue) and passes through ``quoted(_:)``: nothing a user types into a
 /// predicate or an argument is ever pasted into SQL text.
-enum SQLIdentifier {
+package enum SQLIdentifier {
     /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
-    static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         var out = "\""
         out.reserveCapacity(name.utf8.count + 2)
         for scalar in name.unicodeScalars {
@@ -15,7 +15,7 @@ enum SQLIdentifier {
     }
 
     /// `alias.column`, both quoted.
-    static func qualified(_ alias: String, _ column: String) -> String {
+    package static func qualified(_ alias: String, _ column: String) -> String {
         quoted(alias) + "." + quoted(column)
     }
 }

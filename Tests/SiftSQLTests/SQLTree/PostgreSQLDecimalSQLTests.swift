@@ -1,6 +1,7 @@
 import Foundation
 import SiftEvaluation
 import SiftStore
+@testable import SiftPostgreSQLStore
 @testable import SiftSQL
 import SiftSQLite
 import Testing

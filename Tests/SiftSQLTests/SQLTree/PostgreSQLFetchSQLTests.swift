@@ -1,5 +1,6 @@
 import SiftEvaluation
 import SiftStore
+@testable import SiftPostgreSQLStore
 @testable import SiftSQL
 import SiftSQLite
 import Testing

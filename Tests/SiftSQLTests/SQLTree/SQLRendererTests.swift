@@ -1,3 +1,4 @@
+@testable import SiftPostgreSQLStore
 @testable import SiftSQL
 import SiftSQLite
 import Testing

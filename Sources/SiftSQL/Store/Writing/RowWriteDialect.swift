@@ -13,7 +13,7 @@ package enum RowWriteDialect: Sendable {
     package func placeholder(_ number: Int) -> String {
         switch self {
         case .sqlite: SQLiteDialect().placeholder(number)
-        case .postgreSQL: PostgreSQLDialect().placeholder(number)
+        case .postgreSQL: "$\(number)"
         }
     }
 

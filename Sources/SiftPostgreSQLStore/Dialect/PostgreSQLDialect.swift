@@ -1,10 +1,11 @@
+import SiftSQL
 
 /// PostgreSQL's spelling of the tree, for a store on a server: `$N` placeholders, `TRUE`/`FALSE`,
 /// `IS [NOT] DISTINCT FROM` for nil-safe equality, `<>`, and the functions PostgreSQL has with
 /// exactly SQLite's meaning (`instr` is `strpos`), and the text functions a store installs
 /// (``PostgreSQLTextFunctions``). It has no storage classes (`typeof`) and none
 /// of Sift's Swift functions (`sift_…`): a tree using them is reported unsupported
-/// (``SQLRenderer/unsupported``), and a PostgreSQL store computes such values another way
+/// (`SQLRenderer.unsupported`), and a PostgreSQL store computes such values another way
 /// (derived folded columns).
 ///
 /// Precedence, from PostgreSQL's "Operator Precedence" (§4.1.6), tightest first:
@@ -30,7 +31,7 @@
 ///
 /// Text columns are made `COLLATE "C"`, so comparisons and `min`/`max` are in code-point order
 /// as in SQLite. PostgreSQL shifts a `bigint` by an `integer`, masked as the C compiler's
-/// shift does: the compiler writes a shift by a constant count only (``ExpressionSQLCompiler``'s
+/// shift does: the compiler writes a shift by a constant count only (`ExpressionSQLCompiler`'s
 /// `serverShift`), with Swift's smart-shift rules.
 package struct PostgreSQLDialect: SQLDialect {
     /// The types of the columns of each table (`"boolean"`, `"timestamptz"`, …), by table and
@@ -56,23 +57,23 @@ package struct PostgreSQLDialect: SQLDialect {
     /// A column read as its text (``readAsText``) that holds text not in NFC.
     package static let readAsTextInNFC = "::text in NFC"
 
-    var name: String { "PostgreSQL" }
+    package var name: String { "PostgreSQL" }
 
-    func placeholder(_ number: Int) -> String { "$\(number)" }
+    package func placeholder(_ number: Int) -> String { "$\(number)" }
 
-    func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    package func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
-    func spelling(of op: SQLBinaryOperator) -> String {
+    package func spelling(of op: SQLBinaryOperator) -> String {
         switch op {
         case .notEqual: "<>"
         case .is: "IS NOT DISTINCT FROM"
         case .isNot: "IS DISTINCT FROM"
         case .regexMatch: "~"
-        default: SQLiteDialect().spelling(of: op)
+        default: op.commonSpelling
         }
     }
 
-    var precedence: SQLPrecedenceTable {
+    package var precedence: SQLPrecedenceTable {
         SQLPrecedenceTable(
             unary: [.negate: 900, .plus: 900, .bitwiseNot: 550],
             collate: 850,
@@ -90,19 +91,19 @@ package struct PostgreSQLDialect: SQLDialect {
 
     /// SQLite's functions PostgreSQL has with the same meaning. `substr` is not among them: a
     /// negative start counts from the end in SQLite only.
-    func functionName(_ name: String) -> String? {
+    package func functionName(_ name: String) -> String? {
         switch name {
         case "instr": "strpos"
         case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt",
              "starts_with", "char_length", "ln", "log", "exp", "power": name
         default:
-            (hasTextFunctions && PostgreSQLTextFunctions.names.contains(name)) || (hasNumberFunctions && PostgreSQLNumberFunctions.names.contains(name))
+            (hasTextFunctions && SQLTextFunctions.names.contains(name)) || (hasNumberFunctions && SQLNumberFunctions.names.contains(name))
                 ? name : nil
         }
     }
 
     /// PostgreSQL's text holds no NUL: `right` counts all of its characters.
-    func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String { "right(\(operand), \(characters)) = \(suffix)" }
+    package func endsWith(_ operand: String, _ suffix: String, characters: Int64) -> String { "right(\(operand), \(characters)) = \(suffix)" }
 
     /// `x IN (SELECT unnest($1::bigint[]))`: the values as one array parameter per kind —
     /// `bigint[]` for integers, `float8[]` for doubles, `text[]`, `bytea[]` — each sent as its
@@ -113,23 +114,23 @@ package struct PostgreSQLDialect: SQLDialect {
     /// kinds' lists), and lets the server plan a hashed lookup, where `= ANY($1)` of a generic
     /// plan compares with every element in turn. The protocol's 65,535 parameters are no limit:
     /// a list of any length is one to four parameters.
-    func membership(_ operand: String, in values: [SQLValue], bind: (SQLValue) -> String) -> String? {
+    package func membership(_ operand: String, in values: [SQLValue], bind: (SQLValue) -> String) -> String? {
         let lists = PostgreSQLArrayLiteral.lists(values)
         let tests = lists.map { list in "\(operand) IN (SELECT unnest(\(bind(.text(list.literal)))::\(list.type)[]))" }
         return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"
     }
 
-    func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
+    package func storageClassTest(_ operand: String, _ classes: [String]) -> String? { nil }
 
-    func storageClass(_ operand: String) -> String? { nil }
+    package func storageClass(_ operand: String) -> String? { nil }
 
     /// SQLite's `BINARY` (byte order, which is code-point order in UTF-8) is PostgreSQL's
     /// `"C"`; Sift's collations are Swift functions registered in SQLite, which a server lacks.
-    func collation(_ name: String) -> String? {
+    package func collation(_ name: String) -> String? {
         name == "BINARY" ? quoted("C") : nil
     }
 
-    func column(_ quoted: String, table: String?, name: String) -> String? {
+    package func column(_ quoted: String, table: String?, name: String) -> String? {
         guard let table, let type = columnTypes[table]?[name] else { return quoted }
         switch type {
         case "boolean": return "(\(quoted)::integer)"
@@ -142,17 +143,17 @@ package struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    func nullsOrder(descending: Bool) -> String { descending ? " NULLS LAST" : " NULLS FIRST" }
+    package func nullsOrder(descending: Bool) -> String { descending ? " NULLS LAST" : " NULLS FIRST" }
 
-    var requiresDerivedTableAlias: Bool { true }
+    package var requiresDerivedTableAlias: Bool { true }
 
-    var holdsNaN: Bool { true }
+    package var holdsNaN: Bool { true }
 
     /// PostgreSQL converts a `bigint` compared with a `float8` (and a `numeric` compared with one)
     /// to `float8`.
-    var comparesIntegersWithDoublesExactly: Bool { false }
+    package var comparesIntegersWithDoublesExactly: Bool { false }
 
-    var writesNullParametersAsNULL: Bool { true }
+    package var writesNullParametersAsNULL: Bool { true }
 
-    var hasSiftFunctions: Bool { false }
+    package var hasSiftFunctions: Bool { false }
 }

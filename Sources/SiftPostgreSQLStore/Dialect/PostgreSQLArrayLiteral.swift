@@ -1,3 +1,4 @@
+import SiftSQL
 
 /// The values of a long `IN` list as PostgreSQL array literals, one per kind of value
 /// (``PostgreSQLDialect``'s `membership`): `{1,2,3}` for `bigint[]`, `{"a","b\"c"}` for `text[]`.

@@ -1,3 +1,5 @@
+import SiftSQL
+
 /// SQL functions a PostgreSQL store installs so that the server converts numbers exactly as the
 /// evaluator does where no SQL cast does (PostgreSQL's `numeric::float8` is correctly rounded;
 /// Foundation's is not):
@@ -32,11 +34,8 @@
 /// error (SQLSTATE 22003), and the fetch runs in memory. `PostgreSQLNumberFunctionsTests` compares it with Swift on random doubles
 /// of every exponent.
 package enum PostgreSQLNumberFunctions {
-    package static let decimalDouble = "sift_decimal_double"
-    package static let doubleText = "sift_double_text"
-
-    /// Every function's name.
-    package static let names: Set<String> = [decimalDouble, doubleText]
+    static let decimalDouble = SQLNumberFunctions.decimalDouble
+    static let doubleText = SQLNumberFunctions.doubleText
 
     /// `CREATE OR REPLACE FUNCTION` statements for every function.
     package static let statements: [String] = [

@@ -1,5 +1,6 @@
 import SiftEvaluation
 import SiftLanguage
+import SiftSQL
 
 /// SQL functions a PostgreSQL store installs so that the server prepares text exactly as the
 /// evaluator does, where no stored fold serves (a fold of a computed value, `[d]` alone, a case
@@ -26,25 +27,11 @@ import SiftLanguage
 /// 15 has Unicode 14's tables): scalars assigned after that version compose as the server
 /// knows them.
 package enum PostgreSQLTextFunctions {
-    /// The function preparing text for `options` (`[c]`, `[d]`, `[cd]`; `[n]` and none need none).
-    package static func fold(_ options: ComparisonOptions) -> String? {
-        guard !options.contains(.normalized) else { return nil }
-        switch options.intersection([.caseInsensitive, .diacriticInsensitive]) {
-        case [.caseInsensitive]: return foldCase
-        case [.diacriticInsensitive]: return foldDiacritics
-        case [.caseInsensitive, .diacriticInsensitive]: return foldCaseAndDiacritics
-        default: return nil
-        }
-    }
-
-    static let foldCase = "sift_fold_c"
-    static let foldDiacritics = "sift_fold_d"
-    static let foldCaseAndDiacritics = "sift_fold_cd"
-    package static let lowercase = "sift_lowercase"
-    package static let uppercase = "sift_uppercase"
-
-    /// Every function's name.
-    package static let names: Set<String> = [foldCase, foldDiacritics, foldCaseAndDiacritics, lowercase, uppercase]
+    static let foldCase = SQLTextFunctions.foldCase
+    static let foldDiacritics = SQLTextFunctions.foldDiacritics
+    static let foldCaseAndDiacritics = SQLTextFunctions.foldCaseAndDiacritics
+    static let lowercase = SQLTextFunctions.lowercase
+    static let uppercase = SQLTextFunctions.uppercase
 
     /// A scalar's image under one of the functions: nil where it is the scalar itself.
     private typealias Mapping = (Unicode.Scalar) -> String?
@@ -114,10 +101,10 @@ package enum PostgreSQLTextFunctions {
         if !expanded.isEmpty {
             var chain = input
             for (source, image) in expanded { chain = "replace(\(chain), \(escapedLiteral(String(source))), \(escapedLiteral(image)))" }
-            text = "CASE WHEN \(input) ~ \(escapedLiteral(PostgreSQLRegex.bracket(expanded.map(\.0.value)))) THEN \(chain) ELSE \(input) END"
+            text = "CASE WHEN \(input) ~ \(escapedLiteral(SQLRegexPattern.bracket(expanded.map(\.0.value)))) THEN \(chain) ELSE \(input) END"
         }
         // (The removed scalars first: `translate` then finds every character it is given early.)
-        if !removed.isEmpty { text = "regexp_replace(\(text), \(escapedLiteral(PostgreSQLRegex.bracket(removed))), '', 'g')" }
+        if !removed.isEmpty { text = "regexp_replace(\(text), \(escapedLiteral(SQLRegexPattern.bracket(removed))), '', 'g')" }
         if !single.isEmpty {
             // The head: listed whether mapped or not, so that frequent characters are found early.
             let frequent = "etaoinsrhldcumfpgwybvkxjqz ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,-'\"()/:;!?&@#%*+=_[]{}<>|\\^`~$"
