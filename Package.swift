@@ -16,8 +16,8 @@
 //   Sift           the umbrella module users import
 //   SiftCLI        the `sift` commands (argument parsing, rendering); `sift` is only `main`
 //
-// CSQLite, CPCRE2, CLibPQ and CEditLine wrap the system libraries (apt: libsqlite3-dev,
-// libpcre2-dev, libpq-dev, libedit-dev; CEditLine's shim spells out libedit's variadic calls for
+// CSQLite, CPCRE2, CLibPQ, CEditLine and CZlib wrap the system libraries (apt: libsqlite3-dev,
+// libpcre2-dev, libpq-dev, libedit-dev, zlib1g-dev; CEditLine's shim spells out libedit's variadic calls for
 // Swift);
 // CSiftSupport is a few lines of C (the thread's stack bounds, for the parser's depth guard).
 import PackageDescription
@@ -43,6 +43,12 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // zlib, for Core Data's compressed model cache (raw deflate).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // PostgreSQL's client library, opened with dlopen when a PostgreSQL connection is first
         // made (Sources/CLibPQ/include/CLibPQ.h says why): its header from apt libpq-dev, the
         // library itself (libpq.so.5, apt libpq5) only where PostgreSQL is used.
@@ -64,7 +70,7 @@ let package = Package(
         .target(name: "SiftEvaluation", dependencies: ["SiftLanguage", "CPCRE2"]),
 
         // Layer 3: models, stores (atomic: in-memory, JSON, binary plist), fetch requests, import.
-        .target(name: "SiftStore", dependencies: ["SiftLanguage", "SiftEvaluation"]),
+        .target(name: "SiftStore", dependencies: ["SiftLanguage", "SiftEvaluation", "CZlib"]),
 
         // A thin wrapper of SQLite's C API, knowing nothing of Sift.
         .target(name: "SiftSQLite", dependencies: ["CSQLite"]),
@@ -98,7 +104,7 @@ let package = Package(
         .target(name: "TestTimeLimits", path: "Tests/TestTimeLimits"),
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
-        .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SeedAppSupport"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SeedAppSupport", "CoreDataFixtures"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
         .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftPostgreSQLStore", "ChinookSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
@@ -110,6 +116,8 @@ let package = Package(
         // that compare Sift with hand-written SQL on a database Sift did not create, and the
         // generated differential test of the typed comparisons that runs on it in every store.
         .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
+        // Real Core Data stores and model files (Tests/CoreDataFixtures/Files/README.md), by name.
+        .target(name: "CoreDataFixtures", path: "Tests/CoreDataFixtures", resources: [.copy("Files")]),
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
                                                                "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],

@@ -7,11 +7,13 @@ import Foundation
 /// | `.json` | ``JSONModelFormat`` (docs/MODEL-JSON.md); the model is named after the file unless it names itself |
 /// | `.xcdatamodel` | ``XcodeModelFormat``: the folder's `contents` |
 /// | `.xcdatamodeld` | ``XcodeModelFormat``: the bundle's current version |
+/// | `.mom` | ``CoreDataModel``: a compiled model (a keyed archive) |
+/// | `.momd` | ``CoreDataModel``: the compiled bundle's current version |
 ///
 /// Errors name the file.
 public enum ModelFile {
     /// The extensions ``load(_:)`` accepts.
-    public static let acceptedExtensions = ["json", "xcdatamodel", "xcdatamodeld"]
+    public static let acceptedExtensions = ["json", "xcdatamodel", "xcdatamodeld", "mom", "momd"]
 
     public static func load(_ url: URL) throws(ModelError) -> DataModel {
         switch url.pathExtension.lowercased() {
@@ -29,9 +31,15 @@ public enum ModelFile {
             }
         case "xcdatamodel", "xcdatamodeld":
             return try XcodeModelFormat.load(url)
+        case "mom", "momd":
+            do throws(CoreDataModelError) {
+                return try CoreDataModel.load(url).model
+            } catch {
+                throw ModelError(error.message)
+            }
         default:
             let kind = url.pathExtension.isEmpty ? "a file without an extension" : "a .\(url.pathExtension) file"
-            throw ModelError("\(url.path): cannot load a model from \(kind); expected a .json model, a .xcdatamodel folder or a .xcdatamodeld bundle")
+            throw ModelError("\(url.path): cannot load a model from \(kind); expected a .json model, a .xcdatamodel folder, a .xcdatamodeld bundle, or a compiled .mom or .momd")
         }
     }
 }
