@@ -10,7 +10,12 @@
 //   SiftSQLite     a thin wrapper of the system SQLite C API (connections, statements, functions)
 //   SiftPostgreSQL a thin wrapper of the system libpq (connections, prepared statements, streaming,
 //                  cancel, catalog introspection); like SiftSQLite, it knows nothing of Sift
-//   SiftSQL        the SQLite store: schema from a model, the SQL compiler, introspection
+//   SiftSQL        the SQL tree, the dialect protocol, the compiler from fetch requests to SQL,
+//                  schemas from a model and the introspected layout; no store, no engine
+//   SiftSQLStore   what every SQL store shares whatever its engine: rows written as objects
+//                  (SQLRowObjects over a SQLRowDatabase), objects read from rows
+//   SiftSQLiteStore the SQLite store: Sift's layout, foreign databases and their introspection,
+//                  SQLite's dialect and registered functions; it imports SiftSQLite, never SiftPostgreSQL
 //   SiftPostgreSQLStore the PostgreSQL store: its dialect and server functions, SiftSQL's layout in
 //                  PostgreSQL types, writes as rows; it imports SiftPostgreSQL, never SiftSQLite
 //   Sift           the umbrella module users import
@@ -78,14 +83,21 @@ let package = Package(
         // A thin wrapper of libpq, knowing nothing of Sift.
         .target(name: "SiftPostgreSQL", dependencies: ["CLibPQ"]),
 
-        // Layer 4: the SQLite store and the SQL compiler.
-        .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQLite"]),
+        // Layer 4: the SQL compiler (no store, no engine).
+        .target(name: "SiftSQL", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore"]),
 
-        // Layer 4: the PostgreSQL store (the SQLite store's layout, in PostgreSQL types, through libpq).
-        .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL"]),
+        // Layer 5: what the SQL stores share, whatever their engine.
+        .target(name: "SiftSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL"]),
+
+        // Layer 6: the SQLite store (Sift's layout, foreign databases, SQLite's dialect and functions).
+        .target(name: "SiftSQLiteStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftSQLStore", "SiftSQLite", "CSQLite"]),
+
+        // Layer 6: the PostgreSQL store (the SQLite store's layout, in PostgreSQL types, through libpq).
+        .target(name: "SiftPostgreSQLStore", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftSQLStore", "SiftPostgreSQL"]),
 
         // The umbrella.
-        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftPostgreSQL", "SiftPostgreSQLStore"]),
+        .target(name: "Sift", dependencies: ["SiftLanguage", "SiftEvaluation", "SiftStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQL",
+                                             "SiftPostgreSQLStore"]),
 
         // Command line.
         .target(
@@ -104,9 +116,9 @@ let package = Package(
         .target(name: "TestTimeLimits", path: "Tests/TestTimeLimits"),
         .testTarget(name: "SiftLanguageTests", dependencies: ["SiftLanguage"]),
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
-        .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SeedAppSupport", "CoreDataFixtures"]),
+        .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SiftSQLiteStore", "SeedAppSupport", "CoreDataFixtures"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftPostgreSQLStore", "ChinookSupport"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
@@ -118,7 +130,7 @@ let package = Package(
         .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
         // Real Core Data stores and model files (Tests/CoreDataFixtures/Files/README.md), by name.
         .target(name: "CoreDataFixtures", path: "Tests/CoreDataFixtures", resources: [.copy("Files")]),
-        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
                                                                "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
                     exclude: ["Transcripts", "ExampleScripts"]),

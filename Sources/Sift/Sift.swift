@@ -6,5 +6,7 @@
 @_exported import SiftEvaluation
 @_exported import SiftStore
 @_exported import SiftSQL
+@_exported import SiftSQLStore
+@_exported import SiftSQLiteStore
 @_exported import SiftPostgreSQL
 @_exported import SiftPostgreSQLStore

@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// A fetch's results as the row keys (and IDs) of its objects, in order: IDs and the count are

@@ -1,6 +1,7 @@
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// Fetched objects' link back to a PostgreSQL store, one per entity of a fetch: relationships

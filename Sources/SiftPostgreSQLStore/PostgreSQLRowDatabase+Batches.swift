@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// An entity's rows waiting to be inserted (``PostgreSQLRowDatabase/pending``): each row's

@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// A PostgreSQL store's rows as the store rules see them: the SQLite store's row code

@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// Changes to a PostgreSQL store: the store rules (``StoreObjects``) run on the rows

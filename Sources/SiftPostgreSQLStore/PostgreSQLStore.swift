@@ -3,6 +3,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// A Sift store in a PostgreSQL database, through libpq (docs/POSTGRESQL.md): the SQLite store's

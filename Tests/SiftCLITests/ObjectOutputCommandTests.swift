@@ -1,10 +1,12 @@
 import Foundation
 import Sift
+@testable import SiftCLI
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import Synchronization
 import Testing
-@testable import SiftCLI
 
 /// How `sift query` prints objects: a to-many relationship as its count (the default), its IDs
 /// (`--relationships ids`) or not at all (`none`), read a batch at a time; `--properties`

@@ -78,32 +78,25 @@ import Testing
     /// Engine wrappers and their C modules: what the SQL tree and the compiler must not import.
     static let engineModules: Set<String> = ["SiftSQLite", "CSQLite", "SiftPostgreSQL", "CLibPQ"]
 
-    /// The SQL tree and the compiler know no engine: their bound values are `SQLValue`, and only
-    /// SQLite's own dialect (until the SQLite store is a module of its own) names SQLite.
-    @Test func theCompilerImportsNoEngine() throws {
-        let sources = DocumentationSnippetTests.root.appendingPathComponent("Sources/SiftSQL")
-        let allowed: Set<String> = ["SQLTree/SQLiteDialect.swift"]
-        var checked = 0
-        for folder in ["SQLTree", "Compiler"] {
-            let directory = sources.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
-                checked += 1
-                guard !allowed.contains("\(folder)/\(name)") else { continue }
-                let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-                let engines = Self.imports(in: text).intersection(Self.engineModules)
-                #expect(engines.isEmpty, "Sources/SiftSQL/\(folder)/\(name) imports \(engines.sorted())")
-            }
-        }
-        #expect(checked > 30, "the compiler's files were read")
+    /// The SQL tree, the compiler and the SQL stores' shared core know no engine: their bound
+    /// values are `SQLValue`, and engines come in only through a store module.
+    @Test(arguments: ["SiftSQL", "SiftSQLStore"])
+    func aModuleAboveTheEnginesImportsNone(_ module: String) throws {
+        let imports = try #require(try Self.sourceImports()[module], "\(module)'s sources were read")
+        #expect(imports.contains("SiftStore"))
+        #expect(imports.isDisjoint(with: Self.engineModules), "\(module) imports \(imports.intersection(Self.engineModules).sorted())")
         #expect(Self.imports(in: "import SiftSQLite\n").intersection(Self.engineModules) == ["SiftSQLite"])
     }
 
-    /// A store imports its own engine's wrapper only: PostgreSQL's dialect and store never
-    /// SQLite's (`SiftSQLite`, `CSQLite`), in any file.
-    @Test func thePostgreSQLStoreImportsNoSQLite() throws {
-        let imports = try #require(try Self.sourceImports()["SiftPostgreSQLStore"], "SiftPostgreSQLStore's sources were read")
-        #expect(imports.contains("SiftPostgreSQL"))
-        #expect(imports.isDisjoint(with: ["SiftSQLite", "CSQLite"]), "SiftPostgreSQLStore imports \(imports.intersection(["SiftSQLite", "CSQLite"]).sorted())")
+    /// A store imports its own engine's wrapper only, never the other store's nor the other
+    /// engine's (`SiftSQLite`/`CSQLite` against `SiftPostgreSQL`/`CLibPQ`), in any file.
+    @Test(arguments: [("SiftSQLiteStore", "SiftSQLite", ["SiftPostgreSQL", "CLibPQ", "SiftPostgreSQLStore"]),
+                      ("SiftPostgreSQLStore", "SiftPostgreSQL", ["SiftSQLite", "CSQLite", "SiftSQLiteStore"])])
+    func aStoreImportsItsOwnEngineOnly(_ module: String, _ engine: String, _ forbidden: [String]) throws {
+        let imports = try #require(try Self.sourceImports()[module], "\(module)'s sources were read")
+        #expect(imports.contains(engine))
+        #expect(imports.contains("SiftSQLStore"))
+        #expect(imports.isDisjoint(with: forbidden), "\(module) imports \(imports.intersection(forbidden).sorted())")
     }
 
     @Test func theTableMatchesTheSources() throws {

@@ -1,10 +1,12 @@
 import Foundation
 import PostgreSQLTestSupport
+import SiftEvaluation
+import SiftLanguage
 import SiftPostgreSQL
 @testable import SiftPostgreSQLStore
 import SiftSQL
-import SiftEvaluation
-import SiftLanguage
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

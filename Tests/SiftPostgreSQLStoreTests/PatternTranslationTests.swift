@@ -5,6 +5,8 @@ import SiftLanguage
 import SiftPostgreSQL
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
 

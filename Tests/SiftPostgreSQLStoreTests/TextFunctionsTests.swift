@@ -5,6 +5,8 @@ import SiftLanguage
 import SiftPostgreSQL
 @testable import SiftPostgreSQLStore
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

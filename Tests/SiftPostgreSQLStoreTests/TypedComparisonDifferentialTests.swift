@@ -3,6 +3,8 @@ import Foundation
 import PostgreSQLTestSupport
 import SiftPostgreSQLStore
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

@@ -1,5 +1,7 @@
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import Testing
 
 /// The PostgreSQL store's uniqueness check, golden: one statement per constraint (a semi-join of

@@ -1,6 +1,8 @@
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
 import Testing
 

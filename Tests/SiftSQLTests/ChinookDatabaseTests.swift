@@ -1,9 +1,11 @@
 import ChinookSupport
 import Foundation
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// The Chinook-shaped test database (Tests/ChinookSupport) has Chinook's sizes and shape, and
 /// Sift reads it as it reads the real file: its tables as entities, declared foreign keys as

@@ -2,10 +2,12 @@ import ChinookSupport
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// The Chinook-shaped database (Tests/ChinookSupport) as a user asks it, against hand-written
 /// SQL and the evaluator (issue 28 §4, §5): money (`NUMERIC(10,2)`, held as REAL) is Decimal, so

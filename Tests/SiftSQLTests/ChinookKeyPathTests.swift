@@ -1,9 +1,11 @@
 import ChinookSupport
 import Foundation
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Key paths across several to-many steps on a Chinook-shaped database (Tests/ChinookSupport),
 /// against the SQL a sqlite3 user writes by hand: Sift says each in SQL, and answers as

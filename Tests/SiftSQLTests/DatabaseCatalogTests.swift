@@ -1,10 +1,12 @@
 import ChinookSupport
 import Foundation
 import SiftEvaluation
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// What a database Sift did not create declares beyond its model (issue 28 §6): the keys its
 /// foreign keys refer to (a to-one shows `marisro01`, not `People/11188`), its indexes and its

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// A store of layout version 2, whose Decimal columns were declared REAL and held the double
 /// nearest each decimal: it reads as it did (each REAL through its shortest text), exactly and

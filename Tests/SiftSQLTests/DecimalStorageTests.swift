@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// Decimals on SQLite (layout version 3): stored as their canonical text, they read back
 /// exactly, and every fetch over them — comparisons with numbers of every kind, arithmetic,

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// How values are written into columns of databases Sift did not create (``ForeignColumnForm``,
 /// ``ForeignDateText``), and how the rows a transaction wrote are listed (``ForeignWrites``).
@@ -56,7 +58,7 @@ import Testing
     func aDateIsWrittenInTheColumnsEncoding(_ encoding: ForeignDateEncoding, _ written: String, _ expected: SQLiteValue) {
         let stored = ForeignColumnForm.dateNumber(encoding).stored(.date(Self.date(written)))
         #expect(stored == expected)
-        #expect(stored.flatMap(encoding.referenceSeconds(of:)) == Self.date(written).timeIntervalSinceReferenceDate)
+        #expect(stored.flatMap { encoding.referenceSeconds(of: SQLValue($0)) } == Self.date(written).timeIntervalSinceReferenceDate)
     }
 
     @Test func booleansDecimalsAndTextAreWrittenAsSQLiteHoldsThem() {

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Databases Sift did not write (issue 14): column types chosen from what is stored as well as
 /// what is declared, Undefined columns compiled with run-time kind checks, dates stored by other

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Issue 28 §2 on a database Sift did not create, Lahman's way: columns named `2B` and `3B`
 /// (and one named like a reserved word) sort, section, group and select as escaped keys, in

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Grouped dictionary fetches on databases Sift did not create (issue 16): GROUP BY, the
 /// aggregates and to-one paths run in SQLite as on Sift's own layout — the joined row's key for

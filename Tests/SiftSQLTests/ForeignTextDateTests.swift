@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Text dates of one fixed-width form compare as text, so an index serves them (issue 28 §4),
 /// with the answers `sift_date` gives: every form, every operator, constants between two of the

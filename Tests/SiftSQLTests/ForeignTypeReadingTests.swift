@@ -1,11 +1,13 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
+@testable import SiftStore
 import Synchronization
 import Testing
-@testable import SiftSQL
-@testable import SiftStore
 
 /// A database Sift did not create has its column types chosen as fetches need them (issue 28
 /// §4): a statement reads the samples of the tables it reaches and no other; a sample is the

@@ -2,10 +2,12 @@ import ChinookSupport
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// Changes to databases Sift did not create (issue 28 §5), checked with hand-written SQL reading
 /// the file: values stored in the form each column holds, object IDs `<Table>/<key>`,

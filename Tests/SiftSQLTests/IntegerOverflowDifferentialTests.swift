@@ -2,6 +2,8 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// Opening SQLite databases Sift did not create (FETCH.md §1): tables become entities, columns
 /// attributes, foreign keys relationships; fetches run; writes are refused.

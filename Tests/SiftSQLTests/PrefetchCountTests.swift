@@ -2,7 +2,9 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Synchronization
 import Testing

@@ -1,9 +1,11 @@
 import Foundation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// Opening a SQLite store to read never writes to its file: a Sift store someone switched to
 /// the rollback journal stays in it (opening used to run `PRAGMA journal_mode=WAL`, rewriting

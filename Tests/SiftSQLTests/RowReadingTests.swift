@@ -2,6 +2,8 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
 

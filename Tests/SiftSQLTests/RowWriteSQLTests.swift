@@ -1,5 +1,7 @@
 import Foundation
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

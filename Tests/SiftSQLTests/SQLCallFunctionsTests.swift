@@ -1,7 +1,9 @@
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
 import SiftSQLite
+import SiftSQLiteStore
 import Testing
 
 /// `sift_call` and `sift_cast`: the evaluator's functions and CAST from SQL, each argument read

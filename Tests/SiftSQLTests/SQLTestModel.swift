@@ -2,6 +2,8 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 
 /// A small library model for the SQL tests: books (indexed title and year) by an author, with

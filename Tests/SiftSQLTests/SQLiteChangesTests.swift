@@ -1,11 +1,13 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Synchronization
 import Testing
-@testable import SiftSQL
 
 /// How changes reach a SQLite store: as the rows they touch, in one transaction per save, with
 /// what a failed save, a full disk and a second writer do to the file.

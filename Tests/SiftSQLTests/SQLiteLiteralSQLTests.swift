@@ -1,7 +1,9 @@
 import Foundation
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
+import Testing
 
 /// SQLite SQL with its values written in (the REPL's `.sql on`): every value reads back in
 /// SQLite as the value bound, and only real placeholders are replaced.

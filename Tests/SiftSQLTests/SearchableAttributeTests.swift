@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// Searchable attributes (`"searchable": true`): the SQLite store keeps their `[cd]`- and
 /// `[c]`-folded text in hidden, indexed columns, written with every write, and compiles `==`,

@@ -2,7 +2,9 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
 import SiftSQLite
+import SiftSQLiteStore
 import SiftStore
 import Testing
 

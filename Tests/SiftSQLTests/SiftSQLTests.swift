@@ -1,2 +1,4 @@
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
+import Testing

@@ -2,6 +2,8 @@ import ChinookSupport
 import Foundation
 import SiftEvaluation
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 import Synchronization
 import Testing

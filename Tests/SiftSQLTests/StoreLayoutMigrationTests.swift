@@ -1,10 +1,12 @@
 import Foundation
 import SiftEvaluation
 import SiftLanguage
+@testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
-@testable import SiftSQL
 
 /// A store written by an earlier Sift (layout version 1: unordered join tables numbered 0, 1,
 /// 2…, uniqueness constraints as UNIQUE indexes; version 2: decimals as REAL) reads as it did,

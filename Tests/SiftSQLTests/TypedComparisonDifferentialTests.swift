@@ -1,10 +1,12 @@
 import ChinookSupport
 import Foundation
 import SiftEvaluation
-import SiftSQLite
-import Testing
 @testable import SiftSQL
+@testable import SiftSQLStore
+import SiftSQLite
+@testable import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// LANGUAGE.md §3's typed rule wherever a comparison is written (issue 28 §1): the generated
 /// differential (``TypedComparisonDifferential``) on the Chinook-shaped database Sift did not

@@ -1,7 +1,9 @@
 import Foundation
 import SiftEvaluation
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
 

@@ -2,8 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// A JSON object given as an argument or variable (the CLI's `--arg`/`--var`, a JSON fetch
 /// request's "arguments"/"variables") is a dictionary unless it is one of the typed forms:

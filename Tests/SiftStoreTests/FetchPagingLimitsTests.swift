@@ -2,8 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// `fetchLimit` and `fetchOffset` are any non-negative `Int`, up to `Int.max` each, on every
 /// store and result type: offset + limit is never computed (it would trap), and a JSON fetch

@@ -2,8 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Objects inserted without an ID get one (`o<n>`) that no object of the store has, whether
 /// the store's IDs were given by hand to look like generated ones or not, in every store. (The

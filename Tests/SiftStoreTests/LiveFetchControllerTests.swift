@@ -2,8 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// The live controller on real stores: random sequences of writes, each followed by the change
 /// set the controller emits, which applied to the previous results in Core Data's order must

@@ -2,8 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Store files made whole (`create(at:model:filling:)`: the file appears when its filling has
 /// succeeded, and not at all when it fails), and models that grow by entities

@@ -2,9 +2,11 @@ import Foundation
 import SeedAppSupport
 import SiftEvaluation
 import SiftLanguage
-import Testing
-@testable import SiftStore
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
+@testable import SiftStore
+import Testing
 
 /// Runs every example fetch of every seed app (Examples/<App>/fetches.json) through the Swift
 /// API against each atomic store kind, with the app's data.json imported, and checks the

@@ -1,7 +1,9 @@
 import Foundation
 import SiftSQL
-import Testing
+import SiftSQLStore
+import SiftSQLiteStore
 @testable import SiftStore
+import Testing
 
 /// Every kind of store, for the tests every store must pass alike: the atomic stores (in
 /// memory, JSON, binary property list) and the SQLite store. File stores are filled, saved and

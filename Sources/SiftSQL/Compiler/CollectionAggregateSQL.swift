@@ -50,7 +50,7 @@ extension ExpressionSQLCompiler {
             return SQLFragment(expression: path.scalar(.function(aggregate == .min ? "min" : "max", [element.expression])), kind: .number(.decimal),
                                nullable: true)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
-            let function: SiftKeyedAggregate.Function = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
+            let function: SQLKeyedAggregateFunction = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
             let sql = path.scalar(.function(function.rawValue, [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
             return SQLFragment(expression: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:

@@ -50,7 +50,7 @@ import SiftStore
 /// (``PlainGroupAggregate``), a double property is selected as stored (NaN too), and grouping by
 /// a double or decimal (which may be NaN there) or in a database Sift did not create is left to
 /// memory.
-struct DictionarySQL {
+package struct DictionarySQL {
     let plan: FetchSQL
     let properties: [FetchedProperty]
     /// One per property, in order.
@@ -60,7 +60,7 @@ struct DictionarySQL {
     /// Whether the query is one row of aggregates over the whole result (no GROUP BY).
     let aggregatesWholeResult: Bool
     /// Whether offset and limit run in SQL (nothing after the properties changes the rows).
-    let pagesInSQL: Bool
+    package let pagesInSQL: Bool
 
     /// The request (the plan's may have had its sort descriptors taken out).
     let request: FetchRequest
@@ -68,7 +68,7 @@ struct DictionarySQL {
     /// Compiles `request`'s properties on `plan`, its FROM and WHERE. For a grouped fetch
     /// `plan` is compiled without the sort descriptors (they name result properties, not key
     /// paths; the groups are sorted after SQL made them).
-    init(_ request: FetchRequest, plan: FetchSQL, properties: [FetchedProperty], schema: SQLSchema) throws {
+    package init(_ request: FetchRequest, plan: FetchSQL, properties: [FetchedProperty], schema: SQLSchema) throws {
         self.request = request
         if plan.residual != nil { throw SQLUnsupported(plan.residualReason ?? "part of the predicate runs in memory") }
         let compiler = DictionaryPropertyCompiler(schema: schema, plan: plan)
@@ -107,8 +107,8 @@ struct DictionarySQL {
     }
 
     /// The query and its bindings.
-    func query() -> (sql: String, bindings: [SQLValue]) {
-        let renderer = SQLRenderer()
+    package func query() -> (sql: String, bindings: [SQLValue]) {
+        let renderer = SQLRenderer(plan.context.dialect)
         return (renderer.render(statement()), renderer.bindings)
     }
 
@@ -131,7 +131,7 @@ struct DictionarySQL {
 
     /// A result row (before HAVING, sorting groups, distinct) from its columns' values, in the
     /// order of the select list: `value(i)` is column `i`.
-    func row(_ value: (Int) -> SQLValue) -> ValueDictionary {
+    package func row(_ value: (Int) -> SQLValue) -> ValueDictionary {
         var row = ValueDictionary()
         for (index, (property, column)) in zip(properties, columns).enumerated() {
             row[property.name] = column.decode(value(index))
@@ -204,7 +204,7 @@ private struct DictionaryPropertyCompiler {
     /// introspected one only Date, Boolean and Decimal are converted (as `RowLayout` reads
     /// objects).
     func decodingType(_ type: AttributeType) -> AttributeType? {
-        schema.isSiftLayout || RowLayout.convertsForeign(type) ? type : nil
+        schema.isSiftLayout || ColumnCodec.convertsForeign(type) ? type : nil
     }
 
     /// A property's value per row: the selected column, the term to group by, and the
@@ -278,13 +278,13 @@ private struct DictionaryPropertyCompiler {
             throw SQLUnsupported("grouping by \(expression), which may be NaN")
         }
         guard !schema.isSiftLayout else { return (column, [term]) }
-        guard plan.context.dialect is SQLiteDialect else { throw SQLUnsupported("grouping by \(expression) of a database Sift did not create") }
+        guard plan.context.dialect.hasSiftFunctions else { throw SQLUnsupported("grouping by \(expression) of a database Sift did not create") }
         switch type {
         case .undefined?:
             throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
         case .double?:
             let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
-            let first = DictionaryColumn(expression: .function(SiftGroupFirst.name, [term, rowKey]), decoding: column.decoding)
+            let first = DictionaryColumn(expression: .function(SiftSQLFunctions.groupFirstFunction, [term, rowKey]), decoding: column.decoding)
             let large = SQLExpression.or([.binary(.greaterThanOrEqual, term, .literal("9.0e18")), .binary(.lessThanOrEqual, term, .literal("-9.0e18"))])
             return (first, [term, .case([(when: large, then: .storageClass(term))], otherwise: nil)])
         default:
@@ -346,7 +346,7 @@ private struct DictionaryPropertyCompiler {
             }
             return column
         }
-        let function: SiftKeyedAggregate.Function
+        let function: SQLKeyedAggregateFunction
         switch aggregate {
         case .count: preconditionFailure("count: is compiled above")
         case .sum: function = .sum

@@ -11,27 +11,27 @@ import SiftStore
 /// every later conjunct are evaluated in memory on the rows SQL returns (the evaluator would
 /// not have evaluated them on rows an earlier conjunct rejects, so errors and results are the
 /// same), and limit and offset then apply after that filter.
-struct FetchSQL {
-    let request: FetchRequest
-    let table: EntityTable
+package struct FetchSQL {
+    package let request: FetchRequest
+    package let table: EntityTable
     let context: SQLGenerationContext
-    let alias = "t0"
+    package let alias = "t0"
     /// Conditions ANDed in WHERE (the entity filter first).
     private(set) var conditions: [SQLExpression] = []
     /// What the evaluator must still check on each row (nil: SQL did everything).
-    private(set) var residual: PredicateNode?
+    package private(set) var residual: PredicateNode?
     /// Why part of the predicate runs in memory.
-    private(set) var residualReason: String?
+    package private(set) var residualReason: String?
     /// ORDER BY terms (the row key last); nil when a sort key runs in memory.
-    private(set) var orderBy: [SQLOrdering]?
+    package private(set) var orderBy: [SQLOrdering]?
     /// The sort descriptors' terms without their direction (`"t0"."city" COLLATE …`), one per
     /// descriptor; empty when a sort key runs in memory.
     private(set) var sortKeys: [SQLExpression] = []
-    private(set) var sortReason: String?
+    package private(set) var sortReason: String?
 
     /// Compiles `request` for `dialect`: a conjunct or sort key the dialect cannot say (a Swift
     /// function on a server) is left to the evaluator, as one SQL cannot compile is.
-    init(_ request: FetchRequest, schema: SQLSchema, dialect: any SQLDialect = SQLiteDialect()) throws {
+    package init(_ request: FetchRequest, schema: SQLSchema, dialect: any SQLDialect) throws {
         guard let table = schema.table(for: request.entityName) else {
             throw StoreError(.unknownEntity, "unknown entity '\(request.entityName)'", entity: request.entityName)
         }
@@ -114,14 +114,14 @@ struct FetchSQL {
     /// statement reading the fetched table with them is rendered to find out).
     private func checkDialect(where condition: SQLExpression? = nil, orderBy: [SQLOrdering] = []) throws {
         let dialect = context.dialect
-        guard !(dialect is SQLiteDialect) else { return }
+        guard !dialect.spellsEveryConstruct else { return }
         let renderer = SQLRenderer(dialect)
         _ = renderer.render(SQLSelect(columns: [.integer(1)], from: from, where: condition, orderBy: orderBy))
         if let construct = renderer.unsupported.first { throw SQLUnsupported("\(dialect.name) has no \(construct)") }
     }
 
     /// Whether limit and offset can run in SQL.
-    var pagesInSQL: Bool { residual == nil && orderBy != nil }
+    package var pagesInSQL: Bool { residual == nil && orderBy != nil }
 
     /// `"t0"."_entity" IN (…)` when the table holds other entities than the ones fetched.
     private func entityFilter(_ table: EntityTable, includesSubentities: Bool) -> SQLExpression? {
@@ -145,7 +145,7 @@ struct FetchSQL {
     var orderTerms: [SQLOrdering] {
         var terms = orderBy ?? [SQLOrdering(expression: .column(alias, table.primaryKey), isNeverNull: true)]
         // (SQLite's planner only: PostgreSQL chooses by its statistics.)
-        if let last = terms.last, context.dialect is SQLiteDialect, usesIndexedColumn, !scansInKeyOrder {
+        if let last = terms.last, context.dialect.honoursUnaryPlusIndexHint, usesIndexedColumn, !scansInKeyOrder {
             terms[terms.count - 1] = SQLOrdering(expression: .unary(.plus, last.expression), isNeverNull: true)
         }
         return terms
@@ -155,7 +155,7 @@ struct FetchSQL {
     /// as it is, and SQLite reads the table in key order, testing each row, instead of looking
     /// each match up from the index and sorting them (which costs a random page read per match:
     /// from about 2 % of a table's rows, the scan is faster).
-    var scansInKeyOrder = false
+    package var scansInKeyOrder = false
 
     /// The one condition that makes the index-or-scan choice a question of numbers: the only
     /// condition reading an indexed column, a one-sided range of that column against a bound
@@ -164,7 +164,7 @@ struct FetchSQL {
     /// rows; the store counts instead (``SQLFetchExecutor/choosePlan(_:)``). Nil for every
     /// other query: an equality, a list or a two-sided range, which SQLite searches its index
     /// for on its own, or no indexed column at all.
-    var keyOrderRange: SQLExpression? {
+    package var keyOrderRange: SQLExpression? {
         guard request.resultType != .count, request.sortDescriptors.isEmpty, orderBy != nil else { return nil }
         let indexed = indexedColumns
         let reading = conditions.filter { condition in indexed.contains { condition.comparesColumn(alias, $0) } }
@@ -189,8 +189,8 @@ struct FetchSQL {
 
     /// `SELECT count(*) FROM (SELECT 1 FROM "<table>" AS "t0" WHERE <range> LIMIT ?)`: how many
     /// rows ``keyOrderRange`` matches, counted up to `limit` from the index alone.
-    func rangeCount(_ range: SQLExpression, upTo limit: Int64) -> (sql: String, bindings: [SQLValue]) {
-        let renderer = SQLRenderer(SQLiteDialect())
+    package func rangeCount(_ range: SQLExpression, upTo limit: Int64) -> (sql: String, bindings: [SQLValue]) {
+        let renderer = SQLRenderer(context.dialect)
         let matches = SQLSelect(columns: [.integer(1)], from: SQLFrom(table: table.table, alias: alias, joins: []), where: range,
                                 limit: context.bind(.integer(limit)))
         let count = SQLSelect(columns: [.countAll], from: SQLFrom(source: .subquery(matches), alias: nil))
@@ -204,13 +204,13 @@ struct FetchSQL {
     func paging() -> (limit: SQLExpression?, offset: SQLExpression?)? {
         guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return nil }
         let limit: SQLExpression? = request.fetchLimit > 0 ? context.bind(.integer(Int64(request.fetchLimit)))
-            : context.dialect is SQLiteDialect ? context.bind(.integer(-1)) : nil
+            : context.dialect.offsetRequiresLimit ? context.bind(.integer(-1)) : nil
         return (limit, request.fetchOffset > 0 ? context.bind(.integer(Int64(request.fetchOffset))) : nil)
     }
 
     /// The whole query, selecting `columns`, and its bindings.
-    func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLValue]) {
-        let rendered = select(columns, in: SQLiteDialect())
+    package func select(_ columns: [SQLExpression]) -> (sql: String, bindings: [SQLValue]) {
+        let rendered = select(columns, in: context.dialect)
         return (rendered.sql, rendered.bindings)
     }
 
@@ -232,8 +232,8 @@ struct FetchSQL {
     }
 
     /// `SELECT count(*)` of what the request returns (SQL did everything), and its bindings.
-    func countQuery() -> (sql: String, bindings: [SQLValue]) {
-        let rendered = countQuery(in: SQLiteDialect())
+    package func countQuery() -> (sql: String, bindings: [SQLValue]) {
+        let rendered = countQuery(in: context.dialect)
         return (rendered.sql, rendered.bindings)
     }
 

@@ -83,7 +83,7 @@ struct SQLFragment {
 }
 
 /// The kinds of values a SQL expression yields, as the evaluator's value kinds group them.
-enum SQLKind: Equatable {
+package enum SQLKind: Equatable {
     /// Integers, doubles, decimals and booleans: they compare with one another numerically.
     case number(NumberKind)
     case string
@@ -100,7 +100,7 @@ enum SQLKind: Equatable {
     /// evaluator computes on the rows.
     case dynamic
 
-    enum NumberKind: Equatable {
+    package enum NumberKind: Equatable {
         case integer, real, boolean, decimal, mixed
     }
 

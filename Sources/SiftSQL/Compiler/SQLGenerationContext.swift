@@ -12,7 +12,7 @@ final class SQLGenerationContext {
     private(set) var joins: [SQLJoin] = []
     private var joinAliases: [String: String] = [:]
 
-    init(dialect: any SQLDialect = SQLiteDialect()) {
+    init(dialect: any SQLDialect) {
         self.dialect = dialect
     }
 

@@ -22,8 +22,8 @@ final class SQLScope {
 
 /// Why a construct is not compiled to SQL: it is then evaluated in memory on the rows SQL
 /// returns (and limit and offset apply after that filter).
-struct SQLUnsupported: Error, CustomStringConvertible {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-    var description: String { reason }
+package struct SQLUnsupported: Error, CustomStringConvertible {
+    package let reason: String
+    package init(_ reason: String) { self.reason = reason }
+    package var description: String { reason }
 }

@@ -37,7 +37,7 @@ import SiftStore
 ///
 /// Values compare as stored (BINARY), whatever collation a column was declared with, as the
 /// evaluator compares them; values whose section names are equal are merged by the caller.
-struct SectionSQL {
+package struct SectionSQL {
     let plan: FetchSQL
     /// The section key path's value per row.
     let value: SQLFragment
@@ -47,7 +47,7 @@ struct SectionSQL {
 
     /// Compiles the section key path of `plan`'s request; throws `SQLUnsupported` when it has
     /// no single SQL value per row (or the fetch does not run wholly in SQL).
-    init(_ plan: FetchSQL, keys: [String], schema: SQLSchema) throws {
+    package init(_ plan: FetchSQL, keys: [String], schema: SQLSchema) throws {
         guard plan.pagesInSQL, let terms = plan.orderBy else { throw SQLUnsupported("part of the fetch runs in memory") }
         let scope = SQLScope(alias: plan.alias, table: plan.table, isSubquery: false)
         guard case .single(var value) = try ExpressionSQLCompiler(schema: schema, context: plan.context).keyPath(base: nil, keys: keys, in: scope),
@@ -75,7 +75,7 @@ struct SectionSQL {
 
     /// The place of the first row of the results (row numbers count the rows the offset skips);
     /// nil for an offset beyond any place.
-    var firstPlace: Int64? {
+    package var firstPlace: Int64? {
         let (place, overflow) = Int64(clamping: plan.request.fetchOffset).addingReportingOverflow(1)
         return overflow ? nil : place
     }
@@ -85,7 +85,7 @@ struct SectionSQL {
 
     /// The sections' values, sizes, first and last places (1-based, in result order), in
     /// order of their first place.
-    func summaryQuery() -> RenderedSQL {
+    package func summaryQuery() -> RenderedSQL {
         var inner = plan.statement(selecting: [value.expression, rowNumber])
         inner.aliases = ["s", "n"]
         if !isPaged { inner.orderBy = [] }
@@ -99,7 +99,7 @@ struct SectionSQL {
     /// Runs of equal first sort key, in result order, when that key is the section key path:
     /// each run's least and greatest stored section value, how many of its rows have one, and
     /// its size. Nil when the first sort key is another key path.
-    func runsQuery() -> RenderedSQL? {
+    package func runsQuery() -> RenderedSQL? {
         guard let runKey else { return nil }
         if isPaged {
             var inner = plan.statement(selecting: [value.expression, runKey.term])
@@ -119,7 +119,7 @@ struct SectionSQL {
 
     /// The objects (`columns`) of the section holding the rows whose value is one of
     /// `values`, placed between `first` and `last`, in result order.
-    func objectsQuery(_ columns: [SQLExpression], values: [SQLValue], first: Int64, last: Int64) -> RenderedSQL {
+    package func objectsQuery(_ columns: [SQLExpression], values: [SQLValue], first: Int64, last: Int64) -> RenderedSQL {
         let context = plan.context
         /// `x IS ?v COLLATE BINARY OR …`: the value compared as stored, whatever collation its
         /// column was declared with.
@@ -154,7 +154,7 @@ struct SectionSQL {
     /// a column's declared collation would apply; in another dialect only text has a collation,
     /// and a text column is already `COLLATE "C"`-ordered by its own declaration).
     private func asStored(_ operand: SQLExpression) -> SQLExpression {
-        plan.context.dialect is SQLiteDialect || value.kind == .string ? .collate(operand, "BINARY") : operand
+        plan.context.dialect.appliesColumnCollationToEveryValue || value.kind == .string ? .collate(operand, "BINARY") : operand
     }
 
     /// A statement's text in the plan's dialect, its bindings, and what that dialect could not say.

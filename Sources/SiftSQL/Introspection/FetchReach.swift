@@ -10,15 +10,15 @@ import SiftStore
 /// Names, not resolved paths: a relationship is followed wherever any key of the request has its
 /// name, whatever comes before it (`$line.Invoice.Total` inside a SUBQUERY names `Invoice`). So
 /// the set holds every entity the request can reach, perhaps a few more, and never fewer.
-struct FetchReach {
+package struct FetchReach {
     /// Every key of every key path the request holds (and every dot-separated word of its
     /// string constants, which a function may read as a key path).
     private(set) var keys: Set<String> = []
     /// The keys of its predicates (WHERE, HAVING, SUBQUERY, ternary conditions): those whose
     /// comparisons may meet constants.
-    private(set) var predicateKeys: Set<String> = []
+    package private(set) var predicateKeys: Set<String> = []
 
-    init(_ request: FetchRequest) {
+    package init(_ request: FetchRequest) {
         if let predicate = request.predicate { add(predicate) }
         if let having = request.havingPredicate { add(having) }
         for key in request.sortDescriptors { add(path: key.keyPath) }
@@ -30,7 +30,7 @@ struct FetchReach {
 
     /// The entities reached from `entity` through relationships these keys name, `entity`
     /// first.
-    func entities(from entity: String, in model: DataModel) -> [String] {
+    package func entities(from entity: String, in model: DataModel) -> [String] {
         var reached = [entity]
         var seen: Set<String> = [entity]
         var index = 0

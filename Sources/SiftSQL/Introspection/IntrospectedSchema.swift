@@ -111,10 +111,10 @@ package enum IntrospectedSchema {
     // MARK: Naming
 
     /// A table's properties while they are being named.
-    struct TableShape {
-        let table: IntrospectedTable
-        var attributes: [(AttributeDescription, String)]
-        var relationships: [(RelationshipDescription, RelationshipStorage)] = []
+    package struct TableShape {
+        package let table: IntrospectedTable
+        package var attributes: [(AttributeDescription, String)]
+        package var relationships: [(RelationshipDescription, RelationshipStorage)] = []
 
         init(_ table: IntrospectedTable) {
             self.table = table
@@ -128,24 +128,24 @@ package enum IntrospectedSchema {
             self.attributes = attributes
         }
 
-        func isTaken(_ name: String) -> Bool {
+        package func isTaken(_ name: String) -> Bool {
             attributes.contains { $0.0.name == name } || relationships.contains { $0.0.name == name }
         }
 
-        mutating func removeAttribute(column: String) {
+        package mutating func removeAttribute(column: String) {
             attributes.removeAll { $0.1 == column }
         }
     }
 
     /// A column name as a property name: `.` becomes `_`, leading `@`s are dropped.
-    static func propertyName(_ column: String) -> String {
+    package static func propertyName(_ column: String) -> String {
         // (Most names have neither: kept as they are.)
         guard column.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") }) else { return column }
         return String(column.replacingOccurrences(of: ".", with: "_").drop { $0 == "@" })
     }
 
     /// `artist_id` → `artist`, `artistId` → `artist`; nil when there is no such suffix.
-    static func strippingKeySuffix(_ name: String) -> String? {
+    package static func strippingKeySuffix(_ name: String) -> String? {
         for suffix in ["_id", "_ID", "_Id", "Id", "ID"] where name.hasSuffix(suffix) && name.count > suffix.count {
             let stripped = String(name.dropLast(suffix.count))
             return stripped.hasSuffix("_") ? nil : stripped
@@ -154,7 +154,7 @@ package enum IntrospectedSchema {
     }
 
     /// The to-many inverse's base name: the table name lowercased, with an `s` unless it has one.
-    static func plural(_ table: String) -> String {
+    package static func plural(_ table: String) -> String {
         let lower = table.lowercased()
         return lower.hasSuffix("s") ? lower : lower + "s"
     }

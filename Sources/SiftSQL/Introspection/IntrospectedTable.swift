@@ -31,17 +31,17 @@ package struct IntrospectedTable: Sendable {
     /// compares), because the database would compare them otherwise.
     package let collatedColumns: Set<String>
     /// How columns are read when not as they are stored (SQLite's, ``ForeignColumn``).
-    let foreignColumns: [String: ForeignColumn]
+    package let foreignColumns: [String: ForeignColumn]
     /// Whether the columns' types were chosen (false: a table of a database Sift did not create
     /// whose rows no fetch has needed yet; its attributes are Undefined until then).
-    var typesAreRead = true
+    package var typesAreRead = true
 
     package init(name: String, primaryKey: String, columns: [(name: String, type: AttributeType)], foreignKeys: [ForeignKey], collatedColumns: Set<String>) {
         self.init(name: name, primaryKey: primaryKey, columns: columns, foreignKeys: foreignKeys, collatedColumns: collatedColumns, foreignColumns: [:])
     }
 
-    init(name: String, primaryKey: String, columns: [(name: String, type: AttributeType)], foreignKeys: [ForeignKey], collatedColumns: Set<String>,
-         foreignColumns: [String: ForeignColumn]) {
+    package init(name: String, primaryKey: String, columns: [(name: String, type: AttributeType)], foreignKeys: [ForeignKey], collatedColumns: Set<String>,
+                 foreignColumns: [String: ForeignColumn]) {
         self.name = name
         self.primaryKey = primaryKey
         self.columns = columns

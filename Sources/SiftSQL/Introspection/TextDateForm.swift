@@ -11,7 +11,7 @@ import SiftLanguage
 /// A text is of a form only when the evaluator reads it as a date (`ISO8601.date(from:)`) and
 /// its seconds are below 60: `23:59:60`, which the evaluator reads as the next minute, would
 /// order before it as text.
-enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
+package enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     /// `2011-06-01`
     case date = 1
     /// `2011-06-01 13:45`
@@ -24,7 +24,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     case secondsZ = 5
 
     /// The text's length.
-    var length: Int {
+    package var length: Int {
         switch self {
         case .date: 10
         case .minutes: 16
@@ -34,7 +34,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     }
 
     /// The step between two dates of the form, in seconds.
-    var unit: Double {
+    package var unit: Double {
         switch self {
         case .date: 86_400
         case .minutes: 60
@@ -43,7 +43,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     }
 
     /// SQLite's `strftime` format that writes a date in the form.
-    var strftimeFormat: String {
+    package var strftimeFormat: String {
         switch self {
         case .date: "%Y-%m-%d"
         case .minutes: "%Y-%m-%d %H:%M"
@@ -54,7 +54,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     }
 
     /// How `sift schema` names it.
-    var pattern: String {
+    package var pattern: String {
         switch self {
         case .date: "YYYY-MM-DD"
         case .minutes: "YYYY-MM-DD HH:MM"
@@ -65,7 +65,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     }
 
     /// The form a text is in; nil when it is in none (another spelling, or no date).
-    static func of(_ text: String) -> TextDateForm? {
+    package static func of(_ text: String) -> TextDateForm? {
         var text = text
         return text.withUTF8 { of(bytes: $0) }
     }
@@ -75,7 +75,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     /// calendar), hours below 24, minutes and seconds below 60 — exactly the texts of the form
     /// `ISO8601.date(from:)` reads, without a second below 60. Read by the byte, as every value
     /// of a sample is.
-    static func of(bytes: UnsafeBufferPointer<UInt8>) -> TextDateForm? {
+    package static func of(bytes: UnsafeBufferPointer<UInt8>) -> TextDateForm? {
         let form: TextDateForm
         switch bytes.count {
         case 10: form = .date
@@ -116,7 +116,7 @@ enum TextDateForm: Int, Sendable, CaseIterable, Encodable {
     /// A date in the form: the text of the latest date of the form at or before `seconds`
     /// (since 2001, as the evaluator's dates are), and whether it is `seconds` itself; nil
     /// outside the years 0000 to 9999.
-    func text(atOrBefore seconds: Double) -> (text: String, isExact: Bool)? {
+    package func text(atOrBefore seconds: Double) -> (text: String, isExact: Bool)? {
         guard seconds.isFinite else { return nil }
         // (Days since 2001 are whole days since 1970 too: the grid is the same.)
         let floored = (seconds / unit).rounded(.down) * unit

@@ -7,16 +7,16 @@ import SiftEvaluation
 /// (an integer as SQLite's INTEGER, a string as TEXT); a list holding anything else (a real,
 /// whose digits SQLite's JSON reader may round differently, data, NULL, text holding U+0000)
 /// keeps one parameter per value.
-struct JSONValueList {
+package struct JSONValueList {
     /// The fewest values written as one array; shorter lists keep their own parameters, as
     /// `sift sql` shows them.
-    static let minimumCount = 64
+    package static let minimumCount = 64
 
     /// The JSON text of the array.
-    let json: String
+    package let json: String
 
     /// The array of `values`, or nil when one is a value this array cannot carry exactly.
-    init?(_ values: [SQLValue]) {
+    package init?(_ values: [SQLValue]) {
         var elements: [Value] = []
         elements.reserveCapacity(values.count)
         for value in values {

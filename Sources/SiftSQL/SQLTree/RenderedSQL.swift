@@ -1,10 +1,10 @@
 
 /// A statement rendered in a dialect: its text, the values its placeholders bind (in order),
 /// and the constructs the dialect could not say (the text must not run unless it is empty).
-struct RenderedSQL {
-    let sql: String
-    let bindings: [SQLValue]
-    let unsupported: [String]
+package struct RenderedSQL {
+    package let sql: String
+    package let bindings: [SQLValue]
+    package let unsupported: [String]
 
     /// The statement `renderer` has written as `sql`.
     init(sql: String, renderer: SQLRenderer) {

@@ -95,6 +95,23 @@ package protocol SQLDialect: Sendable {
     /// functions has them (with Sift's, the compiler calls those).
     var hasTextFunctions: Bool { get }
 
+    /// Whether the dialect spells every construct of the tree (SQLite, the tree's own), so the
+    /// compiler need not render a statement to find out what it cannot say.
+    var spellsEveryConstruct: Bool { get }
+
+    /// Whether an OFFSET needs a LIMIT before it (SQLite: `LIMIT -1 OFFSET n`).
+    var offsetRequiresLimit: Bool { get }
+
+    /// Whether the planner leaves an index alone for an ORDER BY term written `+x` (SQLite's
+    /// planner; PostgreSQL chooses by its statistics), which the compiler writes where scanning
+    /// an index in another order would be slower than sorting.
+    var honoursUnaryPlusIndexHint: Bool { get }
+
+    /// Whether a column's declared collation applies to every value a column holds, whatever its
+    /// storage class (SQLite), rather than to text only; a section key is then compared
+    /// `COLLATE BINARY` as it is stored.
+    var appliesColumnCollationToEveryValue: Bool { get }
+
     /// Whether the database has the number functions a PostgreSQL store installs
     /// (``SQLNumberFunctions``: Foundation's conversion of a decimal to a double), which
     /// the compiler then uses where a decimal meets a double. Only a dialect without Sift's
@@ -124,6 +141,14 @@ extension SQLDialect {
     package var writesNullParametersAsNULL: Bool { false }
 
     package var hasSiftFunctions: Bool { true }
+
+    package var spellsEveryConstruct: Bool { false }
+
+    package var offsetRequiresLimit: Bool { false }
+
+    package var honoursUnaryPlusIndexHint: Bool { false }
+
+    package var appliesColumnCollationToEveryValue: Bool { false }
 
     package var hasTextFunctions: Bool { false }
 

@@ -2,7 +2,7 @@
 extension SQLExpression {
     /// A column, a bound value or a literal, perhaps with COLLATE, a prefix operator or one
     /// binary operator on such leaves: cheap enough to write twice, and no call or subquery.
-    var isSimple: Bool {
+    package var isSimple: Bool {
         switch self {
         case .column, .parameter, .null, .boolean, .integer, .literal, .string: true
         case .collate(let e, _), .unary(_, let e): e.isLeaf
@@ -23,7 +23,7 @@ extension SQLExpression {
     /// somewhere in the tree (`"t0"."year" > ?1`, `"t0"."year" + ?1`, `"t0"."year" IS NULL`,
     /// `"t0"."year" IN (…)`), subqueries included, as opposed to only a function's argument:
     /// where SQLite may search an index on it.
-    func comparesColumn(_ alias: String, _ name: String) -> Bool {
+    package func comparesColumn(_ alias: String, _ name: String) -> Bool {
         func isTheColumn(_ e: SQLExpression) -> Bool {
             switch e {
             case .column(let table, let column): table == alias && column == name
@@ -71,7 +71,7 @@ extension SQLExpression {
     /// a negative number, a cast out of range, a value the number functions do not convert
     /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``SQLNumberFunctions``,
     /// anywhere in the tree, subqueries included.
-    var mayRaise: Bool {
+    package var mayRaise: Bool {
         switch self {
         case .binary(let op, let a, let b):
             return [.add, .subtract, .multiply, .divide, .remainder, .leftShift, .rightShift].contains(op) || a.mayRaise || b.mayRaise
@@ -106,13 +106,13 @@ extension SQLExpression {
 
 extension SQLSelect {
     /// ``SQLExpression/mayRaise`` anywhere in the statement.
-    var mayRaise: Bool {
+    package var mayRaise: Bool {
         (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? [])).contains { $0.mayRaise }
             || { if case .subquery(let inner)? = from?.source { inner.mayRaise } else { false } }()
     }
 
     /// ``SQLExpression/comparesColumn(_:_:)`` anywhere in the statement.
-    func comparesColumn(_ alias: String, _ name: String) -> Bool {
+    package func comparesColumn(_ alias: String, _ name: String) -> Bool {
         (columns + [`where`].compactMap { $0 } + groupBy + orderBy.map(\.expression) + (from?.joins.map(\.on) ?? []))
             .contains { $0.comparesColumn(alias, name) }
     }
@@ -153,7 +153,7 @@ extension SQLExpression {
 
     /// The table aliases its columns are qualified with, anywhere in the tree (subqueries
     /// included): `["t0", "t2"]` for `"t0"."x" = (SELECT max("t2"."y") FROM "Item" AS "t2")`.
-    var aliasesRead: Set<String> {
+    package var aliasesRead: Set<String> {
         var use = AliasUse()
         use.collect(self)
         return use.read
@@ -161,7 +161,7 @@ extension SQLExpression {
 
     /// The aliases its subqueries' FROM clauses and joins introduce, anywhere in the tree:
     /// `["t2"]` in the example of ``aliasesRead``.
-    var aliasesIntroduced: Set<String> {
+    package var aliasesIntroduced: Set<String> {
         var use = AliasUse()
         use.collect(self)
         return use.introduced
@@ -170,17 +170,17 @@ extension SQLExpression {
 
 /// The table aliases a tree reads and introduces (``SQLExpression/aliasesRead``).
 private struct AliasUse {
-    var read: Set<String> = []
-    var introduced: Set<String> = []
+    package var read: Set<String> = []
+    package var introduced: Set<String> = []
 
-    mutating func collect(_ expression: SQLExpression) {
+    package mutating func collect(_ expression: SQLExpression) {
         if case .column(let table?, _) = expression { read.insert(table) }
         let (expressions, selects) = expression.parts
         for part in expressions { collect(part) }
         for select in selects { collect(select) }
     }
 
-    mutating func collect(_ select: SQLSelect) {
+    package mutating func collect(_ select: SQLSelect) {
         if let from = select.from {
             if let alias = from.alias { introduced.insert(alias) }
             for join in from.joins {

@@ -8,7 +8,7 @@
 /// Values a user supplied are always ``parameter(_:)``s, bound; identifiers are only names from
 /// the model, quoted by the dialect; ``literal(_:)`` and ``string(_:)`` hold only what the
 /// compiler itself writes.
-indirect enum SQLExpression: Sendable {
+package indirect enum SQLExpression: Sendable {
     /// A column, qualified by a table alias or not:
     ///
     ///     "t0"."name"
@@ -107,10 +107,10 @@ indirect enum SQLExpression: Sendable {
 
 /// A bound value of a ``SQLExpression``, identified so that one value used twice is bound
 /// once (`x >= ?1 AND sift_beginswith(x, ?1, 0)`).
-struct SQLParameter: Sendable {
+package struct SQLParameter: Sendable {
     /// Unique within a generation context (``SQLGenerationContext/bind(_:)``).
-    let id: Int
-    let value: SQLValue
+    package let id: Int
+    package let value: SQLValue
 }
 
 /// Prefix operators.
@@ -142,20 +142,20 @@ package enum SQLBinaryOperator: Hashable, Sendable {
 }
 
 /// A term of ORDER BY: `x`, `x DESC`.
-struct SQLOrdering: Sendable {
-    var expression: SQLExpression
-    var descending = false
+package struct SQLOrdering: Sendable {
+    package var expression: SQLExpression
+    package var descending = false
     /// The term is never NULL (a row key): no dialect needs to say where NULL goes, which would
     /// keep PostgreSQL from reading an index in order.
-    var isNeverNull = false
+    package var isNeverNull = false
 }
 
 extension SQLExpression {
     /// `"alias"."name"`.
-    static func column(_ alias: String, _ name: String) -> SQLExpression { .column(table: alias, name: name) }
+    package static func column(_ alias: String, _ name: String) -> SQLExpression { .column(table: alias, name: name) }
 
     /// Whether this is the literal truth value `value`.
-    func isBoolean(_ value: Bool) -> Bool {
+    package func isBoolean(_ value: Bool) -> Bool {
         if case .boolean(let b) = self { return b == value }
         return false
     }

@@ -8,8 +8,8 @@
 ///
 /// Parentheses are those the dialect's precedence table calls for (``SQLPrecedenceTable``):
 /// an operand binding less tightly than its operator is parenthesised, and nothing else is.
-final class SQLRenderer {
-    let dialect: any SQLDialect
+package final class SQLRenderer {
+    package let dialect: any SQLDialect
     private let table: SQLPrecedenceTable
     /// The bound values, in placeholder order.
     private(set) var bindings: [SQLValue] = []
@@ -20,7 +20,7 @@ final class SQLRenderer {
     /// (the key "" holds an unaliased table).
     private var scopes: [[String: String]] = []
 
-    init(_ dialect: any SQLDialect = SQLiteDialect()) {
+    package init(_ dialect: any SQLDialect) {
         self.dialect = dialect
         self.table = dialect.precedence
     }
@@ -31,7 +31,7 @@ final class SQLRenderer {
     /// `a AND b AND c …` one level per operand and stops at 1,000 levels ("Expression tree is
     /// too large"); a longer list is written as a balanced tree of parenthesised halves, whose
     /// depth grows with the logarithm of its length.
-    static let longestFlatList = 64
+    package static let longestFlatList = 64
 
     /// `parts` joined by `joiner` as a balanced tree: `(a AND b) AND (c AND d)`.
     private func balanced(_ parts: ArraySlice<SQLExpression>, joiner: String, level: Int) -> String {
@@ -42,7 +42,7 @@ final class SQLRenderer {
     }
 
     /// The expression's text.
-    func render(_ expression: SQLExpression) -> String {
+    package func render(_ expression: SQLExpression) -> String {
         switch expression {
         case .column(let alias, let name):
             let text = alias.map { dialect.quoted($0) + "." + dialect.quoted(name) } ?? dialect.quoted(name)
@@ -151,13 +151,13 @@ final class SQLRenderer {
     }
 
     /// The expression's text, parenthesised when it binds less tightly than `level`.
-    func render(_ expression: SQLExpression, atLeast level: Int) -> String {
+    package func render(_ expression: SQLExpression, atLeast level: Int) -> String {
         let text = render(expression)
         return self.level(of: expression) < level ? "(" + text + ")" : text
     }
 
     /// How tightly the expression's text binds, as written in this dialect.
-    func level(of expression: SQLExpression) -> Int {
+    package func level(of expression: SQLExpression) -> Int {
         switch expression {
         case .integer(let value) where value < 0:
             return table.unary[.negate] ?? 0
@@ -203,7 +203,7 @@ final class SQLRenderer {
     // MARK: Statements
 
     /// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`.
-    func render(_ select: SQLSelect) -> String {
+    package func render(_ select: SQLSelect) -> String {
         scopes.append(aliases(of: select.from))
         defer { scopes.removeLast() }
         var text = "SELECT " + select.columns.enumerated().map { index, column in
@@ -220,7 +220,7 @@ final class SQLRenderer {
     }
 
     /// `"Book" AS "t0" LEFT JOIN "Author" AS "t1" ON …`.
-    func render(_ from: SQLFrom) -> String {
+    package func render(_ from: SQLFrom) -> String {
         var text: String
         switch from.source {
         case .table(let table): text = dialect.quoted(table)
@@ -233,11 +233,11 @@ final class SQLRenderer {
         return text
     }
 
-    func render(_ join: SQLJoin) -> String {
+    package func render(_ join: SQLJoin) -> String {
         (join.kind == .left ? "LEFT JOIN " : "JOIN ") + dialect.quoted(join.table) + " AS " + dialect.quoted(join.alias) + " ON " + render(join.on)
     }
 
-    func render(_ ordering: SQLOrdering) -> String {
+    package func render(_ ordering: SQLOrdering) -> String {
         render(ordering.expression) + (ordering.descending ? " DESC" : "") + (ordering.isNeverNull ? "" : dialect.nullsOrder(descending: ordering.descending))
     }
 }

@@ -2,16 +2,16 @@
 /// `EXISTS (…)` or `(SELECT …)`):
 ///
 ///     SELECT <columns> FROM <from> WHERE <where> GROUP BY <groupBy> ORDER BY <orderBy> LIMIT <limit> OFFSET <offset>
-struct SQLSelect: Sendable {
-    var columns: [SQLExpression]
+package struct SQLSelect: Sendable {
+    package var columns: [SQLExpression]
     /// Names given to the columns (`<column> AS "s"`), by position; nil or missing: none.
-    var aliases: [String?] = []
-    var from: SQLFrom?
-    var `where`: SQLExpression? = nil
-    var groupBy: [SQLExpression] = []
-    var orderBy: [SQLOrdering] = []
-    var limit: SQLExpression? = nil
-    var offset: SQLExpression? = nil
+    package var aliases: [String?] = []
+    package var from: SQLFrom?
+    package var `where`: SQLExpression? = nil
+    package var groupBy: [SQLExpression] = []
+    package var orderBy: [SQLOrdering] = []
+    package var limit: SQLExpression? = nil
+    package var offset: SQLExpression? = nil
 }
 
 /// A FROM clause: one table (or subquery) and what joins it.
@@ -19,18 +19,18 @@ struct SQLSelect: Sendable {
 ///     "Book.tags" AS "t1" JOIN "Tag" AS "t2" ON "t2"."_pk" = "t1"."_target"
 ///     "Author"
 ///     (SELECT … AS "s", … AS "n" FROM …)
-struct SQLFrom: Sendable {
+package struct SQLFrom: Sendable {
     /// What rows the clause reads.
-    indirect enum Source: Sendable {
+    package indirect enum Source: Sendable {
         /// `"Book"`.
         case table(String)
         /// `(SELECT …)`.
         case subquery(SQLSelect)
     }
 
-    var source: Source
-    var alias: String?
-    var joins: [SQLJoin] = []
+    package var source: Source
+    package var alias: String?
+    package var joins: [SQLJoin] = []
 
     init(table: String, alias: String?, joins: [SQLJoin] = []) {
         self.init(source: .table(table), alias: alias, joins: joins)
@@ -43,7 +43,7 @@ struct SQLFrom: Sendable {
     }
 
     /// The clause with `more` joins added after its own, each once (by alias).
-    func adding(_ more: [SQLJoin]) -> SQLFrom {
+    package func adding(_ more: [SQLJoin]) -> SQLFrom {
         var result = self
         for join in more where !result.joins.contains(where: { $0.alias == join.alias }) { result.joins.append(join) }
         return result
@@ -51,17 +51,17 @@ struct SQLFrom: Sendable {
 }
 
 /// One join of a FROM clause: `LEFT JOIN "Person" AS "t1" ON "t1"."_pk" = "t0"."owner"`.
-struct SQLJoin: Sendable {
-    enum Kind: Sendable {
+package struct SQLJoin: Sendable {
+    package enum Kind: Sendable {
         /// `JOIN`.
         case inner
         /// `LEFT JOIN`.
         case left
     }
 
-    var kind: Kind
-    var table: String
+    package var kind: Kind
+    package var table: String
     /// Unique in its statement (``SQLGenerationContext/newAlias()``).
-    var alias: String
-    var on: SQLExpression
+    package var alias: String
+    package var on: SQLExpression
 }

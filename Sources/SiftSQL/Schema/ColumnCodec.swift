@@ -18,9 +18,9 @@ import SiftStore
 /// Values reach this codec already converted to their attribute's type (see
 /// `AttributeCoercion`), so encoding never meets a foreign kind except in introspected
 /// databases, where columns are dynamically typed and any value is read as what it is.
-enum ColumnCodec {
+package enum ColumnCodec {
     /// The SQL type a column of this attribute type is declared with.
-    static func declaredType(_ type: AttributeType) -> String {
+    package static func declaredType(_ type: AttributeType) -> String {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
         case .double, .float, .date: "REAL"
@@ -34,7 +34,7 @@ enum ColumnCodec {
     }
 
     /// A value as stored.
-    static func encode(_ value: Value) -> SQLValue {
+    package static func encode(_ value: Value) -> SQLValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .integer(b ? 1 : 0)
@@ -50,7 +50,7 @@ enum ColumnCodec {
     }
 
     /// A stored value read back as an attribute of `type` (nil type: as what it is).
-    static func decode(_ stored: SQLValue, as type: AttributeType?) -> Value {
+    package static func decode(_ stored: SQLValue, as type: AttributeType?) -> Value {
         switch (stored, type) {
         case (.null, _): return .null
         case (.integer(let i), .boolean?): return .bool(i != 0)
@@ -73,5 +73,11 @@ enum ColumnCodec {
         case (.text(let s), _): return .string(s)
         case (.blob(let b), _): return .data(Data(b))
         }
+    }
+
+    /// Whether a column of a database Sift did not create whose attribute is of `type` is read
+    /// as that type (Date, Boolean, Decimal), rather than as stored.
+    package static func convertsForeign(_ type: AttributeType) -> Bool {
+        type == .date || type == .boolean || type == .decimal
     }
 }

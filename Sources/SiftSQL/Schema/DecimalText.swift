@@ -38,7 +38,7 @@ package enum DecimalText {
     ///     12.552  → C0 80 01 '1' '2' '5' '5' '2'
     ///     0.00123 → C0 7F FD '1' '2' '3'
     ///     -1.5    → 40 7F FF ~'1' ~'5' FF
-    static func sortKey(_ decimal: Decimal) -> [UInt8] {
+    package static func sortKey(_ decimal: Decimal) -> [UInt8] {
         if decimal.isNaN { return [0xFF] }
         if decimal.isZero { return [0x80] }
         let spelled = text(decimal)

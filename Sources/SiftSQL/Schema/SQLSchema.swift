@@ -24,7 +24,7 @@ public struct SQLSchema: Sendable {
     package let isSiftLayout: Bool
     /// Whether the searchable attributes' hidden columns are in the database (so fetches may
     /// read them).
-    let searchColumns: SearchColumnPresence
+    package let searchColumns: SearchColumnPresence
 
     init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool) {
         self.model = model
@@ -35,7 +35,7 @@ public struct SQLSchema: Sendable {
 
     /// The tables holding searchable attributes, each with its hidden columns (in
     /// ``SchemaDDL`` column order).
-    var searchColumnsByTable: [(table: String, columns: [(attribute: String, fold: SearchFold, column: String)])] {
+    package var searchColumnsByTable: [(table: String, columns: [(attribute: String, fold: SearchFold, column: String)])] {
         var result: [(table: String, columns: [(attribute: String, fold: SearchFold, column: String)])] = []
         for root in model.entities where root.parent == nil {
             let columns = SchemaDDL.searchColumns(root: root, model: model)
@@ -95,7 +95,7 @@ public struct SQLSchema: Sendable {
     }
 
     /// How a relationship is held in a store Sift creates.
-    static func storage(of relationship: RelationshipDescription, in entity: EntityDescription, model: DataModel) -> RelationshipStorage {
+    package static func storage(of relationship: RelationshipDescription, in entity: EntityDescription, model: DataModel) -> RelationshipStorage {
         guard let destination = model.entity(named: relationship.destination),
               let destinationRoot = model.entity(named: destination.rootEntity) else {
             return .joinTable(name: joinTableName(entity: entity, relationship: relationship, model: model), destinationTable: relationship.destination)
@@ -112,12 +112,12 @@ public struct SQLSchema: Sendable {
 
     /// `"<Entity that declares it>.<relationship>"`, so sub-entities (at any depth) share the
     /// join tables of the entity that declares the relationship.
-    static func joinTableName(entity: EntityDescription, relationship: RelationshipDescription, model: DataModel) -> String {
+    package static func joinTableName(entity: EntityDescription, relationship: RelationshipDescription, model: DataModel) -> String {
         "\(declaringEntity(of: relationship.name, from: entity, model: model)).\(relationship.name)"
     }
 
     /// The entity (this one or an ancestor, however far up) that declares a property.
-    static func declaringEntity(of property: String, from entity: EntityDescription, model: DataModel) -> String {
+    package static func declaringEntity(of property: String, from entity: EntityDescription, model: DataModel) -> String {
         var current = entity
         while !current.ownRelationships.contains(where: { $0.name == property }) && !current.ownAttributes.contains(where: { $0.name == property }),
               let parent = current.parent.flatMap(model.entity(named:)) {
@@ -147,22 +147,22 @@ package struct EntityTable: Sendable {
     /// Relationship name → where it is held.
     package let relationships: [String: RelationshipStorage]
     /// The attribute columns with hidden folded copies (``SearchFold``) in this table.
-    var searchable: Set<String> = []
+    package var searchable: Set<String> = []
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):
     /// the compiler reads them `COLLATE BINARY`, since the evaluator compares values as stored.
-    var collatedColumns: Set<String> = []
+    package var collatedColumns: Set<String> = []
     /// How the columns of a database Sift did not create are read (dates through `sift_date`,
     /// …), by column name; a column without an entry is read as it is.
-    var foreignColumns: [String: ForeignColumn] = [:]
+    package var foreignColumns: [String: ForeignColumn] = [:]
     /// Whether the columns' types were chosen: false for a table of a database Sift did not
     /// create that no fetch has needed yet (``ForeignSchema``), whose attributes are Undefined
     /// until a fetch that reads it chooses them. No SQL reads such a table's columns.
-    var typesAreRead = true
+    package var typesAreRead = true
 
     /// The expression reading attribute column `column` of the row aliased `alias`: the column
     /// itself, `"t0"."name" COLLATE BINARY` for a declared collation, or its ``ForeignColumn``
     /// reading.
-    func value(column: String, alias: String) -> SQLExpression {
+    package func value(column: String, alias: String) -> SQLExpression {
         assert(typesAreRead, "\(table).\(column) is read before its table's column types were chosen")
         var value = SQLExpression.column(alias, column)
         if let foreign = foreignColumns[column] { value = foreign.expression(value) }

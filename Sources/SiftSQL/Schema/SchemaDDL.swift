@@ -4,8 +4,8 @@ import SiftStore
 /// describes): a table per entity hierarchy, join tables, the declared indexes, an index per
 /// uniqueness constraint, an index on every foreign-key column, an index on each hidden folded
 /// column of a searchable attribute, and the metadata table.
-enum SchemaDDL {
-    static func statements(for schema: SQLSchema) -> [String] {
+package enum SchemaDDL {
+    package static func statements(for schema: SQLSchema) -> [String] {
         let model = schema.model
         var statements: [String] = [
             "CREATE TABLE \(q(SQLSchema.metadataTable)) (\(q("key")) TEXT PRIMARY KEY NOT NULL, \(q("value")))",
@@ -31,7 +31,7 @@ enum SchemaDDL {
 
     /// The columns of a hierarchy's table, in order, with their declared types ("" for none),
     /// and which of them are to-one foreign keys.
-    static func columns(root: EntityDescription, model: DataModel) -> (columns: [(name: String, type: String)], foreignKeys: [String]) {
+    package static func columns(root: EntityDescription, model: DataModel) -> (columns: [(name: String, type: String)], foreignKeys: [String]) {
         var columns: [(name: String, type: String)] = [
             (SQLSchema.primaryKeyColumn, "INTEGER PRIMARY KEY"), (SQLSchema.idColumn, "TEXT NOT NULL UNIQUE"), (SQLSchema.entityColumn, "TEXT NOT NULL"),
         ]
@@ -64,7 +64,7 @@ enum SchemaDDL {
 
     /// The hidden folded columns of a hierarchy's table (``SearchFold``): for each attribute
     /// column that an entity of the hierarchy marks searchable, `_cd_<column>` then `_c_<column>`.
-    static func searchColumns(root: EntityDescription, model: DataModel) -> [(attribute: String, fold: SearchFold, column: String)] {
+    package static func searchColumns(root: EntityDescription, model: DataModel) -> [(attribute: String, fold: SearchFold, column: String)] {
         var attributes: [String] = []
         for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
             for attribute in entity.ownAttributes where attribute.isSearchable && !attributes.contains(attribute.name) {
@@ -75,12 +75,12 @@ enum SchemaDDL {
     }
 
     /// `CREATE INDEX IF NOT EXISTS "<table>.<hidden column>"` on one hidden folded column.
-    static func searchIndex(table: String, column: String) -> String {
+    package static func searchIndex(table: String, column: String) -> String {
         "CREATE INDEX IF NOT EXISTS \(q("\(table).\(column)")) ON \(q(table)) (\(q(column)))"
     }
 
     /// `CREATE TABLE` of a hierarchy's table, named `name` (the root entity's name unless said).
-    static func createTable(root: EntityDescription, model: DataModel, name: String? = nil) -> String {
+    package static func createTable(root: EntityDescription, model: DataModel, name: String? = nil) -> String {
         let definitions = columns(root: root, model: model).columns.map { $0.type.isEmpty ? q($0.name) : "\(q($0.name)) \($0.type)" }
         return "CREATE TABLE \(q(name ?? root.name)) (\(definitions.joined(separator: ", ")))"
     }
@@ -88,7 +88,7 @@ enum SchemaDDL {
     /// The indexes of a hierarchy's table: on the entity column (of a table several entities
     /// share), on each foreign key, the entities' declared indexes and their uniqueness
     /// constraints' indexes.
-    static func indexes(root: EntityDescription, model: DataModel) -> [String] {
+    package static func indexes(root: EntityDescription, model: DataModel) -> [String] {
         let hierarchy = root.entityAndSubentities.compactMap(model.entity(named:))
         var statements: [String] = []
         if hierarchy.count > 1 {
@@ -114,7 +114,7 @@ enum SchemaDDL {
     /// The index of each uniqueness constraint of a hierarchy's entities (partial, on the
     /// entity's rows, for a sub-entity). Not UNIQUE: a constraint holds at save, so pending
     /// changes may break it for a while, as in every store (the save's check reads this index).
-    static func constraintIndexes(root: EntityDescription, model: DataModel) -> [(name: String, create: String)] {
+    package static func constraintIndexes(root: EntityDescription, model: DataModel) -> [(name: String, create: String)] {
         var indexes: [(name: String, create: String)] = []
         for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
             let filter = entity.name == root.name ? "" :
@@ -130,7 +130,7 @@ enum SchemaDDL {
     private static func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// An entity name as a SQL string literal (names come from the model, never from a query).
-    static func literal(_ name: String) -> String {
+    package static func literal(_ name: String) -> String {
         "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

@@ -1,36 +1,17 @@
 import Foundation
-import SiftSQLite
 
 /// Whether the hidden columns of a store's searchable attributes are in its database. They
 /// are, in a store created with its model; a store whose stored model marks attributes
 /// searchable that it lacks the columns of gains them in its next write transaction
 /// (``StoreLayoutMigration``), and until then the compiler reads the attributes themselves.
-final class SearchColumnPresence: @unchecked Sendable {
+package final class SearchColumnPresence: @unchecked Sendable {
     private let lock = NSLock()
     private var present: Bool
 
     init(_ present: Bool) { self.present = present }
 
-    var isPresent: Bool {
+    package var isPresent: Bool {
         get { lock.withLock { present } }
         set { lock.withLock { present = newValue } }
-    }
-
-    /// Whether every hidden column `schema` describes is in the database.
-    static func check(_ schema: SQLSchema, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
-        for (table, hidden) in schema.searchColumnsByTable {
-            let existing = try columnNames(of: table, in: database)
-            if hidden.contains(where: { !existing.contains($0.column) }) { return false }
-        }
-        return true
-    }
-
-    /// The names of a table's columns.
-    static func columnNames(of table: String, in database: SQLiteDatabase) throws(SQLiteError) -> Set<String> {
-        let statement = try database.prepare("SELECT name FROM pragma_table_info(?1)")
-        try statement.bind([.text(table)])
-        var names: Set<String> = []
-        while try statement.step() { names.insert(statement.text(0)) }
-        return names
     }
 }

@@ -35,7 +35,7 @@ package enum SearchFold: CaseIterable, Sendable {
     }
 
     /// The options of the fold (the sort key starts from the `[cd]` fold).
-    var options: ComparisonOptions {
+    package var options: ComparisonOptions {
         switch self {
         case .caseAndDiacritics, .standardSortKey: [.caseInsensitive, .diacriticInsensitive]
         case .caseOnly: [.caseInsensitive]
@@ -65,14 +65,14 @@ package enum SearchFold: CaseIterable, Sendable {
     }
 
     /// What the hidden column holds for a stored attribute value: its folded text, or NULL.
-    func stored(_ value: SQLValue) -> SQLValue {
+    package func stored(_ value: SQLValue) -> SQLValue {
         guard case .text(let text) = value else { return .null }
         return .text(fold(text))
     }
 
     /// SQL computing the hidden column from the attribute column `column` (quoted), through the
     /// same folding registered in SQLite (`sift_fold`): for filling it in an existing store.
-    func sql(from column: String) -> String {
+    package func sql(from column: String) -> String {
         "\(SiftSQLFunctions.foldFunction)(CASE WHEN typeof(\(column)) = 'text' THEN \(column) END, \(options.rawValue))"
     }
 }

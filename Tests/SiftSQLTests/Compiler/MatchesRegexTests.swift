@@ -1,6 +1,8 @@
 import SiftEvaluation
 import SiftLanguage
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import Testing
 
 /// ``MatchesRegex``'s translations of PCRE2 patterns to PostgreSQL's advanced regular

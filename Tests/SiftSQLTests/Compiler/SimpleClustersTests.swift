@@ -1,5 +1,7 @@
 import Foundation
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import Testing
 
 /// ``SimpleClusters``: the classes read from Swift's segmentation, and the claim LIKE's `?`

@@ -2,6 +2,8 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
+import SiftSQLiteStore
 import SiftStore
 
 /// What an operation did on one store: a result, a `StoreError` (code and message), another

@@ -1,5 +1,7 @@
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
+@testable import SiftSQLiteStore
 import Testing
 
 /// A long `IN` list in PostgreSQL: one array literal per kind of value, each element the value

@@ -1,9 +1,11 @@
 import Foundation
 import SiftEvaluation
-import SiftStore
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
+import SiftStore
 import Testing
 
 /// A decimal meeting a double in PostgreSQL's dialect: converted as the evaluator converts it

@@ -1,8 +1,10 @@
 import SiftEvaluation
-import SiftStore
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
+import SiftStore
 import Testing
 
 /// Compiled fetches rendered in PostgreSQL's dialect: the trees GoldenSQLTests checks in SQLite,

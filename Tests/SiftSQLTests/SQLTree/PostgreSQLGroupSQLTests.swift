@@ -1,8 +1,10 @@
 import SiftEvaluation
-import SiftStore
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
+import SiftStore
 import Testing
 
 /// Sections and dictionaries compiled in PostgreSQL's dialect (issue 17): the GROUP BY

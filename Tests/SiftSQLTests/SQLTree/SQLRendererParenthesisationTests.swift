@@ -1,5 +1,7 @@
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import Testing
 
 /// The proof that minimal parentheses keep a tree's meaning: random trees of SQLite's

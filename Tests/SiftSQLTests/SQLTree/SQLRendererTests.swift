@@ -1,6 +1,8 @@
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLStore
 import SiftSQLite
+@testable import SiftSQLiteStore
 import Testing
 
 /// Trees rendered in both dialects: parentheses exactly where each dialect's precedence
@@ -118,7 +120,7 @@ import Testing
     /// Placeholders are numbered in the order the text uses them; a parameter used twice has
     /// one number; one never rendered is never bound.
     @Test func placeholdersAreNumberedByFirstUse() {
-        let context = SQLGenerationContext()
+        let context = SQLGenerationContext(dialect: SQLiteDialect())
         let first = context.bind(.integer(10)), second = context.bind(.text("x")), unused = context.bind(.integer(99))
         _ = unused
         let tree = SQLExpression.and([.binary(.equal, Self.b, second), .binary(.greaterThanOrEqual, Self.a, first), .binary(.lessThan, Self.c, second)])
@@ -132,8 +134,8 @@ import Testing
 
     /// Numbering goes on across the parts of one statement rendered by one renderer.
     @Test func numberingContinuesAcrossRenderCalls() {
-        let context = SQLGenerationContext()
-        let renderer = SQLRenderer()
+        let context = SQLGenerationContext(dialect: SQLiteDialect())
+        let renderer = SQLRenderer(SQLiteDialect())
         let text = renderer.render(.binary(.equal, Self.a, context.bind(.integer(1)))) + " LIMIT " + renderer.render(context.bind(.integer(5)))
         #expect(text == #""t0"."a" = ?1 LIMIT ?2"#)
         #expect(renderer.bindings == [.integer(1), .integer(5)])

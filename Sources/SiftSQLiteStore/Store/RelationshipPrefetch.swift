@@ -1,0 +1,278 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftSQLStore
+import SiftSQLite
+import SiftStore
+
+/// `relationshipKeyPathsForPrefetching` on the SQLite store: the relationships loaded with a
+/// batch of fetched objects, one query per relationship for the whole batch (in chunks of at
+/// most `RowKeyLists.limit` owner keys), instead of one query per object when each is read.
+///
+/// The owners' row keys are bound as parameters; the destinations come back with their
+/// owner's key in an extra last column, in the order `SQLiteStore.destinations(of:from:key:)`
+/// gives them for one owner, so a prefetched relationship reads exactly as an unprefetched one:
+///
+///     -- a to-one (this row's column holds the destination's key)
+///     SELECT <destination columns>, "s"."_pk" FROM "Book" AS "s"
+///       JOIN "Author" AS "d" ON "d"."_pk" = "s"."author" WHERE "s"."_pk" IN (?1, ?2, …)
+///     -- a to-many held by the destination's to-one column
+///     SELECT <destination columns>, "d"."author" FROM "Book" AS "d"
+///       WHERE "d"."author" IN (?1, ?2, …) ORDER BY "d"."_pk"
+///     -- (… whose column holds another column than the key, in a database Sift did not create)
+///     SELECT <destination columns>, "s"."_pk" FROM "Artist" AS "s"
+///       JOIN "Album" AS "d" ON "d"."ArtistCode" = "s"."Code" WHERE "s"."_pk" IN (?1, …) ORDER BY "d"."_pk"
+///     -- a to-many held in a join table
+///     SELECT <destination columns>, "j"."_owner" FROM "Book.tags" AS "j"
+///       JOIN "Tag" AS "d" ON "d"."_pk" = "j"."_target" WHERE "j"."_owner" IN (?1, ?2, …)
+///       ORDER BY "j"."_owner", "j"."_position"
+///
+/// The destinations are kept in the owners' shared `SQLObjectStorage` (every owner of the
+/// batch gets an entry, an empty one for a nil to-one or an empty to-many), replacing the
+/// previous batch's, so memory stays bounded by a batch. A dotted path (`author.books`) loads
+/// its first step, then the rest on the destinations as a batch of their own (they share the
+/// storage of the layout they were read with). Paths sharing a first step load it once.
+///
+/// `relationshipCountsForPrefetching` loads only the number of each owner's destinations of a
+/// to-many relationship, one grouped query per relationship for the batch (an owner with none
+/// is not in the rows, and counts 0):
+///
+///     -- held by the destination's to-one column
+///     SELECT "d"."author", count(*) FROM "Book" AS "d" WHERE "d"."author" IN (?1, ?2, …) GROUP BY "d"."author"
+///     -- (… whose column holds another column than the key)
+///     SELECT "s"."_pk", count(*) FROM "Artist" AS "s" JOIN "Album" AS "d" ON "d"."ArtistCode" = "s"."Code"
+///       WHERE "s"."_pk" IN (?1, …) GROUP BY "s"."_pk"
+///     -- held in a join table
+///     SELECT "j"."_owner", count(*) FROM "Book.tags" AS "j" JOIN "Tag" AS "d" ON "d"."_pk" = "j"."_target"
+///       WHERE "j"."_owner" IN (?1, ?2, …) GROUP BY "j"."_owner"
+///
+/// Only objects read a batch at a time by iteration (`SQLStatementCursor`, `SQLKeyListSource`'s
+/// cursor) are prefetched: random access (`object(at:)`) reads each object's relationships
+/// when asked. A prefetch query that fails is skipped: those relationships are then read per
+/// object, which reports the error.
+struct RelationshipPrefetch: Sendable {
+    /// Relationship names to load from the owners (in the order the paths first name them),
+    /// each with what to load from its destinations.
+    let steps: [Step]
+    /// To-many relationships whose destination counts are loaded for the owners.
+    let counts: [String]
+
+    /// The prefetch a fetch request asks for (its paths and counts checked).
+    init(_ request: FetchRequest) {
+        self.init(keyPaths: request.relationshipKeyPathsForPrefetching, counts: request.relationshipCountsForPrefetching)
+    }
+
+    struct Step: Sendable {
+        let name: String
+        let then: RelationshipPrefetch
+    }
+
+    /// The prefetch for key paths the fetch checked (`ModelKeyPaths.checkPrefetchKeyPath`).
+    init(keyPaths: [String], counts: [String] = []) {
+        var names: [String] = []
+        var rests: [String: [String]] = [:]
+        for path in keyPaths {
+            let parts = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let first = parts.first.map(String.init), !first.isEmpty else { continue }
+            if rests[first] == nil { names.append(first) }
+            rests[first, default: []].append(contentsOf: parts.dropFirst().map(String.init))
+        }
+        steps = names.map { Step(name: $0, then: RelationshipPrefetch(keyPaths: rests[$0] ?? [])) }
+        self.counts = counts
+    }
+
+    var isEmpty: Bool { steps.isEmpty && counts.isEmpty }
+
+    /// One fetched object: the storage it shares and its row key.
+    struct Owner {
+        let storage: SQLObjectStorage
+        let key: Int64
+    }
+
+    /// Loads every step for `owners` (one batch), keeping the destinations in the owners'
+    /// storages. Call with `store.lock` held.
+    func load(_ owners: [Owner], store: SQLiteStore) {
+        guard !isEmpty, !owners.isEmpty else { return }
+        for step in steps {
+            var destinations: [Owner] = []
+            for group in Self.groups(owners, step.name, store: store) {
+                guard let loaded = try? group.load(step.name, store: store) else { continue }
+                destinations.append(contentsOf: loaded)
+            }
+            step.then.load(destinations, store: store)
+        }
+        for name in counts {
+            for group in Self.groups(owners, name, store: store) where group.relationship.isToMany {
+                try? group.loadCounts(name, store: store)
+            }
+        }
+    }
+
+    /// The owners grouped by where their relationship `name` is held (owners whose relationship
+    /// is held in the same place are read together), in the order first met.
+    private static func groups(_ owners: [Owner], _ name: String, store: SQLiteStore) -> [Group] {
+        var groups: [GroupKey: Group] = [:]
+        var order: [GroupKey] = []
+        for owner in owners {
+            guard let table = store.schema.table(for: owner.storage.entity),
+                  let relationship = table.entity.relationship(named: name),
+                  let held = table.relationships[name] else { continue }
+            let groupKey = GroupKey(table: table.table, held: held)
+            if groups[groupKey] == nil {
+                groups[groupKey] = Group(table: table, relationship: relationship, held: held)
+                order.append(groupKey)
+            }
+            groups[groupKey]?.add(owner)
+        }
+        return order.compactMap { groups[$0] }
+    }
+
+    private struct GroupKey: Hashable {
+        let table: String
+        let held: RelationshipStorage
+    }
+
+    /// Owners of one batch whose relationship is held in the same place.
+    private struct Group {
+        let table: EntityTable
+        let relationship: RelationshipDescription
+        let held: RelationshipStorage
+        /// Distinct owner keys, in batch order.
+        var keys: [Int64] = []
+        var seen: Set<Int64> = []
+        /// The owners' storages (each once), with the keys each holds.
+        var storages: [(storage: SQLObjectStorage, keys: [Int64])] = []
+
+        init(table: EntityTable, relationship: RelationshipDescription, held: RelationshipStorage) {
+            self.table = table
+            self.relationship = relationship
+            self.held = held
+        }
+
+        mutating func add(_ owner: Owner) {
+            if seen.insert(owner.key).inserted { keys.append(owner.key) }
+            if let index = storages.firstIndex(where: { $0.storage === owner.storage }) {
+                storages[index].keys.append(owner.key)
+            } else {
+                storages.append((owner.storage, [owner.key]))
+            }
+        }
+
+        /// Reads the destinations of every owner, keeps them in the owners' storages, and
+        /// returns the distinct destinations (for the next step of a dotted path).
+        func load(_ name: String, store: SQLiteStore) throws -> [Owner] {
+            guard let layout = store.destinationLayout(of: relationship) else { return [] }
+            // Each owner's destinations as positions in `rows`, whose values are decoded into
+            // one buffer the objects share; a destination row read for several owners is one
+            // object.
+            var byOwnerRows: [Int64: [Int]] = [:]
+            for key in keys { byOwnerRows[key] = [] }
+            var decoded: [Int64: Int] = [:]
+            var rows: [DecodedRow] = []
+            var values: [Value] = []
+            var destinations: [Owner] = []
+            let ownerColumn = Int32(layout.columns.count)
+            for chunk in RowKeyLists.chunks(keys) {
+                let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count))
+                try statement.bind(sqlValues: chunk.bindings)
+                while try statement.step() {
+                    let owner = statement.int64(ownerColumn)
+                    guard byOwnerRows[owner] != nil else { continue }
+                    let key = statement.int64(0)
+                    let position: Int
+                    if let known = decoded[key] {
+                        position = known
+                    } else {
+                        let row = layout.decode(statement, appendingTo: &values)
+                        position = rows.count
+                        rows.append(row)
+                        decoded[key] = position
+                        if let storage = row.entity.storage { destinations.append(Owner(storage: storage, key: key)) }
+                    }
+                    byOwnerRows[owner, default: []].append(position)
+                }
+            }
+            let objects = store.managedObjects(rows, values: values)
+            let byOwner = byOwnerRows.mapValues { positions in positions.map { objects[$0] } }
+            if storages.count == 1, let only = storages.first {
+                only.storage.setPrefetched(name, byOwner)
+            } else {
+                for (storage, keys) in storages {
+                    var own: [Int64: [ManagedObject]] = [:]
+                    for key in keys { own[key] = byOwner[key] ?? [] }
+                    storage.setPrefetched(name, own)
+                }
+            }
+            return destinations
+        }
+
+        /// Reads how many destinations every owner has and keeps the counts in the owners'
+        /// storages (a to-many relationship).
+        func loadCounts(_ name: String, store: SQLiteStore) throws {
+            var byOwner: [Int64: Int] = [:]
+            for key in keys { byOwner[key] = 0 }
+            for chunk in RowKeyLists.chunks(keys) {
+                guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count) else { return }
+                let statement = try store.database.prepare(sql)
+                try statement.bind(sqlValues: chunk.bindings)
+                while try statement.step() {
+                    let owner = statement.int64(0)
+                    guard byOwner[owner] != nil else { continue }
+                    byOwner[owner] = Int(statement.int64(1))
+                }
+            }
+            for (storage, keys) in storages {
+                var own: [Int64: Int] = [:]
+                for key in keys { own[key] = byOwner[key] ?? 0 }
+                storage.setPrefetchedCounts(name, own)
+            }
+        }
+
+        /// The query counting the destinations of `count` owners (`?1` … `?count`): rows of
+        /// owner key and count, for the owners with any; the rows `destinations(of:from:key:)`
+        /// reads, counted. Nil for a to-one relationship (held in the owner's own column).
+        static func countSQL(_ held: RelationshipStorage, from table: EntityTable, destination layout: RowLayout?, count: Int) -> String? {
+            let list = RowKeyLists.inList(count)
+            let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
+            let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
+            switch held {
+            case .foreignKey:
+                return nil
+            case .inverseForeignKey(let column, let destinationTable, let heldKey):
+                let foreignKey = SQLIdentifier.qualified("d", column)
+                if heldKey == table.primaryKey {
+                    return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) GROUP BY \(foreignKey)"
+                }
+                return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
+            case .joinTable(let name, let destinationTable):
+                guard let layout else { return nil }
+                let owner = SQLIdentifier.qualified("j", SQLSchema.ownerColumn)
+                let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
+                return "SELECT \(owner), count(*) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(owner) \(list) GROUP BY \(owner)"
+            }
+        }
+
+        /// The query reading the destinations of `count` owners (`?1` … `?count`), each row
+        /// ending with its owner's key; owners' destinations in `destinations(of:from:key:)`'s order.
+        static func sql(_ held: RelationshipStorage, from table: EntityTable, layout: RowLayout, count: Int) -> String {
+            let columns = layout.columns.joined(separator: ", ")
+            let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
+            let list = RowKeyLists.inList(count)
+            let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
+            let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
+            switch held {
+            case .foreignKey(let column, let destinationTable, let key):
+                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", key)) = \(SQLIdentifier.qualified("s", column)) WHERE \(sourceKey) \(list)"
+            case .inverseForeignKey(let column, let destinationTable, let heldKey):
+                let foreignKey = SQLIdentifier.qualified("d", column)
+                if heldKey == table.primaryKey {
+                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) ORDER BY \(destinationKey)"
+                }
+                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) ORDER BY \(destinationKey)"
+            case .joinTable(let name, let destinationTable):
+                let owner = SQLIdentifier.qualified("j", SQLSchema.ownerColumn)
+                return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", SQLSchema.positionColumn))"
+            }
+        }
+    }
+}

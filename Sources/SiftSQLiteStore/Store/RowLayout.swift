@@ -1,0 +1,156 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftSQLStore
+import SiftSQLite
+import SiftStore
+
+/// The columns a query selects for whole objects of one table, and how a row becomes an
+/// object: key, ID, entity, and each attribute of the row's entity decoded by its type (only
+/// the row's entity's columns are decoded).
+///
+/// Everything that does not depend on the row is worked out once here: which columns belong
+/// to which entity, how each decodes, and the attribute names, which every object of an entity
+/// shares. Decoding a row then reads its columns and nothing else.
+struct RowLayout: Sendable {
+    let table: EntityTable
+    /// Selected column expressions, for `alias`.
+    let expressions: [SQLExpression]
+    /// ``expressions`` as SQLite text.
+    let columns: [String]
+    /// How rows of each entity of the table decode (by entity name).
+    let entities: [String: EntityColumns]
+    /// The `_entity` column's index, when the table holds more than one entity.
+    let entityColumnIndex: Int32?
+    let idColumnIndex: Int32?
+    /// The entity every row is, when the table holds only one.
+    private let onlyEntity: EntityColumns?
+    /// The widest row's number of attribute values, to reserve a batch's buffer.
+    let widestRow: Int
+
+    /// The columns of one entity's attributes: names (shared by every object), indexes in
+    /// the row, and the types they decode as; and the storage its objects share.
+    final class EntityColumns: @unchecked Sendable {
+        let entity: String
+        let storage: SQLObjectStorage?
+        let names: AttributeNames
+        let columns: [(index: Int32, type: AttributeType?)]
+        /// What the entity's objects share (with `storage`), when the layout has a store.
+        let shape: ObjectShape?
+
+        init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
+            self.entity = entity
+            self.storage = storage
+            let names = AttributeNames(names)
+            self.names = names
+            self.columns = Array(zip(columns, types))
+            self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
+        }
+
+        /// Where `attribute` is among the entity's attribute names: at its hint when the
+        /// representations there are the same (one comparison), else searched for.
+        @inline(__always)
+        func position(of attribute: RowAttribute) -> Int? {
+            names.position(of: attribute.name, bits: attribute.bits, hint: attribute.hint)
+        }
+    }
+
+    /// The layout of `table`'s rows in a query where it is `alias`; objects decoded with it
+    /// share one storage per entity of `store`.
+    init(table: EntityTable, schema: SQLSchema, alias: String, store: SQLiteStore? = nil) {
+        self.table = table
+        var columns: [SQLExpression] = [.column(alias, table.primaryKey)]
+        var idIndex: Int32?
+        if case .column(let column) = table.objectID {
+            idIndex = Int32(columns.count)
+            columns.append(.column(alias, column))
+        }
+        var entityIndex: Int32?
+        if let column = table.entityColumn, table.hierarchyEntityNames.count > 1 {
+            entityIndex = Int32(columns.count)
+            columns.append(.column(alias, column))
+        }
+        var columnIndex: [String: Int32] = [:]
+        var entities: [String: EntityColumns] = [:]
+        for name in table.hierarchyEntityNames {
+            guard let entityTable = schema.table(for: name) else { continue }
+            var names: [String] = [], indexes: [Int32] = [], types: [AttributeType?] = []
+            for attribute in entityTable.entity.attributes {
+                guard let column = entityTable.columns[attribute.name] else { continue }
+                let index: Int32
+                if let existing = columnIndex[column] {
+                    index = existing
+                } else {
+                    index = Int32(columns.count)
+                    columnIndex[column] = index
+                    columns.append(entityTable.value(column: column, alias: alias))
+                }
+                // An introspected column holds whatever was stored; only Date, Boolean and
+                // Decimal are converted (seconds since 2001, 0/1, a number's decimal),
+                // everything else reads as stored.
+                names.append(attribute.name)
+                indexes.append(index)
+                types.append(schema.isSiftLayout || ColumnCodec.convertsForeign(attribute.type) ? attribute.type : nil)
+            }
+            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) },
+                                           names: names, columns: indexes, types: types)
+        }
+        self.expressions = columns
+        // (Identifiers and compiler literals only: no parameters to number.)
+        self.columns = columns.map { SQLRenderer(SQLiteDialect()).render($0) }
+        self.entities = entities
+        self.entityColumnIndex = entityIndex
+        self.idColumnIndex = idIndex
+        self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
+        self.widestRow = entities.values.map(\.columns.count).max() ?? 0
+    }
+
+
+    /// The ID of the row the statement is on (its key read only when the ID is made of it).
+    func id(_ statement: SQLiteStatement) -> ObjectID {
+        if let idColumnIndex { return ObjectID(statement.text(idColumnIndex)) }
+        return keyAndID(statement).id
+    }
+
+    /// The key and ID of the row the statement is on (nothing else is decoded).
+    func keyAndID(_ statement: SQLiteStatement) -> (key: Int64, id: ObjectID) {
+        let key = statement.int64(0)
+        if let idColumnIndex { return (key, ObjectID(statement.text(idColumnIndex))) }
+        if case .primaryKey(let prefix) = table.objectID { return (key, ObjectID(prefix + String(key))) }
+        return (key, ObjectID(String(key)))
+    }
+
+    /// How the row the statement is on decodes: its entity's columns (an entity the layout
+    /// does not know has no attributes).
+    func entityColumns(_ statement: SQLiteStatement) -> EntityColumns {
+        if let onlyEntity { return onlyEntity }
+        let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
+        return entities[name] ?? EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
+    }
+
+    /// Decodes the row the statement is on: its key, ID and entity, and its attribute values,
+    /// appended to `values` — a batch's rows share one buffer, and each object of the batch is
+    /// a slice of it (one allocation per batch, not per object). The row says where its
+    /// values are.
+    func decode(_ statement: SQLiteStatement, appendingTo values: inout [Value]) -> DecodedRow {
+        let (key, id) = keyAndID(statement)
+        let layout = entityColumns(statement)
+        let start = values.endIndex
+        for column in layout.columns {
+            values.append(ColumnCodec.decode(statement, column: column.index, as: column.type))
+        }
+        return DecodedRow(key: key, id: id, entity: layout, values: start..<values.endIndex)
+    }
+
+}
+
+/// One object's row, decoded: its values are a range of the buffer it was decoded into.
+struct DecodedRow {
+    let key: Int64
+    let id: ObjectID
+    /// The row's entity: its name, attribute names and the storage its objects share (when
+    /// the layout was made for a store).
+    let entity: RowLayout.EntityColumns
+    /// Where the row's attribute values are in the buffer it was decoded into.
+    let values: Range<Int>
+}

@@ -1,0 +1,320 @@
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftSQLStore
+import SiftSQLite
+import SiftStore
+
+/// Changes to a SQLite store: the store rules (``StoreObjects``) run on the rows
+/// (``SQLiteRowChanges``: ``SQLRowObjects`` in a store Sift created, ``ForeignRowObjects`` in
+/// another database) inside one write transaction, which `save()` commits after validating the
+/// objects it changed.
+///
+/// Each change is also kept in a journal until the transaction ends (up to
+/// ``journalLimit`` of them): SQLite rolls a whole transaction back on its own when a disk fills
+/// or an I/O error strikes, and the journal makes the pending changes again, so such an error
+/// fails only the change (or the save) it hit.
+extension SQLiteStore {
+    /// How long a change waits for another connection's write lock (or a read for a
+    /// checkpoint's) before failing: 5 seconds unless set.
+    static var defaultBusyTimeout: Int32 { 5_000 }
+
+    /// The most changes the journal keeps; a transaction with more (a large import) is not made
+    /// again after SQLite rolls it back.
+    static var journalLimit: Int { 100_000 }
+
+    /// How long a change (or a read) waits for another connection or process holding the
+    /// store's lock before it fails with a `locked` error.
+    public var busyTimeout: Duration {
+        get { lock.lock(); defer { lock.unlock() }; return .milliseconds(database.busyTimeout) }
+        set {
+            lock.lock(); defer { lock.unlock() }
+            let (seconds, attoseconds) = newValue.components
+            database.busyTimeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
+    }
+
+    @discardableResult
+    public func insert(entity: String, id: ObjectID?, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) -> ObjectID {
+        // An insert without relationships is one INSERT: atomic without a savepoint.
+        try change(writesOnce: relationships.isEmpty, journal: { .insert(entity: entity, id: $0, attributes: attributes, relationships: relationships) }) {
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
+        }
+    }
+
+    /// Not kept in the journal (``SlotInsertingStore``): an import's rows, which any error undoes
+    /// whole, and which would hold the memory of 100,000 rows.
+    /// In a database Sift did not create, where a to-one is the row's foreign key column.
+    package var keepsToOnesInRows: Bool { foreign != nil }
+
+    package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
+        try change(writesOnce: true, journal: { _ in nil }) {
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.insert(entityPosition: entityPosition, id: id, values: values)
+        }
+    }
+
+    public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
+        try change(writesOnce: relationships.isEmpty, journal: { _ in .update(id, attributes: attributes, relationships: relationships) }) {
+            (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.update(id, attributes: attributes, relationships: relationships)
+        }
+    }
+
+    public func delete(_ id: ObjectID) throws(StoreError) {
+        try delete([id])
+    }
+
+    package func delete(_ ids: [ObjectID]) throws(StoreError) {
+        try change(writesOnce: false, journal: { _ in .delete(ids) }) { (rows: any SQLiteRowChanges) throws(StoreError) in
+            try rows.delete(ids)
+        }
+    }
+
+    /// Validates the objects the transaction changed (required values, relationship counts,
+    /// uniqueness) and commits. On any error nothing is committed and the changes stay pending.
+    public func save() throws(StoreError) {
+        lock.lock(); defer { lock.unlock() }
+        guard hasChanges else { return }
+        try rows.validateChanges()
+        // The last point where an interrupt (of a change under way) leaves the store as it was.
+        try interruption.check()
+        do {
+            try database.execute("COMMIT")
+        } catch {
+            throw failedChange(error)
+        }
+        schemaBeforeTransaction = nil
+        transactionEnded()
+        rows.transactionEnded(committed: true)
+        hasChanges = false
+        journal = []
+        restartUnits()
+    }
+
+    /// Discards the changes since the last save (rolls the transaction back).
+    public func rollback() {
+        lock.lock(); defer { lock.unlock() }
+        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        transactionEnded()
+        rows.transactionEnded(committed: false)
+        generation &+= 1
+        hasChanges = false
+        journal = []
+        restartUnits()
+        rereadSearchColumnPresence()
+    }
+
+    /// A rolled-back transaction takes hidden search columns its migration added with it.
+    private func rereadSearchColumnPresence() {
+        guard !schema.searchColumnsByTable.isEmpty else { return }
+        schema.searchColumns.isPresent = (try? SearchColumnPresence.check(schema, in: database)) ?? false
+    }
+
+    /// A save or rollback inside units ended the transaction and their savepoints: each open
+    /// unit now starts from there (undoing one rolls back what came after).
+    private func restartUnits() {
+        for index in units.indices { units[index] = ChangeUnit(savepoint: false, hadChanges: false, journalMark: 0) }
+    }
+
+    /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
+    /// it stay pending). Changes inside it skip the savepoint each would otherwise take, so many
+    /// changes (an import) cost what their rows cost.
+    public func performChanges<T>(_ body: () throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        try beginChanges()
+        // With nothing pending, undoing the unit is rolling the transaction back.
+        let savepoint = hasChanges || !units.isEmpty
+        let mark = journal?.count ?? 0
+        if savepoint {
+            try execute("SAVEPOINT sift_unit")
+            journal?.append(.unitBegan)
+        }
+        units.append(ChangeUnit(savepoint: savepoint, hadChanges: hasChanges, journalMark: mark))
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            let unit = units.removeLast()
+            if unit.savepoint {
+                if database.isInTransaction { try? database.execute("ROLLBACK TO sift_unit; RELEASE sift_unit") }
+                if let count = journal?.count, count > unit.journalMark { journal?.removeSubrange(unit.journalMark...) }
+                hasChanges = unit.hadChanges
+                if !hasChanges && units.isEmpty { rollback() }
+            } else {
+                rollback()
+            }
+            generation &+= 1
+            throw error
+        }
+        let unit = units.removeLast()
+        if unit.savepoint {
+            try execute("RELEASE sift_unit")
+            // Released, the unit's changes are the enclosing transaction's.
+            if let count = journal?.count, count > unit.journalMark { journal?.remove(at: unit.journalMark) }
+        }
+        if !hasChanges && units.isEmpty && database.isInTransaction { rollback() }
+        return result
+    }
+
+    // MARK: The transaction
+
+    /// Runs one change on the rows. A change that writes more than one statement runs in a
+    /// savepoint, so an error half-way leaves nothing of it.
+    @discardableResult
+    func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange?,
+                   _ body: (any SQLiteRowChanges) throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock(); defer { lock.unlock() }
+        try beginChanges()
+        generation &+= 1
+        let savepoint = !writesOnce && units.isEmpty
+        if savepoint { try execute("SAVEPOINT sift_change") }
+        let rows = self.rows
+        do throws(StoreError) {
+            let result = try body(rows)
+            if savepoint { try execute("RELEASE sift_change") }
+            hasChanges = true
+            if journal != nil, let entry = entry(result) {
+                journal?.append(entry)
+                if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
+            }
+            return result
+        } catch {
+            if savepoint, database.isInTransaction {
+                try? database.execute("ROLLBACK TO sift_change; RELEASE sift_change")
+            }
+            // A first change that failed leaves no transaction holding the write lock.
+            if !hasChanges && units.isEmpty && database.isInTransaction && !rows.hasChangedObjects {
+                try? database.execute("ROLLBACK")
+                rows.transactionEnded(committed: false)
+            }
+            transactionEnded()
+            throw failedChange(error)
+        }
+    }
+
+    /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
+    /// busy timeout), brings an older store's layout up to date, and reads where row keys
+    /// continue.
+    func beginChanges() throws(StoreError) {
+        guard !database.isInTransaction else { return }
+        if let refusal = changesRefusal { throw refusal }
+        if !hasChanges { journal = [] }
+        try rows.transactionWillBegin()
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw Self.storeError(error, file: url)
+        }
+        do throws(StoreError) {
+            if schema.isSiftLayout { try StoreLayoutMigration.migrate(database: database, schema: schema) }
+            try rows.transactionBegan()
+        } catch {
+            try? database.execute("ROLLBACK")
+            rereadSearchColumnPresence()
+            throw error
+        }
+        transactionBegan()
+    }
+
+    /// SQLite's page cache while a write transaction is open: 64 MiB, against its default of
+    /// 2 MB. An import's rows land in random places of the unique `_id` index, the attributes'
+    /// indexes and the search columns' indexes; with the default cache every such page is read
+    /// and written again many times (a million-row import spent more time in `pread` and
+    /// `pwrite` than in SQLite itself). Only pages a transaction touches are cached, so a small
+    /// change costs nothing more; the cache goes back to its size when the transaction ends, so
+    /// fetches keep their memory flat.
+    static let writeCacheKibibytes = 65_536
+
+    private func transactionBegan() {
+        guard readCacheSize == nil else { return }
+        guard case .integer(let size) = (try? database.scalar("PRAGMA cache_size")) ?? .null else { return }
+        readCacheSize = size
+        try? database.execute("PRAGMA cache_size = -\(Self.writeCacheKibibytes)")
+    }
+
+    /// Gives the page cache back its size once no transaction is open (dropping the pages
+    /// beyond it).
+    private func transactionEnded() {
+        guard !database.isInTransaction else { return }
+        if let schema = schemaBeforeTransaction {
+            // The entities the transaction added are gone with it.
+            self.ownSchema = schema
+            rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
+            schemaBeforeTransaction = nil
+        }
+        guard let size = readCacheSize else { return }
+        readCacheSize = nil
+        try? database.execute("PRAGMA cache_size = \(size)")
+    }
+
+    private func execute(_ sql: String) throws(StoreError) {
+        do { try database.execute(sql) } catch { throw failedChange(error) }
+    }
+
+    /// The error a failed change or commit reports. SQLite rolls the whole transaction back on
+    /// some failures (a full disk, an I/O error): the journal then makes the pending changes
+    /// again; if it cannot, they are gone, and the error says so.
+    private func failedChange(_ error: any Error) -> StoreError {
+        let storeError = Self.storeError(error, file: url)
+        transactionEnded()
+        guard hasChanges, !database.isInTransaction else { return storeError }
+        rereadSearchColumnPresence()
+        generation &+= 1
+        if replayJournal() { return storeError }
+        hasChanges = false
+        journal = []
+        return storeError.suffixed(" (SQLite rolled the transaction back, and its changes could not be made again: the unsaved changes are lost)")
+    }
+
+    /// Makes the journal's changes again in a new transaction; false (and no transaction) if
+    /// there is no journal or a change fails.
+    private func replayJournal() -> Bool {
+        guard let changes = journal else { return false }
+        do {
+            try rows.transactionWillBegin()
+            try database.execute("BEGIN IMMEDIATE")
+            if schema.isSiftLayout { try StoreLayoutMigration.migrate(database: database, schema: schema) }
+            try rows.transactionBegan()
+            for change in changes {
+                switch change {
+                case .insert(let entity, let id, let attributes, let relationships):
+                    try rows.insert(entity: entity, id: id, attributes: attributes, relationships: relationships)
+                case .insertValues(let entityPosition, let id, let values):
+                    try rows.insert(entityPosition: entityPosition, id: id, values: values)
+                case .update(let id, let attributes, let relationships):
+                    try rows.update(id, attributes: attributes, relationships: relationships)
+                case .delete(let ids):
+                    try rows.delete(ids)
+                case .unitBegan:
+                    try database.execute("SAVEPOINT sift_unit")
+                }
+            }
+            return true
+        } catch {
+            if database.isInTransaction { try? database.execute("ROLLBACK") }
+            return false
+        }
+    }
+}
+
+/// An open unit of changes (``SQLiteStore/performChanges(_:)``): whether it began with a
+/// savepoint (changes were pending, or it is nested), whether changes were pending then, and
+/// where the journal stood.
+struct ChangeUnit {
+    var savepoint: Bool
+    var hadChanges: Bool
+    var journalMark: Int
+}
+
+/// A change as the store received it (with the ID an insert was given), for making it again.
+enum JournaledChange {
+    case insert(entity: String, id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
+    case insertValues(entityPosition: Int, id: ObjectID, values: [SlotValue])
+    case update(ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]])
+    case delete([ObjectID])
+    /// A unit of changes (``SQLiteStore/performChanges(_:)``) began with a savepoint, still open.
+    case unitBegan
+}
