@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// The SQL a fetch sends PostgreSQL, for `sift sql` and `sift explain`.
@@ -107,4 +108,8 @@ extension PostgreSQLStore {
     static func shown(_ value: PostgreSQLValue) -> SQLValue {
         PostgreSQLColumnCodec.stored(value)
     }
+}
+
+extension PostgreSQLStore: SQLShowingStore {
+    public var plansAsSQLiteSteps: Bool { false }
 }

@@ -34,7 +34,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let request = try fetch.makeRequest()
         let store = try StoreFile.openSQLStore(self.store, command: "explain", readOnly: readOnly.isOn)
-        if let store = store as? any PersistentStore { fetch.printWarnings(request, on: store) }
+        fetch.printWarnings(request, on: store)
         let generated = try GeneratedSQLOutput.generated(store, request)
         let plan: [String]
         do {

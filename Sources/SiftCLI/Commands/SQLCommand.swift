@@ -29,7 +29,7 @@ struct SQLCommand: ParsableCommand {
     func run() throws {
         let request = try fetch.makeRequest()
         let store = try StoreFile.openSQLStore(self.store, command: "sql", readOnly: readOnly.isOn)
-        if let store = store as? any PersistentStore { fetch.printWarnings(request, on: store) }
+        fetch.printWarnings(request, on: store)
         let generated = try GeneratedSQLOutput.generated(store, request)
         print(generated.description)
     }

@@ -116,3 +116,7 @@ extension SQLiteStore {
         return notes
     }
 }
+
+extension SQLiteStore: SQLShowingStore {
+    public var plansAsSQLiteSteps: Bool { true }
+}
