@@ -29,17 +29,24 @@ public final class SQLiteStatement {
     /// Resets the statement, clears every binding and binds `values` to parameters 1…n. Throws
     /// (`SQLITE_RANGE`) unless there is exactly one value per parameter.
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        try bind(count: values.count) { values[$0] }
+    }
+
+    /// Binds `count` values to parameters 1…count, the value of parameter `i + 1` being
+    /// `value(i)`, as ``bind(_:)`` does: values of another type are bound as they are converted,
+    /// without an array of SQLite's values made first.
+    public func bind(count: Int, _ value: (Int) -> SQLiteValue) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let expected = Int(parameterCount)
-        guard values.count == expected else {
+        guard count == expected else {
             throw SQLiteError(
                 code: SQLITE_RANGE,
-                message: "the statement takes \(expected) binding\(expected == 1 ? "" : "s"), \(values.count) given",
+                message: "the statement takes \(expected) binding\(expected == 1 ? "" : "s"), \(count) given",
                 sql: sql)
         }
-        for (offset, value) in values.enumerated() {
-            try bind(value, at: Int32(offset + 1))
+        for offset in 0..<count {
+            try bind(value(offset), at: Int32(offset + 1))
         }
     }
 

@@ -8,9 +8,10 @@ import SiftStore
 /// The SQLite connection's side of the compiler's neutral values: binding them and reading
 /// columns back as them, without a second copy of each value.
 extension SQLiteStatement {
-    /// Binds `values` to parameters 1…n, as `bind(_:)` of SQLite's own values does.
+    /// Binds `values` to parameters 1…n, as `bind(_:)` of SQLite's own values does (each
+    /// converted as it is bound: no second array per bound row).
     func bind(sqlValues values: [SQLValue]) throws(SQLiteError) {
-        try bind(values.map(SQLiteValue.init))
+        try bind(count: values.count) { SQLiteValue(values[$0]) }
     }
 
     /// Column `index` as a neutral value of its own storage class.
