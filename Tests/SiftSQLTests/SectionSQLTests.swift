@@ -4,7 +4,7 @@ import SiftLanguage
 import SiftSQL
 import SiftSQLStore
 import SiftSQLite
-import SiftSQLiteStore
+@testable import SiftSQLiteStore
 import SiftStore
 import Testing
 
@@ -62,6 +62,9 @@ import Testing
         "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name",
         "Book SORT BY author.name SECTION BY author.name LIMIT 4 OFFSET 2",
         "Book SORT BY year DESC SECTION BY author.name LIMIT 3 OFFSET 1",
+        // Pages past SQLFetchExecutor.sectionQueryLimit: their sections are SQL's.
+        "Book SORT BY author.name SECTION BY author.name LIMIT 5000 OFFSET 2",
+        "Book SORT BY year DESC SECTION BY author.name LIMIT 5000 OFFSET 1",
         "Book SECTION BY year",
         "Book WHERE year > 3000 SECTION BY title",
         "Book SORT BY title SECTION BY title LIMIT 0 OFFSET 7",
@@ -79,8 +82,9 @@ import Testing
     func sectionsMatchTheAtomicStore(_ statement: String) throws {
         let (memory, sqlite) = try Self.stores()
         let request = try FetchRequest(statement: statement)
-        // The whole fetch runs in SQL, so the sections come from the GROUP BY query.
-        #expect(try sqlite.generatedSQL(for: request).sectionsSQL != nil)
+        // The whole fetch runs in SQL, so the sections come from the GROUP BY query — but for
+        // a small page, grouped from its rows.
+        #expect(try (sqlite.generatedSQL(for: request).sectionsSQL != nil) != SQLFetchExecutor.groupsFetchedRows(request))
         let expected = Observed(try memory.fetchSections(request))
         let actual = Observed(try sqlite.fetchSections(request))
         #expect(actual == expected)
@@ -105,9 +109,9 @@ import Testing
 
     @Test func theSummaryIsOneGroupByQuery() throws {
         let (_, sqlite) = try Self.stores()
-        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book WHERE year > 1970 SORT BY year SECTION BY author.name LIMIT 5"))
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book WHERE year > 1970 SORT BY year SECTION BY author.name LIMIT 5000"))
         #expect(generated.sectionsSQL == #"SELECT "s", count(*), min("n"), max("n") FROM (SELECT "t1"."name" AS "s", row_number() OVER (ORDER BY "t0"."year", "t0"."_pk") AS "n" FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" WHERE "t0"."year" > ?1 ORDER BY "t0"."year", +"t0"."_pk" LIMIT ?2) GROUP BY "s" COLLATE BINARY ORDER BY min("n")"#)
-        #expect(generated.sectionsBindings.map(\.description) == ["1970", "5"])
+        #expect(generated.sectionsBindings.map(\.description) == ["1970", "5000"])
     }
 
     /// Sorted by the section key first, the sections are runs of equal sort keys: a plain
@@ -129,12 +133,29 @@ import Testing
         #expect(plan.contains { $0.contains("SCAN") }, "\(plan)")
     }
 
-    /// Paged, the runs are grouped from the page's rows; a comparator's collation groups them.
+    /// Paged past ``SQLFetchExecutor/sectionQueryLimit`` rows, the runs are grouped from the
+    /// page's rows in SQL; a comparator's collation groups them.
     @Test func aPagedSortBySectionKeyGroupsThePage() throws {
         let (_, sqlite) = try Self.stores()
-        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name LIMIT 5 OFFSET 2"))
+        let generated = try sqlite.generatedSQL(for: try FetchRequest(statement: "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name LIMIT 5000 OFFSET 2"))
         #expect(generated.sectionsSQL == #"SELECT min("s"), max("s"), count("s"), count(*) FROM (SELECT "t1"."name" AS "s", "t1"."name" COLLATE sift_case_insensitive AS "k" FROM "Book" AS "t0" LEFT JOIN "Author" AS "t1" ON "t1"."_pk" = "t0"."author" ORDER BY "t1"."name" COLLATE sift_case_insensitive, "t0"."_pk" LIMIT ?1 OFFSET ?2) GROUP BY "k" ORDER BY "k""#)
-        #expect(generated.sectionsBindings.map(\.description) == ["5", "2"])
+        #expect(generated.sectionsBindings.map(\.description) == ["5000", "2"])
+    }
+
+    /// A small page (the first page of a sectioned list) runs one query, the page's: its
+    /// sections are grouped from the rows it fetched, as the evaluator groups them.
+    @Test(arguments: ["Book SORT BY year SECTION BY author.name LIMIT 3",
+                      "Book SORT BY author.name USING caseInsensitiveCompare SECTION BY author.name LIMIT 4 OFFSET 1",
+                      "Book WHERE year > 1900 SORT BY author.name DESC, year SECTION BY author.name LIMIT 1000"])
+    func aSmallPageIsGroupedFromItsRows(_ statement: String) throws {
+        let (memory, sqlite) = try Self.stores()
+        let request = try FetchRequest(statement: statement)
+        let generated = try sqlite.generatedSQL(for: request)
+        #expect(generated.sectionsSQL == nil)
+        #expect(generated.description.contains("sections grouped from the page's rows"), "\(generated)")
+        let expected = Observed(try memory.fetchSections(request))
+        #expect(Observed(try sqlite.fetchSections(request)) == expected)
+        #expect(!expected.sections.isEmpty)
     }
 
     /// A case-insensitive sort puts "Banks", "banks", "Banks" in one run of equal keys: the

@@ -49,10 +49,13 @@ extension SQLiteStore {
         }
         // Both reasons where the dictionaries are made in memory and the groups sorted there:
         // the sort's alone would hide why the objects' query is shown.
-        let reasons = [plan.residualReason ?? sortReason, dictionaryReason].compactMap { $0 }
+        // A page's sections are grouped from its rows (``SQLFetchExecutor/groupsFetchedRows(_:)``).
+        let groupsPage = sections != nil && request.resultType == .objects && SQLFetchExecutor.groupsFetchedRows(request)
+        let pageReason = groupsPage ? "sections grouped from the page's rows" : nil
+        let reasons = [plan.residualReason ?? sortReason, dictionaryReason, pageReason].compactMap { $0 }
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
                                      inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "), sortsInMemory: sortsInMemory)
-        if let sections, request.resultType == .objects {
+        if let sections, request.resultType == .objects, !groupsPage {
             let query = sections.runsQuery() ?? sections.summaryQuery()
             (generated.sectionsSQL, generated.sectionsBindings) = (query.sql, query.bindings)
         }
