@@ -222,15 +222,18 @@ extension CoreDataLayout {
                 order = freeName(String(destinationColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
                 columns.append(Column(name: order!, declaredType: "INTEGER", role: .joinOrder(entity: entity.name, relationship: relationship.name)))
             }
-            if inverse.isOrdered {
+            if inverse.isOrdered, inverseEntity != entity.name || inverse.name != relationship.name {
                 inverseOrder = freeName(String(ownerColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
                 columns.append(Column(name: inverseOrder!, declaredType: "INTEGER", role: .joinOrder(entity: inverseEntity, relationship: inverse.name)))
             }
             tables.append(Table(name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns))
             mappings[entity.name, default: [:]][relationship.name] =
                 .joinTable(table: tableName, ownerColumn: ownerColumn, destinationColumn: destinationColumn, orderColumn: order)
-            mappings[inverseEntity, default: [:]][inverse.name] =
-                .joinTable(table: tableName, ownerColumn: destinationColumn, destinationColumn: ownerColumn, orderColumn: inverseOrder)
+            // (A relationship that is its own inverse keeps the first mapping.)
+            if inverseEntity != entity.name || inverse.name != relationship.name {
+                mappings[inverseEntity, default: [:]][inverse.name] =
+                    .joinTable(table: tableName, ownerColumn: destinationColumn, destinationColumn: ownerColumn, orderColumn: inverseOrder)
+            }
         } else {
             // A to-many without an inverse: a join table whose owner column is named after the
             // entity (no fixture has one: docs/COREDATA-STORES.md).
