@@ -76,8 +76,26 @@ public struct CoreDataSchemaModel: Sendable {
         var attributes: [String: [AttributeDescription]] = [:]
         var relationships: [String: [RelationshipDescription]] = [:]
         var taken: [String: Set<String>] = [:]
+        var children: [String: [String]] = [:]
+        for (child, parent) in parents { children[parent, default: []].append(child) }
+        /// Takes `property` for `entity` unless it is no name a model allows, or the entity, an
+        /// ancestor or a descendant has it already (a sub-entity inherits every property).
         func add(_ property: String, to entity: String) -> Bool {
-            taken[entity, default: []].insert(property).inserted
+            guard !property.isEmpty, !property.hasPrefix("@"), !property.contains(".") else { return false }
+            var related = [entity]
+            var current = parents[entity]
+            while let name = current, related.count <= rows.count {
+                related.append(name)
+                current = parents[name]
+            }
+            var stack = children[entity] ?? []
+            while let name = stack.popLast(), related.count <= 2 * rows.count {
+                related.append(name)
+                stack.append(contentsOf: children[name] ?? [])
+            }
+            guard !related.contains(where: { taken[$0]?.contains(property) == true }) else { return false }
+            taken[entity, default: []].insert(property)
+            return true
         }
         let indexesByTable = Dictionary(grouping: schema.indexes, by: { $0.table.uppercased() })
         let namesByUppercase = Dictionary(grouping: rows.map(\.name), by: { $0.uppercased() })
@@ -118,7 +136,10 @@ public struct CoreDataSchemaModel: Sendable {
                         warnings.append("\(owner).\(propertyName): a to-one relationship whose destination \(candidates[0]) is guessed from its name")
                     }
                     if let destination {
-                        guard add(propertyName, to: owner) else { continue }
+                        guard add(propertyName, to: owner) else {
+                            warnings.append("\(owner).\(propertyName): column \(column.name) gives a name that is taken or not a property name: left out")
+                            continue
+                        }
                         relationships[owner, default: []].append(RelationshipDescription(name: propertyName, destination: destination))
                         continue
                     }
@@ -129,7 +150,7 @@ public struct CoreDataSchemaModel: Sendable {
                     warnings.append("\(owner).\(propertyName): declared type '\(column.declaredType)' is not Core Data's: read as \(type.rawValue)")
                 }
                 guard add(propertyName, to: owner) else {
-                    warnings.append("\(owner).\(propertyName): a second column \(column.name) with that name: left out")
+                    warnings.append("\(owner).\(propertyName): column \(column.name) gives a name that is taken or not a property name: left out")
                     continue
                 }
                 attributes[owner, default: []].append(AttributeDescription(name: propertyName, type: type))

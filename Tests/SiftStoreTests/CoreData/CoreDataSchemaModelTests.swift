@@ -96,7 +96,8 @@ import Testing
     /// Damaged `Z_PRIMARYKEY`s and tables: a model with warnings, never a crash.
     @Test func damagedSchemas() throws {
         let table = CoreDataStoreSchema.Table(name: "ZA", columns: [.init(name: "Z_PK", declaredType: "INTEGER"), .init(name: "ZWHEN", declaredType: "DATETIME"),
-                                                                    .init(name: "Z7_X", declaredType: "INTEGER")])
+                                                                    .init(name: "Z7_X", declaredType: "INTEGER"), .init(name: "ZX.Y", declaredType: "VARCHAR"),
+                                                                    .init(name: "Z", declaredType: "VARCHAR")])
         let schema = CoreDataStoreSchema(
             tables: [table, .init(name: "Z_1THINGS", columns: [.init(name: "Z_1OTHERS", declaredType: "INTEGER"), .init(name: "Z_99THINGS", declaredType: "INTEGER")])],
             primaryKeys: [.init(number: 1, name: "A", superNumber: 0), .init(number: 2, name: "B", superNumber: 3), .init(number: 3, name: "C", superNumber: 2),
@@ -110,5 +111,25 @@ import Testing
         #expect(guessed.warnings.contains("entity D: the store has no table ZD: it has no properties"))
         #expect(guessed.warnings.contains("table Z_1THINGS is not a join table Sift can read: left out"))
         #expect(guessed.warnings.contains { $0.contains("repeats or lacks a name") })
+        #expect(guessed.warnings.contains("A.x.y: column ZX.Y gives a name that is taken or not a property name: left out"))
+        #expect(guessed.model.model.entity(named: "A")?.attribute(named: "z")?.type == .string)
+    }
+
+    /// A join table's relationship whose name a sub-entity inherits already is left out; the
+    /// rest of the model stays.
+    @Test func inheritedNamesAreNotTakenTwice() throws {
+        let schema = CoreDataStoreSchema(
+            tables: [.init(name: "ZE", columns: [.init(name: "Z_PK", declaredType: "INTEGER"), .init(name: "ZTHINGS", declaredType: "VARCHAR")]),
+                     .init(name: "ZG", columns: [.init(name: "Z_PK", declaredType: "INTEGER")]),
+                     .init(name: "Z_2THINGS", columns: [.init(name: "Z_2OTHERS", declaredType: "INTEGER"), .init(name: "Z_3THINGS", declaredType: "INTEGER")]),
+                     .init(name: "Z_3STUFF", columns: [.init(name: "Z_3THEM", declaredType: "INTEGER"), .init(name: "Z_1STUFF", declaredType: "INTEGER")])],
+            primaryKeys: [.init(number: 1, name: "E", superNumber: 0), .init(number: 2, name: "F", superNumber: 1), .init(number: 3, name: "G", superNumber: 0)])
+        let guessed = try CoreDataSchemaModel(schema: schema)
+        let model = guessed.model.model
+        #expect(model.entity(named: "F")?.attribute(named: "things")?.type == .string)
+        #expect(model.entity(named: "G")?.relationship(named: "others") == nil)
+        #expect(guessed.warnings.contains("table Z_2THINGS: relationship names F.things or G.others are taken: left out"))
+        #expect(model.entity(named: "G")?.relationship(named: "stuff")?.destination == "E")
+        #expect(model.entity(named: "E")?.relationship(named: "them")?.inverse == "stuff")
     }
 }
