@@ -10,9 +10,9 @@ extension CoreDataLayout {
     /// numbered depth first, roots and siblings in case-insensitive name order; a root's table
     /// holds `Z_PK`, `Z_ENT`, `Z_OPT`, then its entities' columns grouped by kind (integers and
     /// booleans with the to-one keys, then dates and numbers with a fraction, strings, URIs,
-    /// UUIDs, transformables, binary data), within a group entity by entity in numbering order, within an
-    /// entity attributes by name then to-ones by name; a name already used in the table gets
-    /// the next free number (`ZACCOUNT1`). A many-to-many pair has one join table, named after
+    /// UUIDs, transformables, binary data), within a group entity by entity in numbering
+    /// order, within an entity attributes by name then to-ones by name; a name already used in
+    /// the table gets the next free number (`ZACCOUNT1`). A many-to-many pair has one join table, named after
     /// the relationship of the entity numbered first.
     public init(_ model: DataModel) {
         let ordered = Self.numberingOrder(model)
