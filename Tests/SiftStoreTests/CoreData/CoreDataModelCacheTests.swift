@@ -1,6 +1,5 @@
 import CoreDataFixtures
 import Foundation
-import SiftSQLite
 import Testing
 @testable import SiftStore
 
@@ -39,13 +38,9 @@ import Testing
                     attributes: [:], relationships: [:]),
     ]
 
-    /// The store's `Z_MODELCACHE.Z_CONTENT`, read with SQLite read-only; nil for a NULL or missing cache.
+    /// The store's `Z_MODELCACHE.Z_CONTENT`, read with SQLite read-only and immutable; nil for a NULL or missing cache.
     static func modelCache(_ store: String) throws -> Data? {
-        let database = try SQLiteDatabase(path: CoreDataFixtures.url(store).path, options: [.readOnly])
-        guard case .integer(let tables) = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_MODELCACHE'"), tables == 1 else { return nil }
-        let statement = try database.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
-        guard try statement.step(), !statement.isNull(0) else { return nil }
-        return Data(statement.blob(0))
+        try CoreDataFixtureSchema.modelCache(store)
     }
 
     @Test(arguments: expectations)
