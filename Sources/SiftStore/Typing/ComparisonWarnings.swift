@@ -232,7 +232,7 @@ struct ComparisonWarnings {
             guard let entity = model.entity(named: entityName), let sample = values.first else { return nil }
             if case .relationship(_, _, true, _)? = typed.origin, written.modifier == .direct, values.count == 1,
                written.operator == .equalTo || written.operator == .notEqualTo, case .int = sample {
-                meant.left = Self.appending("@count", to: typedSide)
+                meant.left = Self.appending(CollectionOperator.count.key, to: typedSide)
                 meant.right = constantSide
                 return PredicateNode(.comparison(meant)).description
             }

@@ -194,17 +194,11 @@ package enum ExpressionTyping {
         return current
     }
 
-    /// The collection operators: `@count`, `@sum`, `@avg`, `@min`, `@max`, and the unions.
-    private enum CollectionOperatorType: String {
-        case count = "@count", sum = "@sum", avg = "@avg", min = "@min", max = "@max"
-        case distinctUnionOfObjects = "@distinctUnionOfObjects", unionOfObjects = "@unionOfObjects"
-    }
-
     /// `collection.@op.rest`: the rest of the path is read on each element.
     private static func collectionOperator(_ key: String, rest: ArraySlice<String>, on collection: TypedValue,
                                            in scope: TypingScope) throws(StoreError) -> TypedValue {
         let elements = try walk(rest, from: element(of: collection), in: scope)
-        guard let op = CollectionOperatorType(rawValue: key) else { return .any }
+        guard let op = CollectionOperator(key: key) else { return .any }
         switch op {
         case .count: return TypedValue(.scalar(.integer))
         case .sum: return sum(of: elements)
