@@ -102,16 +102,16 @@ package enum ExpressionTyping {
             return TypedValue(StaticType.common([a.type, b.type]))
         case .cast(let value, let typeName):
             let source = try type(of: value, in: scope)
-            switch typeName {
-            case "NSNumber":
+            switch CastType(name: typeName) {
+            case .number?:
                 if case .scalar(let kind) = source.type, kind == .integer || kind == .boolean { return TypedValue(.scalar(.integer)) }
                 return TypedValue(.scalar(.real))
-            case "NSString": return TypedValue(.scalar(.string))
-            case "NSDate": return TypedValue(.scalar(.date))
-            case "NSDecimalNumber": return TypedValue(.scalar(.decimal))
-            case "NSData": return TypedValue(.scalar(.data))
-            case "NSUUID": return TypedValue(.scalar(.uuid))
-            default: return .any
+            case .string?: return TypedValue(.scalar(.string))
+            case .date?: return TypedValue(.scalar(.date))
+            case .decimalNumber?: return TypedValue(.scalar(.decimal))
+            case .data?: return TypedValue(.scalar(.data))
+            case .uuid?: return TypedValue(.scalar(.uuid))
+            case .managedObjectID?, nil: return .any
             }
         case .assignment(_, let value):
             return try type(of: value, in: scope).computed
