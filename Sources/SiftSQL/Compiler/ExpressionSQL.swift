@@ -597,7 +597,7 @@ struct ExpressionSQLCompiler {
                 return SQLFragment(expression: .binary(.bitwiseXor, .cast(x.expression, "bigint"), .cast(y.expression, "bigint")), kind: .number(.integer),
                                    nullable: nullable)
             }
-            return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
+            return try call(.bitwiseXor, [x, y], kind: .number(.integer), nullable: nullable)
         case .power:
             // (`**` is of doubles: a decimal is its double.)
             if a.kind == .number(.decimal) || b.kind == .number(.decimal),
@@ -629,7 +629,7 @@ struct ExpressionSQLCompiler {
             case .some: integralExponent = true
             case nil: integralExponent = y.kind.isInteger
             }
-            return try call(BuiltinFunction.raise.selector, [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
+            return try call(.raise, [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
                             divergence: integralExponent ? [] : .nanIsNull)
         }
     }
