@@ -555,7 +555,8 @@ struct ExpressionSQLCompiler {
                 let nan: Bool
                 switch op {
                 case .multiply: nan = (infinite.0 && Self.mayBeZero(b)) || (infinite.1 && Self.mayBeZero(a))
-                default: nan = infinite.0 && infinite.1
+                case .add, .subtract, .divide: nan = infinite.0 && infinite.1
+                case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: throw SQLUnsupported("'\(op.symbol)' as + - * /")
                 }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
                 if context.dialect.holdsNaN, divergence.contains(.nanIsNull) {

@@ -103,11 +103,12 @@ struct ComparisonWarnings {
             } else if let value = leftValue, right.type.isCollection || right.type.scalarKind != .string {
                 check(typedOnLeft: false, values: [value], elementResult: false)
             }
-        case .contains where isMembership:
-            if let value = TypedComparisons.constantValue(c.right) {
+        case .contains:
+            if isMembership, let value = TypedComparisons.constantValue(c.right) {
                 check(typedOnLeft: true, values: [value], elementResult: false)
             }
-        default:
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .like, .matches, .between,
+             .utiConformsTo, .utiEquals:
             break
         }
     }

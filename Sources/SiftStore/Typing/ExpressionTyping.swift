@@ -273,7 +273,7 @@ package enum ExpressionTyping {
             if op == .subtract, x == .date, y == .date { return TypedValue(.scalar(.real)) }
         case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
             return TypedValue(.scalar(.integer))
-        default:
+        case .multiply, .divide, .power:
             break
         }
         guard x.isNumber, y.isNumber else { return .any }
