@@ -49,6 +49,7 @@ extension Parser {
         try expectWord(.set, context: "after the entity name")
         var assignments: [(key: String, value: ExpressionNode)] = []
         var keys: Set<String> = []
+        var progress = LoopProgress()
         repeat {
             if !assignments.isEmpty { try advance() }  // the comma
             let (key, range) = try parseAssignmentKey()
@@ -64,7 +65,7 @@ extension Parser {
             // An expression: arithmetic binds, a comparison does not (a value is not a predicate).
             let value = try requireExpression(try parse(.assignment))
             assignments.append((key, value))
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         var statement = UpdateStatement(entityName: entityName, assignments: assignments)
         if isWord(.where) {
             try advance()

@@ -100,7 +100,8 @@ extension Parser {
         var items = [writtenText(first)]
         var readAll = false
         do throws(ParseError) {
-            while probe.current.kind == .comma {
+            var progress = LoopProgress()
+            while progress.moved(to: probe.current.start), probe.current.kind == .comma {
                 try probe.advance()
                 guard case .expression(let item) = try probe.parse(.or) else { break }
                 items.append(probe.writtenText(item))

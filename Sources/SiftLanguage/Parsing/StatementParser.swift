@@ -120,7 +120,8 @@ extension Parser {
 
     private mutating func parseExpressionList() throws(ParseError) -> [ExpressionNode] {
         var items = [try requireExpression(try parse(.or))]
-        while current.kind == .comma {
+        var progress = LoopProgress()
+        while progress.moved(to: current.start), current.kind == .comma {
             try advance()
             items.append(try requireExpression(try parse(.or)))
         }
@@ -138,6 +139,7 @@ extension Parser {
             return []
         }
         var items: [FetchStatement.SelectItem] = []
+        var progress = LoopProgress()
         repeat {
             if !items.isEmpty { try advance() }
             let expression = try requireExpression(try parse(.or))
@@ -147,7 +149,7 @@ extension Parser {
                 alias = try parseAlias()
             }
             items.append(FetchStatement.SelectItem(expression, alias: alias))
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         return items
     }
 
@@ -168,6 +170,7 @@ extension Parser {
 
     private mutating func parseSortList() throws(ParseError) -> [FetchStatement.SortItem] {
         var items: [FetchStatement.SortItem] = []
+        var progress = LoopProgress()
         repeat {
             if !items.isEmpty { try advance() }
             var item = FetchStatement.SortItem(keyPath: try parseKeyPathText(context: "SORT BY"))
@@ -193,7 +196,7 @@ extension Parser {
                 item.comparator = comparator
             }
             items.append(item)
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         return items
     }
 
