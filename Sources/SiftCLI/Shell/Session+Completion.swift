@@ -124,15 +124,9 @@ extension Session {
     /// not words to complete).
     static let languageKeywords = Keyword.reservedWords
     /// The comparators a sort key may use (`USING`).
-    static let comparators = [
-        "compare", "caseInsensitiveCompare", "localizedCompare", "localizedCaseInsensitiveCompare", "localizedStandardCompare",
-    ]
-    /// Words after which an entity is named.
-    private static let entityWords: Set<String> = ["FETCH", "FROM", "COUNT", "UPDATE", "DELETE"]
-    /// Words after which a key path comes rather than an operator.
-    private static let keyWords: Set<String> = ["BY"]
-    /// Words after which nothing can be completed (a name, a number).
-    private static let freeWords: Set<String> = ["AS", "LIMIT", "OFFSET"]
+    static let comparators = StringComparator.allCases.map(\.rawValue)
+    /// The collection operators offered after a to-many relationship (`@count`, `@sum`, …).
+    static let collectionOperators = CollectionOperator.aggregates.map(\.key)
 
     private var entityNames: [String] { store.map { StoreModels.outline(of: $0).entities.map(\.name) } ?? [] }
 
@@ -152,21 +146,25 @@ extension Session {
             return Completion(wordLength: word.count, candidates: paths, goOn: goOn)
         }
         var candidates: [String]
-        switch previous {
-        case "USING"?:
-            candidates = Self.comparators
-        case let keyword? where Self.entityWords.contains(keyword):
-            candidates = entityNames + (keyword == "DELETE" ? Self.casing(["FROM"], like: word) : [])
-        case let keyword? where Self.keyWords.contains(keyword):
-            candidates = keys(of: entity)
-        case let keyword? where Self.freeWords.contains(keyword):
-            candidates = []
-        case nil:
+        if let previous {
+            // What the statement word before it, if it is one, puts here.
+            let previousWord = StatementWord(spelling: previous)
+            switch previousWord?.next {
+            case .comparator?:
+                candidates = Self.comparators
+            case .entity?:
+                candidates = entityNames + (previousWord == .delete ? Self.casing([StatementWord.from.spelling], like: word) : [])
+            case .keyPath?:
+                candidates = keys(of: entity)
+            case .nameOrNumber?:
+                candidates = []
+            case nil:
+                candidates = Self.casing(Self.languageKeywords + Self.statementWords, like: word) + keys(of: entity)
+            }
+        } else {
             // The statement's first word: a statement, an entity, or (after .use) a bare predicate.
             candidates = Self.casing(Self.statementStarts, like: word) + entityNames
             if self.entity != nil { candidates += keys(of: entity) + Self.casing(Self.languageKeywords, like: word) }
-        default:
-            candidates = Self.casing(Self.languageKeywords + Self.statementWords, like: word) + keys(of: entity)
         }
         let relationships = Set(entity?.relationships.map(\.name) ?? [])
         let matches = Self.matching(candidates, word)
@@ -177,10 +175,10 @@ extension Session {
     /// DELETE [FROM], or its first word when that names one; else the one `.use` chose.
     private func statementEntity(_ words: [Substring]) -> EntityDescription? {
         guard let model = store.map(StoreModels.outline(of:)) else { return nil }
-        for (index, word) in words.enumerated() where Self.entityWords.contains(word.uppercased()) {
+        for (index, word) in words.enumerated() where StatementWord(spelling: word)?.next == .entity {
             for name in words.dropFirst(index + 1).prefix(2) {
                 if let entity = model.entity(named: String(name)) { return entity }
-                if name.uppercased() != "FROM" { break }
+                if StatementWord(spelling: name) != .from { break }
             }
         }
         if let first = words.first, let entity = model.entity(named: String(first)) { return entity }
@@ -204,7 +202,7 @@ extension Session {
             toMany = toMany || relationship.isToMany
             current = destination
         }
-        let operators = toMany ? ["@count", "@sum", "@avg", "@min", "@max"] : []
+        let operators = toMany ? Self.collectionOperators : []
         let paths = Self.matching(current.propertyNames + operators, prefix).map { base + "." + $0 }
         return (paths, Set(current.relationships.map { base + "." + $0.name }).intersection(paths))
     }

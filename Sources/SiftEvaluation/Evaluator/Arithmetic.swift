@@ -77,6 +77,8 @@ enum Arithmetic {
         }
     }
 
+    /// `+ - * /` of two numbers (``binary(_:_:_:expression:)`` computes the other operators
+    /// itself, and never sends them here).
     static func arithmetic(_ op: BinaryOperator, _ x: Number, _ y: Number) -> Value {
         switch (x, y) {
         case let (.int(i), .int(j)):
@@ -90,10 +92,12 @@ enum Arithmetic {
             case .multiply:
                 let (r, o) = i.multipliedReportingOverflow(by: j)
                 return o ? .double(Double(i) * Double(j)) : .int(r)
-            default:
+            case .divide:
                 if j == 0 { return .null }
                 let (r, o) = i.dividedReportingOverflow(by: j)
                 return o ? .double(Double(i) / Double(j)) : .int(r)
+            case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
+                return notArithmetic(op)
             }
         case (.decimal, _), (_, .decimal):
             if case .double = x { return arithmetic(op, .double(x.doubleValue), .double(y.doubleValue)) }
@@ -103,7 +107,8 @@ enum Arithmetic {
             case .add: return .decimal(p + q)
             case .subtract: return .decimal(p - q)
             case .multiply: return .decimal(p * q)
-            default: return q == 0 ? .null : .decimal(p / q)
+            case .divide: return q == 0 ? .null : .decimal(p / q)
+            case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return notArithmetic(op)
             }
         default:
             let (p, q) = (x.doubleValue, y.doubleValue)
@@ -111,18 +116,29 @@ enum Arithmetic {
             case .add: return .double(p + q)
             case .subtract: return .double(p - q)
             case .multiply: return .double(p * q)
-            default: return q == 0 ? .null : .double(p / q)
+            case .divide: return q == 0 ? .null : .double(p / q)
+            case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return notArithmetic(op)
             }
         }
     }
 
+    /// An operator that is not `+ - * /` where only those come: a bug, nil in a release build.
+    private static func notArithmetic(_ op: BinaryOperator) -> Value {
+        assertionFailure("'\(op.symbol)' is not one of + - * /")
+        return .null
+    }
+
+    /// `& | ^ << >>` of two integers (``binary(_:_:_:expression:)`` sends no other operator).
     static func bitwise(_ op: BinaryOperator, _ x: Int64, _ y: Int64) -> Int64 {
         switch op {
-        case .bitwiseAnd: x & y
-        case .bitwiseOr: x | y
-        case .bitwiseXor: x ^ y
-        case .leftShift: x << y
-        default: x >> y
+        case .bitwiseAnd: return x & y
+        case .bitwiseOr: return x | y
+        case .bitwiseXor: return x ^ y
+        case .leftShift: return x << y
+        case .rightShift: return x >> y
+        case .add, .subtract, .multiply, .divide, .power:
+            assertionFailure("'\(op.symbol)' is not a bitwise operator")
+            return 0
         }
     }
 

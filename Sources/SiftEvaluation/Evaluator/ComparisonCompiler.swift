@@ -91,7 +91,8 @@ struct ComparisonCompiler {
             }
         case .equalTo, .notEqualTo:
             if leftElements != nil, r.collectionElements != nil { return try test(l, r) }
-        default:
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .like, .matches,
+             .in, .between, .utiConformsTo, .utiEquals:
             break
         }
         if let leftElements {
@@ -115,7 +116,8 @@ struct ComparisonCompiler {
             if ValueComparison.order(l, r) == nil {
                 throw EvaluationError(.typeMismatch, "'\(c.operator.symbol)' cannot order \(l.kindName) and \(r.kindName) in '\(description())'", keyPath: description())
             }
-        default: break
+        case .equalTo, .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals:
+            break
         }
     }
 
@@ -140,14 +142,20 @@ struct ComparisonCompiler {
             return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o > 0 } }
         case .greaterThanOrEqualTo:
             return { (l: Value, r: Value) -> Bool in ComparisonCompiler.ordered(l, r, options) { (o: Int) -> Bool in o >= 0 } }
-        case .beginsWith, .endsWith, .contains:
+        case .beginsWith:
             return { (l: Value, r: Value) -> Bool in
                 guard case .string(let s) = l, case .string(let t) = r else { return false }
-                switch op {
-                case .beginsWith: return StringPredicates.beginsWith(s, t, options: options)
-                case .endsWith: return StringPredicates.endsWith(s, t, options: options)
-                default: return StringPredicates.contains(s, t, options: options)
-                }
+                return StringPredicates.beginsWith(s, t, options: options)
+            }
+        case .endsWith:
+            return { (l: Value, r: Value) -> Bool in
+                guard case .string(let s) = l, case .string(let t) = r else { return false }
+                return StringPredicates.endsWith(s, t, options: options)
+            }
+        case .contains:
+            return { (l: Value, r: Value) -> Bool in
+                guard case .string(let s) = l, case .string(let t) = r else { return false }
+                return StringPredicates.contains(s, t, options: options)
             }
         case .like:
             if case .string(let pattern)? = constantRight {

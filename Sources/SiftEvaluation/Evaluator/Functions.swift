@@ -131,8 +131,11 @@ package enum Cast {
         func fail() -> EvaluationError {
             EvaluationError(.invalidCast, "CAST cannot convert \(value.kindName) \(ValueText.describe(value)) to \(type) in '\(expression)'", keyPath: expression)
         }
-        switch type {
-        case "NSNumber":
+        guard let castType = CastType(name: type) else {
+            throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression)
+        }
+        switch castType {
+        case .number:
             switch value {
             case .int, .double, .decimal: return value
             case .bool(let b): return .int(b ? 1 : 0)
@@ -144,12 +147,12 @@ package enum Cast {
                 throw fail()
             default: throw fail()
             }
-        case "NSString":
+        case .string:
             switch value {
             case .string: return value
             default: return .string(ValueText.text(value))
             }
-        case "NSDate":
+        case .date:
             switch value {
             case .date: return value
             case .string(let s):
@@ -159,7 +162,7 @@ package enum Cast {
                 guard let n = Arithmetic.number(value) else { throw fail() }
                 return .date(Date(timeIntervalSinceReferenceDate: n.doubleValue))
             }
-        case "NSDecimalNumber":
+        case .decimalNumber:
             switch value {
             case .string(let s):
                 guard let d = Decimal(string: s, locale: nil) else { throw fail() }
@@ -168,7 +171,7 @@ package enum Cast {
                 guard let n = Arithmetic.number(value) else { throw fail() }
                 return .decimal(n.decimalValue)
             }
-        case "NSData":
+        case .data:
             switch value {
             case .data: return value
             case .string(let s):
@@ -176,7 +179,7 @@ package enum Cast {
                 return .data(d)
             default: throw fail()
             }
-        case "NSUUID":
+        case .uuid:
             switch value {
             case .uuid: return value
             case .string(let s):
@@ -184,14 +187,12 @@ package enum Cast {
                 return .uuid(u)
             default: throw fail()
             }
-        case "NSManagedObjectID":
+        case .managedObjectID:
             switch value {
             case .object: return value
             case .string(let s): return .object(ObjectReference(ObjectID(s)))
             default: throw fail()
             }
-        default:
-            throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression)
         }
     }
 }

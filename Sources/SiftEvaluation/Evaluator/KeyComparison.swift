@@ -40,7 +40,7 @@ struct KeyComparison: Sendable {
         case .lessThanOrEqualTo: relation = .lessOrEqual
         case .greaterThan: relation = .greater
         case .greaterThanOrEqualTo: relation = .greaterOrEqual
-        default: relation = nil
+        case .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: relation = nil
         }
         key = PreparedKey(keys[0])
         modifier = c.modifier

@@ -1,4 +1,5 @@
 import Foundation
+import SiftLanguage
 
 /// Reading keys and key paths from values (key-value coding, LANGUAGE.md §5).
 ///
@@ -51,16 +52,8 @@ enum KeyValueAccess {
     }
 }
 
-/// The collection operators of key-value coding.
-enum CollectionOperator: String {
-    case count = "@count"
-    case sum = "@sum"
-    case avg = "@avg"
-    case min = "@min"
-    case max = "@max"
-    case distinctUnionOfObjects = "@distinctUnionOfObjects"
-    case unionOfObjects = "@unionOfObjects"
-
+/// The collection operators of key-value coding, applied.
+extension CollectionOperator {
     func apply(to collection: Value, rest: ArraySlice<PreparedKey>) throws(EvaluationError) -> Value {
         let elements: [Value]
         switch collection {

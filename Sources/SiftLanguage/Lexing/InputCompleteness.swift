@@ -105,7 +105,8 @@ public enum InputCompleteness {
             case .and, .or, .not, .in, .like, .matches, .contains, .beginsWith, .endsWith, .between,
                  .any, .all, .some, .none, .utiConformsTo, .utiEquals:
                 return true
-            default:
+            case .caseInsensitive, .ci, .null, .nil, .self, .true, .yes, .false, .no, .first, .last, .size, .anyKey,
+                 .subquery, .fetch, .cast, .truePredicate, .falsePredicate, .function, .ternary:
                 return false
             }
         case .identifier:

@@ -64,7 +64,9 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
         case .between: .between
         case .utiConformsTo: .utiConformsTo
         case .utiEquals: .utiEquals
-        default: nil
+        case .and, .or, .not, .all, .any, .some, .none, .caseInsensitive, .ci, .null, .nil, .self, .true, .yes, .false, .no,
+             .first, .last, .size, .anyKey, .subquery, .fetch, .cast, .truePredicate, .falsePredicate, .function, .ternary:
+            nil
         }
     }
 
@@ -97,6 +99,9 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
         for (key, keyword) in candidates where key == packed { return keyword }
         return nil
     }
+
+    /// The spellings of `keywords`, upper-case: the words an error expects or suggests.
+    static func spellings(_ keywords: Keyword...) -> [String] { keywords.map(\.spelling) }
 
     /// Every reserved word, for suggestions and for deciding when a key needs `#`.
     static let allSpellings: [String] = allCases.map(\.spelling)

@@ -45,6 +45,35 @@ public enum StatementWord: String, Sendable, CaseIterable {
         }
     }
 
+    /// What the grammar puts right after a word, where that narrows what may follow it.
+    public enum Next: Sendable {
+        /// An entity's name (`FETCH Note`, `DELETE FROM Note`).
+        case entity
+        /// A key path (`SORT BY title`).
+        case keyPath
+        /// A string comparator (`USING localizedCompare`).
+        case comparator
+        /// A name or a number of the statement's own (`AS total`, `LIMIT 10`).
+        case nameOrNumber
+    }
+
+    /// What comes right after the word, if the grammar narrows it (the REPL completes by it);
+    /// nil where a predicate, an expression or another clause word may follow.
+    public var next: Next? {
+        switch self {
+        case .fetch, .count, .update, .delete, .from: .entity
+        case .by: .keyPath
+        case .using: .comparator
+        case .as, .limit, .offset: .nameOrNumber
+        case .select, .where, .set, .sort, .order, .asc, .ascending, .desc, .descending, .section, .group, .having,
+             .distinct, .nulls:
+            nil
+        }
+    }
+
+    /// The word spelt `text` in any case, or nil.
+    public init?(spelling text: some StringProtocol) { self.init(rawValue: text.uppercased()) }
+
     /// The spellings of the words `include` selects, upper-case.
     public static func spellings(where include: (StatementWord) -> Bool) -> [String] {
         allCases.filter(include).map(\.spelling)

@@ -10,17 +10,17 @@ enum CastFolding {
     static func fold(_ node: ExpressionNode) -> ExpressionNode {
         guard case .cast(let value, let type) = node.kind, case .constant(let constant) = value.kind else { return node }
         let folded: ConstantValue?
-        switch (type, constant) {
-        case ("NSDate", .int(let seconds)): folded = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        switch (CastType(name: type), constant) {
+        case (.date?, .int(let seconds)): folded = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
         // Booleans are the numbers 1 and 0 (and print as them).
-        case ("NSDate", .bool(let b)): folded = .date(Date(timeIntervalSinceReferenceDate: b ? 1 : 0))
-        case ("NSDate", .double(let seconds)) where seconds.isFinite: folded = .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case ("NSDate", .string(let text)): folded = ISO8601.date(from: text).map(ConstantValue.date)
-        case ("NSDecimalNumber", .string(let text)) where isDecimalNumeral(text):
+        case (.date?, .bool(let b)): folded = .date(Date(timeIntervalSinceReferenceDate: b ? 1 : 0))
+        case (.date?, .double(let seconds)) where seconds.isFinite: folded = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.date?, .string(let text)): folded = ISO8601.date(from: text).map(ConstantValue.date)
+        case (.decimalNumber?, .string(let text)) where isDecimalNumeral(text):
             folded = Decimal(string: text, locale: nil).flatMap { $0.isNaN ? nil : ConstantValue.decimal($0) }
-        case ("NSData", .string(let text)): folded = Data(base64Encoded: text).map(ConstantValue.data)
-        case ("NSUUID", .string(let text)): folded = UUID(uuidString: text).map(ConstantValue.uuid)
-        case ("NSManagedObjectID", .string(let text)): folded = .objectID(ObjectID(text))
+        case (.data?, .string(let text)): folded = Data(base64Encoded: text).map(ConstantValue.data)
+        case (.uuid?, .string(let text)): folded = UUID(uuidString: text).map(ConstantValue.uuid)
+        case (.managedObjectID?, .string(let text)): folded = .objectID(ObjectID(text))
         default: folded = nil
         }
         guard let folded else { return node }

@@ -18,7 +18,7 @@ extension Parser {
                         at: current, expected: ["UPDATE", "an entity name"])
         }
         // `UPDATE Note SET ...`, or an entity called Update: `Update SET ...`.
-        let skips = isWord("UPDATE") ? [1, 0] : [0]
+        let skips = isWord(.update) ? [1, 0] : [0]
         let statement = try firstReading(skipping: skips) { (parser) throws(ParseError) in try parser.parseUpdateBody() }
         try checkArgumentsUsed()
         return statement
@@ -32,9 +32,9 @@ extension Parser {
         }
         // `DELETE FROM Note`, `DELETE Note`, or an entity called Delete or From.
         var skips = [0]
-        if isWord("DELETE") {
+        if isWord(.delete) {
             skips = [1, 0]
-            if let next = try? peek(), isWord("FROM", token: next) { skips = [2, 1, 0] }
+            if let next = try? peek(), isWord(.from, token: next) { skips = [2, 1, 0] }
         }
         let statement = try firstReading(skipping: skips) { (parser) throws(ParseError) in try parser.parseDeleteBody() }
         try checkArgumentsUsed()
@@ -46,9 +46,10 @@ extension Parser {
     /// `Entity SET key = value, ... [WHERE predicate]`, to the end.
     private mutating func parseUpdateBody() throws(ParseError) -> UpdateStatement {
         let entityName = try parseEntityName()
-        try expectWord("SET", context: "after the entity name")
+        try expectWord(.set, context: "after the entity name")
         var assignments: [(key: String, value: ExpressionNode)] = []
         var keys: Set<String> = []
+        var progress = LoopProgress()
         repeat {
             if !assignments.isEmpty { try advance() }  // the comma
             let (key, range) = try parseAssignmentKey()
@@ -64,9 +65,9 @@ extension Parser {
             // An expression: arithmetic binds, a comparison does not (a value is not a predicate).
             let value = try requireExpression(try parse(.assignment))
             assignments.append((key, value))
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         var statement = UpdateStatement(entityName: entityName, assignments: assignments)
-        if isWord("WHERE") {
+        if isWord(.where) {
             try advance()
             statement.predicate = try parseWherePredicate()
         }
@@ -77,7 +78,7 @@ extension Parser {
     /// `Entity [WHERE predicate]`, to the end.
     private mutating func parseDeleteBody() throws(ParseError) -> DeleteStatement {
         var statement = DeleteStatement(entityName: try parseEntityName())
-        if isWord("WHERE") {
+        if isWord(.where) {
             try advance()
             statement.predicate = try parseWherePredicate()
         }
@@ -136,8 +137,9 @@ extension Parser {
         throw furthest
     }
 
-    private func isWord(_ word: String, token: Token) -> Bool {
-        token.kind == .identifier && token.end - token.start == word.utf8.count && text(token).uppercased() == word
+    private func isWord(_ word: StatementWord, token: Token) -> Bool {
+        let spelling = word.spelling
+        return token.kind == .identifier && token.end - token.start == spelling.utf8.count && text(token).uppercased() == spelling
     }
 
     /// What stands where a change statement should have ended.
@@ -151,9 +153,10 @@ extension Parser {
             return error(code, "\(word.uppercased()) cannot come here (\(shape))", at: current, expected: afterWhere ? ["the end"] : ["WHERE", "the end"])
         }
         if afterWhere {
-            let suggestion = current.kind == .identifier ? Suggestions.closest(to: word, in: ["AND", "OR"]) : nil
+            let connectives = Keyword.spellings(.and, .or)
+            let suggestion = current.kind == .identifier ? Suggestions.closest(to: word, in: connectives) : nil
             return error(code, "expected AND, OR or the end of the statement, found \(describe(current))",
-                         at: current, expected: ["AND", "OR", "the end"], suggestion: suggestion)
+                         at: current, expected: connectives + ["the end"], suggestion: suggestion)
         }
         let suggestion = current.kind == .identifier ? Suggestions.closest(to: word, in: ["WHERE"]) : nil
         guard update else {

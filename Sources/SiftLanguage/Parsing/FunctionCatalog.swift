@@ -63,6 +63,24 @@ public enum FunctionCatalog {
 /// prints as `CAST("1.5", "NSDecimalNumber")`, `CAST("<base64>", "NSData")`,
 /// `CAST("<uuid>", "NSUUID")` and reads back as the same constant. NSManagedObjectID names a
 /// stored object by its ID: `parent == CAST("R", "NSManagedObjectID")`.
-public enum CastType {
-    public static let all = ["NSNumber", "NSString", "NSDate", "NSDecimalNumber", "NSData", "NSUUID", "NSManagedObjectID"]
+///
+/// The evaluator, the typing and the SQL compiler resolve a cast's type name to a case and
+/// switch over it, so a new type does not compile until each of them handles it.
+public enum CastType: String, Sendable, CaseIterable {
+    case number = "NSNumber"
+    case string = "NSString"
+    case date = "NSDate"
+    case decimalNumber = "NSDecimalNumber"
+    case data = "NSData"
+    case uuid = "NSUUID"
+    case managedObjectID = "NSManagedObjectID"
+
+    /// The type named exactly `name` (`NSDate`; the parser has already given it this spelling).
+    public init?(name: String) { self.init(rawValue: name) }
+
+    /// The name, as the canonical form spells it: `NSDate`.
+    public var name: String { rawValue }
+
+    /// Every type's name, in declaration order.
+    public static let all: [String] = allCases.map(\.name)
 }

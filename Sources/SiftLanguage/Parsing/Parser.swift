@@ -255,7 +255,7 @@ struct Parser {
             var message = "expected a predicate, found the expression '\(CanonicalPrinter.format(e))'; a bare expression is not a predicate (compare it with ==, <, BEGINSWITH, ...)"
             var suggestion: String?
             if case .keyPath(nil, let keys) = e.kind, keys.count == 1 {
-                suggestion = Suggestions.closest(to: keys[0], in: ["TRUEPREDICATE", "FALSEPREDICATE"])
+                suggestion = Suggestions.closest(to: keys[0], in: Keyword.spellings(.truePredicate, .falsePredicate))
                 if suggestion != nil { message = "'\(keys[0])' is not a predicate" }
             }
             throw error(.notAPredicate, message, at: e.range, suggestion: suggestion)
@@ -288,8 +288,8 @@ struct Parser {
                 throw error(.unexpectedToken, "'NOT \(k.spelling)' is not an operator; negate the whole comparison: NOT (a \(k.spelling) b)", at: current)
             }
         case .predicate:
-            expected = ["AND", "OR"]
-            if case .identifier = current.kind { suggestion = Suggestions.closest(to: word, in: ["AND", "OR"]) }
+            expected = Keyword.spellings(.and, .or)
+            if case .identifier = current.kind { suggestion = Suggestions.closest(to: word, in: expected) }
             if current.kind.isComparisonToken {
                 throw error(.chainedComparison, "comparisons do not chain: \(found) cannot follow a comparison (combine comparisons with AND)", at: current)
             }

@@ -46,7 +46,7 @@ public enum Precedence: Int, Comparable, Sendable {
             default: .primary
             }
         case .keyPath, .index: .postfix
-        default: .primary
+        case .evaluatedObject, .variable, .aggregate, .function, .dictionary, .functionExpression, .subquery, .ternary, .cast: .primary
         }
     }
 }

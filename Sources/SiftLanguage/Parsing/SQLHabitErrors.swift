@@ -25,7 +25,7 @@ extension Parser {
                        length: length ?? (operatorToken.end - operatorToken.start), expected: ["a comparison operator"], suggestion: suggestion)
         }
         if operatorToken.kind == .tilde {
-            return habit("'~' is PostgreSQL's regular expression match; this language writes MATCHES (the whole text must match)", suggestion: "MATCHES")
+            return habit("'~' is PostgreSQL's regular expression match; this language writes MATCHES (the whole text must match)", suggestion: ComparisonOperator.matches.symbol)
         }
         guard operatorToken.kind == .identifier else { return nil }
         switch text(operatorToken).uppercased() {
@@ -61,11 +61,11 @@ extension Parser {
         case "ILIKE":
             return habit("'ILIKE' is PostgreSQL's; this language writes LIKE[c] (its wildcards are * and ?)", suggestion: "LIKE[c]")
         case "REGEXP", "RLIKE":
-            return habit("'\(text(operatorToken))' is SQL's; this language writes MATCHES (the whole text must match)", suggestion: "MATCHES")
+            return habit("'\(text(operatorToken))' is SQL's; this language writes MATCHES (the whole text must match)", suggestion: ComparisonOperator.matches.symbol)
         case "GLOB":
-            return habit("'GLOB' is SQLite's; this language writes LIKE (its wildcards are * and ?; LIKE[c] ignores case)", suggestion: "LIKE")
+            return habit("'GLOB' is SQLite's; this language writes LIKE (its wildcards are * and ?; LIKE[c] ignores case)", suggestion: ComparisonOperator.like.symbol)
         case "SIMILAR":
-            return habit("'SIMILAR TO' is SQL's; this language writes MATCHES (a regular expression)", suggestion: "MATCHES")
+            return habit("'SIMILAR TO' is SQL's; this language writes MATCHES (a regular expression)", suggestion: ComparisonOperator.matches.symbol)
         default:
             return nil
         }
@@ -100,7 +100,8 @@ extension Parser {
         var items = [writtenText(first)]
         var readAll = false
         do throws(ParseError) {
-            while probe.current.kind == .comma {
+            var progress = LoopProgress()
+            while progress.moved(to: probe.current.start), probe.current.kind == .comma {
                 try probe.advance()
                 guard case .expression(let item) = try probe.parse(.or) else { break }
                 items.append(probe.writtenText(item))
@@ -140,14 +141,15 @@ extension Parser {
         var probe = self
         try probe.advance()
         let typeName = probe.current.kind == .identifier ? probe.text(probe.current).uppercased() : ""
-        let type: String = switch typeName {
-        case "TEXT", "VARCHAR", "CHAR", "STRING", "CHARACTER", "NVARCHAR", "CLOB": "NSString"
-        case "DATE", "DATETIME", "TIMESTAMP", "TIMESTAMPTZ", "TIME": "NSDate"
-        case "BLOB", "BYTEA": "NSData"
-        case "UUID": "NSUUID"
-        case "DECIMAL", "NUMERIC": "NSDecimalNumber"
-        default: "NSNumber"
+        let castType: CastType = switch typeName {
+        case "TEXT", "VARCHAR", "CHAR", "STRING", "CHARACTER", "NVARCHAR", "CLOB": .string
+        case "DATE", "DATETIME", "TIMESTAMP", "TIMESTAMPTZ", "TIME": .date
+        case "BLOB", "BYTEA": .data
+        case "UUID": .uuid
+        case "DECIMAL", "NUMERIC": .decimalNumber
+        default: .number
         }
+        let type = castType.name
         return ParseError(.unexpectedToken, "CAST takes the type as a string after a comma here: CAST(x, \"\(type)\") (types: \(CastType.all.joined(separator: ", ")))",
                           source: lexer.source, offset: current.start, length: current.end - current.start,
                           expected: [","], suggestion: "CAST(\(writtenText(value)), \"\(type)\")")

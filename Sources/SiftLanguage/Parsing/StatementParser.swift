@@ -10,18 +10,18 @@ extension Parser {
         if current.kind == .keyword(.fetch) {
             try advance()
             statement = FetchStatement(kind: .fetch, entityName: try parseEntityName())
-        } else if isWord("COUNT") {
+        } else if isWord(.count) {
             try advance()
             statement = FetchStatement(kind: .count, entityName: try parseEntityName())
-        } else if isWord("SELECT") {
+        } else if isWord(.select) {
             try advance()
             statement = FetchStatement(kind: .select, entityName: "")
-            if isWord("DISTINCT") {
+            if isWord(.distinct) {
                 try advance()
                 statement.distinct = true
             }
             statement.properties = try parseSelectList()
-            try expectWord("FROM", context: "after the SELECT list")
+            try expectWord(.from, context: "after the SELECT list")
             statement.entityName = try parseEntityName()
         } else if current.kind == .identifier {
             statement = FetchStatement(kind: .fetch, entityName: try parseEntityName())
@@ -31,38 +31,38 @@ extension Parser {
                         at: current, expected: ["FETCH", "COUNT", "SELECT", "an entity name"])
         }
         // Clauses, in the grammar's order; each at most once.
-        if isWord("WHERE") {
+        if isWord(.where) {
             try advance()
             statement.predicate = try parseWherePredicate()
         }
         if statement.kind == .select {
-            if isWord("GROUP") {
+            if isWord(.group) {
                 try advance()
-                try expectWord("BY", context: "after GROUP")
+                try expectWord(.by, context: "after GROUP")
                 statement.groupBy = try parseExpressionList()
             }
-            if isWord("HAVING") {
+            if isWord(.having) {
                 try advance()
                 statement.having = try parseWherePredicate()
             }
         }
         if statement.kind != .count {
-            if isWord("SORT") || isWord("ORDER") {
+            if isWord(.sort) || isWord(.order) {
                 try advance()
-                try expectWord("BY", context: "after SORT or ORDER")
+                try expectWord(.by, context: "after SORT or ORDER")
                 statement.sort = try parseSortList()
             }
-            if statement.kind == .fetch, isWord("SECTION") {
+            if statement.kind == .fetch, isWord(.section) {
                 try advance()
-                try expectWord("BY", context: "after SECTION")
+                try expectWord(.by, context: "after SECTION")
                 statement.sectionKeyPath = try parseKeyPathText(context: "SECTION BY")
             }
-            if isWord("LIMIT") {
+            if isWord(.limit) {
                 try advance()
                 statement.limit = try parseCount(clause: "LIMIT")
                 if current.kind == .comma { throw try limitCommaError(first: statement.limit ?? 0) }
             }
-            if isWord("OFFSET") {
+            if isWord(.offset) {
                 try advance()
                 statement.offset = try parseCount(clause: "OFFSET")
             }
@@ -74,13 +74,18 @@ extension Parser {
 
     // MARK: Pieces
 
-    func isWord(_ word: String) -> Bool {
-        guard current.kind == .identifier, current.end - current.start == word.utf8.count else { return false }
-        return text(current).uppercased() == word
+    /// Whether the current token is the statement word `word`, in any case.
+    func isWord(_ word: StatementWord) -> Bool { isIdentifier(spelt: word.spelling) }
+
+    /// Whether the current token is an identifier spelt `spelling` (upper-case) in any case.
+    private func isIdentifier(spelt spelling: String) -> Bool {
+        guard current.kind == .identifier, current.end - current.start == spelling.utf8.count else { return false }
+        return text(current).uppercased() == spelling
     }
 
-    mutating func expectWord(_ word: String, context: String) throws(ParseError) {
-        guard isWord(word) else {
+    mutating func expectWord(_ statementWord: StatementWord, context: String) throws(ParseError) {
+        let word = statementWord.spelling
+        guard isWord(statementWord) else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected \(word) \(context), found \(describe(current))",
                         at: current, expected: [word], suggestion: Suggestions.closest(to: text(current), in: [word]))
         }
@@ -115,7 +120,8 @@ extension Parser {
 
     private mutating func parseExpressionList() throws(ParseError) -> [ExpressionNode] {
         var items = [try requireExpression(try parse(.or))]
-        while current.kind == .comma {
+        var progress = LoopProgress()
+        while progress.moved(to: current.start), current.kind == .comma {
             try advance()
             items.append(try requireExpression(try parse(.or)))
         }
@@ -133,16 +139,17 @@ extension Parser {
             return []
         }
         var items: [FetchStatement.SelectItem] = []
+        var progress = LoopProgress()
         repeat {
             if !items.isEmpty { try advance() }
             let expression = try requireExpression(try parse(.or))
             var alias: String?
-            if isWord("AS") {
+            if isWord(.as) {
                 try advance()
                 alias = try parseAlias()
             }
             items.append(FetchStatement.SelectItem(expression, alias: alias))
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         return items
     }
 
@@ -163,18 +170,19 @@ extension Parser {
 
     private mutating func parseSortList() throws(ParseError) -> [FetchStatement.SortItem] {
         var items: [FetchStatement.SortItem] = []
+        var progress = LoopProgress()
         repeat {
             if !items.isEmpty { try advance() }
             var item = FetchStatement.SortItem(keyPath: try parseKeyPathText(context: "SORT BY"))
-            if isWord("ASC") || isWord("ASCENDING") {
+            if isWord(.asc) || isWord(.ascending) {
                 try advance()
-            } else if isWord("DESC") || isWord("DESCENDING") {
+            } else if isWord(.desc) || isWord(.descending) {
                 try advance()
                 item.ascending = false
             }
-            if isWord("NULLS") { try parseNullsOrder(ascending: item.ascending) }
-            if isWord("COLLATE") { throw try collateError() }
-            if isWord("USING") {
+            if isWord(.nulls) { try parseNullsOrder(ascending: item.ascending) }
+            if isIdentifier(spelt: "COLLATE") { throw try collateError() }
+            if isWord(.using) {
                 try advance()
                 let token = current
                 let name = current.kind == .identifier ? text(current) : ""
@@ -188,7 +196,7 @@ extension Parser {
                 item.comparator = comparator
             }
             items.append(item)
-        } while current.kind == .comma
+        } while progress.moved(to: current.start) && current.kind == .comma
         return items
     }
 
@@ -198,11 +206,11 @@ extension Parser {
     private mutating func parseNullsOrder(ascending: Bool) throws(ParseError) {
         let start = current
         try advance()
-        guard isWord("FIRST") || isWord("LAST") || current.kind == .keyword(.first) || current.kind == .keyword(.last) else {
+        guard current.kind == .keyword(.first) || current.kind == .keyword(.last) else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken, "expected FIRST or LAST after NULLS, found \(describe(current))",
-                        at: current, expected: ["FIRST", "LAST"])
+                        at: current, expected: Keyword.spellings(.first, .last))
         }
-        let first = text(current).uppercased() == "FIRST"
+        let first = current.kind == .keyword(.first)
         try advance()
         guard first == ascending else {
             throw error(.unsupported, "nil sorts first in ascending order and last in descending order (as in SQLite); "
@@ -294,7 +302,7 @@ extension Parser {
         }
         let word = text(current)
         let suggestion = current.kind == .identifier
-            ? Suggestions.closest(to: word, in: allowed.map { $0.split(separator: " ").first.map(String.init) ?? $0 } + ["AND", "OR"])
+            ? Suggestions.closest(to: word, in: allowed.map { $0.split(separator: " ").first.map(String.init) ?? $0 } + Keyword.spellings(.and, .or))
             : nil
         let isClauseWord = current.kind == .identifier && Parser.clauseWords.contains(word.uppercased())
         let message = isClauseWord

@@ -69,7 +69,9 @@ package struct PostgreSQLDialect: SQLDialect {
         case .is: "IS NOT DISTINCT FROM"
         case .isNot: "IS DISTINCT FROM"
         case .regexMatch: "~"
-        default: op.commonSpelling
+        case .concatenate, .multiply, .divide, .remainder, .add, .subtract, .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift, .bitwiseXor,
+             .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal:
+            op.commonSpelling
         }
     }
 

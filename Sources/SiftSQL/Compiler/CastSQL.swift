@@ -22,44 +22,44 @@ extension ExpressionSQLCompiler {
             result.kind = kind
             return result
         }
-        switch (type, x.kind) {
-        case ("NSNumber", .number(.boolean)):
+        switch (CastType(name: type), x.kind) {
+        case (.number?, .number(.boolean)):
             return retyped(.number(.integer))
-        case ("NSNumber", .number), ("NSDecimalNumber", .number(.decimal)):
+        case (.number?, .number), (.decimalNumber?, .number(.decimal)):
             return x
-        case ("NSNumber", .date):
+        case (.number?, .date):
             return retyped(.number(.real))
-        case ("NSString", .string), ("NSDate", .date), ("NSData", .data), ("NSUUID", .uuid):
+        case (.string?, .string), (.date?, .date), (.data?, .data), (.uuid?, .uuid):
             return x
-        case ("NSDate", .number(.real)) where !nan:
+        case (.date?, .number(.real)) where !nan:
             return retyped(.date)
-        case ("NSDate", .number(.integer)), ("NSDate", .number(.boolean)):
+        case (.date?, .number(.integer)), (.date?, .number(.boolean)):
             // (The seconds as a double, which a dialect without Sift's functions converts as Swift does.)
             guard context.dialect.hasSiftFunctions else { return SQLFragment(expression: .cast(x.expression, "double precision"), kind: .date, nullable: x.nullable) }
             return try castCall(x, to: type, kind: .date)
-        case ("NSString", .number(.integer)), ("NSString", .number(.boolean)):
+        case (.string?, .number(.integer)), (.string?, .number(.boolean)):
             // (The decimal digits, 1 or 0 for a boolean; compared in code-point order.)
             guard context.dialect.hasSiftFunctions else {
                 return SQLFragment(expression: .collate(.cast(x.expression, "text"), "BINARY"), kind: .string, nullable: x.nullable)
             }
             return try castCall(x, to: type, kind: .string)
-        case ("NSString", .number(.decimal)) where context.dialect.hasNumberFunctions:
+        case (.string?, .number(.decimal)) where context.dialect.hasNumberFunctions:
             // A PostgreSQL store's decimal column holds the canonical text Sift wrote
             // (``DecimalText``), which `numeric` keeps and gives back: Foundation's description
             // of the decimal read from it, `NaN` included. (A computed decimal: the evaluator's.)
             guard let stored = x.storedWithNaN else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
             return SQLFragment(expression: .collate(.cast(stored, "text"), "BINARY"), kind: .string, nullable: x.nullable)
-        case ("NSString", .number(.real)) where context.dialect.hasNumberFunctions:
+        case (.string?, .number(.real)) where context.dialect.hasNumberFunctions:
             // Swift's text of the double, NaN and all (a stored double as it is stored).
             guard let value = x.withNaN else { throw SQLUnsupported("CAST of a computed value that may be NaN to NSString") }
             return SQLFragment(expression: .collate(.function(SQLNumberFunctions.doubleText, [value]), "BINARY"), kind: .string, nullable: x.nullable)
-        case ("NSDate", .number) where !nan:
+        case (.date?, .number) where !nan:
             return try castCall(x, to: type, kind: .date)
-        case ("NSString", .number) where !nan:
+        case (.string?, .number) where !nan:
             return try castCall(x, to: type, kind: .string)
-        case ("NSDecimalNumber", .number) where !nan:
+        case (.decimalNumber?, .number) where !nan:
             return try castCall(x, to: type, kind: .number(.decimal))
-        case ("NSString", .date), ("NSString", .uuid), ("NSString", .data):
+        case (.string?, .date), (.string?, .uuid), (.string?, .data):
             return try castCall(x, to: type, kind: .string)
         default:
             throw SQLUnsupported("CAST of \(x.kind) to \(type)")

@@ -6,15 +6,16 @@ import SiftLanguage
 enum CollectionAggregate {
     case count, sum, average, min, max, median, standardDeviation, mode
 
-    /// The aggregate a collection operator names (`@count`, `@sum`, …).
-    init?(operator name: String) {
-        switch name {
-        case "@count": self = .count
-        case "@sum": self = .sum
-        case "@avg": self = .average
-        case "@min": self = .min
-        case "@max": self = .max
-        default: return nil
+    /// The aggregate a collection operator names (`@count`, `@sum`, …); nil for the unions,
+    /// which gather the elements rather than reduce them.
+    init?(_ op: CollectionOperator) {
+        switch op {
+        case .count: self = .count
+        case .sum: self = .sum
+        case .avg: self = .average
+        case .min: self = .min
+        case .max: self = .max
+        case .distinctUnionOfObjects, .unionOfObjects: return nil
         }
     }
 }

@@ -16,12 +16,12 @@ extension ExpressionSQLCompiler {
     /// The arithmetic, or nil when neither operand is a decimal.
     func decimalArithmetic(_ op: BinaryOperator, _ x: SQLFragment, _ y: SQLFragment) throws -> SQLFragment? {
         guard case .number(let m) = x.kind, case .number(let n) = y.kind, m == .decimal || n == .decimal else { return nil }
-        let selector: String
+        let function: BuiltinFunction
         switch op {
-        case .add: selector = BuiltinFunction.add.selector
-        case .subtract: selector = BuiltinFunction.subtract.selector
-        case .multiply: selector = BuiltinFunction.multiply.selector
-        case .divide: selector = BuiltinFunction.divide.selector
+        case .add: function = .add
+        case .subtract: function = .subtract
+        case .multiply: function = .multiply
+        case .divide: function = .divide
         case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return nil
         }
         let kind: SQLKind.NumberKind
@@ -39,7 +39,7 @@ extension ExpressionSQLCompiler {
         case .mixed:
             throw SQLUnsupported("'\(op.symbol)' on a decimal and a number that may be an integer or a double")
         }
-        return try call(selector, [x, y], kind: .number(kind), nullable: x.nullable || y.nullable || op == .divide || divergence.contains(.nanIsNull),
+        return try call(function, [x, y], kind: .number(kind), nullable: x.nullable || y.nullable || op == .divide || divergence.contains(.nanIsNull),
                         divergence: divergence)
     }
 }

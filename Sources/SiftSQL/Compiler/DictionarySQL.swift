@@ -153,7 +153,7 @@ private struct DictionaryPropertyCompiler {
         case toOne(RelationshipDescription)
         /// `tomany.@count` (attribute nil) or `tomany.@min.x` / `tomany.@max.x` (`a.b.@count`
         /// across several to-many steps).
-        case collectionOperator(String, AttributeDescription?)
+        case collectionOperator(CollectionOperator, AttributeDescription?)
     }
 
     func keys(_ expression: ExpressionNode) throws -> [String] {
@@ -175,11 +175,11 @@ private struct DictionaryPropertyCompiler {
             if key.hasPrefix("@") {
                 guard crossesToMany else { throw SQLUnsupported("\(key) on a value that is not a to-many relationship") }
                 let rest = keys[(index + 1)...]
-                switch (key, rest.count) {
-                case ("@count", 0): return .collectionOperator("@count", nil)
-                case ("@min", 1), ("@max", 1):
+                switch (CollectionOperator(key: key), rest.count) {
+                case (.count?, 0): return .collectionOperator(.count, nil)
+                case (let op?, 1) where op == .min || op == .max:
                     guard let attribute = entity.attribute(named: rest[rest.startIndex]) else { throw SQLUnsupported("\(key) of \(rest[rest.startIndex])") }
-                    return .collectionOperator(key, attribute)
+                    return .collectionOperator(op, attribute)
                 default: throw SQLUnsupported("the to-many key path \(keys.joined(separator: "."))")
                 }
             }
@@ -245,7 +245,7 @@ private struct DictionaryPropertyCompiler {
             }
         case .collectionOperator(let op, let attribute):
             // (A count is an integer: equal counts are one group in SQL as in the evaluator.)
-            guard allowsCollectionOperators || op == "@count" else { throw SQLUnsupported("grouping by \(op)") }
+            guard allowsCollectionOperators || op == .count else { throw SQLUnsupported("grouping by \(op)") }
             guard let attribute else { return (DictionaryColumn(expression: fragment.expression, decoding: .value(nil)), fragment.expression, nil) }
             // SQLite's min()/max() order numbers, NFC text (code-point order) and dates as the
             // evaluator does, and values equal there are identical in SQLite; decimals are the

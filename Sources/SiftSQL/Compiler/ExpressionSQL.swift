@@ -216,7 +216,7 @@ struct ExpressionSQLCompiler {
             guard let element = scope.variables[name] else { throw SQLUnsupported("the variable $\(name)") }
             start = element
         case .subquery(let collection, let variable, let predicate)?:
-            guard keys == ["@count"] else { throw SQLUnsupported("SUBQUERY(…).\(keys.joined(separator: "."))") }
+            guard keys == [CollectionOperator.count.key] else { throw SQLUnsupported("SUBQUERY(…).\(keys.joined(separator: "."))") }
             return .single(try subqueryCount(collection, variable, predicate, in: scope))
         case .index(let collection, let position)? where position != .size:
             return .single(try element(of: collection, at: position, keys: keys, in: scope))
@@ -409,7 +409,8 @@ struct ExpressionSQLCompiler {
     /// aggregate (``collectionAggregate(_:of:name:)``), the keys after the operator read on
     /// each element.
     private func aggregate(_ op: String, rest: ArraySlice<String>, path: CollectionPath, scope: SQLScope) throws -> SQLFragment {
-        if op == "@count" {
+        let known = CollectionOperator(key: op)
+        if known == .count {
             guard rest.isEmpty else { throw SQLUnsupported("@count followed by keys") }
             return try collectionAggregate(.count, of: path, name: op)
         }
@@ -419,7 +420,7 @@ struct ExpressionSQLCompiler {
             throw SQLUnsupported("\(op) over a to-many key path")
         }
         let rebuilt = path.with(element: element, from: fromWithJoins(path.from, scope))
-        guard let aggregate = CollectionAggregate(operator: op) else { throw SQLUnsupported(op) }
+        guard let known, let aggregate = CollectionAggregate(known) else { throw SQLUnsupported(op) }
         return try collectionAggregate(aggregate, of: rebuilt, name: op)
     }
 
@@ -554,7 +555,8 @@ struct ExpressionSQLCompiler {
                 let nan: Bool
                 switch op {
                 case .multiply: nan = (infinite.0 && Self.mayBeZero(b)) || (infinite.1 && Self.mayBeZero(a))
-                default: nan = infinite.0 && infinite.1
+                case .add, .subtract, .divide: nan = infinite.0 && infinite.1
+                case .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: throw SQLUnsupported("'\(op.symbol)' as + - * /")
                 }
                 let divergence = nan ? inherited.union(.nanIsNull) : inherited
                 if context.dialect.holdsNaN, divergence.contains(.nanIsNull) {
@@ -596,7 +598,7 @@ struct ExpressionSQLCompiler {
                 return SQLFragment(expression: .binary(.bitwiseXor, .cast(x.expression, "bigint"), .cast(y.expression, "bigint")), kind: .number(.integer),
                                    nullable: nullable)
             }
-            return try call("bitwiseXor:with:", [x, y], kind: .number(.integer), nullable: nullable)
+            return try call(.bitwiseXor, [x, y], kind: .number(.integer), nullable: nullable)
         case .power:
             // (`**` is of doubles: a decimal is its double.)
             if a.kind == .number(.decimal) || b.kind == .number(.decimal),
@@ -628,7 +630,7 @@ struct ExpressionSQLCompiler {
             case .some: integralExponent = true
             case nil: integralExponent = y.kind.isInteger
             }
-            return try call(BuiltinFunction.raise.selector, [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
+            return try call(.raise, [x, y], kind: .number(.real), nullable: nullable || !integralExponent,
                             divergence: integralExponent ? [] : .nanIsNull)
         }
     }

@@ -91,8 +91,9 @@ extension ExpressionSQLCompiler {
 
     /// `sift_call(?selector, ?kinds, arguments…)`: the evaluator's implementation of `selector`,
     /// giving a value of `kind`.
-    func call(_ selector: String, _ arguments: [SQLFragment], kind: SQLKind, nullable: Bool,
+    func call(_ function: BuiltinFunction, _ arguments: [SQLFragment], kind: SQLKind, nullable: Bool,
               divergence: SQLFragment.Divergence = []) throws -> SQLFragment {
+        let selector = function.selector
         guard context.dialect.hasSiftFunctions else { throw SQLUnsupported("\(context.dialect.name) has no \(selector)") }
         var kinds = ""
         var values: [SQLExpression] = []
@@ -156,7 +157,7 @@ extension ExpressionSQLCompiler {
             return SQLFragment(expression: .function(function, [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
         }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
-        return try call(selector, [x], kind: .string, nullable: x.nullable, divergence: mapping == .canonical ? [] : .textIsNFC)
+        return try call(mapping.function, [x], kind: .string, nullable: x.nullable, divergence: mapping == .canonical ? [] : .textIsNFC)
     }
 
     /// `abs: floor: ceiling: trunc:` keep integers integers (`abs:` of the least integer gives a
@@ -181,7 +182,7 @@ extension ExpressionSQLCompiler {
             kind = .real
             if case .function(let inner, _) = argument.kind, [.abs, .sqrt, .exp].contains(BuiltinFunction(selector: inner)) {} else { divergence.insert(.nanIsNull) }
         }
-        return try call(selector, [x], kind: .number(kind), nullable: x.nullable || divergence.contains(.nanIsNull), divergence: divergence)
+        return try call(numeric.function, [x], kind: .number(kind), nullable: x.nullable || divergence.contains(.nanIsNull), divergence: divergence)
     }
 
     /// `abs: floor: ceiling: trunc: sqrt:` in plain SQL, for a dialect without Sift's functions
@@ -240,7 +241,7 @@ extension ExpressionSQLCompiler {
         }
         var divergence = x.divergence.union(y.divergence)
         if Self.mayBeInfinite(x) { divergence.insert(.nanIsNull) }
-        return try call(BuiltinFunction.modulus.selector, [x, y], kind: .number(kind), nullable: true, divergence: divergence)
+        return try call(.modulus, [x, y], kind: .number(kind), nullable: true, divergence: divergence)
     }
 
     /// Whether a number (or date) may be infinite: a constant says, a computed or stored

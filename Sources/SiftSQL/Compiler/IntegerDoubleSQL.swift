@@ -75,7 +75,7 @@ extension PredicateSQLCompiler {
             return try doubleAgainstInteger(Self.flipped(op), r, i)
         }
         let x = try expressions.materialised(l), y = try expressions.materialised(r)
-        let test = SQLExpression.binary(try Self.sqlOperator(op), x.expression, integerBound(op, of: y.expression))
+        let test = SQLExpression.binary(try Self.sqlOperator(op), x.expression, try integerBound(op, of: y.expression))
         guard op == .equalTo else { return SQLCondition(expression: test, nullable: true) }
         // Nil-safe: both nil is equal (the double tested on its stored column, where NaN is not NULL).
         guard x.nullable || y.nullable else { return SQLCondition(expression: test, nullable: true) }
@@ -83,15 +83,21 @@ extension PredicateSQLCompiler {
         return SQLCondition(expression: .function("coalesce", [test, .and([xNil, yNil])]), nullable: false)
     }
 
-    /// The operator with its operands swapped: `a < b` is `b > a`.
+    /// The operator with its operands swapped: `a < b` is `b > a` (only `== != < <= > >=` come
+    /// here; the others are kept as they are).
     static func flipped(_ op: ComparisonOperator) -> ComparisonOperator {
         switch op {
         case .lessThan: .greaterThan
         case .lessThanOrEqualTo: .greaterThanOrEqualTo
         case .greaterThan: .lessThan
         case .greaterThanOrEqualTo: .lessThanOrEqualTo
-        default: op
+        case .equalTo, .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: op
         }
+    }
+
+    /// The error for an operator other than `== < <= > >=` between an integer and a double.
+    private static func notANumberComparison(_ op: ComparisonOperator) -> SQLUnsupported {
+        SQLUnsupported("'\(op.symbol)' between an integer and a double")
     }
 
     private static func sqlOperator(_ op: ComparisonOperator) throws -> SQLBinaryOperator {
@@ -115,7 +121,8 @@ extension PredicateSQLCompiler {
             guard d.rounded(.down) == d else { return .false }
             bound = d
         case .greaterThan, .lessThanOrEqualTo: bound = d.rounded(.down)
-        default: bound = d.rounded(.up)
+        case .lessThan, .greaterThanOrEqualTo: bound = d.rounded(.up)
+        case .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: throw Self.notANumberComparison(op)
         }
         // (Whole and within [-2^63, 2^63): an Int64 exactly.)
         let test = SQLExpression.binary(try Self.sqlOperator(op), value.expression, context.bind(.integer(Int64(bound))))
@@ -135,21 +142,24 @@ extension PredicateSQLCompiler {
         switch op {
         case .lessThan, .lessThanOrEqualTo: return test(.lessThanOrEqual, below)
         case .greaterThan, .greaterThanOrEqualTo: return test(.greaterThanOrEqual, above)
-        default: return .false
+        case .equalTo: return .false
+        case .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: throw Self.notANumberComparison(op)
         }
     }
 
     /// The numeric bound an integer is compared with, under `op`, in place of the double `y`:
     /// `x op y` exactly when `x op B(y)` (see the type's documentation).
-    private func integerBound(_ op: ComparisonOperator, of y: SQLExpression) -> SQLExpression {
+    private func integerBound(_ op: ComparisonOperator, of y: SQLExpression) throws -> SQLExpression {
         let inRange: SQLExpression
         switch op {
         case .equalTo:
             inRange = .case([(when: .binary(.equal, y, .function("floor", [y])), then: .cast(y, "bigint"))], otherwise: .literal("0.5"))
         case .greaterThan, .lessThanOrEqualTo:
             inRange = .cast(.function("floor", [y]), "bigint")
-        default:
+        case .lessThan, .greaterThanOrEqualTo:
             inRange = .cast(.function("ceil", [y]), "bigint")
+        case .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals:
+            throw Self.notANumberComparison(op)
         }
         return .case([
             (when: .binary(.greaterThanOrEqual, y, context.bind(.real(Self.twoTo63))), then: .literal("9223372036854775808")),

@@ -133,7 +133,8 @@ extension PredicateSQLCompiler {
         case .endsWith:
             return SQLCondition(expression: .endsWith(column, suffix: context.bind(.text(text)), characters: Int64(text.unicodeScalars.count)),
                                 nullable: true)
-        default:
+        case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .like, .matches, .in, .between,
+             .utiConformsTo, .utiEquals:
             return nil
         }
     }

@@ -36,13 +36,12 @@ extension PredicateSQLCompiler {
         guard let (column, date, flipped) = Self.textDatePair(l, r), let (text, isExact) = column.form.text(atOrBefore: date) else { return nil }
         // `constant op column` as `column op' constant`.
         let ordering: ComparisonOperator
-        switch (op, flipped) {
-        case (_, false): ordering = op
-        case (.lessThan, true): ordering = .greaterThan
-        case (.lessThanOrEqualTo, true): ordering = .greaterThanOrEqualTo
-        case (.greaterThan, true): ordering = .lessThan
-        case (.greaterThanOrEqualTo, true): ordering = .lessThanOrEqualTo
-        default: return nil
+        switch op {
+        case .lessThan: ordering = flipped ? .greaterThan : op
+        case .lessThanOrEqualTo: ordering = flipped ? .greaterThanOrEqualTo : op
+        case .greaterThan: ordering = flipped ? .lessThan : op
+        case .greaterThanOrEqualTo: ordering = flipped ? .lessThanOrEqualTo : op
+        case .equalTo, .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: return nil
         }
         // With g the latest date of the form at or before the constant c, and every value on
         // the form's steps: v > c ⇔ v > g; v >= c ⇔ v >= g when c is g, else v > g; v < c ⇔
@@ -53,7 +52,7 @@ extension PredicateSQLCompiler {
         case .greaterThanOrEqualTo: sqlOperator = isExact ? .greaterThanOrEqual : .greaterThan
         case .lessThan: sqlOperator = isExact ? .lessThan : .lessThanOrEqual
         case .lessThanOrEqualTo: sqlOperator = .lessThanOrEqual
-        default: return nil
+        case .equalTo, .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals: return nil
         }
         return SQLCondition(expression: .binary(sqlOperator, column.column, context.bind(.text(text))), nullable: true)
     }

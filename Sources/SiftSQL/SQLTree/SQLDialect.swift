@@ -193,7 +193,9 @@ package struct SQLPrecedenceTable: Sendable {
     package func isAssociative(_ op: SQLBinaryOperator) -> Bool {
         switch op {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equal, .notEqual, .is, .isNot: false
-        default: true
+        case .concatenate, .multiply, .divide, .remainder, .add, .subtract, .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift, .bitwiseXor,
+             .regexMatch:
+            true
         }
     }
 }

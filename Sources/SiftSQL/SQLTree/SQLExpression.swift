@@ -114,7 +114,7 @@ package struct SQLParameter: Sendable {
 }
 
 /// Prefix operators.
-package enum SQLUnaryOperator: Hashable, Sendable {
+package enum SQLUnaryOperator: Hashable, Sendable, CaseIterable {
     /// `-x`.
     case negate
     /// `+x`: the value itself, without a column's affinity, and no index use (SQLite).
@@ -124,7 +124,7 @@ package enum SQLUnaryOperator: Hashable, Sendable {
 }
 
 /// Binary operators; the dialect decides how tightly each binds.
-package enum SQLBinaryOperator: Hashable, Sendable {
+package enum SQLBinaryOperator: Hashable, Sendable, CaseIterable {
     case concatenate
     case multiply, divide, remainder
     case add, subtract

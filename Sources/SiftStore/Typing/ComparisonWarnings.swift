@@ -103,11 +103,12 @@ struct ComparisonWarnings {
             } else if let value = leftValue, right.type.isCollection || right.type.scalarKind != .string {
                 check(typedOnLeft: false, values: [value], elementResult: false)
             }
-        case .contains where isMembership:
-            if let value = TypedComparisons.constantValue(c.right) {
+        case .contains:
+            if isMembership, let value = TypedComparisons.constantValue(c.right) {
                 check(typedOnLeft: true, values: [value], elementResult: false)
             }
-        default:
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .like, .matches, .between,
+             .utiConformsTo, .utiEquals:
             break
         }
     }
@@ -232,7 +233,7 @@ struct ComparisonWarnings {
             guard let entity = model.entity(named: entityName), let sample = values.first else { return nil }
             if case .relationship(_, _, true, _)? = typed.origin, written.modifier == .direct, values.count == 1,
                written.operator == .equalTo || written.operator == .notEqualTo, case .int = sample {
-                meant.left = Self.appending("@count", to: typedSide)
+                meant.left = Self.appending(CollectionOperator.count.key, to: typedSide)
                 meant.right = constantSide
                 return PredicateNode(.comparison(meant)).description
             }

@@ -102,16 +102,16 @@ package enum ExpressionTyping {
             return TypedValue(StaticType.common([a.type, b.type]))
         case .cast(let value, let typeName):
             let source = try type(of: value, in: scope)
-            switch typeName {
-            case "NSNumber":
+            switch CastType(name: typeName) {
+            case .number?:
                 if case .scalar(let kind) = source.type, kind == .integer || kind == .boolean { return TypedValue(.scalar(.integer)) }
                 return TypedValue(.scalar(.real))
-            case "NSString": return TypedValue(.scalar(.string))
-            case "NSDate": return TypedValue(.scalar(.date))
-            case "NSDecimalNumber": return TypedValue(.scalar(.decimal))
-            case "NSData": return TypedValue(.scalar(.data))
-            case "NSUUID": return TypedValue(.scalar(.uuid))
-            default: return .any
+            case .string?: return TypedValue(.scalar(.string))
+            case .date?: return TypedValue(.scalar(.date))
+            case .decimalNumber?: return TypedValue(.scalar(.decimal))
+            case .data?: return TypedValue(.scalar(.data))
+            case .uuid?: return TypedValue(.scalar(.uuid))
+            case .managedObjectID?, nil: return .any
             }
         case .assignment(_, let value):
             return try type(of: value, in: scope).computed
@@ -194,17 +194,11 @@ package enum ExpressionTyping {
         return current
     }
 
-    /// The collection operators: `@count`, `@sum`, `@avg`, `@min`, `@max`, and the unions.
-    private enum CollectionOperatorType: String {
-        case count = "@count", sum = "@sum", avg = "@avg", min = "@min", max = "@max"
-        case distinctUnionOfObjects = "@distinctUnionOfObjects", unionOfObjects = "@unionOfObjects"
-    }
-
     /// `collection.@op.rest`: the rest of the path is read on each element.
     private static func collectionOperator(_ key: String, rest: ArraySlice<String>, on collection: TypedValue,
                                            in scope: TypingScope) throws(StoreError) -> TypedValue {
         let elements = try walk(rest, from: element(of: collection), in: scope)
-        guard let op = CollectionOperatorType(rawValue: key) else { return .any }
+        guard let op = CollectionOperator(key: key) else { return .any }
         switch op {
         case .count: return TypedValue(.scalar(.integer))
         case .sum: return sum(of: elements)
@@ -279,7 +273,7 @@ package enum ExpressionTyping {
             if op == .subtract, x == .date, y == .date { return TypedValue(.scalar(.real)) }
         case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
             return TypedValue(.scalar(.integer))
-        default:
+        case .multiply, .divide, .power:
             break
         }
         guard x.isNumber, y.isNumber else { return .any }
