@@ -38,8 +38,8 @@ import Testing
         let collected = Mutex("")
         let output = StandardOutput(collector: { text in collected.withLock { $0 += text } })
         var context = RenderContext(output: output, mode: c.mode)
-        context.headers = c.headers
-        context.nullValue = "NULL"
+        context.options.headers = c.headers
+        context.options.nullValue = "NULL"
         context.expanded = .off
         context.sectioned = c.sectioned
         var renderer = context.makeRenderer()

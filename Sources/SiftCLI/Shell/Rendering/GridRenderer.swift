@@ -23,7 +23,8 @@ struct GridRenderer: RecordRenderer {
     let context: RenderContext
     let drawing: any GridDrawing
 
-    /// How many records are measured and printed together.
+    /// How many records are measured and printed together in the REPL
+    /// (``RenderOptions/measuredRecords``).
     static let batchSize = 100
 
     /// A section or record held while the first batch is measured.
@@ -73,7 +74,7 @@ struct GridRenderer: RecordRenderer {
         } else {
             held.append(.record(record))
             heldRecords += 1
-            if heldRecords >= Self.batchSize { settle() }
+            if let measured = context.options.measuredRecords, heldRecords >= measured { settle() }
         }
     }
 
@@ -123,7 +124,7 @@ struct GridRenderer: RecordRenderer {
     private mutating func printSection(_ section: RecordSection) {
         closeTable()
         var text = printedAnything ? "\n" : ""
-        text += context.style.rule(section.heading(nullValue: context.nullValue)) + "\n"
+        text += context.style.rule(section.heading(nullValue: context.options.nullValue)) + "\n"
         if drawing.isMarkdown && vertical == nil { text += "\n" }  // a paragraph, then the table
         context.output.write(text)
         printedAnything = true
@@ -144,7 +145,7 @@ struct GridRenderer: RecordRenderer {
             tableIsOpen = true
         }
         let cells = layout.columns.enumerated().map { c, column in
-            RenderCell(ColumnSet.cell(record, column), nullValue: context.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
+            RenderCell(ColumnSet.cell(record, column), nullValue: context.options.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
         }
         text += drawing.row(cells, layout) + "\n"
         context.output.write(text)
