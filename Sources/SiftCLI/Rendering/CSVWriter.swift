@@ -15,14 +15,8 @@ struct CSVWriter: RecordRenderer, SectionStream {
     let output: StandardOutput
     let options: RenderOptions
 
-    private enum Held {
-        case section(RecordSection)
-        case record(Value)
-    }
-
     private var columns = ColumnSet()
-    private var held: [Held] = []
-    private var heldRecords = 0
+    private var held: HeldBatch
     private var measuring = true
     /// Whether the results are in sections (each section then prints its own header row).
     private var sectioned = false
@@ -30,12 +24,13 @@ struct CSVWriter: RecordRenderer, SectionStream {
     init(output: StandardOutput, options: RenderOptions) {
         self.output = output
         self.options = options
+        held = HeldBatch(measuredRecords: options.measuredRecords)
     }
 
     mutating func beginSection(_ section: RecordSection) {
         sectioned = true
         if measuring {
-            held.append(.section(section))
+            held.hold(section)
         } else {
             printSection(section)
         }
@@ -44,9 +39,7 @@ struct CSVWriter: RecordRenderer, SectionStream {
     mutating func write(_ record: Value) {
         let newColumns = columns.add(record)
         if measuring {
-            held.append(.record(record))
-            heldRecords += 1
-            if let measured = options.measuredRecords, heldRecords >= measured { settle() }
+            if held.hold(record) { settle() }
             return
         }
         if newColumns { printHeader() }
@@ -68,9 +61,7 @@ struct CSVWriter: RecordRenderer, SectionStream {
     private mutating func settle() {
         measuring = false
         if !sectioned { printHeader() }
-        let replay = held
-        held = []
-        for item in replay {
+        for item in held.take() {
             switch item {
             case .section(let section): printSection(section)
             case .record(let record): printRecord(record)
