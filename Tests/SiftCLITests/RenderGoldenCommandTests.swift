@@ -11,7 +11,7 @@ import Testing
 @Suite struct RenderGoldenCommandTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("RenderGolden")
 
-    static let formats = ["json", "jsonl", "table", "csv", "indices"]
+    static let formats = ["json", "jsonl", "table", "csv", "indices", "box", "line", "markdown"]
 
     /// Records of different keys, nulls, text to quote or escape, a record that is not an
     /// object, and one written over several lines.
@@ -48,7 +48,7 @@ import Testing
         try Self.compare(result.stdout, c.name)
     }
 
-    static let queryCases: [Case] = ["json", "jsonl", "table", "csv"].flatMap { format in [
+    static let queryCases: [Case] = ["json", "jsonl", "table", "csv", "box", "line", "markdown"].flatMap { format in [
         Case(name: "query-\(format)", arguments: ["query", "--output", format, "Note SORT BY title"]),
         Case(name: "query-sections-\(format)", arguments: ["query", "--output", format, "Note SORT BY category.name, title SECTION BY category.name"]),
         Case(name: "query-count-\(format)", arguments: ["query", "--output", format, "COUNT Note WHERE title CONTAINS 'Note'"]),
@@ -71,6 +71,29 @@ import Testing
         let result = try SiftBinary.run(arguments: arguments)
         #expect(result.status == 0, "\(result.stderr)")
         try Self.compare(result.stdout, c.name)
+    }
+
+    /// `sift query --output box|line|markdown` prints what `sift run --output …` (the REPL's
+    /// `.mode`) prints for the same statement: one renderer for both.
+    @Test(arguments: ["box", "line", "markdown"])
+    func replFormatsPrintAsTheREPLDoes(_ format: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = QueryCommandTests.examples.appendingPathComponent("Notes")
+        let store = directory.appendingPathComponent("notes.sqlite").path
+        let imported = try SiftBinary.run("import", "--store", store, "--model", notes.appendingPathComponent("model.json").path,
+                                          notes.appendingPathComponent("data.json").path)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        for statement in ["SELECT title, contents FROM Note SORT BY title", "Note SORT BY category.name, title SECTION BY category.name"] {
+            let script = directory.appendingPathComponent("s.sift")
+            try Data((statement + "\n").utf8).write(to: script)
+            let run = try SiftBinary.run("run", script.path, "--store", store, "--output", format)
+            let query = try SiftBinary.run("query", "--store", store, "--output", format, statement)
+            #expect(run.status == 0 && query.status == 0, "\(run.stderr)\(query.stderr)")
+            #expect(query.stdout == run.stdout)
+            #expect(query.stdout.contains("My First Note"))
+        }
     }
 
     static func compare(_ output: String, _ name: String) throws {
