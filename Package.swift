@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
                                                                "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
-                    exclude: ["Transcripts", "ExampleScripts"]),
+                    exclude: ["Transcripts", "ExampleScripts", "RenderGolden"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).
         .testTarget(name: "SiftDocumentationTests", dependencies: ["Sift"]),

@@ -44,7 +44,7 @@ import Testing
     static func layout(_ widths: [Int], set: [Int] = []) -> GridLayout {
         let columns = widths.indices.map { "c\($0)" }
         let record = Value.dictionary(ValueDictionary(zip(columns, widths).map { ($0, .string(String(repeating: "x", count: $1))) }))
-        let context = RenderContext(output: StandardOutput(collector: { _ in }), mode: .table, headers: false, widths: set)
+        let context = RenderContext(output: StandardOutput(collector: { _ in }), mode: .table, options: RenderOptions(headers: false, widths: set))
         return GridLayout(columns: columns, records: [record], context: context, markdown: false)
     }
 
@@ -69,7 +69,7 @@ import Testing
         let record = Value.dictionary(ValueDictionary(zip(names, columns).map { name, width in
             (name, width > 0 ? .int(Int64(String(repeating: "9", count: width))!) : .string(String(repeating: "x", count: -width)))
         }))
-        let context = RenderContext(output: StandardOutput(collector: { _ in }), mode: .table, headers: false, widths: set)
+        let context = RenderContext(output: StandardOutput(collector: { _ in }), mode: .table, options: RenderOptions(headers: false, widths: set))
         return GridLayout(columns: names, records: [record], context: context, markdown: markdown)
     }
 

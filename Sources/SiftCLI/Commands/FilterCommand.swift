@@ -39,9 +39,10 @@ struct FilterCommand: ParsableCommand {
 
             Output formats: json (an array of the matching records as written in the input), jsonl
             (one record per line), table (aligned columns), csv (RFC 4180), indices (a JSON array of
-            the records' 0-based input positions). With --section-by, json and indices print
-            {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; the other
-            formats print a '# section' line before each section.
+            the records' 0-based input positions), and box, line and markdown (as the REPL's .mode
+            prints them). With --section-by, json and indices print
+            {"sections": [{"name", "indexTitle", "numberOfObjects", "objects"}]}; jsonl, table and
+            csv print a '# section' line before each section; box, line and markdown a heading.
 
             Examples:
               $ sift filter 'age >= 30 AND name BEGINSWITH[c] "a"' people.jsonl
@@ -88,7 +89,7 @@ struct FilterCommand: ParsableCommand {
     @Option(name: .customLong("section-by"), help: ArgumentHelp("Group the results into sections by this key path.", valueName: "KEYPATH"))
     var sectionBy: String?
 
-    @Option(help: ArgumentHelp("json, jsonl, table, csv or indices.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("json, jsonl, table, csv, indices, box, line or markdown.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
     @Option(help: ArgumentHelp("The most memory kept records may take (--sort, --section-by, table, csv): bytes, or 512M, 2G.", valueName: "SIZE"))
@@ -265,7 +266,7 @@ struct FilterCommand: ParsableCommand {
                 skipped += 1
                 return true
             }
-            if output.printsWholeValues { try kept.hold(match) }
+            if output.keepsEveryResult { try kept.hold(match) }
             renderer.write(match)
             printed += 1
             return limit == 0 || printed < limit

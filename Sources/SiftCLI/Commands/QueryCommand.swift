@@ -40,7 +40,7 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
-    @Option(help: ArgumentHelp("json, jsonl, table or csv.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("json, jsonl, table, csv, box, line or markdown.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
     @Option(help: ArgumentHelp("How objects show to-many relationships: counts (the number of destinations), ids (their @id values) or none (no relationships).", valueName: "counts|ids|none"))
@@ -50,7 +50,7 @@ struct QueryCommand: ParsableCommand {
     var properties: String?
 
     func validate() throws {
-        if output == .indices { throw ValidationError("--output indices is for 'sift filter'; use json, jsonl, table or csv") }
+        if output == .indices { throw ValidationError("--output indices is for 'sift filter'; use json, jsonl, table, csv, box, line or markdown") }
         if let properties { _ = try ObjectOutput.propertyList(properties) }
     }
 

@@ -27,28 +27,3 @@ enum CellText {
         }
     }
 }
-
-/// The columns of tabular output: the union of the results' top-level keys, in the order they
-/// are first seen. A result that is not a dictionary (a number in a JSON array of numbers) is
-/// shown in a `SELF` column.
-struct Columns {
-    static let selfColumn = "SELF"
-    private(set) var names: [String] = []
-    private var seen: Set<String> = []
-
-    init(_ values: some Sequence<Value>) {
-        for value in values {
-            if case .dictionary(let dictionary) = value {
-                for key in dictionary.keys where seen.insert(key).inserted { names.append(key) }
-            } else if seen.insert(Self.selfColumn).inserted {
-                names.append(Self.selfColumn)
-            }
-        }
-    }
-
-    /// The value of a result in a column (nil where it has no such key).
-    func cell(_ value: Value, _ column: String) -> Value {
-        if case .dictionary(let dictionary) = value { return dictionary[column] ?? .null }
-        return column == Self.selfColumn ? value : .null
-    }
-}

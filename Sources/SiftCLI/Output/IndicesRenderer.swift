@@ -26,8 +26,8 @@ struct IndicesRenderer: ResultRenderer {
         output.write("{\n  \"sections\": [")
         for (i, section) in sections.enumerated() {
             output.write(i == 0 ? "\n" : ",\n")
-            output.write("    {\"name\": \(JSONRenderer.string(section.name)), ")
-            output.write("\"indexTitle\": \(JSONRenderer.string(section.indexTitle)), ")
+            output.write("    {\"name\": \(JSONDocumentWriter.string(section.name)), ")
+            output.write("\"indexTitle\": \(JSONDocumentWriter.string(section.indexTitle)), ")
             output.write("\"numberOfObjects\": \(section.matches.count), ")
             output.write("\"objects\": [\(section.matches.map { String($0.position) }.joined(separator: ", "))]}")
         }

@@ -1,28 +1,15 @@
-import Sift
-
-/// `--output jsonl`: one record per line, as written in the input. A record written over
-/// several lines (an element of a pretty-printed array) has its whitespace between tokens
-/// removed, so it stays one line and keeps its spelling. With sections, a `# section` line
-/// comes before each section's records.
+/// `--output jsonl`: ``JSONLinesWriter``, each record as written in the input (put on one
+/// line); sections print as they come.
 struct JSONLinesRenderer: ResultRenderer {
-    let output: StandardOutput
+    private var lines: JSONLinesWriter
 
-    init(output: StandardOutput) { self.output = output }
+    init(output: StandardOutput) { lines = JSONLinesWriter(output: output) }
 
-    mutating func write(_ match: Match) {
-        output.write(!match.textIsOneLine && JSONCompaction.containsLineBreak(match.text) ? JSONCompaction.compacted(match.text) : match.text)
-        output.write(byte: 0x0A)
-        output.endOfResult()
-    }
+    mutating func write(_ match: Match) { lines.write(match) }
 
     mutating func finish() {}
 
-    func sectionStream() -> any SectionStream { JSONLinesSectionStream(output: output) }
+    func sectionStream() -> any SectionStream { JSONLinesWriter(output: lines.output) }
 
-    mutating func writeSections(_ sections: [MatchSection]) {
-        for section in sections {
-            output.write(SectionHeading.line(section) + "\n")
-            for match in section.matches { write(match) }
-        }
-    }
+    mutating func writeSections(_ sections: [MatchSection]) { lines.write(sections) }
 }

@@ -11,6 +11,18 @@ protocol SectionStream {
     mutating func abandon()
 }
 
+extension SectionStream {
+    /// Sections known whole (`sift filter --section-by`), written as if they came one by one,
+    /// then the end: the text the stream prints for them as a store reads them.
+    mutating func write(_ sections: [MatchSection]) {
+        for section in sections {
+            begin(RecordSection(name: section.name, indexTitle: section.indexTitle, count: section.matches.count))
+            for match in section.matches { write(match) }
+        }
+        finish()
+    }
+}
+
 /// The formats that need every result before they print (table and csv: their columns are
 /// the union of all results' keys) get the sections whole, at the end.
 struct CollectedSections: SectionStream {

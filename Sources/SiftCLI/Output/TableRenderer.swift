@@ -11,6 +11,8 @@ import Sift
 ///
 /// Columns are the union of the results' top-level keys in the order first seen. With
 /// sections, each section is a `# section` line and a table (the same columns in each).
+/// Cells and lines are the REPL's (``RenderCell``, ``TableDrawing/line(_:_:)``), with nil
+/// empty, headings left-aligned and nothing cut; every result sets the widths.
 struct TableRenderer: ResultRenderer {
     let output: StandardOutput
     private var matches: [Match] = []
@@ -22,12 +24,11 @@ struct TableRenderer: ResultRenderer {
     }
 
     mutating func finish() {
-        let columns = Columns(matches.lazy.map(\.value))
-        render(matches, columns)
+        render(matches, ColumnSet(matches.lazy.map(\.value)))
     }
 
     mutating func writeSections(_ sections: [MatchSection]) {
-        let columns = Columns(sections.lazy.flatMap(\.matches).map(\.value))
+        let columns = ColumnSet(sections.lazy.flatMap(\.matches).map(\.value))
         for (i, section) in sections.enumerated() {
             if i > 0 { output.write("\n") }
             output.write(SectionHeading.line(section) + "\n")
@@ -35,44 +36,33 @@ struct TableRenderer: ResultRenderer {
         }
     }
 
-    private func render(_ matches: [Match], _ columns: Columns) {
-        let footer = "(\(matches.count) row\(matches.count == 1 ? "" : "s"))\n"
+    private func render(_ matches: [Match], _ columns: ColumnSet) {
+        let footer = RowCount.footer(matches.count) + "\n"
         guard !columns.names.isEmpty else { return output.write(footer) }
-        let header = columns.names.map(Self.printable)
-        var rows: [[(text: String, number: Bool)]] = []
+        let header = columns.names.map { RenderCell(heading: $0) }
+        var rows: [[RenderCell]] = []
         rows.reserveCapacity(matches.count)
-        var widths = header.map(Self.displayWidth)
+        var widths = header.map(\.width)
         for match in matches {
-            var row: [(text: String, number: Bool)] = []
+            var row: [RenderCell] = []
             row.reserveCapacity(columns.names.count)
             for (c, column) in columns.names.enumerated() {
-                let value = columns.cell(match.value, column)
-                let text = Self.printable(CellText.text(value))
-                widths[c] = max(widths[c], Self.displayWidth(text))
-                row.append((text, CellText.isNumber(value)))
+                let cell = RenderCell(ColumnSet.cell(match.value, column), nullValue: RenderOptions.commands.nullValue)
+                widths[c] = max(widths[c], cell.width)
+                row.append(cell)
             }
             rows.append(row)
         }
         output.write(line(header.map { ($0, false) }, widths))
-        output.write(line(widths.map { (String(repeating: "-", count: $0), false) }, widths))
-        for row in rows { output.write(line(row, widths)) }
+        output.write(line(widths.map { (RenderCell(heading: String(repeating: "-", count: $0)), false) }, widths))
+        for row in rows { output.write(line(row.map { ($0, $0.isNumber) }, widths)) }
         output.write(footer)
     }
 
-    private func line(_ cells: [(text: String, number: Bool)], _ widths: [Int]) -> String {
-        var text = ""
-        for (c, cell) in cells.enumerated() {
-            if c > 0 { text += "  " }
-            let padding = String(repeating: " ", count: widths[c] - Self.displayWidth(cell.text))
-            text += cell.number ? padding + cell.text : cell.text + padding
-        }
+    /// A line of cells without trailing spaces (not even a cell's own).
+    private func line(_ cells: [(cell: RenderCell, rightAligned: Bool)], _ widths: [Int]) -> String {
+        var text = TableDrawing.line(cells.map { ($0.cell, $0.rightAligned, $0.cell.text) }, widths)
         while text.hasSuffix(" ") { text.removeLast() }
         return text + "\n"
     }
-
-    /// Control characters shown as escapes, so a cell stays on its line (as the REPL shows them).
-    static func printable(_ text: String) -> String { TerminalText.printable(text) }
-
-    /// Columns a terminal uses for `text` (wide characters two, combining marks none).
-    static func displayWidth(_ text: String) -> Int { TerminalWidth.of(text) }
 }

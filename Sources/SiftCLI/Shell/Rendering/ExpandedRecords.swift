@@ -25,7 +25,7 @@ struct ExpandedRecords {
         var widest = 0
         for record in records {
             for column in columns {
-                widest = max(widest, RenderCell(ColumnSet.cell(record, column), nullValue: context.nullValue).width)
+                widest = max(widest, RenderCell(ColumnSet.cell(record, column), nullValue: context.options.nullValue).width)
             }
         }
         let keyWidth = columns.map { RenderCell(heading: $0).width }.max() ?? 0
@@ -42,7 +42,7 @@ struct ExpandedRecords {
         let style = context.style
         let keys = columns.map { RenderCell(heading: $0) }
         let keyWidth = keys.map(\.width).max() ?? 0
-        var cells = columns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: context.nullValue) }
+        var cells = columns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: context.options.nullValue) }
         if let room = Self.room(for: keyWidth, context) { cells = cells.map { $0.cut(to: room) } }
         var text = style.rule(rule(keyWidth: keyWidth)) + "\n"
         for (key, cell) in zip(keys, cells) {

@@ -31,15 +31,15 @@ struct GridLayout {
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
         self.columns = columns
         let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
-        self.headings = context.headers ? headings : nil
-        var widths = context.headers ? headings.map(\.width) : Array(repeating: 0, count: columns.count)
+        self.headings = context.options.headers ? headings : nil
+        var widths = context.options.headers ? headings.map(\.width) : Array(repeating: 0, count: columns.count)
         var floors = Array(repeating: 0, count: columns.count)
         var numbers = Array(repeating: 0, count: columns.count)
         var others = Array(repeating: 0, count: columns.count)
         for record in records {
             for (c, column) in columns.enumerated() {
                 let value = ColumnSet.cell(record, column)
-                let cell = RenderCell(value, nullValue: context.nullValue, markdown: markdown)
+                let cell = RenderCell(value, nullValue: context.options.nullValue, markdown: markdown)
                 widths[c] = max(widths[c], cell.width)
                 if cell.isNumber {
                     numbers[c] += 1
@@ -51,7 +51,7 @@ struct GridLayout {
         }
         if markdown { floors = widths }
         var fixed = Array(repeating: false, count: columns.count)
-        for (c, width) in context.widths.prefix(columns.count).enumerated() where width > 0 {
+        for (c, width) in context.options.widths.prefix(columns.count).enumerated() where width > 0 {
             widths[c] = max(width, floors[c])
             fixed[c] = true
         }

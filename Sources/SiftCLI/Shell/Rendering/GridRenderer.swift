@@ -23,18 +23,13 @@ struct GridRenderer: RecordRenderer {
     let context: RenderContext
     let drawing: any GridDrawing
 
-    /// How many records are measured and printed together.
+    /// How many records are measured and printed together in the REPL
+    /// (``RenderOptions/measuredRecords``).
     static let batchSize = 100
 
-    /// A section or record held while the first batch is measured.
-    private enum Held {
-        case section(RecordSection)
-        case record(Value)
-    }
-
     private var columns = ColumnSet()
-    private var held: [Held] = []
-    private var heldRecords = 0
+    /// What is held while a batch is measured.
+    private var held: HeldBatch
     /// The measured columns; nil while a batch is measured.
     private var layout: GridLayout?
     /// Set when records print vertically.
@@ -47,13 +42,14 @@ struct GridRenderer: RecordRenderer {
     init(context: RenderContext, drawing: any GridDrawing) {
         self.context = context
         self.drawing = drawing
+        held = HeldBatch(measuredRecords: context.options.measuredRecords)
     }
 
     mutating func beginSection(_ section: RecordSection) {
         if vertical != nil {
             printSection(section)
         } else {
-            held.append(.section(section))
+            held.hold(section)
         }
     }
 
@@ -68,12 +64,9 @@ struct GridRenderer: RecordRenderer {
             settle()
             closeTable()
             layout = nil
-            held = [.record(record)]
-            heldRecords = 1
-        } else {
-            held.append(.record(record))
-            heldRecords += 1
-            if heldRecords >= Self.batchSize { settle() }
+            _ = held.hold(record)
+        } else if held.hold(record) {
+            settle()
         }
     }
 
@@ -87,10 +80,7 @@ struct GridRenderer: RecordRenderer {
     /// Measures the held records (the first batch chooses a table or vertical records), and
     /// prints what is held.
     private mutating func settle() {
-        let records = held.compactMap { held -> Value? in
-            if case .record(let record) = held { return record }
-            return nil
-        }
+        let records = held.records
         var next = GridLayout(columns: layout?.columns ?? columns.names, records: records, context: context, markdown: drawing.isMarkdown)
         if let layout {
             // Widths only grow, from one batch to the next.
@@ -109,10 +99,7 @@ struct GridRenderer: RecordRenderer {
         }
         if let layout, layout.widths != next.widths { closeTable() }  // the headings again, in the new widths
         self.layout = next
-        let replay = held
-        held = []
-        heldRecords = 0
-        for item in replay {
+        for item in held.take() {
             switch item {
             case .section(let section): printSection(section)
             case .record(let record): printRecord(record)
@@ -123,7 +110,7 @@ struct GridRenderer: RecordRenderer {
     private mutating func printSection(_ section: RecordSection) {
         closeTable()
         var text = printedAnything ? "\n" : ""
-        text += context.style.rule(section.heading(nullValue: context.nullValue)) + "\n"
+        text += context.style.rule(section.heading(nullValue: context.options.nullValue)) + "\n"
         if drawing.isMarkdown && vertical == nil { text += "\n" }  // a paragraph, then the table
         context.output.write(text)
         printedAnything = true
@@ -144,7 +131,7 @@ struct GridRenderer: RecordRenderer {
             tableIsOpen = true
         }
         let cells = layout.columns.enumerated().map { c, column in
-            RenderCell(ColumnSet.cell(record, column), nullValue: context.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
+            RenderCell(ColumnSet.cell(record, column), nullValue: context.options.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
         }
         text += drawing.row(cells, layout) + "\n"
         context.output.write(text)

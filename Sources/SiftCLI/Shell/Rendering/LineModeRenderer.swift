@@ -21,7 +21,7 @@ struct LineModeRenderer: RecordRenderer {
     init(context: RenderContext) { self.context = context }
 
     mutating func beginSection(_ section: RecordSection) {
-        context.output.write((printedAnything ? "\n" : "") + context.style.rule(section.heading(nullValue: context.nullValue)) + "\n")
+        context.output.write((printedAnything ? "\n" : "") + context.style.rule(section.heading(nullValue: context.options.nullValue)) + "\n")
         printedAnything = false
     }
 
@@ -33,7 +33,7 @@ struct LineModeRenderer: RecordRenderer {
         let keyWidth = keys.map(\.width).max() ?? 0
         var text = printedAnything ? "\n" : ""
         for (key, column) in zip(keys, columns.names) {
-            let cell = RenderCell(ColumnSet.cell(record, column), nullValue: context.nullValue)
+            let cell = RenderCell(ColumnSet.cell(record, column), nullValue: context.options.nullValue)
             var line = GridLine()
             line.cell(key, width: keyWidth, rightAligned: true, styled: context.style.heading(key.text))
             line.pad(1)

@@ -1,17 +1,14 @@
 import Sift
 
-/// What a renderer needs to know: where to write, the settings that shape output, and the
-/// terminal (its width, whether to colour). A terminal counts only when results go to it, not
-/// to a file (`.output FILE`).
+/// What a REPL renderer needs to know: where to write, the options that shape output (the
+/// session's `.headers`, `.nullvalue` and `.width`: ``RenderOptions``), and the terminal (its
+/// width, whether to colour). A terminal counts only when results go to it, not to a file
+/// (`.output FILE`).
 struct RenderContext {
     let output: StandardOutput
     let mode: SessionSettings.Mode
-    /// Column headings (`.headers`).
-    var headers = true
-    /// How nil shows in table, box, line and markdown modes (`.nullvalue`).
-    var nullValue = ""
-    /// Column widths (`.width`; 0: as wide as the values).
-    var widths: [Int] = []
+    /// Headings, nil's text, column widths, and the first batch that sets the columns.
+    var options = RenderOptions.session
     /// Records printed vertically (`.x`), in table, box and markdown modes.
     var expanded: SessionSettings.Expanded = .auto
     /// The terminal's width in cells, when a terminal shows the results.
@@ -20,18 +17,25 @@ struct RenderContext {
     /// Whether the results are grouped in sections (json prints `{"sections": […]}`).
     var sectioned = false
 
-    /// The renderer for the context's mode.
+    /// The renderer for the context's mode: csv, json and jsonl are the writers
+    /// `sift query --output` uses too.
     func makeRenderer() -> any RecordRenderer {
         switch mode {
         case .table: GridRenderer(context: self, drawing: TableDrawing(style: style))
         case .box: GridRenderer(context: self, drawing: BoxDrawing(style: style))
         case .markdown: GridRenderer(context: self, drawing: MarkdownDrawing(style: style))
         case .line: LineModeRenderer(context: self)
-        case .json: JSONRecordRenderer(context: self)
-        case .jsonl: JSONLinesRecordRenderer(context: self)
-        case .csv: CSVRecordRenderer(context: self)
+        case .json: JSONDocumentWriter(output: output, sectioned: sectioned)
+        case .jsonl: JSONLinesWriter(output: output)
+        case .csv: CSVWriter(output: output, options: options)
         }
     }
+}
+
+extension RenderOptions {
+    /// The REPL's defaults: columns measured on a first batch of ``GridRenderer/batchSize``
+    /// records, so the first rows of a long result print at once.
+    static let session = RenderOptions(measuredRecords: GridRenderer.batchSize)
 }
 
 extension Session {
@@ -40,9 +44,13 @@ extension Session {
     /// when the environment sets `NO_COLOR`.
     func renderContext(sectioned: Bool) -> RenderContext {
         let watching = output.isTerminal && output.results === output.standard
+        var options = RenderOptions.session
+        options.headers = settings.headers
+        options.nullValue = settings.nullValue
+        options.widths = settings.widths
         return RenderContext(
-            output: output.results, mode: settings.mode, headers: settings.headers, nullValue: settings.nullValue,
-            widths: settings.widths, expanded: settings.expanded, terminalWidth: watching ? output.terminalWidth() : nil,
+            output: output.results, mode: settings.mode, options: options, expanded: settings.expanded,
+            terminalWidth: watching ? output.terminalWidth() : nil,
             style: .forOutput(isTerminal: watching, environment: settings.environment), sectioned: sectioned)
     }
 }

@@ -5,6 +5,8 @@
 ///     ---------  ------  ----
 ///     Alien         8.5  1979
 ///     Gravity         7  2013
+///
+/// `sift query --output table` prints its lines with ``line(_:_:)`` too (``TableRenderer``).
 struct TableDrawing: GridDrawing {
     let style: TerminalStyle
 
@@ -18,24 +20,28 @@ struct TableDrawing: GridDrawing {
 
     func open(_ layout: GridLayout) -> [String] {
         guard let headings = layout.headings else { return [] }
-        var line = GridLine()
-        for (c, heading) in headings.enumerated() {
-            if c > 0 { line.pad(Self.gap) }
+        let line = Self.line(headings.enumerated().map { c, heading in
             let cut = heading.cut(to: layout.widths[c])
-            line.cell(cut, width: layout.widths[c], rightAligned: layout.numeric[c], styled: style.heading(cut.text))
-        }
+            return (cut, layout.numeric[c], style.heading(cut.text))
+        }, layout.widths)
         let rule = layout.widths.map { String(repeating: "-", count: $0) }.joined(separator: String(repeating: " ", count: Self.gap))
-        return [line.text, style.rule(rule)]
+        return [line, style.rule(rule)]
     }
 
     func row(_ cells: [RenderCell], _ layout: GridLayout) -> String {
-        var line = GridLine()
-        for (c, cell) in cells.enumerated() {
-            if c > 0 { line.pad(Self.gap) }
-            line.cell(cell, width: layout.widths[c], rightAligned: cell.isNumber, styled: style.cell(cell))
-        }
-        return line.text
+        Self.line(cells.map { ($0, $0.isNumber, style.cell($0)) }, layout.widths)
     }
 
     func close(_ layout: GridLayout) -> [String] { [] }
+
+    /// Cells ``gap`` spaces apart, each padded to its column's width (on the left when it is
+    /// right-aligned; `styled` is its text as printed), with no padding at the end.
+    static func line(_ cells: [(cell: RenderCell, rightAligned: Bool, styled: String)], _ widths: [Int]) -> String {
+        var line = GridLine()
+        for (c, cell) in cells.enumerated() {
+            if c > 0 { line.pad(gap) }
+            line.cell(cell.cell, width: widths[c], rightAligned: cell.rightAligned, styled: cell.styled)
+        }
+        return line.text
+    }
 }

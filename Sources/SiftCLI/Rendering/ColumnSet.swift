@@ -1,11 +1,19 @@
 import Sift
 
-/// The columns of tabular output as records arrive: the union of their top-level keys, in the
-/// order first seen (a record that is not a dictionary is shown in a `SELF` column, as
-/// ``Columns`` does for `sift query`).
+/// The columns of tabular output (csv and tables, in the commands and the REPL) as records
+/// arrive: the union of their top-level keys, in the order first seen. A record that is not a
+/// dictionary (a number in a JSON array of numbers) is shown in a `SELF` column.
 struct ColumnSet {
+    static let selfColumn = "SELF"
     private(set) var names: [String] = []
     private var seen: Set<String> = []
+
+    init() {}
+
+    /// The columns of all of `records`.
+    init(_ records: some Sequence<Value>) {
+        for record in records { add(record) }
+    }
 
     /// Adds a record's keys; returns whether any was new.
     @discardableResult
@@ -16,22 +24,16 @@ struct ColumnSet {
                 names.append(key)
                 added = true
             }
-        } else if seen.insert(Columns.selfColumn).inserted {
-            names.append(Columns.selfColumn)
+        } else if seen.insert(Self.selfColumn).inserted {
+            names.append(Self.selfColumn)
             added = true
         }
         return added
     }
 
-    /// Whether every key of `record` is a column already.
-    func covers(_ record: Value) -> Bool {
-        if case .dictionary(let dictionary) = record { return dictionary.keys.allSatisfy(seen.contains) }
-        return seen.contains(Columns.selfColumn)
-    }
-
     /// A record's value in a column (nil where it has no such key).
     static func cell(_ record: Value, _ column: String) -> Value {
         if case .dictionary(let dictionary) = record { return dictionary[column] ?? .null }
-        return column == Columns.selfColumn ? record : .null
+        return column == Self.selfColumn ? record : .null
     }
 }
