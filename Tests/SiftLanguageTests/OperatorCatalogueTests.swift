@@ -18,6 +18,29 @@ import Testing
         }
     }
 
+    /// Every comparison operator is read as itself, in any case (the word operators through the
+    /// keyword table, the hyphenated UTI ones too).
+    @Test(arguments: ComparisonOperator.allCases)
+    func everyOperatorParsesInAnyCase(_ op: ComparisonOperator) throws {
+        let right = op == .between ? "{1, 2}" : "b"
+        for spelling in [op.symbol, op.symbol.lowercased()] {
+            let predicate = try PredicateNode(format: "a \(spelling) \(right)")
+            guard case .comparison(let comparison) = predicate.kind else {
+                Issue.record("'a \(spelling) \(right)' read as \(predicate)")
+                continue
+            }
+            #expect(comparison.operator == op)
+        }
+    }
+
+    /// The hyphenated keywords all begin with `UTI`, the only word the lexer reads on past a hyphen.
+    @Test func hyphenatedKeywordsBeginWithUTI() {
+        let hyphenated = Keyword.allCases.filter { !$0.isOneWord }
+        #expect(!hyphenated.isEmpty)
+        #expect(hyphenated.allSatisfy { $0.spelling.hasPrefix("UTI-") })
+        #expect(Keyword.hyphenatedTails.map(\.keyword) == hyphenated)
+    }
+
     /// A keyword names the comparison operator of its own spelling, or none.
     @Test(arguments: Keyword.allCases)
     func aKeywordNamesOnlyTheOperatorItSpells(_ keyword: Keyword) {

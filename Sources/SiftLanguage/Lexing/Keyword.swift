@@ -50,7 +50,17 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
 
     /// The words a key must prefix with `#` to be read as a key (`#size`, `#in`): every
     /// keyword but the hyphenated UTI operators, which no key can be spelt as.
-    public static let reservedWords: [String] = allCases.map(\.spelling).filter { !$0.contains("-") }
+    public static let reservedWords: [String] = allCases.filter(\.isOneWord).map(\.spelling)
+
+    /// Whether the keyword is one word: every one but the hyphenated UTI operators, which the
+    /// lexer reads on their own (no identifier or key is spelt with a hyphen).
+    var isOneWord: Bool { !spelling.contains("-") }
+
+    /// The hyphenated keywords, each with what follows its first word (`UTI`): `-CONFORMS-TO`,
+    /// `-EQUALS`, as bytes, for the lexer.
+    static let hyphenatedTails: [(tail: [UInt8], keyword: Keyword)] = allCases.filter { !$0.isOneWord }.map { keyword in
+        (Array(keyword.spelling.drop { $0 != "-" }.utf8), keyword)
+    }
 
     /// The comparison operator this keyword spells, if any.
     var comparisonOperator: ComparisonOperator? {
@@ -75,7 +85,7 @@ public enum Keyword: UInt8, Sendable, CaseIterable {
     /// its length: no hashing, no allocation.
     private static let byLength: [[(UInt128, Keyword)]] = {
         var table = [[(UInt128, Keyword)]](repeating: [], count: 16)
-        for keyword in Keyword.allCases where keyword != .utiConformsTo && keyword != .utiEquals {
+        for keyword in Keyword.allCases where keyword.isOneWord {
             let bytes = Array(keyword.spelling.lowercased().utf8)
             table[bytes.count].append((pack(bytes), keyword))
         }

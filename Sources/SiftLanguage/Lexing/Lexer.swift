@@ -205,8 +205,7 @@ struct Lexer {
             if end - start == 3, bytes[start] | 0x20 == UInt8(ascii: "u"), bytes[start + 1] | 0x20 == UInt8(ascii: "t"),
                bytes[start + 2] | 0x20 == UInt8(ascii: "i"), byte(end) == UInt8(ascii: "-")
             {
-                for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
-                    let suffixBytes = Array(suffix.utf8)
+                for (suffixBytes, keyword) in Keyword.hyphenatedTails {
                     let suffixEnd = end + suffixBytes.count
                     if suffixEnd <= bytes.count,
                        zip(bytes[end..<suffixEnd], suffixBytes).allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0) == $1 }),
