@@ -92,9 +92,9 @@ public enum OrderedPipeline {
 private final class PipelineState<Chunk, Output>: @unchecked Sendable {
     private let condition = NSCondition()
     private let inFlight: Int
-    /// Chunks produced and not yet taken by a worker, in order (`queueHead` is the next).
-    private var queue: [(Int, Chunk)] = []
-    private var queueHead = 0
+    /// Chunks produced and not yet taken by a worker, by number (`nextToWork` is the next).
+    private var queue: [Int: Chunk] = [:]
+    private var nextToWork = 0
     /// Results not yet taken, by chunk number.
     private var done: [Int: (Chunk, Output)] = [:]
     /// Chunks produced so far (the next chunk's number).
@@ -117,7 +117,7 @@ private final class PipelineState<Chunk, Output>: @unchecked Sendable {
             let chunk = produce()
             condition.lock()
             if let chunk {
-                queue.append((produced, chunk))
+                queue[produced] = chunk
                 produced += 1
             } else {
                 finishedProducing = true
@@ -132,17 +132,14 @@ private final class PipelineState<Chunk, Output>: @unchecked Sendable {
     func workAll(_ work: @Sendable (Chunk) -> Output) {
         while true {
             condition.lock()
-            while queueHead == queue.count && !finishedProducing && !stopped { condition.wait() }
-            if stopped || queueHead == queue.count {
+            while nextToWork == produced && !finishedProducing && !stopped { condition.wait() }
+            if stopped || nextToWork == produced {
                 condition.unlock()
                 return
             }
-            let (number, chunk) = queue[queueHead]
-            queueHead += 1
-            if queueHead > 64 && queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
+            let number = nextToWork
+            let chunk = queue.removeValue(forKey: number)!
+            nextToWork += 1
             condition.unlock()
             let output = work(chunk)
             condition.lock()
@@ -172,7 +169,6 @@ private final class PipelineState<Chunk, Output>: @unchecked Sendable {
         condition.lock()
         stopped = true
         queue.removeAll()
-        queueHead = 0
         done.removeAll()
         condition.broadcast()
         condition.unlock()
