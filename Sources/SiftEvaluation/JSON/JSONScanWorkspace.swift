@@ -16,6 +16,9 @@ struct JSONScanWorkspace {
     var containers: [Container] = []
     var values: [Value] = []
     var keys: [String] = []
+    /// The kept members of the object ``JSONScanner/scanProjectedValue(_:_:)`` is reading.
+    var projectedKeys: [String] = []
+    var projectedValues: [Value] = []
     /// ``JSONScanner/skipValue(_:)``'s stack of open containers.
     var skipStack: [Bool] = []
     /// Whether the top-level keys of object records are collected in `keysSeen`.
