@@ -53,6 +53,11 @@ struct FilterCommand: ParsableCommand {
               $ jq '.[]' people.json | sift filter 'age > 40' --select name,address.city --output jsonl
               $ sift filter 'price > 10' response.json --path data.items --count
 
+            --jobs N reads and matches JSON Lines (any sequence of values but a top-level array,
+            without --path) on N threads, in chunks cut at line boundaries, and prints the
+            results in input order, exactly as --jobs 1 (one thread) prints them; the default is
+            the processors the process may use (its affinity mask, bounded by a cgroup CPU quota).
+
             On a predicate error, sift prints the predicate with a caret under the column; on
             malformed input (including text that is not UTF-8), the line and column. Either way
             it exits with status 1; results printed before an error in the input stay, and a
