@@ -54,6 +54,11 @@ struct FilterCommand: ParsableCommand {
               $ jq '.[]' people.json | sift filter 'age > 40' --select name,address.city --output jsonl
               $ sift filter 'price > 10' response.json --path data.items --count
 
+            --jobs N reads and matches JSON Lines (any sequence of values but a top-level array,
+            without --path) on N threads, in chunks cut at line boundaries, and prints the
+            results in input order, exactly as --jobs 1 (one thread) prints them; the default is
+            the processors the process may use (its affinity mask, bounded by a cgroup CPU quota).
+
             On a predicate error, sift prints the predicate with a caret under the column; on
             malformed input (including text that is not UTF-8), the line and column. Either way
             it exits with status 1; results printed before an error in the input stay, and a
@@ -104,6 +109,9 @@ struct FilterCommand: ParsableCommand {
     @Flag(help: "Print only the number of results.")
     var count = false
 
+    @Option(help: ArgumentHelp("Read and match on N threads (default: the processors the process may use; 1: one thread).", valueName: "N"))
+    var jobs: Int?
+
     func validate() throws {
         if !splitWords.isEmpty {
             if let file, FileManager.default.fileExists(atPath: file) {
@@ -117,6 +125,7 @@ struct FilterCommand: ParsableCommand {
         }
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
         if count && sectionBy != nil { throw ValidationError("--count prints one number; it cannot be used with --section-by") }
         if let path, pathKeys(path).contains(where: \.isEmpty) {
             throw ValidationError("--path takes a key path of keys separated by '.' (items, data.items), not '\(path)'")
@@ -142,15 +151,32 @@ struct FilterCommand: ParsableCommand {
         let printsRecords = !count && selection == nil
         let reparse = projection != nil && output.printsWholeValues && printsRecords
         let keepsText = output.printsRecordText && printsRecords
-        let reader = JSONRecordReader(fileDescriptor: input.descriptor, keepingText: keepsText || reparse,
-                                      projection: projection, path: path.map(pathKeys) ?? [])
-        let missingKeys = MissingKeys(keyPaths: MissingKeys.keyPaths(readBy: compiled.predicate) + optionKeyPaths.map(MissingKeys.plainKeys),
-                                      reader: reader)
+        let missingKeyPaths = MissingKeys.keyPaths(readBy: compiled.predicate) + optionKeyPaths.map(MissingKeys.plainKeys)
+        // More than one job reads JSON Lines (any sequence of values but an array) in chunks;
+        // an array, or --path, is read on one thread.
+        let jobs = self.jobs ?? UsableProcessors.count
+        var readAlready: [UInt8] = []
+        if jobs > 1 && path == nil, let start = ParallelMatcher.readStart(input.descriptor) {
+            readAlready = start
+        }
+        let matcher: any MatchSource
+        let missingKeys: MissingKeys
+        if jobs > 1 && path == nil, let first = ParallelMatcher.firstValueByte(readAlready), first != UInt8(ascii: "[") {
+            let keysSeen = KeysSeenReplay(collectsKeys: false)
+            missingKeys = MissingKeys(keyPaths: missingKeyPaths, reader: keysSeen)
+            let work = ChunkWork(predicate: compiled, projection: projection, reparse: reparse, keepsText: keepsText)
+            matcher = ParallelMatcher(descriptor: input.descriptor, readAlready: readAlready, work: work, inputName: input.name,
+                                      jobs: jobs, chunkBytes: ParallelMatcher.chunkBytes, missingKeys: missingKeys, keysSeen: keysSeen)
+        } else {
+            let reader = JSONRecordReader(fileDescriptor: input.descriptor, readAlready: readAlready, keepingText: keepsText || reparse,
+                                          projection: projection, path: path.map(pathKeys) ?? [])
+            missingKeys = MissingKeys(keyPaths: missingKeyPaths, reader: reader)
+            matcher = Matcher(reader: reader, predicate: compiled, inputName: input.name, reparse: reparse,
+                              keepsText: keepsText, missingKeys: missingKeys)
+        }
         let standardOutput = StandardOutput()
         var renderer = output.makeRenderer(standardOutput)
         if let selection { renderer = SelectingRenderer(inner: renderer, selection: selection) }
-        let matcher = Matcher(reader: reader, predicate: compiled, inputName: input.name, reparse: reparse,
-                              keepsText: keepsText, missingKeys: missingKeys)
         var kept = KeptMatches(budget: budget, reason: keepingReason(sortKeys), printsValues: output.printsWholeValues)
         do throws(FilterFailure) {
             if count {
@@ -258,7 +284,7 @@ struct FilterCommand: ParsableCommand {
 
     /// No sorting or sections: each match is printed as it is found, and reading stops once
     /// the limit is reached. (The table and csv formats keep the matches until the end.)
-    private func stream(_ matcher: Matcher, _ renderer: inout any ResultRenderer, _ kept: inout KeptMatches) throws(FilterFailure) {
+    private func stream(_ matcher: any MatchSource, _ renderer: inout any ResultRenderer, _ kept: inout KeptMatches) throws(FilterFailure) {
         var skipped = 0
         var printed = 0
         try matcher.forEachMatch { (match) throws(FilterFailure) in
@@ -275,7 +301,7 @@ struct FilterCommand: ParsableCommand {
     }
 
     /// --count: the number of results (after --offset and --limit), without keeping them.
-    private func countMatches(_ matcher: Matcher) throws(FilterFailure) -> Int {
+    private func countMatches(_ matcher: any MatchSource) throws(FilterFailure) -> Int {
         var matches = 0
         try matcher.forEachMatch { _ throws(FilterFailure) in
             matches += 1
@@ -287,7 +313,7 @@ struct FilterCommand: ParsableCommand {
 
     /// Sorting or sections: the matches are kept (value, position and, for json/jsonl, text),
     /// sorted, cut by offset and limit, and grouped.
-    private func sortAndSection(_ matcher: Matcher, _ sortKeys: [SortKey]?, _ sectionKeyPath: String?, _ renderer: inout any ResultRenderer,
+    private func sortAndSection(_ matcher: any MatchSource, _ sortKeys: [SortKey]?, _ sectionKeyPath: String?, _ renderer: inout any ResultRenderer,
                                 _ kept: inout KeptMatches) throws(FilterFailure) {
         var matches: [Match] = []
         // Without sorting, results are in input order: only the first offset + limit matter

@@ -20,18 +20,21 @@ final class MissingKeys {
 
     private var tracked: [Tracked]
     private var objectRecords = 0
-    private let reader: JSONRecordReader
+    private let reader: any KeysSeenSource
     /// After this many object records, keys are no longer collected (enough for a suggestion).
     static let sampledRecords = 1000
     static let mostCandidates = 10_000
 
     /// `keyPaths`: each as its keys (`["address", "city"]`).
-    init(keyPaths: [[String]], reader: JSONRecordReader) {
+    init(keyPaths: [[String]], reader: any KeysSeenSource) {
         var seen: Set<[String]> = []
         tracked = keyPaths.filter { !$0.isEmpty && seen.insert($0).inserted }.map { Tracked(keys: $0) }
         self.reader = reader
         reader.collectsKeys = !tracked.isEmpty
     }
+
+    /// Whether ``note(_:)`` still needs the records (some key path is not yet found whole).
+    var isNoting: Bool { !tracked.isEmpty }
 
     /// Notes a record as read.
     func note(_ value: Value) {
@@ -166,3 +169,13 @@ final class MissingKeys {
         }
     }
 }
+
+/// Where ``MissingKeys`` finds the top-level keys the records had (for its suggestions): the
+/// reader of the input, or the replay of the keys of an input read in chunks.
+protocol KeysSeenSource: AnyObject {
+    var collectsKeys: Bool { get set }
+    var keysSeen: Set<String> { get }
+}
+
+extension JSONRecordReader: KeysSeenSource {}
+extension KeysSeenReplay: KeysSeenSource {}

@@ -62,6 +62,28 @@ public final class JSONRecordReader {
     /// The top-level keys of the object records read while ``collectsKeys`` was on.
     public var keysSeen: Set<String> { workspace.keysSeen }
 
+    /// Whether the keys ``collectsKeys`` collects are logged instead, per record, for
+    /// ``takeKeyNotes()`` (a chunk's reader, whose keys are replayed in order by
+    /// ``KeysSeenReplay``).
+    package var logsKeyNotes: Bool {
+        get { workspace.keyNoteLog != nil }
+        set { workspace.keyNoteLog = newValue ? (workspace.keyNoteLog ?? []) : nil }
+    }
+
+    /// The keys logged since the last call (those of the record ``next()`` just returned).
+    package func takeKeyNotes() -> [[String]] {
+        guard let log = workspace.keyNoteLog, !log.isEmpty else { return [] }
+        workspace.keyNoteLog = []
+        return log
+    }
+
+    /// The key lists the reader's dictionaries share: chunks read with the same ones make
+    /// dictionaries of one shape, whose keys a shared compiled predicate finds once.
+    package var shapes: DictionaryShapes {
+        get { workspace.shapes }
+        set { workspace.shapes = newValue }
+    }
+
     private enum State {
         case start
         /// Before a top-level value (or the end).
@@ -96,6 +118,11 @@ public final class JSONRecordReader {
     private var end = 0
     private var bufferBase = 0
     private var endOfInput = false
+    /// A chunk of a larger input (``init(chunk:startsInput:endsInput:keepingText:projection:)``)
+    /// that more input follows: needing a byte past it throws ``JSONChunkEnded``.
+    private var chunkContinues = false
+    /// Whether a byte order mark at the start is skipped (only at the start of the whole input).
+    private var skipsByteOrderMark = true
 
     // Newlines are counted up to `trackedOffset` (absolute); the line there is `line`,
     // starting at absolute offset `lineStart`. When the line started before the buffer,
@@ -158,6 +185,38 @@ public final class JSONRecordReader {
         endOfInput = true
     }
 
+    /// Reads from an open file descriptor whose first bytes were already read (`readAlready`):
+    /// as ``init(fileDescriptor:chunkSize:keepingText:projection:path:)`` on the whole input.
+    package convenience init(fileDescriptor: Int32, readAlready: [UInt8], keepingText: Bool = true, projection: JSONProjection? = nil,
+                             path: [String] = []) {
+        self.init(fileDescriptor: fileDescriptor, keepingText: keepingText, projection: projection, path: path)
+        if readAlready.count > capacity { grow(to: readAlready.count + chunkSize) }
+        end = UnsafeMutableBufferPointer(start: storage, count: capacity).initialize(fromContentsOf: readAlready)
+    }
+
+    /// Reads the records of one chunk of a larger input that is cut between top-level values
+    /// (see ``LineChunks``): positions and lines count from the chunk's start (record 0,
+    /// line 1); a byte order mark is skipped only when `startsInput`. Unless `endsInput`, a value
+    /// (or an error) that may go on past the chunk's end throws ``JSONChunkEnded``: the chunk
+    /// was not cut between values, and must be read again with what follows it.
+    package init(chunk: UnsafeRawBufferPointer, startsInput: Bool, endsInput: Bool, keepingText: Bool = true,
+                 projection: JSONProjection? = nil) {
+        self.fileDescriptor = -1
+        self.fileHandle = nil
+        self.chunkSize = max(16, chunk.count)
+        self.keepingText = keepingText
+        self.maximumDepth = JSONParser.maximumDepth
+        self.projection = projection
+        self.path = []
+        capacity = max(1, chunk.count)
+        storage = .allocate(capacity: capacity)
+        if let base = chunk.baseAddress { storage.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: chunk.count) }
+        end = chunk.count
+        endOfInput = endsInput
+        chunkContinues = !endsInput
+        skipsByteOrderMark = startsInput
+    }
+
     /// Reads from a string in memory.
     public convenience init(text: String, keepingText: Bool = true, projection: JSONProjection? = nil, path: [String] = []) {
         self.init(bytes: Array(text.utf8), keepingText: keepingText, projection: projection, path: path)
@@ -174,6 +233,14 @@ public final class JSONRecordReader {
             case .start:
                 try startReading()
             case .between:
+                if chunkContinues {
+                    // A chunk ends between values: whitespace to its end is its end.
+                    while start < end, JSONScanner.isWhitespace(storage[start]) { start += 1 }
+                    if start == end {
+                        state = .finished
+                        return nil
+                    }
+                }
                 guard let b = try peekNonWhitespace() else {
                     state = .finished
                     return nil
@@ -230,8 +297,8 @@ public final class JSONRecordReader {
 
     private func startReading() throws {
         // A byte order mark.
-        while end - start < 3, !endOfInput { try fill() }
-        if end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
+        while end - start < 3, !endOfInput, !chunkContinues { try fill() }
+        if skipsByteOrderMark, end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
             start += 3
             trackedOffset = 3
             lineStart = 3
@@ -431,6 +498,7 @@ public final class JSONRecordReader {
     /// Drops the consumed bytes and reads more: at least one read, and then until `atLeast`
     /// bytes are unconsumed (or the input ends).
     private func fill(atLeast wanted: Int = 0) throws {
+        if chunkContinues { throw JSONChunkEnded() }
         guard !endOfInput else { return }
         if start > 0 { discardConsumed() }
         repeat {
@@ -511,6 +579,10 @@ public final class JSONRecordReader {
         return JSONSyntaxError(message: message, line: line, column: column, offset: offset)
     }
 }
+
+/// A chunk read by ``JSONRecordReader/init(chunk:startsInput:endsInput:keepingText:projection:)``
+/// ended inside a value, or where an error might read differently with the bytes that follow.
+package struct JSONChunkEnded: Error, Sendable {}
 
 /// Reading the input failed (not its JSON): the system's message.
 public struct JSONReadError: Error, Sendable, CustomStringConvertible {

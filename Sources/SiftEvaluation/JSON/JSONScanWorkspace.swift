@@ -16,6 +16,9 @@ struct JSONScanWorkspace {
     var containers: [Container] = []
     var values: [Value] = []
     var keys: [String] = []
+    /// The kept members of the object ``JSONScanner/scanProjectedValue(_:_:)`` is reading.
+    var projectedKeys: [String] = []
+    var projectedValues: [Value] = []
     /// ``JSONScanner/skipValue(_:)``'s stack of open containers.
     var skipStack: [Bool] = []
     /// Whether the top-level keys of object records are collected in `keysSeen`.
@@ -24,11 +27,19 @@ struct JSONScanWorkspace {
     /// The key lists of the objects read so far, so objects of the same keys (the records of one
     /// file) share one.
     var shapes = DictionaryShapes()
+    /// When not nil, ``noteKeys(_:)`` only logs the keys it is given, each call's as one list,
+    /// for a reader of chunks that hands them to whoever replays them in the input's order
+    /// (``KeysSeenReplay``).
+    var keyNoteLog: [[String]]? = nil
     /// Past this many keys, collecting stops (a sample is enough for suggestions).
     static let mostKeysSeen = 10_000
 
     /// Adds record keys to `keysSeen`.
     mutating func noteKeys(_ keys: some Sequence<String>) {
+        if keyNoteLog != nil {
+            keyNoteLog!.append(Array(keys))
+            return
+        }
         keysSeen.formUnion(keys)
         if keysSeen.count >= Self.mostKeysSeen { collectingKeys = false }
     }

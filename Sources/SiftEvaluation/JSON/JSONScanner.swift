@@ -179,7 +179,11 @@ struct JSONScanner {
         var inner = self
         inner.index = index
         inner.maximumDepthForMembers()
-        var object = ValueDictionary()
+        // The kept members, made one dictionary at the end with the workspace's shapes: records
+        // of the same kept keys share one key list (built key by key, each record's would be its
+        // own, and every thread evaluating would start from one shared empty shape).
+        workspace.projectedKeys.removeAll(keepingCapacity: true)
+        workspace.projectedValues.removeAll(keepingCapacity: true)
         while true {
             // The key: compared as bytes, made a String only when it is kept.
             guard inner.index < count, base[inner.index] == JSONScanner.quote else { throw inner.failure("expected a string key") }
@@ -201,7 +205,9 @@ struct JSONScanner {
             guard inner.index < count, base[inner.index] == UInt8(ascii: ":") else { throw inner.failure("expected ':'") }
             inner.index += 1
             if kept, let keyText {
-                object[keyText] = try inner.scanValue(&workspace)
+                let value = try inner.scanValue(&workspace)
+                workspace.projectedKeys.append(keyText)
+                workspace.projectedValues.append(value)
             } else {
                 if workspace.collectingKeys, let keyText { workspace.noteKeys(CollectionOfOne(keyText)) }
                 try inner.skipValue(&workspace)
@@ -217,6 +223,9 @@ struct JSONScanner {
             guard b == UInt8(ascii: "}") else { throw inner.failure("expected ',' or '}'") }
             inner.index += 1
             index = inner.index
+            let object = workspace.shapes.dictionary(keys: workspace.projectedKeys, values: workspace.projectedValues)
+            workspace.projectedKeys.removeAll(keepingCapacity: true)
+            workspace.projectedValues.removeAll(keepingCapacity: true)
             return .dictionary(object)
         }
     }

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Cuts what a file descriptor reads into chunks of about `chunkBytes` at line boundaries: each
+/// chunk but the last ends with a newline, and a line longer than a chunk is one chunk. For
+/// ``OrderedPipeline``'s producer: the chunks, in order, joined, are the input.
+///
+/// A chunk is cut after the last newline of the bytes read whose next byte `prefersCutBefore`
+/// accepts (JSON Lines: a line that starts a value, not an indented line of a pretty-printed
+/// one), after the last newline if none does. When the input is a pipe with nothing more to read
+/// for now, the lines read so far are a chunk at once (as a reader of one record at a time would
+/// have printed them), so a slow writer's records are not held back.
+package final class LineChunks: @unchecked Sendable {
+    /// One chunk: its bytes, or the error that ended reading (after the chunks before it).
+    package enum Chunk: Sendable {
+        case bytes([UInt8], isFirst: Bool, isLast: Bool)
+        case failed(String)
+    }
+
+    private let fileDescriptor: Int32
+    private let chunkBytes: Int
+    private let prefersCutBefore: @Sendable (UInt8) -> Bool
+    /// Read and not yet in a chunk.
+    private var pending: [UInt8]
+    private var endOfInput = false
+    private var finished = false
+    /// A read that failed after the last chunk was cut: the next chunk.
+    private var readError: String?
+    /// Whether a chunk was made yet.
+    private var started = false
+    /// The index of the last newline in `pending`.
+    private var lastNewline: Int?
+
+    /// - Parameters:
+    ///   - readAlready: the input's first bytes, read before (they start the first chunk).
+    package init(fileDescriptor: Int32, chunkBytes: Int, readAlready: [UInt8] = [],
+                 prefersCutBefore: @escaping @Sendable (UInt8) -> Bool = { _ in true }) {
+        self.fileDescriptor = fileDescriptor
+        self.chunkBytes = max(1, chunkBytes)
+        self.pending = readAlready
+        self.prefersCutBefore = prefersCutBefore
+        lastNewline = readAlready.lastIndex(of: 0x0A)
+    }
+
+    /// The next chunk; nil after the last. Called by one thread at a time.
+    package func next() -> Chunk? {
+        guard !finished else { return nil }
+        if let readError {
+            finished = true
+            return .failed(readError)
+        }
+        // Read up to a chunk's worth, then on until a newline (a line longer than a chunk); from
+        // a pipe that has nothing more for now, the whole lines read so far.
+        var idle = false
+        while !endOfInput {
+            if pending.count >= chunkBytes && lastNewline != nil { break }
+            if lastNewline != nil && !moreIsReady() {
+                idle = true
+                break
+            }
+            if let error = readMore() {
+                finished = true
+                return .failed(error)
+            }
+        }
+        if endOfInput && (pending.count <= chunkBytes || lastNewline == nil) {
+            finished = true
+            if pending.isEmpty { return nil }
+            let last = pending
+            pending = []
+            defer { started = true }
+            return .bytes(last, isFirst: !started, isLast: true)
+        }
+        let cut = idle ? lastNewline! + 1 : cutPoint()
+        let chunk = Array(pending[..<cut])
+        pending.removeFirst(cut)
+        if let newline = lastNewline { lastNewline = newline >= cut ? newline - cut : nil }
+        // Whether the input ends with this cut: read on to know, where a read returns at once.
+        if pending.isEmpty && !endOfInput && moreIsReady() { readError = readMore() }
+        let isLast = endOfInput && pending.isEmpty && readError == nil
+        if isLast { finished = true }
+        defer { started = true }
+        return .bytes(chunk, isFirst: !started, isLast: isLast)
+    }
+
+    /// Where to cut `pending` (which has a newline): after the last newline followed by a byte
+    /// `prefersCutBefore` accepts, within a chunk's length if one is; else after the last newline
+    /// within a chunk's length; else after the first newline.
+    private func cutPoint() -> Int {
+        let limit = min(pending.count, chunkBytes)
+        return pending.withUnsafeBufferPointer { bytes -> Int in
+            var anyNewline: Int? = nil
+            var i = limit - 1
+            while i >= 0 {
+                if bytes[i] == 0x0A {
+                    if anyNewline == nil { anyNewline = i + 1 }
+                    // The byte after it must have been read to be judged.
+                    if i + 1 < bytes.count && prefersCutBefore(bytes[i + 1]) { return i + 1 }
+                }
+                i -= 1
+            }
+            if let anyNewline { return anyNewline }
+            // The first newline past a chunk's length (a long line).
+            var j = limit
+            while j < bytes.count && bytes[j] != 0x0A { j += 1 }
+            return min(j + 1, bytes.count)
+        }
+    }
+
+    /// Reads once into `pending`; the system's message on failure.
+    private func readMore() -> String? {
+        let want = max(chunkBytes, 1 << 16)
+        let old = pending.count
+        pending.reserveCapacity(old + want)
+        while true {
+            var n = 0
+            pending.append(contentsOf: repeatElement(0, count: want))
+            pending.withUnsafeMutableBufferPointer { buffer in
+                n = read(fileDescriptor, buffer.baseAddress! + old, want)
+            }
+            pending.removeLast(want - max(n, 0))
+            if n > 0 {
+                if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
+                return nil
+            }
+            if n == 0 {
+                endOfInput = true
+                return nil
+            }
+            if errno != EINTR { return String(cString: strerror(errno)) }
+        }
+    }
+
+    /// Whether a read would return at once (a regular file always; a pipe with bytes waiting).
+    private func moreIsReady() -> Bool {
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+}
