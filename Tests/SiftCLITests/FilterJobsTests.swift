@@ -142,10 +142,24 @@ struct FilterJobsTests {
         #expect(failed.status == 1)
     }
 
-    @Test("--jobs must be positive", arguments: ["0", "-2"])
-    func jobsMustBePositive(_ jobs: String) throws {
+    @Test("--jobs must be 0 or more", arguments: ["-1", "-2"])
+    func jobsMustNotBeNegative(_ jobs: String) throws {
         let result = try SiftBinary.run(arguments: ["filter", "age > 1", "--jobs=\(jobs)"], stdin: Self.jsonLines)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("--jobs must be 1 or more"))
+        #expect(result.stderr.contains("--jobs must be 0 (every usable processor) or more"))
+    }
+
+    /// One thread by default; `--jobs 0` asks for every usable processor: both print what
+    /// `--jobs 1` prints.
+    @Test func theDefaultAndJobsZeroPrintWhatOneJobPrints() throws {
+        let one = try SiftBinary.run(arguments: ["filter", "age > 1", "--jobs", "1"], stdin: Self.jsonLines)
+        #expect(one.status == 0)
+        #expect(!one.stdout.isEmpty)
+        for arguments in [["filter", "age > 1"], ["filter", "age > 1", "--jobs", "0"]] {
+            let result = try SiftBinary.run(arguments: arguments, stdin: Self.jsonLines)
+            #expect(result.stdout == one.stdout, "\(arguments)")
+            #expect(result.stderr == one.stderr, "\(arguments)")
+            #expect(result.status == one.status, "\(arguments)")
+        }
     }
 }
