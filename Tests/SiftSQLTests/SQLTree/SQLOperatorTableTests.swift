@@ -1,5 +1,6 @@
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
+@testable import SiftSQLiteStore
 import Testing
 
 /// Every operator of the SQL tree has a binding level in each dialect's precedence table (one
