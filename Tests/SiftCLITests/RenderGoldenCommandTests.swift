@@ -102,7 +102,10 @@ import Testing
             try Data(output.utf8).write(to: file)
             return
         }
-        let expected = try String(decoding: Data(contentsOf: file), as: UTF8.self)
+        // An empty file is not read: FoundationEssentials' readBytesFromFile leaks the 4 KB buffer
+        // it reads an empty file into (LeakSanitizer reports it), and four outputs are empty.
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
+        let expected = size == 0 ? "" : try String(decoding: Data(contentsOf: file), as: UTF8.self)
         #expect(output == expected, "\(name): printed\n\(output)")
     }
 }
