@@ -36,7 +36,9 @@ struct PostgreSQLRowLayout: Sendable {
             idIndex = columns.count
             idPrefix = ""
             columns.append("\(q(alias)).\(q(column))")
-        case .primaryKey(let prefix):
+        case .primaryKey(let prefix), .entityAndKey(let prefix):
+            // (Core Data's layout, whose IDs name each row's entity, is SQLite's only.)
+            assert(!{ if case .entityAndKey = table.objectID { true } else { false } }(), "a PostgreSQL table in Core Data's layout")
             idIndex = nil
             idPrefix = prefix
         }

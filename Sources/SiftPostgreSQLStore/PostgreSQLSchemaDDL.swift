@@ -81,7 +81,7 @@ package enum PostgreSQLSchemaDDL {
         var joinTables: Set<String> = []
         for entity in model.entities {
             for relationship in entity.ownRelationships {
-                guard case .joinTable(let name, _) = schema.table(for: entity.name)?.relationships[relationship.name],
+                guard case .joinTable(let name, _, _) = schema.table(for: entity.name)?.relationships[relationship.name],
                       joinTables.insert(name).inserted else { continue }
                 try checkName(name)
                 let owner = q(SQLSchema.ownerColumn), target = q(SQLSchema.targetColumn), position = q(SQLSchema.positionColumn)

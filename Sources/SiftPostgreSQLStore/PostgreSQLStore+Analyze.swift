@@ -33,7 +33,7 @@ extension PostgreSQLStore {
         var tables: Set<String> = [], joinTables: Set<String> = []
         for table in schema.tables.values {
             tables.insert(table.table)
-            for case .joinTable(let name, _) in table.relationships.values { joinTables.insert(name) }
+            for case .joinTable(let name, _, _) in table.relationships.values { joinTables.insert(name) }
         }
         return tables.sorted().map { ($0, SQLSchema.primaryKeyColumn) } + joinTables.sorted().map { ($0, SQLSchema.ownerColumn) }
     }

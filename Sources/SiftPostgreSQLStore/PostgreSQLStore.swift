@@ -325,10 +325,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
             switch table.objectID {
             case .column(let name):
                 (column, parameter) = (name, .text(id.rawValue))
-            case .primaryKey(let prefix):
-                // `Artist/3` is the row with key 3 (and only `Artist/3`: not `Artist/+3`).
-                guard id.rawValue.hasPrefix(prefix), let key = Int64(id.rawValue.dropFirst(prefix.count)),
-                      prefix + String(key) == id.rawValue else { continue }
+            case .primaryKey, .entityAndKey:
+                guard let (key, _) = table.objectID.key(of: id.rawValue) else { continue }
                 (column, parameter) = (table.primaryKey, .int64(key))
             }
             let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\" WHERE \"t0\".\(q(column)) = $1"
@@ -362,8 +360,8 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
             sql = "SELECT \(columns), \"s\".\(q(table.primaryKey)) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(q(table.primaryKey)) = ANY($1)"
         case .inverseForeignKey(let column, let destinationTable, _):
             sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1) ORDER BY \"d\".\(key0)"
-        case .joinTable(let name, let destinationTable):
-            sql = "SELECT \(columns), \"j\".\(q(SQLSchema.ownerColumn)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(SQLSchema.targetColumn)) WHERE \"j\".\(q(SQLSchema.ownerColumn)) = ANY($1) ORDER BY \"j\".\(q(SQLSchema.ownerColumn)), \"j\".\(q(SQLSchema.positionColumn))"
+        case .joinTable(let name, let destinationTable, let join):
+            sql = "SELECT \(columns), \"j\".\(q(join.owner)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(join.target)) WHERE \"j\".\(q(join.owner)) = ANY($1) ORDER BY \"j\".\(q(join.owner)), \"j\".\(q(join.order))"
         }
         let result = try read { () throws(StoreError) in try query(sql, [PostgreSQLRowObjects.keyArray(keys)]) }
         let ownerColumn = layout.columns.count

@@ -242,6 +242,8 @@ private struct DictionaryPropertyCompiler {
                 return (DictionaryColumn(expression: id, decoding: .objectID), fragment.expression, nil)
             case .primaryKey(let prefix):
                 return (DictionaryColumn(expression: fragment.expression, decoding: .objectKey(prefix: prefix)), fragment.expression, nil)
+            case .entityAndKey:
+                throw SQLUnsupported("the to-one \(relationship.name), whose IDs name the destination's entity")
             }
         case .collectionOperator(let op, let attribute):
             // (A count is an integer: equal counts are one group in SQL as in the evaluator.)

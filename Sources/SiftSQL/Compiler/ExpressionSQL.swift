@@ -195,9 +195,10 @@ struct ExpressionSQLCompiler {
         case .column(let column):
             return .subquery(SQLSelect(columns: [.column(table: nil, name: entityTable.primaryKey)], from: SQLFrom(table: table, alias: nil),
                                        where: .binary(.equal, .column(table: nil, name: column), context.bind(.text(id.rawValue)))))
-        case .primaryKey(let prefix):
-            let text = id.rawValue
-            guard text.hasPrefix(prefix), let key = Int64(text.dropFirst(prefix.count)) else { return context.bind(.null) }
+        case .primaryKey, .entityAndKey:
+            // (An ID naming an entity of another table names no row of this one.)
+            guard let (key, entity) = entityTable.objectID.key(of: id.rawValue),
+                  entity.map(entityTable.hierarchyEntityNames.contains) ?? true else { return context.bind(.null) }
             return context.bind(.integer(key))
         }
     }
@@ -315,13 +316,13 @@ struct ExpressionSQLCompiler {
                 }
                 alias = element
                 table = destination
-            case .joinTable(let name, let destinationTable):
+            case .joinTable(let name, let destinationTable, let columns):
                 let join = context.newAlias()
                 let element = context.newAlias()
-                let hop = CollectionHop(firstAlias: join, ownerColumn: .column(join, SQLSchema.ownerColumn), ownerKey: .column(alias, table.primaryKey),
+                let hop = CollectionHop(firstAlias: join, ownerColumn: .column(join, columns.owner), ownerKey: .column(alias, table.primaryKey),
                                         ownerKeyMayBeNull: joinedToOne || collection != nil)
-                let order = SQLOrdering(expression: .column(join, SQLSchema.positionColumn), isNeverNull: !(collection?.mayReachNil ?? false))
-                let target = SQLExpression.binary(.equal, .column(element, destination.primaryKey), .column(join, SQLSchema.targetColumn))
+                let order = SQLOrdering(expression: .column(join, columns.order), isNeverNull: !(collection?.mayReachNil ?? false))
+                let target = SQLExpression.binary(.equal, .column(element, destination.primaryKey), .column(join, columns.target))
                 if var source = collection {
                     source.follow(hop, order: order, ownerRow: .column(alias, table.primaryKey), elementKey: .column(element, destination.primaryKey),
                                   joins: [(name, join, .binary(.equal, hop.ownerColumn, hop.ownerKey)), (destinationTable, element, target)],

@@ -123,12 +123,17 @@ package struct FetchSQL {
     /// Whether limit and offset can run in SQL.
     package var pagesInSQL: Bool { residual == nil && orderBy != nil }
 
-    /// `"t0"."_entity" IN (…)` when the table holds other entities than the ones fetched.
+    /// `"t0"."_entity" IN (…)` when the table holds other entities than the ones fetched (in
+    /// Core Data's layout, `"t0"."Z_ENT" IN (…)` with the entities' numbers).
     private func entityFilter(_ table: EntityTable, includesSubentities: Bool) -> SQLExpression? {
         guard let column = table.entityColumn else { return nil }
         let names = includesSubentities ? table.entity.entityAndSubentities : [table.entity.name]
         if Set(names) == Set(table.hierarchyEntityNames) { return nil }
-        let placeholders = names.map { context.bind(.text($0)) }
+        let placeholders = names.map { name in
+            guard !table.entityNumbers.isEmpty else { return context.bind(.text(name)) }
+            // (Every entity of the table has its number: an unknown one selects no row.)
+            return context.bind(table.entityNumbers[name].map(SQLValue.integer) ?? .null)
+        }
         let target = SQLExpression.column(alias, column)
         return placeholders.count == 1 ? .binary(.equal, target, placeholders[0]) : .in(target, placeholders)
     }

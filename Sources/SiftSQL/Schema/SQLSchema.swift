@@ -142,6 +142,9 @@ package struct EntityTable: Sendable {
     package let entityNames: [String]?
     /// Every entity sharing the table.
     package let hierarchyEntityNames: [String]
+    /// The number ``entityColumn`` holds for each entity sharing the table, where it holds
+    /// numbers (Core Data's `Z_ENT`); empty where it holds the entities' names.
+    package var entityNumbers: [String: Int64] = [:]
     /// Attribute name → column name.
     package let columns: [String: String]
     /// Relationship name → where it is held.
@@ -176,6 +179,40 @@ package struct EntityTable: Sendable {
         case column(String)
         /// `<prefix><primary key>` (introspected tables: `Artist/3`).
         case primaryKey(prefix: String)
+        /// `<prefix><entity>/p<primary key>`, the entity the row's own: Core Data's object URIs
+        /// (`x-coredata://<store UUID>/Note/p3`).
+        case entityAndKey(prefix: String)
+
+        /// The row key an ID names, and the entity it names where the ID says (nil for
+        /// `.column`, whose IDs are looked up, and for an ID not of this form).
+        package func key(of id: String) -> (key: Int64, entity: String?)? {
+            switch self {
+            case .column:
+                return nil
+            case .primaryKey(let prefix):
+                // `Artist/3` is the row with key 3 (and only `Artist/3`: not `Artist/+3`).
+                guard id.hasPrefix(prefix), let key = Int64(id.dropFirst(prefix.count)), prefix + String(key) == id else { return nil }
+                return (key, nil)
+            case .entityAndKey(let prefix):
+                guard id.hasPrefix(prefix) else { return nil }
+                let rest = id.dropFirst(prefix.count)
+                // (An entity name holds no `/`.)
+                guard let slash = rest.lastIndex(of: "/"), rest[rest.index(after: slash)...].first == "p" else { return nil }
+                let entity = String(rest[..<slash])
+                let digits = rest[rest.index(slash, offsetBy: 2)...]
+                guard !entity.isEmpty, let key = Int64(digits), String(key) == digits else { return nil }
+                return (key, entity)
+            }
+        }
+
+        /// The ID of the row with `key` whose entity is `entity`.
+        package func id(key: Int64, entity: String) -> String {
+            switch self {
+            case .column: String(key)
+            case .primaryKey(let prefix): prefix + String(key)
+            case .entityAndKey(let prefix): prefix + entity + "/p" + String(key)
+            }
+        }
     }
 }
 
@@ -185,7 +222,29 @@ package enum RelationshipStorage: Sendable, Hashable {
     case foreignKey(column: String, destinationTable: String, destinationKey: String)
     /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`.
     case inverseForeignKey(column: String, destinationTable: String, sourceKey: String)
-    /// A to-many held in a join table: `"_owner"` (this row's key), `"_target"` (the destination's
-    /// key) and `"_position"` (order within the relationship).
-    case joinTable(name: String, destinationTable: String)
+    /// A to-many held in a join table: in Sift's layout `"_owner"` (this row's key), `"_target"`
+    /// (the destination's key) and `"_position"` (order within the relationship); in Core
+    /// Data's, the columns its layout names (``JoinTableColumns``).
+    case joinTable(name: String, destinationTable: String, columns: JoinTableColumns = .sift)
+}
+
+/// The columns of a join table: the owner's key, the destination's key, and the destination's
+/// place in the relationship (nil where the table keeps no order: the destinations are then in
+/// key order).
+package struct JoinTableColumns: Sendable, Hashable {
+    package var owner: String
+    package var target: String
+    package var position: String?
+
+    package init(owner: String, target: String, position: String?) {
+        self.owner = owner
+        self.target = target
+        self.position = position
+    }
+
+    /// Sift's own: `"_owner"`, `"_target"`, `"_position"`.
+    package static let sift = JoinTableColumns(owner: SQLSchema.ownerColumn, target: SQLSchema.targetColumn, position: SQLSchema.positionColumn)
+
+    /// The column the destinations are ordered by: the position, or the destination's key.
+    package var order: String { position ?? target }
 }

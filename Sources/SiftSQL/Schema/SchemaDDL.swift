@@ -17,7 +17,7 @@ package enum SchemaDDL {
         var joinTables: Set<String> = []
         for entity in model.entities {
             for relationship in entity.ownRelationships {
-                guard case .joinTable(let name, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
+                guard case .joinTable(let name, _, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
                       joinTables.insert(name).inserted else { continue }
                 statements.append("""
                     CREATE TABLE \(q(name)) (\(q(SQLSchema.ownerColumn)) INTEGER NOT NULL, \(q(SQLSchema.targetColumn)) INTEGER NOT NULL, \

@@ -177,7 +177,7 @@ package struct RelationshipWriteSQL: Sendable {
             insertAt = ""
             joinTable = nil
             self.column = nil
-        case .joinTable(let name, let destinationTable)?:
+        case .joinTable(let name, let destinationTable, _)?:
             kind = .joinTable(ordered: relationship.isOrdered)
             destinations = "SELECT \"d\".\(key), \"d\".\(entity) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key) = \"j\".\(target) WHERE \"j\".\(owner) = \(first) ORDER BY \"j\".\(position)"
             if relationship.isOrdered {

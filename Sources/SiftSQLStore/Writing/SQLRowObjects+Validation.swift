@@ -165,7 +165,7 @@ private struct ObjectCheckSQL {
                     count = dialect.toOneCount(SQLIdentifier.qualified("t", name))
                 case .inverseForeignKey(let name, let destination, _)?:
                     count = "(SELECT count(*) FROM \(q(destination)) WHERE \(q(name)) = \(key))"
-                case .joinTable(let name, _)?:
+                case .joinTable(let name, _, _)?:
                     count = "(SELECT count(*) FROM \(q(name)) WHERE \(q(SQLSchema.ownerColumn)) = \(key))"
                 case nil:
                     continue

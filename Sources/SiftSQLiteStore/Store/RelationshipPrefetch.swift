@@ -244,11 +244,11 @@ struct RelationshipPrefetch: Sendable {
                     return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) GROUP BY \(foreignKey)"
                 }
                 return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
-            case .joinTable(let name, let destinationTable):
+            case .joinTable(let name, let destinationTable, let join):
                 guard let layout else { return nil }
-                let owner = SQLIdentifier.qualified("j", SQLSchema.ownerColumn)
+                let owner = SQLIdentifier.qualified("j", join.owner)
                 let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
-                return "SELECT \(owner), count(*) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(owner) \(list) GROUP BY \(owner)"
+                return "SELECT \(owner), count(*) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) GROUP BY \(owner)"
             }
         }
 
@@ -269,9 +269,9 @@ struct RelationshipPrefetch: Sendable {
                     return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) ORDER BY \(destinationKey)"
                 }
                 return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) ORDER BY \(destinationKey)"
-            case .joinTable(let name, let destinationTable):
-                let owner = SQLIdentifier.qualified("j", SQLSchema.ownerColumn)
-                return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", SQLSchema.positionColumn))"
+            case .joinTable(let name, let destinationTable, let join):
+                let owner = SQLIdentifier.qualified("j", join.owner)
+                return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", join.order))"
             }
         }
     }

@@ -22,6 +22,9 @@ struct RowLayout: Sendable {
     let entities: [String: EntityColumns]
     /// The `_entity` column's index, when the table holds more than one entity.
     let entityColumnIndex: Int32?
+    /// How rows of each entity decode, by the number the entity column holds, where it holds
+    /// numbers (Core Data's `Z_ENT`); empty where it holds names.
+    private let entitiesByNumber: [Int64: EntityColumns]
     let idColumnIndex: Int32?
     /// The entity every row is, when the table holds only one.
     private let onlyEntity: EntityColumns?
@@ -33,14 +36,18 @@ struct RowLayout: Sendable {
     final class EntityColumns: @unchecked Sendable {
         let entity: String
         let storage: SQLObjectStorage?
+        /// What an object ID of the entity begins with, where IDs name the row's entity
+        /// (``EntityTable/ObjectIDSource/entityAndKey(prefix:)``).
+        let idPrefix: String?
         let names: AttributeNames
         let columns: [(index: Int32, type: AttributeType?)]
         /// What the entity's objects share (with `storage`), when the layout has a store.
         let shape: ObjectShape?
 
-        init(entity: String, storage: SQLObjectStorage?, names: [String], columns: [Int32], types: [AttributeType?]) {
+        init(entity: String, storage: SQLObjectStorage?, idPrefix: String? = nil, names: [String], columns: [Int32], types: [AttributeType?]) {
             self.entity = entity
             self.storage = storage
+            self.idPrefix = idPrefix
             let names = AttributeNames(names)
             self.names = names
             self.columns = Array(zip(columns, types))
@@ -92,9 +99,14 @@ struct RowLayout: Sendable {
                 indexes.append(index)
                 types.append(schema.isSiftLayout || ColumnCodec.convertsForeign(attribute.type) ? attribute.type : nil)
             }
-            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) },
+            var idPrefix: String?
+            if case .entityAndKey(let prefix) = table.objectID { idPrefix = prefix + name + "/p" }
+            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) }, idPrefix: idPrefix,
                                            names: names, columns: indexes, types: types)
         }
+        var entitiesByNumber: [Int64: EntityColumns] = [:]
+        for (name, number) in table.entityNumbers { entitiesByNumber[number] = entities[name] }
+        self.entitiesByNumber = entitiesByNumber
         self.expressions = columns
         // (Identifiers and compiler literals only: no parameters to number.)
         self.columns = columns.map { SQLRenderer(SQLiteDialect()).render($0) }
@@ -114,18 +126,40 @@ struct RowLayout: Sendable {
 
     /// The key and ID of the row the statement is on (nothing else is decoded).
     func keyAndID(_ statement: SQLiteStatement) -> (key: Int64, id: ObjectID) {
+        keyAndID(statement, entity: { entityColumns(statement) })
+    }
+
+    /// The key and ID of the row the statement is on, whose entity's columns `entity` gives
+    /// (asked only where the ID names the entity).
+    @inline(__always)
+    private func keyAndID(_ statement: SQLiteStatement, entity: () -> EntityColumns) -> (key: Int64, id: ObjectID) {
         let key = statement.int64(0)
         if let idColumnIndex { return (key, ObjectID(statement.text(idColumnIndex))) }
-        if case .primaryKey(let prefix) = table.objectID { return (key, ObjectID(prefix + String(key))) }
-        return (key, ObjectID(String(key)))
+        switch table.objectID {
+        case .primaryKey(let prefix): return (key, ObjectID(prefix + String(key)))
+        case .entityAndKey(let prefix):
+            let columns = entity()
+            return (key, ObjectID((columns.idPrefix ?? prefix + columns.entity + "/p") + String(key)))
+        case .column: return (key, ObjectID(String(key)))
+        }
     }
 
     /// How the row the statement is on decodes: its entity's columns (an entity the layout
     /// does not know has no attributes).
     func entityColumns(_ statement: SQLiteStatement) -> EntityColumns {
         if let onlyEntity { return onlyEntity }
-        let name = entityColumnIndex.map { statement.text($0) } ?? table.entity.name
-        return entities[name] ?? EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
+        guard let entityColumnIndex else { return entities[table.entity.name] ?? Self.unknown(table.entity.name) }
+        if !entitiesByNumber.isEmpty {
+            let number = statement.int64(entityColumnIndex)
+            return entitiesByNumber[number] ?? Self.unknown(String(number))
+        }
+        let name = statement.text(entityColumnIndex)
+        return entities[name] ?? Self.unknown(name)
+    }
+
+    /// The columns of an entity the layout does not know: none.
+    private static func unknown(_ name: String) -> EntityColumns {
+        EntityColumns(entity: name, storage: nil, names: [], columns: [], types: [])
     }
 
     /// Decodes the row the statement is on: its key, ID and entity, and its attribute values,
@@ -133,8 +167,8 @@ struct RowLayout: Sendable {
     /// a slice of it (one allocation per batch, not per object). The row says where its
     /// values are.
     func decode(_ statement: SQLiteStatement, appendingTo values: inout [Value]) -> DecodedRow {
-        let (key, id) = keyAndID(statement)
         let layout = entityColumns(statement)
+        let (key, id) = keyAndID(statement, entity: { layout })
         let start = values.endIndex
         for column in layout.columns {
             values.append(ColumnCodec.decode(statement, column: column.index, as: column.type))

@@ -77,7 +77,7 @@ enum StoreLayoutMigration {
         var done: Set<String> = []
         for entity in model.entities {
             for relationship in entity.ownRelationships where relationship.isToMany && !relationship.isOrdered {
-                guard case .joinTable(let name, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
+                guard case .joinTable(let name, _, _) = SQLSchema.storage(of: relationship, in: entity, model: model),
                       done.insert(name).inserted else { continue }
                 let position = q(SQLSchema.positionColumn), target = q(SQLSchema.targetColumn)
                 try database.execute("UPDATE \(q(name)) SET \(position) = -1 - \(target)")
