@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SiftSQLiteStore", "SeedAppSupport", "CoreDataFixtures"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport", "CoreDataFixtures"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "CoreDataFixtures", path: "Tests/CoreDataFixtures", resources: [.copy("Files")]),
         .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
                                                                "ChinookSupport"]),
-        .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport"],
+        .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport", "CoreDataFixtures"],
                     exclude: ["Transcripts", "ExampleScripts", "RenderGolden"]),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CSQLite", "CPCRE2", "CLibPQ"]),
         // The README's and docs' Swift examples, compiled (DocumentationSnippetTests).

@@ -17,6 +17,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         public static let readOnly = OpenOptions(rawValue: 1 << 0)
         /// Create the file if it does not exist.
         public static let create = OpenOptions(rawValue: 1 << 1)
+        /// Read the file as a file no one changes while it is open (SQLite's `immutable=1`,
+        /// implying `readOnly`): no lock is taken and no file is made beside it (no `-shm`, no
+        /// `-wal`). Only for a file nothing writes: a write-ahead log beside it is not read.
+        public static let immutable = OpenOptions(rawValue: 1 << 2)
     }
 
     /// The file path the database was opened with; nil for an in-memory database.
@@ -31,14 +35,18 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// nothing open, when SQLite cannot open it.
     public init(path: String, options: OpenOptions = [.create]) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if options.contains(.readOnly) {
+        var opening = path
+        if options.contains(.immutable) {
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            opening = "file:" + Self.uriPath(path) + "?immutable=1"
+        } else if options.contains(.readOnly) {
             flags |= SQLITE_OPEN_READONLY
         } else {
             flags |= SQLITE_OPEN_READWRITE
             if options.contains(.create) { flags |= SQLITE_OPEN_CREATE }
         }
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = sqlite3_open_v2(opening, &opened, flags, nil)
         guard code == SQLITE_OK, let handle = opened else {
             let error = SQLiteError.from(opened.map { sqlite3_extended_errcode($0) } ?? code, on: opened)
             let described = SQLiteError(code: error.code, message: "cannot open '\(path)': \(error.message)")
@@ -47,6 +55,21 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
         connection = SQLiteConnection(handle: handle)
         self.path = path == ":memory:" || path.isEmpty ? nil : path
+    }
+
+    /// `path` as the path of a `file:` URI: `%`, `?` and `#` escaped (SQLite reads the rest as
+    /// it is).
+    static func uriPath(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// A new, empty, private in-memory database.

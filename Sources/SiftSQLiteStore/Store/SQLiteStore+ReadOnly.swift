@@ -20,11 +20,12 @@ extension SQLiteStore {
         let name = url?.lastPathComponent ?? "this database"
         let unchanged = "it can be queried but not changed"
         if isOpenedReadOnly { return StoreError(.readOnly, "\(name) was opened read-only; \(unchanged)") }
+        // (Before the permission check: a Core Data store is read through a read-only connection.)
+        if coreData != nil || foreign?.catalog.isCoreDataStore == true {
+            return StoreError(.readOnly, "\(name) is a Core Data store; \(unchanged) (Sift does not write Core Data's layout yet: it keeps its own keys and versions of rows, in Z_PRIMARYKEY and Z_OPT, that a change from outside it would leave stale)")
+        }
         if sqlite3_db_readonly(database.handle, "main") == 1 {
             return StoreError(.readOnly, "\(name) cannot be written (no write permission); \(unchanged)")
-        }
-        if foreign?.catalog.isCoreDataStore == true {
-            return StoreError(.readOnly, "\(name) is a Core Data store; \(unchanged) (Core Data keeps its own keys and versions of rows, in Z_PRIMARYKEY and Z_OPT, that a change from outside it would leave stale)")
         }
         if let url, access(url.deletingLastPathComponent().path, W_OK) != 0,
            case .text(let mode)? = try? database.scalar("PRAGMA journal_mode"), mode.lowercased() != "wal" {

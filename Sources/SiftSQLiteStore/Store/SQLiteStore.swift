@@ -73,6 +73,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     var ownSchema: SQLSchema
     /// A database Sift did not create: its schema, read as fetches need it.
     let foreign: ForeignSchema?
+    /// A store Core Data wrote: its model, where that came from, and its layout (read whole
+    /// when the store opens). Read only, never written.
+    package let coreData: CoreDataStoreLayout?
+    /// Why a database with Core Data's tables is read as a plain one: no model could be made
+    /// of it (nil otherwise).
+    var unreadLayout: String?
     let database: SQLiteDatabase
     let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
@@ -100,11 +106,13 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The layout before the open transaction added entities: back in force if it rolls back.
     var schemaBeforeTransaction: SQLSchema?
 
-    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil, readOnly: Bool = false) throws(StoreError) {
+    init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil, coreData: CoreDataStoreLayout? = nil,
+         readOnly: Bool = false) throws(StoreError) {
         self.url = url
         self.database = database
         self.ownSchema = schema
         self.foreign = foreign
+        self.coreData = coreData
         self.isOpenedReadOnly = readOnly
         database.busyTimeout = Self.defaultBusyTimeout
         do {
@@ -233,11 +241,25 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// `readOnly` opens the file for reading only (SQLite's `SQLITE_OPEN_READONLY`): fetches
     /// run as always, every change fails with a ``StoreError/Code/readOnly`` error, and the file
     /// is never written. A file without write permission opens so too.
-    public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil) throws(StoreError) -> SQLiteStore {
+    ///
+    /// A store Core Data wrote (a database with `Z_PRIMARYKEY` and `Z_METADATA`, whatever its
+    /// name) opens with its model — `coreDataModel` if given (it must fit the store), else the
+    /// store's model cache, else one guessed from its tables, with warnings
+    /// (``openingWarnings``) — and is always read only, through a read-only connection: neither
+    /// the file nor its write-ahead log changes by a byte (docs/COREDATA-STORES.md).
+    /// `coreDataModelPath` names where `coreDataModel` came from, for ``modelOrigin``.
+    public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil,
+                            coreDataModel: DataModel? = nil, coreDataModelPath: String? = nil) throws(StoreError) -> SQLiteStore {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }
         try checkHeader(url)
+        // Core Data's stores are only read: they are recognised through a read-only connection,
+        // so that no connection that could write (or checkpoint their log) ever opens them.
+        if let store = try openCoreData(at: url, readOnly: readOnly, model: coreDataModel, modelPath: coreDataModelPath) { return store }
+        if coreDataModel != nil {
+            throw StoreError(.unsupportedModel, "\(url.lastPathComponent) is not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA): a model is given only to open one")
+        }
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: url.path, options: readOnly ? [.readOnly] : [])
@@ -349,8 +371,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             case .column(let column):
                 condition = SQLIdentifier.qualified("t0", column) + " = ?1"
                 binding = .text(id.rawValue)
-            case .primaryKey(let prefix):
-                guard id.rawValue.hasPrefix(prefix), let key = Int64(id.rawValue.dropFirst(prefix.count)) else { continue }
+            case .primaryKey, .entityAndKey:
+                guard let (key, entity) = entityTable.objectID.key(of: id.rawValue),
+                      entity.map(entityTable.hierarchyEntityNames.contains) ?? true else { continue }
                 condition = SQLIdentifier.qualified("t0", entityTable.primaryKey) + " = ?1"
                 binding = .integer(key)
             }
@@ -360,7 +383,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             // Reset once read: a statement left on its row keeps a read open (and a migration
             // from dropping tables).
             defer { statement.reset() }
-            return managedObject(decoding: statement, with: layout)
+            let object = managedObject(decoding: statement, with: layout)
+            // (A Core Data ID names the row's entity too: `…/Note/p3` is not the folder 3.)
+            return object.objectID == id ? object : nil
         }
         return nil
     }
@@ -417,8 +442,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             } else {
                 sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = (SELECT \(SQLIdentifier.quoted(sourceKey)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1) ORDER BY \(SQLIdentifier.qualified("d", root.primaryKey))"
             }
-        case .joinTable(let name, let destinationTable):
-            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", SQLSchema.targetColumn)) WHERE \(SQLIdentifier.qualified("j", SQLSchema.ownerColumn)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", SQLSchema.positionColumn))"
+        case .joinTable(let name, let destinationTable, let join):
+            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(SQLIdentifier.qualified("j", join.owner)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", join.order))"
         }
         // Errors in words (an interrupt is StoreError.interrupted), never SQLite's with the SQL.
         do {

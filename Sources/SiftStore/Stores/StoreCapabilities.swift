@@ -58,3 +58,14 @@ public protocol InMemoryFetchingStore: PersistentStore {
     /// The kind of store, as a sentence names it: `a JSON store`.
     var kindDescription: String { get }
 }
+
+/// A store whose model did not come with it in Sift's own form, and which can say where it came
+/// from: a Core Data store's model cache, a model file, or a guess from its tables.
+public protocol ModelOriginReportingStore: PersistentStore {
+    /// One line saying the store's layout and where its model came from; nil for a store in
+    /// Sift's layout (its model is its own) or a database read from its catalogue.
+    var modelOrigin: String? { get }
+    /// What was guessed or set aside when the store opened, one sentence each (shown as
+    /// warnings).
+    var openingWarnings: [String] { get }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SiftSQL
+import SiftSQLite
+import SiftStore
+
+/// A SQLite database in Core Data's layout as Sift reads it: the model and where it came from,
+/// Core Data's layout of that model, the schema fetches compile against, and what could not be
+/// read exactly (docs/COREDATA-STORES.md).
+///
+/// The model comes from, in this order: a model given when opening (which must fit the
+/// store: a mismatch is an error naming what differs), the store's own `Z_MODELCACHE`, or —
+/// with a warning saying what was guessed — the schema itself (``CoreDataSchemaModel``).
+/// A cache that cannot be decoded, or whose layout does not fit the store, is set aside with a
+/// warning, and the schema is read instead.
+package struct CoreDataStoreLayout: Sendable {
+    /// Where the model came from.
+    package enum ModelSource: Sendable, Equatable {
+        /// The store's `Z_MODELCACHE`.
+        case modelCache
+        /// A model given when opening (a model file's path, when known).
+        case given(String?)
+        /// Guessed from the tables, columns and `Z_PRIMARYKEY` (no usable model).
+        case schema
+    }
+
+    package let model: DataModel
+    package let modelSource: ModelSource
+    package let layout: CoreDataLayout
+    /// The store's UUID, the host of its object URIs.
+    package let storeUUID: String
+    package let schema: SQLSchema
+    /// What was guessed, set aside or left out while reading, one sentence each.
+    package let warnings: [String]
+
+    /// Reads the layout of the Core Data store open as `database` (with `model`, that model's).
+    package static func read(_ database: SQLiteDatabase, path: String, model given: DataModel? = nil, modelPath: String? = nil) throws(StoreError) -> CoreDataStoreLayout {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let store: CoreDataStoreSchema
+        do {
+            store = try CoreDataStoreFile.schema(of: database)
+        } catch {
+            throw StoreError(.corruptStore, "\(name) has Core Data's tables, but its Z_PRIMARYKEY cannot be read: \(error.message)")
+        }
+        var warnings: [String] = []
+        let storeUUID: String
+        if let uuid = try? CoreDataStoreFile.storeUUID(of: database) {
+            storeUUID = uuid
+        } else {
+            storeUUID = "unknown-store"
+            warnings.append("Z_METADATA names no store UUID: object IDs read x-coredata://unknown-store/…")
+        }
+        let modelName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+
+        var model: DataModel
+        var source: ModelSource
+        if let given {
+            let check = CoreDataLayout(given).check(store)
+            guard check.matches else {
+                let differences = check.mismatches.prefix(5).map(\.description).joined(separator: "; ")
+                let more = check.mismatches.count > 5 ? "; and \(check.mismatches.count - 5) more" : ""
+                throw StoreError(.unsupportedModel, "the model used to open \(name) is incompatible with the store: \(differences)\(more)")
+            }
+            (model, source) = (given, .given(modelPath))
+        } else {
+            switch cachedModel(database, store: store, name: modelName) {
+            case .success(let cached):
+                (model, source) = (cached, .modelCache)
+            case .failure(let unusable):
+                if let reason = unusable.reason { warnings.append(reason) }
+                let guessed: CoreDataSchemaModel
+                do {
+                    guessed = try CoreDataSchemaModel(schema: store, name: modelName)
+                } catch {
+                    throw StoreError(.corruptStore, "\(name) has Core Data's tables, but no model can be read from it: \(error.message)")
+                }
+                guard !guessed.model.model.entities.isEmpty else {
+                    throw StoreError(.corruptStore, "\(name) has Core Data's tables, but its Z_PRIMARYKEY names no entity")
+                }
+                warnings += guessed.warnings
+                (model, source) = (guessed.model.model, .schema)
+            }
+        }
+        let layout = CoreDataLayout(model)
+        var omitted: [String] = []
+        let schema = SQLSchema.forCoreData(model, layout: layout, storeUUID: storeUUID, store: store, omitted: &omitted)
+        var seen: Set<String> = []
+        let unique = omitted.filter { seen.insert($0).inserted }
+        if !unique.isEmpty {
+            let listed = unique.prefix(8).joined(separator: ", ") + (unique.count > 8 ? ", and \(unique.count - 8) more" : "")
+            warnings.append("the store has no column for \(listed): read as nil")
+        }
+        return CoreDataStoreLayout(model: model, modelSource: source, layout: layout, storeUUID: storeUUID, schema: schema, warnings: warnings)
+    }
+
+    /// The store's cached model, if it decodes and its layout fits the store; else why not
+    /// (nil: there is no cache, which needs no words beyond the guessed model's warning).
+    private static func cachedModel(_ database: SQLiteDatabase, store: CoreDataStoreSchema, name: String) -> Result<DataModel, CacheUnusable> {
+        guard let cache = try? CoreDataStoreFile.modelCache(of: database) else { return .failure(CacheUnusable(nil)) }
+        let model: CoreDataModel
+        do {
+            model = try CoreDataModel(modelCache: cache, name: name)
+        } catch {
+            return .failure(CacheUnusable("the store's model cache (Z_MODELCACHE) cannot be read (\(error.message)); the model is guessed from the tables"))
+        }
+        let check = CoreDataLayout(model).check(store)
+        guard check.matches else {
+            let first = check.mismatches.first.map(\.description) ?? ""
+            return .failure(CacheUnusable("the store's model cache does not fit its tables (\(first)); the model is guessed from the tables"))
+        }
+        return .success(model.model)
+    }
+
+    private struct CacheUnusable: Error {
+        let reason: String?
+        init(_ reason: String?) { self.reason = reason }
+    }
+
+    /// One line for `sift schema`: the layout and where the model came from.
+    package var summary: String {
+        switch modelSource {
+        case .modelCache: "Core Data's layout; the model from the store's model cache (Z_MODELCACHE)"
+        case .given(let path?): "Core Data's layout; the model from \(path)"
+        case .given(nil): "Core Data's layout; the model given when opening it"
+        case .schema: "Core Data's layout; no model in the store: entities from Z_PRIMARYKEY, attributes guessed from the columns"
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import CoreDataFixtures
+import Foundation
+import SiftEvaluation
+import SiftLanguage
+@testable import SiftSQL
+import SiftSQLite
+@testable import SiftSQLiteStore
+@testable import SiftStore
+import Testing
+
+/// Stores Core Data wrote, opened as Core Data's layout (issue 32): recognised by their content,
+/// with the model of their cache (or one guessed from their tables, with warnings), every entity
+/// counted as hand-written SQL on the `Z` tables counts it, predicates over to-one, to-many and
+/// many-to-many relationships equal to hand-written SQL and to the evaluator, and not a byte of
+/// any file changed.
+@Suite struct CoreDataStoreReadingTests {
+    static let allStores = CoreDataFixtures.storesWithModelCache + CoreDataFixtures.storesWithoutModelCache
+
+    /// The fixture `name` as Sift opens it (read in place: the tests check nothing changes).
+    static func open(_ name: String) throws -> SQLiteStore {
+        try SQLiteStore.open(at: CoreDataFixtures.url(name))
+    }
+
+    /// The fixture's database through an immutable connection, for hand-written SQL.
+    static func database(_ name: String) throws -> SQLiteDatabase {
+        try SQLiteDatabase(path: CoreDataFixtures.url(name).path, options: [.immutable])
+    }
+
+    static func integer(_ database: SQLiteDatabase, _ sql: String, _ bindings: [SQLiteValue] = []) throws -> Int {
+        guard case .integer(let n) = try database.scalar(sql, bindings) else { return -1 }
+        return Int(n)
+    }
+
+    // MARK: Opening
+
+    @Test(arguments: allStores)
+    func theContentSaysItIsCoreDataStore(_ name: String) throws {
+        let store = try Self.open(name)
+        let origin = try #require(store.modelOrigin)
+        #expect(origin.hasPrefix("Core Data's layout"))
+        #expect(store.isReadOnly)
+        if CoreDataFixtures.storesWithModelCache.contains(name) {
+            #expect(store.coreData?.modelSource == .modelCache, "\(name): \(store.openingWarnings)")
+            #expect(store.openingWarnings.isEmpty, "\(name): \(store.openingWarnings)")
+        } else {
+            #expect(store.coreData?.modelSource == .schema)
+            #expect(store.openingWarnings.contains { $0.contains("give the model") }, "\(store.openingWarnings)")
+        }
+        #expect(!store.model.entities.isEmpty)
+    }
+
+    /// Not a byte of any fixture file (the store, its `-wal` and `-shm`) changes while stores are
+    /// opened and read, and no file appears beside a copy.
+    @Test func readingChangesNoFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: CoreDataFixtures.directory.path).filter { !$0.hasSuffix(".xcdatamodel") }
+        for name in names {
+            try FileManager.default.copyItem(at: CoreDataFixtures.url(name), to: directory.appendingPathComponent(name))
+        }
+        func checksums() throws -> [String: UInt64] {
+            var sums: [String: UInt64] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                sums[name] = try CoreDataFixtures.checksum(directory.appendingPathComponent(name))
+            }
+            return sums
+        }
+        let before = try checksums()
+        for name in Self.allStores {
+            let store = try SQLiteStore.open(at: directory.appendingPathComponent(name))
+            for entity in store.model.entities {
+                let objects = try store.fetch(FetchRequest(entityName: entity.name))
+                // Every relationship read, to read every table a fetch may touch.
+                for object in objects.prefix(3) {
+                    for relationship in entity.relationships { _ = try object.value(forKey: relationship.name) }
+                }
+            }
+            #expect(throws: StoreError.self) { try store.insert(store.model.entities[0].name, [:]) }
+        }
+        #expect(try checksums() == before)
+    }
+
+    /// A model given when opening must fit the store; one that does not is refused, naming what
+    /// differs.
+    @Test func aGivenModelMustFitTheStore() throws {
+        let own = try #require(try Self.open("netusage.sqlite").coreData?.model)
+        let reopened = try SQLiteStore.open(at: CoreDataFixtures.url("netusage.sqlite"), coreDataModel: own, coreDataModelPath: "netusage.momd")
+        #expect(reopened.modelOrigin == "Core Data's layout; the model from netusage.momd")
+        let other = try #require(try Self.open("DataUsage.sqlite").coreData?.model)
+        let error = #expect(throws: StoreError.self) {
+            try SQLiteStore.open(at: CoreDataFixtures.url("netusage.sqlite"), coreDataModel: other)
+        }
+        #expect(error?.message.contains("incompatible with the store") == true, "\(String(describing: error))")
+    }
+
+    // MARK: Counting
+
+    /// Every entity's count, sub-entities included, equals `count(*)` of its table's rows whose
+    /// `Z_ENT` is its number or a descendant's, with the numbers from `Z_PRIMARYKEY`.
+    @Test(arguments: allStores)
+    func countsEqualHandWrittenSQL(_ name: String) throws {
+        let store = try Self.open(name)
+        let database = try Self.database(name)
+        var parents: [Int: Int] = [:], names: [Int: String] = [:]
+        for row in try database.rows(#"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" < 16000"#) {
+            guard case .integer(let number) = row[0], case .text(let entity) = row[1], case .integer(let parent) = row[2] else { continue }
+            parents[Int(number)] = Int(parent)
+            names[Int(number)] = entity
+        }
+        func root(_ number: Int) -> Int { var n = number; while let p = parents[n], p != 0 { n = p }; return n }
+        func isBelow(_ number: Int, _ ancestor: Int) -> Bool {
+            var n: Int? = number
+            while let current = n, current != 0 { if current == ancestor { return true }; n = parents[current] }
+            return false
+        }
+        var checked = 0
+        for (number, entity) in names.sorted(by: { $0.key < $1.key }) {
+            guard let rootName = names[root(number)], store.model.entity(named: entity) != nil else { continue }
+            let table = "Z" + rootName.uppercased()
+            let kinds = names.keys.filter { isBelow($0, number) }.sorted().map(String.init).joined(separator: ", ")
+            let expected = try Self.integer(database, "SELECT count(*) FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT IN (\(kinds))")
+            #expect(try store.count(FetchRequest(entityName: entity)) == expected, "\(name): \(entity)")
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+
+    // MARK: Predicates against hand-written SQL
+
+    /// To-one, to-many through the inverse's column, many-to-many through a join table, dates as
+    /// seconds since 2001 and `[cd]` text, each against the SQL one would write by hand on the
+    /// `Z` tables.
+    @Test(arguments: [
+        ("NoteStore.sqlite", "ICNote", "folder.title == 'Notes'",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT n JOIN ZICCLOUDSYNCINGOBJECT f ON f.Z_PK = n.ZFOLDER WHERE n.Z_ENT = 11 AND f.ZTITLE2 = 'Notes'"),
+        ("NoteStore.sqlite", "ICFolder", "ANY notes.title != nil",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT f WHERE f.Z_ENT = 14 AND EXISTS (SELECT 1 FROM ZICCLOUDSYNCINGOBJECT n WHERE n.ZFOLDER = f.Z_PK AND n.ZTITLE1 IS NOT NULL)"),
+        ("NoteStore.sqlite", "ICNote", "creationDate > CAST(606000000, 'NSDate')",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11 AND ZCREATIONDATE3 > 606000000"),
+        ("NoteStore.sqlite", "ICFolder", "title CONTAINS[cd] 'NOTÉ'",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 14 AND lower(ZTITLE2) LIKE '%note%'"),
+        ("Accounts3.sqlite", "Account", "ANY enabledDataclasses != nil",
+         "SELECT count(DISTINCT j.Z_2ENABLEDACCOUNTS) FROM Z_2ENABLEDDATACLASSES j"),
+        ("Accounts3.sqlite", "Dataclass", "enabledAccounts.@count >= 2",
+         "SELECT count(*) FROM (SELECT j.Z_7ENABLEDDATACLASSES FROM Z_2ENABLEDDATACLASSES j GROUP BY 1 HAVING count(*) >= 2)"),
+        ("Accounts3.sqlite", "Account", "accountType.identifier BEGINSWITH 'com.apple.account.'",
+         "SELECT count(*) FROM ZACCOUNT a JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE WHERE t.ZIDENTIFIER LIKE 'com.apple.account.%'"),
+    ])
+    func predicatesEqualHandWrittenSQL(_ store: String, _ entity: String, _ predicate: String, _ sql: String) throws {
+        let expected = try Self.integer(try Self.database(store), sql)
+        #expect(expected > 0, "the hand-written SQL counts rows")
+        let request = try FetchRequest(entityName: entity, predicate: predicate)
+        let opened = try Self.open(store)
+        #expect(try opened.count(request) == expected, "\(store): \(entity) WHERE \(predicate)")
+        #expect(try opened.fetch(request).count == expected)
+        #expect(try opened.generatedSQL(for: request).inMemoryPredicate == nil, "runs in SQL")
+    }
+
+    // MARK: The evaluator
+
+    /// On every fixture, predicates and sorts over each entity's attributes and relationships
+    /// give what the evaluator gives on the same objects, in the same order.
+    @Test(arguments: allStores)
+    func fetchesEqualTheEvaluator(_ name: String) throws {
+        let store = try Self.open(name)
+        var mismatches: [String] = []
+        var checked = 0
+        for entity in store.model.entities {
+            let all = try store.fetch(FetchRequest(entityName: entity.name))
+            guard !all.isEmpty else { continue }
+            var formats: [String] = []
+            for attribute in entity.attributes {
+                formats.append("\(attribute.name) == nil")
+                switch attribute.type {
+                case .string: formats += ["\(attribute.name) BEGINSWITH[cd] 'a'", "\(attribute.name) > 'M'"]
+                case .integer16, .integer32, .integer64: formats += ["\(attribute.name) > 0", "\(attribute.name) BETWEEN {1, 5}"]
+                case .boolean: formats.append("\(attribute.name) == YES")
+                case .date: formats.append("\(attribute.name) > CAST(600000000, 'NSDate')")
+                case .double, .float: formats.append("\(attribute.name) < 1.5")
+                default: break
+                }
+            }
+            for relationship in entity.relationships {
+                if relationship.isToMany {
+                    formats += ["\(relationship.name).@count > 0", "ANY \(relationship.name) != nil"]
+                    if let text = store.model.entity(named: relationship.destination)?.attributes.first(where: { $0.type == .string }) {
+                        formats.append("ANY \(relationship.name).\(text.name) CONTAINS[c] 'e'")
+                    }
+                } else {
+                    formats += ["\(relationship.name) == nil", "\(relationship.name) != nil"]
+                    if let text = store.model.entity(named: relationship.destination)?.attributes.first(where: { $0.type == .string }) {
+                        formats.append("\(relationship.name).\(text.name) != nil")
+                    }
+                }
+            }
+            for format in formats {
+                guard let request = try? FetchRequest(entityName: entity.name, predicate: format) else { continue }
+                checked += 1
+                let evaluated = Result { () throws -> [String] in
+                    let typed = try ModelKeyPaths.typedPredicate(request.predicate!, entity: entity, model: store.model)
+                    let compiled = try CompiledPredicate(typed)
+                    return try all.filter { try compiled.evaluate(.object($0)) }.map(\.objectID.rawValue)
+                }
+                let fetched = Result { try store.fetch(request).objectIDs.map(\.rawValue) }
+                switch (fetched, evaluated) {
+                case let (.success(ids), .success(expected)) where ids == expected: break
+                case let (.failure(a), .failure(b)) where "\(a)" == "\(b)": break
+                default: mismatches.append("\(entity.name) WHERE \(format): SQL \(fetched), evaluator \(evaluated)")
+                }
+            }
+            // Sorts: each sortable attribute, descending, with the row key as the tie-break.
+            for attribute in entity.attributes where [.string, .integer16, .integer32, .integer64, .date, .double, .boolean].contains(attribute.type) {
+                let request = try FetchRequest(statement: "\(entity.name) SORT BY \(attribute.name) DESC")
+                checked += 1
+                let order = try Sorting.sortedIndices(all.map { Value.object($0) }, by: request.sortDescriptors)
+                let expected = order.map { all[$0].objectID.rawValue }
+                let fetched = try store.fetch(request).objectIDs.map(\.rawValue)
+                if fetched != expected { mismatches.append("\(entity.name) SORT BY \(attribute.name) DESC") }
+            }
+        }
+        #expect(checked > 20)
+        #expect(mismatches.isEmpty, "\(name): \(mismatches.count) of \(checked) disagree:\n\(mismatches.prefix(8).joined(separator: "\n"))")
+    }
+
+    // MARK: Object IDs
+
+    /// Object IDs are Core Data's URIs, naming the row's own entity; each finds its object again,
+    /// and one naming another entity of the table finds none.
+    @Test func objectIDsAreCoreDataURIs() throws {
+        let store = try Self.open("NoteStore.sqlite")
+        let uuid = try #require(try CoreDataStoreFile.storeUUID(of: try Self.database("NoteStore.sqlite")))
+        let folders = try store.fetch(FetchRequest(entityName: "ICNoteContainer"))
+        #expect(folders.count == 4)
+        for folder in folders {
+            let id = folder.objectID.rawValue
+            #expect(id.hasPrefix("x-coredata://\(uuid)/\(folder.entityName)/p"), "\(id)")
+            #expect(store.object(with: folder.objectID)?.objectID == folder.objectID)
+            let other = id.replacingOccurrences(of: "/\(folder.entityName)/", with: "/ICNote/")
+            #expect(store.object(with: ObjectID(other)) == nil)
+            let request = try FetchRequest(entityName: "ICNoteContainer", predicate: "self == %@", arguments: [folder])
+            #expect(try store.fetch(request).objectIDs == [folder.objectID])
+        }
+    }
+}
