@@ -31,9 +31,11 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
+    @OptionGroup var coreDataModel: CoreDataModelOption
+
     func run() throws {
         let request = try fetch.makeRequest()
-        let store = try StoreFile.openSQLStore(self.store, command: "explain", readOnly: readOnly.isOn)
+        let store = try StoreFile.openSQLStore(self.store, command: "explain", readOnly: readOnly.isOn, model: coreDataModel.path)
         fetch.printWarnings(request, on: store)
         let generated = try GeneratedSQLOutput.generated(store, request)
         let plan: [String]

@@ -40,6 +40,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
+    @OptionGroup var coreDataModel: CoreDataModelOption
+
     @Option(help: ArgumentHelp("json, jsonl, table, csv, box, line or markdown.", valueName: "FORMAT"))
     var output: OutputFormat = .json
 
@@ -57,7 +59,7 @@ struct QueryCommand: ParsableCommand {
     /// What the command line asks for, apart from the parser.
     var invocation: QueryInvocation {
         QueryInvocation(store: store, source: fetch.source, readOnly: readOnly.isOn, output: output, relationships: relationships,
-                        properties: properties)
+                        properties: properties, model: coreDataModel.path)
     }
 
     func run() throws { try invocation.run() }

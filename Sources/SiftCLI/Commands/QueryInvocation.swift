@@ -11,13 +11,15 @@ struct QueryInvocation: Equatable {
     var output = OutputFormat.json
     var relationships = RelationshipDetail.counts
     var properties: String?
+    /// The model of a Core Data store (`--model`).
+    var model: String?
 
     func run() throws {
         var fetch = try source.makeRequest()
         // Objects are read a batch at a time as they are printed (memory stays flat, and an
         // error midway comes after the objects before it).
         if fetch.fetchBatchSize == 0 { fetch.fetchBatchSize = FetchPrinter.batchSize }
-        let store = try StoreFile.open(self.store, readOnly: readOnly)
+        let store = try StoreFile.open(self.store, readOnly: readOnly, model: model)
         let standardOutput = StandardOutput()
         let model = StoreModels.outline(of: store)
         // The objects of an entity without subentities all show the same keys, in one order,

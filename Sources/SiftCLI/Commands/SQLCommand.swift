@@ -26,9 +26,11 @@ struct SQLCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
+    @OptionGroup var coreDataModel: CoreDataModelOption
+
     func run() throws {
         let request = try fetch.makeRequest()
-        let store = try StoreFile.openSQLStore(self.store, command: "sql", readOnly: readOnly.isOn)
+        let store = try StoreFile.openSQLStore(self.store, command: "sql", readOnly: readOnly.isOn, model: coreDataModel.path)
         fetch.printWarnings(request, on: store)
         let generated = try GeneratedSQLOutput.generated(store, request)
         print(generated.description)

@@ -12,6 +12,7 @@ struct SchemaCommand: ParsableCommand {
               $ sift schema --store notes.json
               $ sift schema --store chinook.db
               $ sift schema --model Examples/Notes/Notes.xcdatamodeld
+              $ sift schema --store NoteStore.sqlite
               $ sift schema --model Examples/Movies/model.json --json
             """
     )
@@ -19,7 +20,7 @@ struct SchemaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
     var store: String?
 
-    @Option(help: ArgumentHelp("A model file (model.json, .xcdatamodel or .xcdatamodeld).", valueName: "MODEL"))
+    @Option(help: ArgumentHelp("A model file (model.json, .xcdatamodel, .xcdatamodeld, .mom or .momd); with --store, the model of a Core Data store.", valueName: "MODEL"))
     var model: String?
 
     @Flag(help: "Print the model in Sift's JSON model format.")
@@ -28,7 +29,7 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var readOnly: ReadOnlyOption
 
     func validate() throws {
-        if (store == nil) == (model == nil) { throw ValidationError("give --store STORE or --model MODEL") }
+        if store == nil && model == nil { throw ValidationError("give --store STORE or --model MODEL") }
     }
 
     func run() throws {
@@ -36,8 +37,10 @@ struct SchemaCommand: ParsableCommand {
         var reasons: [String: [String: String]] = [:]
         var notes: [String: String] = [:]
         if let store {
-            let opened = try StoreFile.open(store, readOnly: readOnly.isOn)
+            // With both, the model is a Core Data store's (`--model`).
+            let opened = try StoreFile.open(store, readOnly: readOnly.isOn, model: self.model)
             model = opened.model
+            if let origin = (opened as? any ModelOriginReportingStore)?.modelOrigin, !json { print("-- \(origin)") }
             reasons = SchemaText.typeReasons(of: opened)
             notes = SchemaText.samplingNotes(of: opened)
         } else {

@@ -114,7 +114,10 @@ enum SessionStores {
         }
         let url = URL(fileURLWithPath: path)
         switch StoreFile.Kind(path: path) {
-        case .sqlite: return try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: StoreFile.typeCache)
+        case .sqlite:
+            let store = try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: StoreFile.typeCache)
+            StoreFile.printOpeningWarnings(store, path)
+            return store
         case .atomic: return try AtomicStore.open(at: url)
         case .postgres: return try PostgreSQLStore.open(conninfo: path)
         }

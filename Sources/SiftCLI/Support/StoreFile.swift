@@ -29,17 +29,26 @@ enum StoreFile {
     }
 
     /// With `readOnly`, a SQLite file is opened for reading only (`--read-only`): it is never
-    /// written, and every change to it is refused.
-    static func open(_ path: String, readOnly: Bool = false) throws -> any PersistentStore {
+    /// written, and every change to it is refused. `model` is the model file of a Core Data
+    /// store (`--model`); for another store it is an error.
+    static func open(_ path: String, readOnly: Bool = false, model: String? = nil) throws -> any PersistentStore {
         if Kind(path: path) == .postgres {
+            try refuseModel(model, path)
             return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         }
         try requireExisting(path)
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
         case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
-        case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: typeCache) }
+        case .sqlite:
+            let coreDataModel = try model.map(loadModel)
+            let store = try report { () throws(StoreError) in
+                try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: typeCache, coreDataModel: coreDataModel, coreDataModelPath: model)
+            }
+            printOpeningWarnings(store, path)
+            return store
         case .atomic:
+            try refuseModel(model, path)
             return try report { () throws(StoreError) in
                 do throws(StoreError) {
                     return try AtomicStore.open(at: url)
@@ -133,14 +142,30 @@ enum StoreFile {
         }
     }
 
+    /// Prints what was guessed or set aside when a store opened (a Core Data store without a
+    /// usable model cache), as `warning: NAME: …` on standard error.
+    static func printOpeningWarnings(_ store: any PersistentStore, _ path: String) {
+        guard let reporting = store as? any ModelOriginReportingStore else { return }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        for warning in reporting.openingWarnings { Output.error("warning: \(name): \(warning)") }
+    }
+
+    /// `--model` is given only with a Core Data store: a usage error for another kind.
+    private static func refuseModel(_ model: String?, _ path: String) throws {
+        guard model != nil else { return }
+        Output.error("error: --model is for a Core Data store (a SQLite file Core Data wrote); \(path) is not one")
+        throw ExitCode(64)
+    }
+
     /// Opens a SQLite or PostgreSQL store (for `sift sql` and `sift explain`); any other kind
     /// is a usage error.
-    static func openSQLStore(_ path: String, command: String, readOnly: Bool = false) throws -> any SQLShowingStore {
+    static func openSQLStore(_ path: String, command: String, readOnly: Bool = false, model: String? = nil) throws -> any SQLShowingStore {
         switch Kind(path: path) {
         case .postgres:
+            try refuseModel(model, path)
             return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite:
-            guard let store = try open(path, readOnly: readOnly) as? any SQLShowingStore else { throw ExitCode(1) }
+            guard let store = try open(path, readOnly: readOnly, model: model) as? any SQLShowingStore else { throw ExitCode(1) }
             return store
         case .atomic:
             Output.error("error: \(path) is not a SQLite store or a PostgreSQL database; 'sift \(command)' needs a .sqlite or .db store or a postgres:// URL (JSON and binary stores run fetches in memory, without SQL)")
