@@ -242,4 +242,80 @@ import Testing
             #expect(try store.fetch(request).objectIDs == [folder.objectID])
         }
     }
+
+    // MARK: Damaged and hostile stores
+
+    /// A database made with hand-written SQL in a fresh directory; the caller removes it.
+    static func made(_ sql: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("store.sqlite")
+        try SQLiteDatabase(path: url.path, options: [.create]).execute(sql)
+        return url
+    }
+
+    static let bookkeeping = """
+        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+        """
+
+    /// `Z_PRIMARYKEY` naming tables that do not exist, super-entities in a cycle or unknown,
+    /// repeated names: the store opens with warnings, what exists is read, and what does not
+    /// is an error in words, never a crash.
+    @Test func aDamagedPrimaryKeyTableOpensWithWarnings() throws {
+        let url = try Self.made(Self.bookkeeping + """
+            INSERT INTO Z_METADATA VALUES (1, 'U', NULL);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2), (2, 'Ghost', 0, 0), (3, 'Child', 1, 0), (4, 'Loop', 5, 0), (5, 'Loop2', 4, 0),
+                                            (6, 'Note', 0, 0), (7, 'Orphan', 99, 0), (8, NULL, 0, 0);
+            CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
+            INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello'), (2, 3, 1, 'kid');
+            """)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let before = try CoreDataFixtures.checksum(url)
+        let store = try SQLiteStore.open(at: url)
+        #expect(store.coreData?.modelSource == .schema)
+        let warnings = store.openingWarnings.joined(separator: "\n")
+        for expected in ["cycle", "no table ZGHOST", "repeats"] { #expect(warnings.contains(expected), "\(warnings)") }
+        #expect(try store.count(FetchRequest(entityName: "Note")) == 2)
+        #expect(try store.count(FetchRequest(entityName: "Child")) == 1)
+        #expect(try store.fetch(FetchRequest(entityName: "Child")).objectIDs == [ObjectID("x-coredata://U/Child/p2")])
+        #expect(throws: (any Error).self) { try store.count(FetchRequest(entityName: "Ghost")) }
+        #expect(try CoreDataFixtures.checksum(url) == before)
+    }
+
+    /// Core Data's tables without a single entity in `Z_PRIMARYKEY` are read as a plain
+    /// database, said in a warning; a cache that is not a model is set aside, said too.
+    @Test(arguments: [
+        ("", "names no entity"),
+        ("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1); CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); INSERT INTO Z_MODELCACHE VALUES (x'00112233445566');",
+         "model cache (Z_MODELCACHE) cannot be read"),
+        ("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1); CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); INSERT INTO Z_MODELCACHE VALUES (zeroblob(100000));",
+         "model cache (Z_MODELCACHE) cannot be read"),
+    ])
+    func unreadableModelsFallBackWithAWarning(_ extra: String, _ warning: String) throws {
+        let url = try Self.made(Self.bookkeeping + """
+            CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
+            INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
+            """ + extra)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try SQLiteStore.open(at: url)
+        #expect(store.openingWarnings.contains { $0.contains(warning) }, "\(store.openingWarnings)")
+        let entity = store.coreData == nil ? "ZNOTE" : "Note"
+        #expect(try store.count(FetchRequest(entityName: entity)) == 1)
+        #expect(store.isReadOnly)
+    }
+
+    /// A store cut short is reported as damaged, as any SQLite file is.
+    @Test func aTruncatedStoreIsAnError() throws {
+        let data = try Data(contentsOf: CoreDataFixtures.url("NoteStore.sqlite"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for length in [100, 4096, 5000, data.count / 2] {
+            let url = directory.appendingPathComponent("cut-\(length).sqlite")
+            try data.prefix(length).write(to: url)
+            let outcome = Result { try SQLiteStore.open(at: url).count(FetchRequest(entityName: "ICNote")) }
+            if case .success(let count) = outcome { Issue.record("\(length) bytes read as \(count) notes") }
+        }
+    }
 }
