@@ -84,6 +84,10 @@ extension SQLSchema {
                 hierarchyEntityNames: hierarchy, entityNumbers: numbers,
                 columns: columns, relationships: relationships)
         }
+        // Core Data's persistent history, outside the model's layout (``CoreDataHistory``).
+        if let store {
+            tables.merge(CoreDataHistory.tables(in: store, model: model, objectID: objectID)) { own, _ in own }
+        }
         return SQLSchema(model: model, tables: tables, isSiftLayout: false)
     }
 }

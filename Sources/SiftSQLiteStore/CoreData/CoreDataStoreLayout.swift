@@ -81,6 +81,15 @@ package struct CoreDataStoreLayout: Sendable {
             }
         }
         let layout = CoreDataLayout(model)
+        // Persistent history: entities of Core Data's own, beside the model's.
+        let history = CoreDataHistory.descriptions(in: store, besides: model)
+        if !history.isEmpty {
+            let own = model.entities.map { entity in
+                EntityDescription(name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, attributes: entity.ownAttributes,
+                                  relationships: entity.ownRelationships, indexes: entity.indexes, uniquenessConstraints: entity.uniquenessConstraints)
+            }
+            if let extended = try? DataModel(name: model.name, entities: own + history) { model = extended }
+        }
         var omitted: [String] = []
         let schema = SQLSchema.forCoreData(model, layout: layout, storeUUID: storeUUID, store: store, omitted: &omitted)
         var seen: Set<String> = []

@@ -144,6 +144,11 @@ import Testing
          "SELECT count(DISTINCT j.Z_2ENABLEDACCOUNTS) FROM Z_2ENABLEDDATACLASSES j"),
         ("Accounts3.sqlite", "Dataclass", "enabledAccounts.@count >= 2",
          "SELECT count(*) FROM (SELECT j.Z_7ENABLEDDATACLASSES FROM Z_2ENABLEDDATACLASSES j GROUP BY 1 HAVING count(*) >= 2)"),
+        // Persistent history, Core Data's own tables.
+        ("NoteStore.sqlite", "CHANGE", "transaction.bundleIDString.name == 'com.apple.mobilenotes'",
+         "SELECT count(*) FROM ACHANGE c JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZBUNDLEIDTS WHERE s.ZNAME = 'com.apple.mobilenotes'"),
+        ("NoteStore.sqlite", "TRANSACTION", "changes.@count > 5 AND timestamp > CAST(700000000, 'NSDate')",
+         "SELECT count(*) FROM ATRANSACTION t WHERE (SELECT count(*) FROM ACHANGE c WHERE c.ZTRANSACTIONID = t.Z_PK) > 5 AND t.ZTIMESTAMP > 700000000"),
         ("Accounts3.sqlite", "Account", "accountType.identifier BEGINSWITH 'com.apple.account.'",
          "SELECT count(*) FROM ZACCOUNT a JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE WHERE t.ZIDENTIFIER LIKE 'com.apple.account.%'"),
     ])
