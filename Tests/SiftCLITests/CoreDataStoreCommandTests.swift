@@ -47,6 +47,11 @@ import Testing
         try Data(try SiftBinary.run("schema", "--store", Self.path("DataUsage.sqlite"), "--json").stdout.utf8).write(to: other)
         let fits = try SiftBinary.run("query", "--store", Self.path("netusage.sqlite"), "--model", own.path, "COUNT Process")
         #expect(fits.status == 0 && fits.stdout == "{\"count\": 260}\n", "\(fits.stderr)")
+        let script = try SiftBinary.run(arguments: ["run", "-", "--store", Self.path("netusage.sqlite"), "--model", own.path, "--output", "csv"],
+                                        stdin: "COUNT Process\n")
+        #expect(script.status == 0 && script.stdout.contains("260"), "\(script.stdout)\(script.stderr)")
+        let repl = try SiftBinary.run(arguments: ["repl", "--store", Self.path("netusage.sqlite"), "--model", other.path], stdin: "COUNT Process\n")
+        #expect(repl.status == 1 && repl.stderr.contains("incompatible with the store"), "\(repl.stderr)")
         let schema = try SiftBinary.run("schema", "--store", Self.path("netusage.sqlite"), "--model", own.path)
         #expect(schema.stdout.hasPrefix("-- Core Data's layout; the model from \(own.path)\n"))
         let misfit = try SiftBinary.run("query", "--store", Self.path("netusage.sqlite"), "--model", other.path, "COUNT Process")

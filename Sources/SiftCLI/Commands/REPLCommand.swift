@@ -33,7 +33,7 @@ struct REPLCommand: ParsableCommand {
     @Flag(help: "Create the store (from --model) when it does not exist.")
     var create = false
 
-    @Option(help: ArgumentHelp("The model a new store is created from.", valueName: "MODEL"))
+    @Option(help: ArgumentHelp("The model a new store is created from (with --create), or the model of a Core Data store.", valueName: "MODEL"))
     var model: String?
 
     @Flag(help: "Stop at the first error.")
@@ -98,7 +98,9 @@ enum ShellStores {
             let newModel = try create ? model.map(StoreFile.loadModel) : nil
             return try StoreFile.report { () throws(StoreError) in try StoreFile.openPostgreSQL(path, creatingWith: newModel) }
         }
-        if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path, readOnly: readOnly) }
+        // An existing store takes the model only as a Core Data store's (with --create, the
+        // model is for a store that does not exist yet).
+        if FileManager.default.fileExists(atPath: path) { return try StoreFile.open(path, readOnly: readOnly, model: create ? nil : model) }
         guard create, let model else {
             Output.error("error: no store at \(path)\(SessionStores.suggestion(for: path))\(create ? "; --create needs --model MODEL" : " (give --create --model MODEL to create one)")")
             throw ExitCode(1)

@@ -34,6 +34,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
+    @OptionGroup var coreDataModel: CoreDataModelOption
+
     @Option(help: ArgumentHelp("The mode results start in: table, box, line, json, jsonl, csv or markdown.", valueName: "FORMAT"))
     var output: String?
 
@@ -65,7 +67,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let label = ExampleStores.canonicalName(store ?? ExampleStores.prefix)
-        session.open(store: try ShellStores.open(label, create: false, model: nil, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
+        session.open(store: try ShellStores.open(label, create: false, model: coreDataModel.path, readOnly: readOnly.isOn), label: label, readOnly: readOnly.isOn)
         // Ctrl-C stops the statement running, says what happened to a change, and ends the script.
         let interrupter = StatementInterrupter(whenIdle: .terminate)
         defer { interrupter.stop() }
