@@ -299,11 +299,13 @@ struct ExpressionSQLCompiler {
                     let fragment = SQLFragment(expression: .column(alias, destination.primaryKey), kind: .object(table: destinationTable), nullable: true)
                     return finish(fragment, collection)
                 }
-            case .inverseForeignKey(let column, let destinationTable, let sourceKey):
+            case .inverseForeignKey(let column, let destinationTable, let sourceKey, let orderColumn):
                 let element = context.newAlias()
                 let hop = CollectionHop(firstAlias: element, ownerColumn: .column(element, column), ownerKey: .column(alias, sourceKey),
                                         ownerKeyMayBeNull: joinedToOne || collection != nil || sourceKey != table.primaryKey)
-                let order = SQLOrdering(expression: .column(element, destination.primaryKey), isNeverNull: !(collection?.mayReachNil ?? false))
+                // (An ordered one's position column may be NULL: read as stored.)
+                let order = orderColumn.map { SQLOrdering(expression: .column(element, $0), isNeverNull: false) }
+                    ?? SQLOrdering(expression: .column(element, destination.primaryKey), isNeverNull: !(collection?.mayReachNil ?? false))
                 if var source = collection {
                     source.follow(hop, order: order, ownerRow: .column(alias, table.primaryKey), elementKey: .column(element, destination.primaryKey),
                                   joins: [(destinationTable, element, .binary(.equal, hop.ownerColumn, hop.ownerKey))],

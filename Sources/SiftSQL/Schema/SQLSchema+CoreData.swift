@@ -62,9 +62,9 @@ extension SQLSchema {
                 case .toOne(let table, let column, _, _)?:
                     storage = .foreignKey(column: column, destinationTable: destination.table, destinationKey: coreDataPrimaryKey)
                     present = has(table, column) && has(destination.table, coreDataPrimaryKey)
-                case .toManyThroughInverse(let table, let column, _)?:
-                    storage = .inverseForeignKey(column: column, destinationTable: table, sourceKey: coreDataPrimaryKey)
-                    present = has(table, column, coreDataPrimaryKey)
+                case .toManyThroughInverse(let table, let column, let order)?:
+                    storage = .inverseForeignKey(column: column, destinationTable: table, sourceKey: coreDataPrimaryKey, order: order)
+                    present = has(table, column, coreDataPrimaryKey) && (order.map { has(table, $0) } ?? true)
                 case .joinTable(let table, let owner, let target, let order)?:
                     storage = .joinTable(name: table, destinationTable: destination.table, columns: JoinTableColumns(owner: owner, target: target, position: order))
                     present = has(table, owner, target) && (order.map { has(table, $0) } ?? true) && has(destination.table, coreDataPrimaryKey)

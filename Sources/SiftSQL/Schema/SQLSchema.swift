@@ -220,8 +220,10 @@ package struct EntityTable: Sendable {
 package enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: this table's `column` holds the destination row's `destinationKey`.
     case foreignKey(column: String, destinationTable: String, destinationKey: String)
-    /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`.
-    case inverseForeignKey(column: String, destinationTable: String, sourceKey: String)
+    /// A to-many read through the destination table's `column`, which holds this row's `sourceKey`;
+    /// an ordered one's destinations in the order of the destination's `order` column (Core
+    /// Data's `Z_FOK_<inverse>`), else in key order.
+    case inverseForeignKey(column: String, destinationTable: String, sourceKey: String, order: String? = nil)
     /// A to-many held in a join table: in Sift's layout `"_owner"` (this row's key), `"_target"`
     /// (the destination's key) and `"_position"` (order within the relationship); in Core
     /// Data's, the columns its layout names (``JoinTableColumns``).

@@ -168,7 +168,7 @@ package struct RelationshipWriteSQL: Sendable {
             insertAt = ""
             joinTable = nil
             self.column = column
-        case .inverseForeignKey(let column, let destinationTable, _)?:
+        case .inverseForeignKey(let column, let destinationTable, _, _)?:
             kind = .inverseForeignKey
             destinations = "SELECT \(key), \(entity) FROM \(q(destinationTable)) WHERE \(q(column)) = \(first) ORDER BY \(key)"
             add = "UPDATE \(q(destinationTable)) SET \(q(column)) = \(first) WHERE \(key) = \(second)"

@@ -163,7 +163,7 @@ private struct ObjectCheckSQL {
                 switch layout.relationships[relationship.name] {
                 case .foreignKey(let name, _, _)?:
                     count = dialect.toOneCount(SQLIdentifier.qualified("t", name))
-                case .inverseForeignKey(let name, let destination, _)?:
+                case .inverseForeignKey(let name, let destination, _, _)?:
                     count = "(SELECT count(*) FROM \(q(destination)) WHERE \(q(name)) = \(key))"
                 case .joinTable(let name, _, _)?:
                     count = "(SELECT count(*) FROM \(q(name)) WHERE \(q(SQLSchema.ownerColumn)) = \(key))"

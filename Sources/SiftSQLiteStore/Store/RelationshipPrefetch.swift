@@ -238,7 +238,7 @@ struct RelationshipPrefetch: Sendable {
             switch held {
             case .foreignKey:
                 return nil
-            case .inverseForeignKey(let column, let destinationTable, let heldKey):
+            case .inverseForeignKey(let column, let destinationTable, let heldKey, _):
                 let foreignKey = SQLIdentifier.qualified("d", column)
                 if heldKey == table.primaryKey {
                     return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) GROUP BY \(foreignKey)"
@@ -263,12 +263,13 @@ struct RelationshipPrefetch: Sendable {
             switch held {
             case .foreignKey(let column, let destinationTable, let key):
                 return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", key)) = \(SQLIdentifier.qualified("s", column)) WHERE \(sourceKey) \(list)"
-            case .inverseForeignKey(let column, let destinationTable, let heldKey):
+            case .inverseForeignKey(let column, let destinationTable, let heldKey, let order):
                 let foreignKey = SQLIdentifier.qualified("d", column)
+                let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + destinationKey
                 if heldKey == table.primaryKey {
-                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) ORDER BY \(destinationKey)"
+                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) ORDER BY \(ordering)"
                 }
-                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) ORDER BY \(destinationKey)"
+                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) ORDER BY \(ordering)"
             case .joinTable(let name, let destinationTable, let join):
                 let owner = SQLIdentifier.qualified("j", join.owner)
                 return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", join.order))"

@@ -118,7 +118,7 @@ struct ForeignRelationshipRows: Sendable {
             self.column = column
             changesOwner = true
             destinationValue = "SELECT \(SQLIdentifier.qualified("d", destinationKey)) FROM \(q(destinationTable)) AS \"d\" WHERE \(key) = ?1"
-        case .inverseForeignKey(let column, let destinationTable, let sourceKey):
+        case .inverseForeignKey(let column, let destinationTable, let sourceKey, _):
             guard let destination = schema.tables.values.first(where: { $0.table == destinationTable }) else { return nil }
             let key = ForeignTableRows.key(destination.primaryKey, isColumn: isColumn(destinationTable, destination.primaryKey))
             // The value the destinations' column holds for owner ?1.

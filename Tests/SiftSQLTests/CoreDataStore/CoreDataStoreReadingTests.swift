@@ -323,4 +323,58 @@ import Testing
             if case .success(let count) = outcome { Issue.record("\(length) bytes read as \(count) notes") }
         }
     }
+
+    // MARK: Ordered relationships
+
+    /// A store laid out as Core Data lays out `model` (its tables' DDL from ``CoreDataLayout``,
+    /// `Z_PRIMARYKEY` and `Z_METADATA`), then `rows` run; opened with the model.
+    static func laidOut(_ model: DataModel, rows: String) throws -> (URL, SQLiteStore) {
+        let layout = CoreDataLayout(model)
+        var sql = bookkeeping + "INSERT INTO Z_METADATA VALUES (1, 'U', NULL);\n"
+        for table in layout.tables {
+            let columns = table.columns.map { "\($0.name) \($0.declaredType)" + ($0.role == .primaryKey ? " PRIMARY KEY" : "") }
+            sql += "CREATE TABLE \(table.name) (\(columns.joined(separator: ", ")));\n"
+        }
+        for entity in layout.entities {
+            sql += "INSERT INTO Z_PRIMARYKEY VALUES (\(entity.number), '\(entity.name)', \(entity.superNumber), 0);\n"
+        }
+        let url = try made(sql + rows)
+        return (url, try SQLiteStore.open(at: url, coreDataModel: model))
+    }
+
+    /// An ordered to-many through its inverse reads its destinations in `Z_FOK_` order, in SQL
+    /// and in the objects alike.
+    @Test func orderedToManyFollowsItsPositionColumn() throws {
+        let model = try DataModel(entities: [
+            EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+                              relationships: [RelationshipDescription(name: "notes", destination: "Note", isToMany: true, inverse: "folder", isOrdered: true)]),
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "folder", destination: "Folder", inverse: "notes")]),
+        ])
+        let layout = CoreDataLayout(model)
+        guard case .toManyThroughInverse(_, _, let order?)? = layout.mapping(entity: "Folder", property: "notes") else {
+            Issue.record("no order column for Folder.notes")
+            return
+        }
+        #expect(order == "Z_FOK_FOLDER")
+        let (url, store) = try Self.laidOut(model, rows: """
+            INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'inbox');
+            INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZFOLDER, Z_FOK_FOLDER, ZTITLE) VALUES (1, 2, 1, 1, 3072, 'c'), (2, 2, 1, 1, 1024, 'a'), (3, 2, 1, 1, 2048, 'b');
+            """)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        #expect(store.openingWarnings.isEmpty, "\(store.openingWarnings)")
+        let folder = try #require(try store.fetch(FetchRequest(entityName: "Folder")).first)
+        guard case .array(let notes) = try folder.value(forKey: "notes") else {
+            Issue.record("notes is not an ordered collection")
+            return
+        }
+        #expect(notes.compactMap { value -> String? in
+            guard case .object(let note) = value, case .string(let title)? = try? note.value(forKey: "title") else { return nil }
+            return title
+        } == ["a", "b", "c"])
+        for (format, expected) in [("notes[FIRST].title == 'a'", 1), ("notes[LAST].title == 'c'", 1), ("notes[FIRST].title == 'c'", 0)] {
+            let request = try FetchRequest(entityName: "Folder", predicate: format)
+            #expect(try store.count(request) == expected, "\(format)")
+        }
+    }
 }
