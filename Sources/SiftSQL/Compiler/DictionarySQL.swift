@@ -204,7 +204,7 @@ private struct DictionaryPropertyCompiler {
     /// introspected one only Date, Boolean and Decimal are converted (as `RowLayout` reads
     /// objects).
     func decodingType(_ type: AttributeType) -> AttributeType? {
-        schema.isSiftLayout || ColumnCodec.convertsForeign(type) ? type : nil
+        schema.decodingType(type)
     }
 
     /// A property's value per row: the selected column, the term to group by, and the

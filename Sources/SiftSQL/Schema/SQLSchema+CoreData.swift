@@ -88,6 +88,6 @@ extension SQLSchema {
         if let store {
             tables.merge(CoreDataHistory.tables(in: store, model: model, objectID: objectID)) { own, _ in own }
         }
-        return SQLSchema(model: model, tables: tables, isSiftLayout: false)
+        return SQLSchema(model: model, tables: tables, isSiftLayout: false, holdsModelTypes: true)
     }
 }

@@ -22,14 +22,19 @@ public struct SQLSchema: Sendable {
     package let tables: [String: EntityTable]
     /// Whether the database is one Sift created (and so may write).
     package let isSiftLayout: Bool
+    /// Whether every column holds values of its attribute's type, as the model says (Sift's
+    /// layout and Core Data's), so rows decode as that type; else (a database read from its
+    /// catalogue) only dates, booleans and decimals are converted, the rest read as stored.
+    package let holdsModelTypes: Bool
     /// Whether the searchable attributes' hidden columns are in the database (so fetches may
     /// read them).
     package let searchColumns: SearchColumnPresence
 
-    init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool) {
+    init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool, holdsModelTypes: Bool? = nil) {
         self.model = model
         self.tables = tables
         self.isSiftLayout = isSiftLayout
+        self.holdsModelTypes = holdsModelTypes ?? isSiftLayout
         self.searchColumns = SearchColumnPresence(true)
     }
 
@@ -42,6 +47,11 @@ public struct SQLSchema: Sendable {
             if !columns.isEmpty { result.append((root.name, columns)) }
         }
         return result
+    }
+
+    /// The type an attribute's stored values decode as (``holdsModelTypes``); nil: as stored.
+    package func decodingType(_ type: AttributeType) -> AttributeType? {
+        holdsModelTypes || ColumnCodec.convertsForeign(type) ? type : nil
     }
 
     /// The table an entity's objects live in.

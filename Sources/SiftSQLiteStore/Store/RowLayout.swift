@@ -97,7 +97,7 @@ struct RowLayout: Sendable {
                 // everything else reads as stored.
                 names.append(attribute.name)
                 indexes.append(index)
-                types.append(schema.isSiftLayout || ColumnCodec.convertsForeign(attribute.type) ? attribute.type : nil)
+                types.append(schema.decodingType(attribute.type))
             }
             var idPrefix: String?
             if case .entityAndKey(let prefix) = table.objectID { idPrefix = prefix + name + "/p" }

@@ -58,7 +58,7 @@ extension SQLFetchExecutor {
             return nil
         }
         // Values decode as the fetched objects' attributes do (RowLayout).
-        let type = schema.isSiftLayout || ColumnCodec.convertsForeign(attribute.type) ? attribute.type : nil
+        let type = schema.decodingType(attribute.type)
         var merged: [SectionSpan]
         var tally = MemoryTally()
         let keyPath = request.sectionNameKeyPath ?? keys.joined(separator: ".")
