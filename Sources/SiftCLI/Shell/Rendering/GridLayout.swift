@@ -12,6 +12,9 @@ struct GridLayout {
     private(set) var widths: [Int]
     /// Columns whose measured values are all numbers (or nil): their headings are right-aligned.
     let numeric: [Bool]
+    /// Headings right-aligned: over numeric columns, unless ``RenderOptions/alignsHeadingsWithNumbers``
+    /// is off.
+    let rightAlignedHeadings: [Bool]
     /// The headings' cells; nil with `.headers off`.
     let headings: [RenderCell]?
     /// Columns whose width `.width` set.
@@ -26,8 +29,8 @@ struct GridLayout {
     static let widest = 10_000
 
     /// Measures `records` (the first batch) under `columns`: each column as wide as its heading
-    /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut, but
-    /// never a number, and nothing in Markdown).
+    /// and widest value (at least ``RenderOptions/narrowestColumn``), or as `.width` sets it
+    /// (`widths[i]` > 0; longer cells are cut, but never a number, and nothing in Markdown).
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
         self.columns = columns
         let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
@@ -57,8 +60,11 @@ struct GridLayout {
         }
         self.fixed = fixed
         self.floors = floors
-        self.widths = widths.map { max($0, 1) }
-        numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
+        let narrowest = context.options.narrowestColumn
+        self.widths = widths.map { max($0, narrowest) }
+        let numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
+        self.numeric = numeric
+        rightAlignedHeadings = context.options.alignsHeadingsWithNumbers ? numeric : numeric.map { _ in false }
     }
 
     /// Makes every column at least as wide as in `earlier` (a batch printed before), unless
