@@ -14,8 +14,8 @@ extension Parser {
     mutating func parseUpdateStatement() throws(ParseError) -> UpdateStatement {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected UPDATE or an entity name, found \(describe(current))",
-                        at: current, expected: ["UPDATE", "an entity name"])
+                        "expected \(StatementWord.update.spelling) or an entity name, found \(describe(current))",
+                        at: current, expected: [StatementWord.update.spelling, "an entity name"])
         }
         // `UPDATE Note SET ...`, or an entity called Update: `Update SET ...`.
         let skips = isWord(.update) ? [1, 0] : [0]
@@ -27,8 +27,8 @@ extension Parser {
     mutating func parseDeleteStatement() throws(ParseError) -> DeleteStatement {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected DELETE or an entity name, found \(describe(current))",
-                        at: current, expected: ["DELETE", "an entity name"])
+                        "expected \(StatementWord.delete.spelling) or an entity name, found \(describe(current))",
+                        at: current, expected: [StatementWord.delete.spelling, "an entity name"])
         }
         // `DELETE FROM Note`, `DELETE Note`, or an entity called Delete or From.
         var skips = [0]
