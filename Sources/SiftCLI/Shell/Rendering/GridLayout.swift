@@ -32,6 +32,15 @@ struct GridLayout {
     /// and widest value (at least ``RenderOptions/narrowestColumn``), or as `.width` sets it
     /// (`widths[i]` > 0; longer cells are cut, but never a number, and nothing in Markdown).
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
+        let rows = records.map { record in
+            columns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: context.options.nullValue, markdown: markdown) }
+        }
+        self.init(columns: columns, rows: rows, context: context, markdown: markdown)
+    }
+
+    /// Measures the cells of a first batch's records (`rows`, a cell per column each) under
+    /// `columns`, as ``init(columns:records:context:markdown:)`` measures the records.
+    init(columns: [String], rows: [[RenderCell]], context: RenderContext, markdown: Bool) {
         self.columns = columns
         let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
         self.headings = context.options.headers ? headings : nil
@@ -39,10 +48,8 @@ struct GridLayout {
         var floors = Array(repeating: 0, count: columns.count)
         var numbers = Array(repeating: 0, count: columns.count)
         var others = Array(repeating: 0, count: columns.count)
-        for record in records {
-            for (c, column) in columns.enumerated() {
-                let value = ColumnSet.cell(record, column)
-                let cell = RenderCell(value, nullValue: context.options.nullValue, markdown: markdown)
+        for row in rows {
+            for (c, cell) in row.enumerated() {
                 widths[c] = max(widths[c], cell.width)
                 if cell.isNumber {
                     numbers[c] += 1

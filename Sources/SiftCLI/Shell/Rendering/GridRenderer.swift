@@ -69,7 +69,7 @@ struct GridRenderer: RecordRenderer {
         total += 1
         let newColumns = columns.add(record)
         if vertical != nil {
-            printRecord(record)
+            printRecord(record, cells: [])  // (printed vertically, not as cells)
         } else if newColumns && layout != nil {
             // Keys the table lacks: what is held prints in the table so far, then a new table
             // is measured from this record on.
@@ -120,11 +120,19 @@ struct GridRenderer: RecordRenderer {
             endSection()
             layout = nil
         }
-        let records = items.compactMap { item -> Value? in
-            if case .record(let record) = item { return record }
-            return nil
+        var records: [Value] {
+            items.compactMap { item in
+                if case .record(let record) = item { return record }
+                return nil
+            }
         }
-        var next = GridLayout(columns: layout?.columns ?? columns.names, records: records, context: context, markdown: drawing.isMarkdown)
+        // Each record's cells are made once: measured here, printed below.
+        let layoutColumns = layout?.columns ?? columns.names
+        var rows: [[RenderCell]] = []
+        for case .record(let record) in items {
+            rows.append(layoutColumns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: options.nullValue, markdown: drawing.isMarkdown) })
+        }
+        var next = GridLayout(columns: layoutColumns, rows: rows, context: context, markdown: drawing.isMarkdown)
         if let layout {
             // Widths only grow, from one batch to the next.
             next.widen(toAtLeast: layout.widths)
@@ -142,10 +150,14 @@ struct GridRenderer: RecordRenderer {
         }
         if let layout, layout.widths != next.widths { closeTable() }  // the headings again, in the new widths
         self.layout = next
+        var row = 0
         for item in items {
             switch item {
-            case .section(let section): printSection(section)
-            case .record(let record): printRecord(record)
+            case .section(let section):
+                printSection(section)
+            case .record(let record):
+                printRecord(record, cells: rows[row])
+                row += 1
             }
         }
     }
@@ -183,7 +195,8 @@ struct GridRenderer: RecordRenderer {
         context.output.write(context.style.rule(RowCount.footer(count)) + "\n")
     }
 
-    private mutating func printRecord(_ record: Value) {
+    /// Prints a record: vertically, or as a row of `cells` (its cells in the table's columns).
+    private mutating func printRecord(_ record: Value, cells: [RenderCell]) {
         printedAnything = true
         sectionTotal += 1
         if var vertical {
@@ -194,9 +207,8 @@ struct GridRenderer: RecordRenderer {
         }
         guard let layout, !layout.columns.isEmpty else { return }
         openTable()
-        let cells = layout.columns.enumerated().map { c, column in
-            RenderCell(ColumnSet.cell(record, column), nullValue: options.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
-        }
+        var cells = cells
+        for c in cells.indices where cells[c].width > layout.widths[c] { cells[c] = cells[c].cut(to: layout.widths[c]) }
         context.output.write(finished(drawing.row(cells, layout)))
         context.output.endOfResult()
     }
