@@ -18,7 +18,6 @@ struct RenderOptions {
         case separateTables
     }
 
-
     /// Column headings (`.headers`): csv's header row, a table's headings.
     var headers = true
     /// How nil shows in table, box, line and markdown (`.nullvalue`). csv, json and jsonl never

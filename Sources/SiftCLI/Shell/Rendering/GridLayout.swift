@@ -10,7 +10,8 @@ struct GridLayout {
     let columns: [String]
     /// Each column's width in cells.
     private(set) var widths: [Int]
-    /// Columns whose measured values are all numbers (or nil): their headings are right-aligned.
+    /// Columns whose measured values are all numbers (or nil): Markdown's rule aligns them
+    /// right (`--:`), and their headings are right-aligned unless the options say otherwise.
     let numeric: [Bool]
     /// Headings right-aligned: over numeric columns, unless ``RenderOptions/alignsHeadingsWithNumbers``
     /// is off.
