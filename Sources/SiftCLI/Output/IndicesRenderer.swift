@@ -1,6 +1,10 @@
 /// `--output indices`: a JSON array of the 0-based input positions of the results, in result
 /// order: `[0, 3, 7]`. With sections it is JSON too, shaped as `--output json`'s sections with
 /// positions for objects: `{"sections": [{"name", "indexTitle", "numberOfObjects", "objects": [0, 3]}]}`.
+///
+/// The one format that is the commands' own, not a ``RecordRenderer``: it prints where each
+/// result was in the input (``Match/position``), no part of a record, and the REPL's results
+/// (a store's objects) have no such place.
 struct IndicesRenderer: ResultRenderer {
     let output: StandardOutput
     private var count = 0

@@ -56,12 +56,26 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// A REPL renderer (``RecordRenderer``) printing `sift query` and `sift filter` results: each
-/// result's value as a record, sections as the REPL's headed groups.
+/// A ``RecordRenderer`` printing `sift query` and `sift filter` results: each result's value
+/// as a record, sections as the renderer prints them.
 struct RecordRendering: ResultRenderer, SectionStream {
-    private var renderer: any RecordRenderer
+    /// What is printed when an error stops the results midway.
+    enum Abandoned {
+        /// What was printed is whole lines: the footer counts what was printed, as the REPL
+        /// ends results an error stopped.
+        case finishes
+        /// The renderer holds every record until the end (the commands' table): nothing was
+        /// printed, and nothing is.
+        case printsNothing
+    }
 
-    init(_ renderer: any RecordRenderer) { self.renderer = renderer }
+    private var renderer: any RecordRenderer
+    private let abandoned: Abandoned
+
+    init(_ renderer: any RecordRenderer, abandoned: Abandoned = .finishes) {
+        self.renderer = renderer
+        self.abandoned = abandoned
+    }
 
     mutating func write(_ match: Match) { renderer.write(match.value) }
 
@@ -76,7 +90,10 @@ struct RecordRendering: ResultRenderer, SectionStream {
 
     func sectionStream() -> any SectionStream { self }
 
-    /// What was printed is whole lines: the footer counts what was printed, as the REPL ends
-    /// results an error stopped.
-    mutating func abandon() { renderer.finish() }
+    mutating func abandon() {
+        switch abandoned {
+        case .finishes: renderer.finish()
+        case .printsNothing: break
+        }
+    }
 }

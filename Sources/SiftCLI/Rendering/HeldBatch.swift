@@ -17,14 +17,6 @@ struct HeldBatch {
 
     var isEmpty: Bool { items.isEmpty }
 
-    /// The held records, without the sections.
-    var records: [Value] {
-        items.compactMap { item in
-            if case .record(let record) = item { return record }
-            return nil
-        }
-    }
-
     mutating func hold(_ section: RecordSection) {
         items.append(.section(section))
     }

@@ -14,8 +14,8 @@ extension Parser {
     mutating func parseUpdateStatement() throws(ParseError) -> UpdateStatement {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected UPDATE or an entity name, found \(describe(current))",
-                        at: current, expected: ["UPDATE", "an entity name"])
+                        "expected \(StatementWord.update.spelling) or an entity name, found \(describe(current))",
+                        at: current, expected: [StatementWord.update.spelling, "an entity name"])
         }
         // `UPDATE Note SET ...`, or an entity called Update: `Update SET ...`.
         let skips = isWord(.update) ? [1, 0] : [0]
@@ -27,8 +27,8 @@ extension Parser {
     mutating func parseDeleteStatement() throws(ParseError) -> DeleteStatement {
         guard current.kind == .identifier || current.kind == .escapedKey else {
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected DELETE or an entity name, found \(describe(current))",
-                        at: current, expected: ["DELETE", "an entity name"])
+                        "expected \(StatementWord.delete.spelling) or an entity name, found \(describe(current))",
+                        at: current, expected: [StatementWord.delete.spelling, "an entity name"])
         }
         // `DELETE FROM Note`, `DELETE Note`, or an entity called Delete or From.
         var skips = [0]
@@ -145,12 +145,13 @@ extension Parser {
     /// What stands where a change statement should have ended.
     private func changeClauseError(update: Bool, afterWhere: Bool) -> ParseError {
         let kind = update ? "an update statement" : "a delete statement"
+        let whereWord = StatementWord.where.spelling, setWord = StatementWord.set.spelling
         let word = text(current)
         let code: ParseError.Code = current.kind == .end ? .unexpectedEnd : .unexpectedToken
         if current.kind == .identifier, Parser.changeClauseWords.contains(word.uppercased()) {
-            let shape = afterWhere ? "\(kind) ends with its WHERE clause"
-                : update ? "\(kind) takes SET, then WHERE" : "\(kind) takes only WHERE"
-            return error(code, "\(word.uppercased()) cannot come here (\(shape))", at: current, expected: afterWhere ? ["the end"] : ["WHERE", "the end"])
+            let shape = afterWhere ? "\(kind) ends with its \(whereWord) clause"
+                : update ? "\(kind) takes \(setWord), then \(whereWord)" : "\(kind) takes only \(whereWord)"
+            return error(code, "\(word.uppercased()) cannot come here (\(shape))", at: current, expected: afterWhere ? ["the end"] : [whereWord, "the end"])
         }
         if afterWhere {
             let connectives = Keyword.spellings(.and, .or)
@@ -158,21 +159,21 @@ extension Parser {
             return error(code, "expected AND, OR or the end of the statement, found \(describe(current))",
                          at: current, expected: connectives + ["the end"], suggestion: suggestion)
         }
-        let suggestion = current.kind == .identifier ? Suggestions.closest(to: word, in: ["WHERE"]) : nil
+        let suggestion = current.kind == .identifier ? Suggestions.closest(to: word, in: [whereWord]) : nil
         guard update else {
-            return error(code, "expected WHERE or the end of the statement, found \(describe(current))",
-                         at: current, expected: ["WHERE", "the end"], suggestion: suggestion)
+            return error(code, "expected \(whereWord) or the end of the statement, found \(describe(current))",
+                         at: current, expected: [whereWord, "the end"], suggestion: suggestion)
         }
         switch current.kind {
         case .keyword(.and), .ampAmp:
             return error(code, "assignments are separated by commas, not \(describe(current))", at: current,
-                         expected: [",", "WHERE", "the end"], suggestion: ",")
+                         expected: [",", whereWord, "the end"], suggestion: ",")
         case let kind where kind.isComparisonToken:
-            return error(code, "expected ',', WHERE or the end of the statement after a SET value, found \(describe(current)) (a value is an expression, not a comparison)",
-                         at: current, expected: [",", "WHERE", "the end"])
+            return error(code, "expected ',', \(whereWord) or the end of the statement after a \(setWord) value, found \(describe(current)) (a value is an expression, not a comparison)",
+                         at: current, expected: [",", whereWord, "the end"])
         default:
-            return error(code, "expected ',', WHERE or the end of the statement, found \(describe(current))",
-                         at: current, expected: [",", "WHERE", "the end"], suggestion: suggestion)
+            return error(code, "expected ',', \(whereWord) or the end of the statement, found \(describe(current))",
+                         at: current, expected: [",", whereWord, "the end"], suggestion: suggestion)
         }
     }
 }

@@ -26,9 +26,10 @@ extension Parser {
         } else if current.kind == .identifier {
             statement = FetchStatement(kind: .fetch, entityName: try parseEntityName())
         } else {
+            let words = [StatementWord.fetch, .count, .select].map(\.spelling)
             throw error(current.kind == .end ? .unexpectedEnd : .unexpectedToken,
-                        "expected FETCH, COUNT, SELECT or an entity name, found \(describe(current))",
-                        at: current, expected: ["FETCH", "COUNT", "SELECT", "an entity name"])
+                        "expected \(words.joined(separator: ", ")) or an entity name, found \(describe(current))",
+                        at: current, expected: words + ["an entity name"])
         }
         // Clauses, in the grammar's order; each at most once.
         if isWord(.where) {

@@ -91,17 +91,21 @@ package struct PostgreSQLDialect: SQLDialect {
             not: 200, and: 100, or: 50)
     }
 
-    /// SQLite's functions PostgreSQL has with the same meaning. `substr` is not among them: a
-    /// negative start counts from the end in SQLite only.
-    package func functionName(_ name: String) -> String? {
-        switch name {
-        case "instr": "strpos"
-        case "coalesce", "min", "max", "count", "abs", "row_number", "sum", "nullif", "right", "floor", "ceil", "trunc", "sqrt",
-             "starts_with", "char_length", "ln", "log", "exp", "power": name
-        default:
-            (hasTextFunctions && SQLTextFunctions.names.contains(name)) || (hasNumberFunctions && SQLNumberFunctions.names.contains(name))
-                ? name : nil
+    /// SQL's functions as PostgreSQL names them: SQLite's `instr` is `strpos`, the others are
+    /// spelled alike. (The compiler never calls `substr`: a negative start counts from the end
+    /// in SQLite only.)
+    package func functionName(_ function: SQLStandardFunction) -> String? {
+        switch function {
+        case .instr: "strpos"
+        case .coalesce, .min, .max, .count, .abs, .rowNumber, .sum, .nullif, .right, .floor, .ceil, .trunc, .sqrt, .startsWith, .charLength,
+             .ln, .log, .exp, .power:
+            function.rawValue
         }
+    }
+
+    /// The text and number functions the store installs; not Sift's SQLite functions.
+    package func hasProvidedFunction(named name: String) -> Bool {
+        (hasTextFunctions && SQLTextFunctions.names.contains(name)) || (hasNumberFunctions && SQLNumberFunctions.names.contains(name))
     }
 
     /// PostgreSQL's text holds no NUL: `right` counts all of its characters.

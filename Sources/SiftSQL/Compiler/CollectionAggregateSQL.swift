@@ -48,11 +48,11 @@ extension ExpressionSQLCompiler {
         case (let extreme, .number(.decimal)) where (extreme == .min || extreme == .max) && context.dialect.hasNumberFunctions:
             // A PostgreSQL store's decimals are `numeric` (never NaN in a store Sift made): its
             // `min`/`max` are the evaluator's, exactly.
-            return SQLFragment(expression: path.scalar(.function(aggregate == .min ? "min" : "max", [element.expression])), kind: .number(.decimal),
+            return SQLFragment(expression: path.scalar(.function(.standard(aggregate == .min ? .min : .max), [element.expression])), kind: .number(.decimal),
                                nullable: true)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
             let function: SQLKeyedAggregateFunction = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
-            let sql = path.scalar(.function(function.rawValue, [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
+            let sql = path.scalar(.function(.provided(function.rawValue), [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
             return SQLFragment(expression: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,
@@ -60,9 +60,9 @@ extension ExpressionSQLCompiler {
         case (.average, .number(let n)) where n != .decimal:
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.average)), kind: .number(.real), nullable: true, divergence: nan)
         case (.min, let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(expression: path.scalar(.function("min", [element.expression])), kind: kind, nullable: true)
+            return SQLFragment(expression: path.scalar(.function(.standard(.min), [element.expression])), kind: kind, nullable: true)
         case (.max, let kind) where kind.isOrdered && kind != .number(.decimal):
-            return SQLFragment(expression: path.scalar(.function("max", [element.expression])), kind: kind, nullable: true)
+            return SQLFragment(expression: path.scalar(.function(.standard(.max), [element.expression])), kind: kind, nullable: true)
         case (.median, .number(let n)) where n != .decimal:
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.median)), kind: .number(.real), nullable: true, divergence: nan)
         case (.standardDeviation, .number(let n)) where n != .decimal:
@@ -97,19 +97,19 @@ extension ExpressionSQLCompiler {
         switch kind {
         case .integer, .boolean:
             let x = path.element.expression
-            let magnitudes = SQLExpression.cast(.function("sum", [.function("abs", [.cast(x, "numeric")])]), "bigint")
-            let value: SQLExpression = aggregate == .sum ? .cast(.function("sum", [x]), "bigint")
-                : .binary(.divide, .cast(.function("sum", [x]), "double precision"), .function("count", [x]))
+            let magnitudes = SQLExpression.cast(.function(.standard(.sum), [.function(.standard(.abs), [.cast(x, "numeric")])]), "bigint")
+            let value: SQLExpression = aggregate == .sum ? .cast(.function(.standard(.sum), [x]), "bigint")
+                : .binary(.divide, .cast(.function(.standard(.sum), [x]), "double precision"), .function(.standard(.count), [x]))
             let guarded = path.scalar(.case([(when: .isNull(magnitudes, negated: true), then: value)], otherwise: nil))
             return aggregate == .sum
-                ? SQLFragment(expression: .function("coalesce", [guarded, .integer(0)]), kind: .number(.integer), nullable: false)
+                ? SQLFragment(expression: .function(.standard(.coalesce), [guarded, .integer(0)]), kind: .number(.integer), nullable: false)
                 : SQLFragment(expression: guarded, kind: .number(.real), nullable: true)
         case .real:
             guard let x = path.element.storedWithNaN else { return nil }
-            let sum = SQLExpression.orderedAggregate("sum", x, orderBy: path.order)
-            let value = aggregate == .sum ? .function("coalesce", [path.scalar(sum), .integer(0)])
-                : path.scalar(.binary(.divide, sum, .function("count", [x])))
-            return SQLFragment(expression: .function("nullif", [value, .string("NaN")]), kind: .number(.real), nullable: true, divergence: .nanIsNull)
+            let sum = SQLExpression.orderedAggregate(.standard(.sum), x, orderBy: path.order)
+            let value = aggregate == .sum ? .function(.standard(.coalesce), [path.scalar(sum), .integer(0)])
+                : path.scalar(.binary(.divide, sum, .function(.standard(.count), [x])))
+            return SQLFragment(expression: .function(.standard(.nullif), [value, .string("NaN")]), kind: .number(.real), nullable: true, divergence: .nanIsNull)
         default:
             return nil
         }

@@ -46,7 +46,7 @@ extension PredicateSQLCompiler {
             throw SQLUnsupported("comparing \(l.kind) with \(r.kind)")
         }
         let x = try expressions.materialised(l), y = try expressions.materialised(r)
-        return (.function(SiftSQLFunctions.orderFunction, [x.expression, y.expression, .string("\(a.rawValue)\(b.rawValue)")]), x, y)
+        return (.function(.provided(SiftSQLFunctions.orderFunction), [x.expression, y.expression, .string("\(a.rawValue)\(b.rawValue)")]), x, y)
     }
 
     /// `< <= > >=` by the evaluator's numeric order.
@@ -91,7 +91,7 @@ extension PredicateSQLCompiler {
             // (NULL also where a decimal that is NaN meets a double: no order, as in the evaluator.)
             return SQLCondition(expression: .binary(.equal, order, .integer(0)), nullable: true)
         }
-        return SQLCondition(expression: .function("coalesce", [.binary(.equal, order, .integer(0)),
+        return SQLCondition(expression: .function(.standard(.coalesce), [.binary(.equal, order, .integer(0)),
                                                                .and([.isNull(x.expression, negated: false), .isNull(y.expression, negated: false)])]),
                             nullable: false)
     }

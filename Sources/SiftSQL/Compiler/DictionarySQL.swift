@@ -120,7 +120,7 @@ package struct DictionarySQL {
                                where: plan.conditions.isEmpty ? nil : .and(plan.conditions))
         if let groupBy {
             select.groupBy = groupBy
-            select.orderBy = [SQLOrdering(expression: .function("min", [.column(plan.alias, plan.table.primaryKey)]))]
+            select.orderBy = [SQLOrdering(expression: .function(.standard(.min), [.column(plan.alias, plan.table.primaryKey)]))]
         } else if !aggregatesWholeResult {
             select.orderBy = plan.orderTerms
         }
@@ -286,7 +286,7 @@ private struct DictionaryPropertyCompiler {
             throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
         case .double?:
             let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
-            let first = DictionaryColumn(expression: .function(SiftSQLFunctions.groupFirstFunction, [term, rowKey]), decoding: column.decoding)
+            let first = DictionaryColumn(expression: .function(.provided(SiftSQLFunctions.groupFirstFunction), [term, rowKey]), decoding: column.decoding)
             let large = SQLExpression.or([.binary(.greaterThanOrEqual, term, .literal("9.0e18")), .binary(.lessThanOrEqual, term, .literal("-9.0e18"))])
             return (first, [term, .case([(when: large, then: .storageClass(term))], otherwise: nil)])
         default:
@@ -330,12 +330,12 @@ private struct DictionaryPropertyCompiler {
             }
             if !schema.isSiftLayout, plan.table.entity.relationship(named: keys[0]) != nil {
                 // A foreign key naming no row reads nil: count the joined rows.
-                return DictionaryColumn(expression: .function("count", [try joinedKey([keys[0]])]), decoding: .value(nil))
+                return DictionaryColumn(expression: .function(.standard(.count), [try joinedKey([keys[0]])]), decoding: .value(nil))
             }
             guard case .single(let first) = try expressions.keyPath(base: nil, keys: [keys[0]], in: scope) else {
                 throw SQLUnsupported("\(name) of \(keys[0])")
             }
-            return DictionaryColumn(expression: .function("count", [first.expression]), decoding: .value(nil))
+            return DictionaryColumn(expression: .function(.standard(.count), [first.expression]), decoding: .value(nil))
         }
         guard case .attribute(let attribute) = ending else { throw SQLUnsupported("\(name) of \(arguments[0])") }
         guard case .single(let fragment) = try expressions.keyPath(base: nil, keys: keys, in: scope) else {
@@ -360,7 +360,7 @@ private struct DictionaryPropertyCompiler {
         switch (aggregate, attribute.type) {
         case (_, .decimal):
             // Read as decimals ('e'); the result a decimal's text, or the integer 0 of a sum of nils.
-            return DictionaryColumn(expression: .function(function.rawValue, [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
+            return DictionaryColumn(expression: .function(.provided(function.rawValue), [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
                                     decoding: .number)
         case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64), (.sum, .double), (.sum, .float), (.sum, .boolean),
              (.average, .integer16), (.average, .integer32), (.average, .integer64), (.average, .double), (.average, .float), (.average, .boolean):
@@ -370,6 +370,6 @@ private struct DictionaryPropertyCompiler {
         default:
             throw SQLUnsupported("\(name) of \(attribute.name)")
         }
-        return DictionaryColumn(expression: .function(function.rawValue, [fragment.expression, rowKey]), decoding: decoding)
+        return DictionaryColumn(expression: .function(.provided(function.rawValue), [fragment.expression, rowKey]), decoding: decoding)
     }
 }

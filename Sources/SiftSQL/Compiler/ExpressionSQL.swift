@@ -257,7 +257,7 @@ struct ExpressionSQLCompiler {
                 // A dialect whose doubles and decimals hold NaN reads them with NaN as NULL
                 // (SQLite's form for doubles; its decimals are Sift's functions' text).
                 if context.dialect.holdsNaN, fragment.kind == .number(.real) || fragment.kind == .number(.decimal) {
-                    fragment.expression = .function("nullif", [fragment.expression, .string("NaN")])
+                    fragment.expression = .function(.standard(.nullif), [fragment.expression, .string("NaN")])
                     fragment.divergence.insert(.nanIsNull)
                     fragment.nullable = true
                 }
@@ -567,7 +567,7 @@ struct ExpressionSQLCompiler {
                     // value with NaN kept (``SQLFragment/withNaN``) is nil exactly where the
                     // evaluator's is (a division by zero, NULL by `nullif`, included).
                     guard let p = x.withNaN, let q = y.withNaN else { throw SQLUnsupported("'\(op.symbol)' on a computed value that may be NaN") }
-                    let sql = SQLExpression.binary(try Self.sqlOperator(op), p, op == .divide ? .function("nullif", [q, .integer(0)]) : q)
+                    let sql = SQLExpression.binary(try Self.sqlOperator(op), p, op == .divide ? .function(.standard(.nullif), [q, .integer(0)]) : q)
                     return SQLFragment(expression: nanAsNull(sql), kind: .number(kind), nullable: true, divergence: divergence)
                 }
                 // (SQLite has no NaN: its arithmetic gives NULL where the evaluator's gives NaN.)
@@ -619,7 +619,7 @@ struct ExpressionSQLCompiler {
                     guard let value = f.withNaN else { throw SQLUnsupported("'**' on a computed value that may be NaN") }
                     return value
                 }
-                let power = SQLExpression.function("power", [.cast(try operand(x), "double precision"), .cast(try operand(y), "double precision")])
+                let power = SQLExpression.function(.standard(.power), [.cast(try operand(x), "double precision"), .cast(try operand(y), "double precision")])
                 let nan = inherited.contains(.nanIsNull)
                 return SQLFragment(expression: nan ? nanAsNull(power) : power, kind: .number(.real), nullable: nullable || nan,
                                    divergence: nan ? .nanIsNull : [])
@@ -659,7 +659,7 @@ struct ExpressionSQLCompiler {
     /// as it is in SQLite, which has no NaN; `nullif(x * y, 'NaN')` in a dialect whose doubles hold
     /// NaN (PostgreSQL), which would otherwise order the NaN above every number and equal to itself.
     func nanAsNull(_ expression: SQLExpression) -> SQLExpression {
-        context.dialect.holdsNaN ? .function("nullif", [expression, .string("NaN")]) : expression
+        context.dialect.holdsNaN ? .function(.standard(.nullif), [expression, .string("NaN")]) : expression
     }
 
     /// The SQL operator of an arithmetic operator SQL has (`**` and `^` are the evaluator's).

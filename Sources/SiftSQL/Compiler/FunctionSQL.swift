@@ -102,7 +102,7 @@ extension ExpressionSQLCompiler {
             kinds.append(letter.rawValue)
             values.append(try materialised(argument).expression)
         }
-        let call = SQLExpression.function(SiftSQLFunctions.callFunction, [context.bind(.text(selector)), context.bind(.text(kinds))] + values)
+        let call = SQLExpression.function(.provided(SiftSQLFunctions.callFunction), [context.bind(.text(selector)), context.bind(.text(kinds))] + values)
         return SQLFragment(expression: call, kind: kind, nullable: nullable, divergence: divergence)
     }
 
@@ -149,12 +149,12 @@ extension ExpressionSQLCompiler {
         if context.dialect.hasTextFunctions {
             // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
             if mapping == .canonical {
-                return SQLFragment(expression: .function(SQLTextFunctions.foldCaseAndDiacritics, [try materialised(x).expression]),
+                return SQLFragment(expression: .function(.provided(SQLTextFunctions.foldCaseAndDiacritics), [try materialised(x).expression]),
                                    kind: .string, nullable: x.nullable)
             }
             guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
             let function = mapping == .uppercase ? SQLTextFunctions.uppercase : SQLTextFunctions.lowercase
-            return SQLFragment(expression: .function(function, [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
+            return SQLFragment(expression: .function(.provided(function), [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
         }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
         return try call(mapping.function, [x], kind: .string, nullable: x.nullable, divergence: mapping == .canonical ? [] : .textIsNFC)
@@ -197,8 +197,8 @@ extension ExpressionSQLCompiler {
         let value = try materialised(x)
         /// `name(x)`; of a value that may be NaN, computed with NaN kept (the server's functions
         /// give NaN for NaN, as the C library's do), then NaN read as NULL (``SQLFragment/withNaN``).
-        func applied(_ name: String, cast: Bool = false, kind: SQLKind.NumberKind) -> SQLFragment {
-            func call(_ argument: SQLExpression) -> SQLExpression { .function(name, [cast ? .cast(argument, "double precision") : argument]) }
+        func applied(_ name: SQLStandardFunction, cast: Bool = false, kind: SQLKind.NumberKind) -> SQLFragment {
+            func call(_ argument: SQLExpression) -> SQLExpression { .function(.standard(name), [cast ? .cast(argument, "double precision") : argument]) }
             if context.dialect.holdsNaN, x.divergence.contains(.nanIsNull), let kept = value.withNaN {
                 return SQLFragment(expression: nanAsNull(call(kept)), kind: .number(kind), nullable: true, divergence: x.divergence)
             }
@@ -208,19 +208,19 @@ extension ExpressionSQLCompiler {
         case .floor, .ceiling, .trunc:
             if integer { return SQLFragment(expression: value.expression, kind: .number(.integer), nullable: x.nullable, divergence: x.divergence) }
             guard n == .real else { return nil }
-            return applied(numeric == .floor ? "floor" : numeric == .ceiling ? "ceil" : "trunc", kind: .real)
+            return applied(numeric == .floor ? .floor : numeric == .ceiling ? .ceil : .trunc, kind: .real)
         case .abs:
             guard integer || n == .real else { return nil }
-            return applied("abs", kind: integer ? .integer : .real)
+            return applied(.abs, kind: integer ? .integer : .real)
         case .sqrt:
             guard integer || n == .real else { return nil }
-            return applied("sqrt", cast: true, kind: .real)
+            return applied(.sqrt, cast: true, kind: .real)
         case .log, .ln, .exp:
             // The C library's log10, log and exp, as the evaluator's; where they would give NaN
             // or overflow (a negative or zero argument, a result out of range), PostgreSQL raises
             // an error and the fetch runs in memory.
             guard integer || n == .real else { return nil }
-            return applied(numeric == .log ? "log" : numeric == .ln ? "ln" : "exp", cast: true, kind: .real)
+            return applied(numeric == .log ? .log : numeric == .ln ? .ln : .exp, cast: true, kind: .real)
         }
     }
 
@@ -236,7 +236,7 @@ extension ExpressionSQLCompiler {
             // `x % nullif(y, 0)`: PostgreSQL's remainder has the dividend's sign as Swift's, and
             // gives 0 for the least integer by -1, as the evaluator does on overflow.
             let a = try materialised(x), b = try materialised(y)
-            return SQLFragment(expression: .binary(.remainder, a.expression, .function("nullif", [b.expression, .integer(0)])),
+            return SQLFragment(expression: .binary(.remainder, a.expression, .function(.standard(.nullif), [b.expression, .integer(0)])),
                                kind: .number(.integer), nullable: true, divergence: x.divergence.union(y.divergence))
         }
         var divergence = x.divergence.union(y.divergence)

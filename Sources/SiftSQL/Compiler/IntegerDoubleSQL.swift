@@ -80,7 +80,7 @@ extension PredicateSQLCompiler {
         // Nil-safe: both nil is equal (the double tested on its stored column, where NaN is not NULL).
         guard x.nullable || y.nullable else { return SQLCondition(expression: test, nullable: true) }
         guard let xNil = Self.nilTest(x), let yNil = Self.nilTest(y) else { throw SQLUnsupported("nil-safe equality with a value that may be NaN") }
-        return SQLCondition(expression: .function("coalesce", [test, .and([xNil, yNil])]), nullable: false)
+        return SQLCondition(expression: .function(.standard(.coalesce), [test, .and([xNil, yNil])]), nullable: false)
     }
 
     /// The operator with its operands swapped: `a < b` is `b > a` (only `== != < <= > >=` come
@@ -153,11 +153,11 @@ extension PredicateSQLCompiler {
         let inRange: SQLExpression
         switch op {
         case .equalTo:
-            inRange = .case([(when: .binary(.equal, y, .function("floor", [y])), then: .cast(y, "bigint"))], otherwise: .literal("0.5"))
+            inRange = .case([(when: .binary(.equal, y, .function(.standard(.floor), [y])), then: .cast(y, "bigint"))], otherwise: .literal("0.5"))
         case .greaterThan, .lessThanOrEqualTo:
-            inRange = .cast(.function("floor", [y]), "bigint")
+            inRange = .cast(.function(.standard(.floor), [y]), "bigint")
         case .lessThan, .greaterThanOrEqualTo:
-            inRange = .cast(.function("ceil", [y]), "bigint")
+            inRange = .cast(.function(.standard(.ceil), [y]), "bigint")
         case .notEqualTo, .beginsWith, .endsWith, .contains, .like, .matches, .in, .between, .utiConformsTo, .utiEquals:
             throw Self.notANumberComparison(op)
         }

@@ -30,24 +30,24 @@ enum PlainGroupAggregate {
         switch (aggregate, type) {
         case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64), (.sum, .boolean),
              (.average, .integer16), (.average, .integer32), (.average, .integer64), (.average, .boolean):
-            let magnitudes = SQLExpression.cast(.function("sum", [.function("abs", [.cast(x, "numeric")])]), "bigint")
+            let magnitudes = SQLExpression.cast(.function(.standard(.sum), [.function(.standard(.abs), [.cast(x, "numeric")])]), "bigint")
             let fits = SQLExpression.isNull(magnitudes, negated: true)
             if aggregate == .sum {
-                let sum = SQLExpression.case([(when: fits, then: .cast(.function("sum", [x]), "bigint"))], otherwise: nil)
-                return DictionaryColumn(expression: .function("coalesce", [sum, .integer(0)]), decoding: .value(nil))
+                let sum = SQLExpression.case([(when: fits, then: .cast(.function(.standard(.sum), [x]), "bigint"))], otherwise: nil)
+                return DictionaryColumn(expression: .function(.standard(.coalesce), [sum, .integer(0)]), decoding: .value(nil))
             }
-            let mean = SQLExpression.binary(.divide, .cast(.function("sum", [x]), "double precision"), .function("count", [x]))
+            let mean = SQLExpression.binary(.divide, .cast(.function(.standard(.sum), [x]), "double precision"), .function(.standard(.count), [x]))
             return DictionaryColumn(expression: .case([(when: fits, then: mean)], otherwise: nil), decoding: .value(nil))
         case (.sum, .double), (.sum, .float), (.average, .double), (.average, .float):
             // In insertion order from the first value; `+ 0.0` makes a sum of -0.0s 0.0, as the
             // evaluator's, which starts from 0.0 (every other partial sum is the same).
-            let sum = SQLExpression.binary(.add, .orderedAggregate("sum", x, orderBy: [SQLOrdering(expression: rowKey, isNeverNull: true)]),
+            let sum = SQLExpression.binary(.add, .orderedAggregate(.standard(.sum), x, orderBy: [SQLOrdering(expression: rowKey, isNeverNull: true)]),
                                            .cast(.integer(0), "double precision"))
             if aggregate == .sum { return DictionaryColumn(expression: sum, decoding: .sumOfDoubles) }
-            return DictionaryColumn(expression: .binary(.divide, sum, .function("count", [x])), decoding: .value(nil))
+            return DictionaryColumn(expression: .binary(.divide, sum, .function(.standard(.count), [x])), decoding: .value(nil))
         case (.min, .integer16), (.min, .integer32), (.min, .integer64), (.min, .string), (.min, .date), (.min, .boolean),
              (.max, .integer16), (.max, .integer32), (.max, .integer64), (.max, .string), (.max, .date), (.max, .boolean):
-            return DictionaryColumn(expression: .function(aggregate == .min ? "min" : "max", [x]), decoding: .value(type))
+            return DictionaryColumn(expression: .function(.standard(aggregate == .min ? .min : .max), [x]), decoding: .value(type))
         default:
             return nil
         }

@@ -21,7 +21,7 @@ struct SQLCondition: Sendable {
     var isFalse: Bool { expression.isBoolean(false) }
 
     /// SQL that is exactly 1 or 0: `coalesce(p, 0)` for a nullable p.
-    var twoValued: SQLExpression { nullable ? .function("coalesce", [expression, .boolean(false)]) : expression }
+    var twoValued: SQLExpression { nullable ? .function(.standard(.coalesce), [expression, .boolean(false)]) : expression }
 
     /// `NOT p` (parenthesised by the renderer where p binds less tightly than NOT).
     var negated: SQLCondition {
@@ -349,7 +349,7 @@ struct PredicateSQLCompiler {
             if case .number(let m) = l.kind, case .number(let n) = r.kind,
                (m != .decimal && n != .decimal) || (!context.dialect.hasSiftFunctions && [m, n].allSatisfy { [.decimal, .integer, .boolean].contains($0) }),
                let lNil = Self.nilTest(l), let rNil = Self.nilTest(r) {
-                return SQLCondition(expression: .function("coalesce", [.binary(.equal, l.expression, r.expression), .and([lNil, rNil])]), nullable: false)
+                return SQLCondition(expression: .function(.standard(.coalesce), [.binary(.equal, l.expression, r.expression), .and([lNil, rNil])]), nullable: false)
             }
             throw SQLUnsupported("nil-safe equality with a value that may be NaN")
         }
@@ -377,10 +377,10 @@ struct PredicateSQLCompiler {
                 (test, x, y) = (prepared, l, r)
             } else {
                 (x, y) = try bindPair(l, r, options: options)
-                test = .function(SiftSQLFunctions.equalsFunction, [x.expression, y.expression, .integer(Int64(options.rawValue))])
+                test = .function(.provided(SiftSQLFunctions.equalsFunction), [x.expression, y.expression, .integer(Int64(options.rawValue))])
             }
             if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
-            return SQLCondition(expression: .function("coalesce", [test, .binary(.is, x.expression, y.expression)]), nullable: false)
+            return SQLCondition(expression: .function(.standard(.coalesce), [test, .binary(.is, x.expression, y.expression)]), nullable: false)
         }
         let (x, y) = try bindPair(l, r, options: options)
         if l.constant != nil || r.constant != nil {
@@ -424,7 +424,7 @@ struct PredicateSQLCompiler {
         }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
-            let compare = SQLExpression.function(SiftSQLFunctions.compareFunction, [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            let compare = SQLExpression.function(.provided(SiftSQLFunctions.compareFunction), [x.expression, y.expression, .integer(Int64(options.rawValue))])
             return SQLCondition(expression: .binary(try Self.orderOperator(op), compare, .integer(0)), nullable: true)
         }
         return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
@@ -453,7 +453,7 @@ struct PredicateSQLCompiler {
                                                       .binary(.lessThan, x.expression, context.bind(.text(high)))]), nullable: true)
             }
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
-                                                  .function(SiftSQLFunctions.beginsWithFunction, [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
+                                                  .function(.provided(SiftSQLFunctions.beginsWithFunction), [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
         // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last bytes, as on
         // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
@@ -462,7 +462,7 @@ struct PredicateSQLCompiler {
             let x = try expressions.materialised(l)
             let text = StringPredicates.prepared(needle, options: options)
             let value = context.bind(.text(text))
-            let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function("instr", [x.expression, value]), .integer(0))
+            let test: SQLExpression = op == .contains ? .binary(.greaterThan, .function(.standard(.instr), [x.expression, value]), .integer(0))
                 : .endsWith(x.expression, suffix: value, characters: Int64(text.unicodeScalars.count))
             return SQLCondition(expression: test, nullable: true)
         }
@@ -484,7 +484,7 @@ struct PredicateSQLCompiler {
             assertionFailure("'\(op.symbol)' is not a string operator")
             throw SQLUnsupported("'\(op.symbol)' as a string test")
         }
-        return SQLCondition(expression: .function(function, [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
+        return SQLCondition(expression: .function(.provided(function), [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
     }
 
     /// The least string greater than every string that begins with `prefix`, in code-point
@@ -535,7 +535,7 @@ struct PredicateSQLCompiler {
                 if let search = searchSubstring(options, needle: l, in: r) { return search }
                 if let test = try preparedTextTest(.contains, options, r, l) { return SQLCondition(expression: test, nullable: true) }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
-                return SQLCondition(expression: .function(SiftSQLFunctions.containsFunction, [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
+                return SQLCondition(expression: .function(.provided(SiftSQLFunctions.containsFunction), [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
             }
             guard !r.nullable || r.constant != nil else {
                 // A nil right side is false for IN, not "equal to nil".

@@ -37,9 +37,9 @@ extension PredicateSQLCompiler {
         switch test {
         case .equals: return .binary(.equal, x, y)
         case .order(let op): return .binary(op, .collate(x, "BINARY"), y)
-        case .beginsWith: return guarded(.function("starts_with", [x, y]))
-        case .endsWith: return guarded(.binary(.equal, .function("right", [x, .function("char_length", [y])]), y))
-        case .contains: return guarded(.binary(.greaterThan, .function("instr", [x, y]), .integer(0)))
+        case .beginsWith: return guarded(.function(.standard(.startsWith), [x, y]))
+        case .endsWith: return guarded(.binary(.equal, .function(.standard(.right), [x, .function(.standard(.charLength), [y])]), y))
+        case .contains: return guarded(.binary(.greaterThan, .function(.standard(.instr), [x, y]), .integer(0)))
         }
     }
 
@@ -66,7 +66,7 @@ extension PredicateSQLCompiler {
     private func clusterLike(_ like: LikePattern, _ options: ComparisonOptions, _ l: SQLFragment) throws -> SQLExpression? {
         guard let match = LikeRegex.clusterRegex(like.segmentElements) else { return nil }
         let subject = try prepared(l, options)
-        let refused = SQLExpression.binary(.equal, .binary(.divide, .function("char_length", [subject]), .integer(0)), .integer(0))
+        let refused = SQLExpression.binary(.equal, .binary(.divide, .function(.standard(.charLength), [subject]), .integer(0)), .integer(0))
         let test: SQLExpression
         switch match {
         case .regex(let regex): test = .binary(.regexMatch, subject, context.bind(.text(regex)))
@@ -86,7 +86,7 @@ extension PredicateSQLCompiler {
         var subject = try expressions.materialised(l).expression
         if !options.contains(.normalized), options.contains(.diacriticInsensitive),
            let fold = SQLTextFunctions.fold([.diacriticInsensitive]) {
-            subject = .function(fold, [subject])
+            subject = .function(.provided(fold), [subject])
         }
         return .binary(.regexMatch, subject, context.bind(.text(regex)))
     }
@@ -97,7 +97,7 @@ extension PredicateSQLCompiler {
     /// fold; nil for `localizedStandardCompare`, whose key has no function.
     static func preparedSortTerms(for comparator: StringComparator, text: SQLExpression) -> [SQLExpression]? {
         func folded(_ options: ComparisonOptions) -> SQLExpression? {
-            SQLTextFunctions.fold(options).map { .collate(.function($0, [text]), "BINARY") }
+            SQLTextFunctions.fold(options).map { .collate(.function(.provided($0), [text]), "BINARY") }
         }
         switch comparator {
         case .compare: return [text]
@@ -114,6 +114,6 @@ extension PredicateSQLCompiler {
         if case .string(let text)? = f.constant { return context.bind(.text(StringPredicates.prepared(text, options: options))) }
         let x = try expressions.materialised(f).expression
         guard let fold = SQLTextFunctions.fold(options) else { return x }
-        return .function(fold, [x])
+        return .function(.provided(fold), [x])
     }
 }

@@ -49,7 +49,7 @@ struct SQLFragment {
     /// A stored double of a dialect that holds NaN, read as it is stored (NaN and all) rather
     /// than with NaN as NULL: `"t0"."x"` for `nullif("t0"."x", 'NaN')`. Nil for anything else.
     var storedWithNaN: SQLExpression? {
-        guard case .function("nullif", let arguments) = expression, arguments.count == 2,
+        guard case .function(.standard(.nullif), let arguments) = expression, arguments.count == 2,
               case .string("NaN") = arguments[1], case .column = arguments[0] else { return nil }
         return arguments[0]
     }
@@ -64,7 +64,7 @@ struct SQLFragment {
     /// computations).
     var withNaN: SQLExpression? {
         guard divergence.contains(.nanIsNull) else { return expression }
-        guard case .function("nullif", let arguments) = expression, arguments.count == 2, case .string("NaN") = arguments[1] else { return nil }
+        guard case .function(.standard(.nullif), let arguments) = expression, arguments.count == 2, case .string("NaN") = arguments[1] else { return nil }
         return arguments[0]
     }
 

@@ -100,7 +100,7 @@ extension PredicateSQLCompiler {
         }
         guard !texts.isEmpty else { return nil }
         let x = try expressions.materialised(l)
-        let folded = SQLExpression.function(SiftSQLFunctions.foldFunction, [x.expression, .integer(Int64(fold.options.rawValue))])
+        let folded = SQLExpression.function(.provided(SiftSQLFunctions.foldFunction), [x.expression, .integer(Int64(fold.options.rawValue))])
         let list = SQLCondition(expression: .in(folded, texts.map { context.bind(.text($0)) }), nullable: true)
         guard elements.contains(where: \.isNull) else { return list }
         guard let isNil = Self.nilTest(x) else { return nil }
@@ -129,7 +129,7 @@ extension PredicateSQLCompiler {
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, column, low), .binary(.lessThan, column, context.bind(.text(high)))]),
                                 nullable: true)
         case .contains:
-            return SQLCondition(expression: .binary(.greaterThan, .function("instr", [column, context.bind(.text(text))]), .integer(0)), nullable: true)
+            return SQLCondition(expression: .binary(.greaterThan, .function(.standard(.instr), [column, context.bind(.text(text))]), .integer(0)), nullable: true)
         case .endsWith:
             return SQLCondition(expression: .endsWith(column, suffix: context.bind(.text(text)), characters: Int64(text.unicodeScalars.count)),
                                 nullable: true)

@@ -90,9 +90,9 @@ package struct SectionSQL {
         inner.aliases = ["s", "n"]
         if !isPaged { inner.orderBy = [] }
         let place = SQLExpression.column(table: nil, name: "n"), section = SQLExpression.column(table: nil, name: "s")
-        let summary = SQLSelect(columns: [section, .countAll, .function("min", [place]), .function("max", [place])],
+        let summary = SQLSelect(columns: [section, .countAll, .function(.standard(.min), [place]), .function(.standard(.max), [place])],
                                 from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [asStored(section)],
-                                orderBy: [SQLOrdering(expression: .function("min", [place]), isNeverNull: true)])
+                                orderBy: [SQLOrdering(expression: .function(.standard(.min), [place]), isNeverNull: true)])
         return rendered(summary)
     }
 
@@ -105,13 +105,13 @@ package struct SectionSQL {
             var inner = plan.statement(selecting: [value.expression, runKey.term])
             inner.aliases = ["s", "k"]
             let section = SQLExpression.column(table: nil, name: "s"), key = SQLExpression.column(table: nil, name: "k")
-            let runs = SQLSelect(columns: [.function("min", [section]), .function("max", [section]), .function("count", [section]), .countAll],
+            let runs = SQLSelect(columns: [.function(.standard(.min), [section]), .function(.standard(.max), [section]), .function(.standard(.count), [section]), .countAll],
                                  from: SQLFrom(source: .subquery(inner), alias: nil), groupBy: [key],
                                  orderBy: [SQLOrdering(expression: key, descending: runKey.descending)])
             return rendered(runs)
         }
-        let runs = SQLSelect(columns: [.function("min", [value.expression]), .function("max", [value.expression]),
-                                       .function("count", [value.expression]), .countAll],
+        let runs = SQLSelect(columns: [.function(.standard(.min), [value.expression]), .function(.standard(.max), [value.expression]),
+                                       .function(.standard(.count), [value.expression]), .countAll],
                              from: plan.from, where: plan.whereCondition, groupBy: [runKey.term],
                              orderBy: [SQLOrdering(expression: runKey.term, descending: runKey.descending)])
         return rendered(runs)

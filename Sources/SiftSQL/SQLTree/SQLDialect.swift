@@ -28,9 +28,14 @@ package protocol SQLDialect: Sendable {
     /// How tightly each construct binds.
     var precedence: SQLPrecedenceTable { get }
 
-    /// The name of the function SQLite calls `name` (a function of exactly the same meaning),
-    /// nil when the dialect has none.
-    func functionName(_ name: String) -> String?
+    /// The name of SQL's function `function` (named as SQLite names it) in the dialect: a
+    /// function of exactly the same meaning, nil when the dialect has none. Dialects answer in
+    /// an exhaustive switch, so a new function is decided for each.
+    func functionName(_ function: SQLStandardFunction) -> String?
+
+    /// Whether the database has the function a store provides by `name` (Sift's functions
+    /// registered in SQLite, the text and number functions a PostgreSQL store installs).
+    func hasProvidedFunction(named name: String) -> Bool
 
     /// The test that a value's storage class is one of `classes` (`typeof(x) IN (…)`), given
     /// the value's text; nil when the dialect has no storage classes.
@@ -120,6 +125,14 @@ package protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    /// How the dialect calls `function`; nil when it has none.
+    package func functionName(_ function: SQLFunctionName) -> String? {
+        switch function {
+        case .standard(let standard): functionName(standard)
+        case .provided(let name): hasProvidedFunction(named: name) ? name : nil
+        }
+    }
+
     /// `"name"`, with `"` doubled: the SQL standard's quoting, shared by SQLite and PostgreSQL.
     package func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
 

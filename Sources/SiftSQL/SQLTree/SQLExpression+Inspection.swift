@@ -77,9 +77,10 @@ extension SQLExpression {
             return [.add, .subtract, .multiply, .divide, .remainder, .leftShift, .rightShift].contains(op) || a.mayRaise || b.mayRaise
         case .unary(.negate, _), .cast, .orderedAggregate:
             return true
-        case .function(let name, let arguments):
-            return ["abs", "sqrt", "sum", "ln", "log", "exp", "power"].contains(name) || SQLNumberFunctions.names.contains(name)
-                || arguments.contains { $0.mayRaise }
+        case .function(.standard(let function), let arguments):
+            return function.mayRaise || arguments.contains { $0.mayRaise }
+        case .function(.provided(let name), let arguments):
+            return SQLNumberFunctions.names.contains(name) || arguments.contains { $0.mayRaise }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .isNull(let e, _):
             return e.mayRaise
         case .endsWith(let e, let suffix, _):

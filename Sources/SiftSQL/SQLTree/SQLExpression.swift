@@ -61,16 +61,16 @@ package indirect enum SQLExpression: Sendable {
     /// `x BETWEEN low AND high`.
     case between(SQLExpression, SQLExpression, SQLExpression)
 
-    /// A function call, its name as SQLite spells it (a dialect may spell it otherwise, or not
-    /// have it): `coalesce(x, 0)`, `instr(x, ?1)`, `sift_call(?1, ?2, x)`.
-    case function(String, [SQLExpression])
+    /// A function call: one of SQL's own (a dialect may spell it otherwise, or not have it),
+    /// or one a store provides: `coalesce(x, 0)`, `instr(x, ?1)`, `sift_call(?1, ?2, x)`.
+    case function(SQLFunctionName, [SQLExpression])
 
     /// `count(*)`.
     case countAll
 
     /// An aggregate of the rows fed in an order: `sum(x ORDER BY "t1"."_pk")` (SQLite from 3.44,
     /// PostgreSQL).
-    case orderedAggregate(String, SQLExpression, orderBy: [SQLOrdering])
+    case orderedAggregate(SQLFunctionName, SQLExpression, orderBy: [SQLOrdering])
 
     /// Whether a text ends with `suffix` (a text of `characters` characters), compared exactly,
     /// byte by byte: `substr(CAST(x AS BLOB), -length(CAST(s AS BLOB))) = CAST(s AS BLOB)` in

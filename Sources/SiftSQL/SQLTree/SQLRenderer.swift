@@ -107,12 +107,12 @@ package final class SQLRenderer {
             return render(value, atLeast: table.between + 1) + " BETWEEN " + render(low, atLeast: table.between + 1)
                 + " AND " + render(high, atLeast: table.between + 1)
         case .function(let name, let arguments):
-            let spelled = dialect.functionName(name) ?? unsupported(name)
+            let spelled = dialect.functionName(name) ?? unsupported(name.name)
             return spelled + "(" + arguments.map { render($0) }.joined(separator: ", ") + ")"
         case .countAll:
             return "count(*)"
         case .orderedAggregate(let name, let argument, let orderBy):
-            let spelled = dialect.functionName(name) ?? unsupported(name)
+            let spelled = dialect.functionName(name) ?? unsupported(name.name)
             return spelled + "(" + render(argument) + " ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
         case .endsWith(let value, let suffix, let characters):
             return dialect.endsWith(render(value), render(suffix), characters: characters)
@@ -134,7 +134,7 @@ package final class SQLRenderer {
         case .subquery(let select):
             return "(" + render(select) + ")"
         case .rowNumber(let orderBy):
-            let name = dialect.functionName("row_number") ?? unsupported("row_number")
+            let name = dialect.functionName(.rowNumber) ?? unsupported(SQLStandardFunction.rowNumber.rawValue)
             return name + "() OVER (ORDER BY " + orderBy.map(render).joined(separator: ", ") + ")"
         }
     }

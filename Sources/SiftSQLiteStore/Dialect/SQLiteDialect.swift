@@ -42,7 +42,20 @@ struct SQLiteDialect: SQLDialect {
             not: 200, and: 100, or: 50)
     }
 
-    func functionName(_ name: String) -> String? { name }
+    /// The tree names SQL's functions as SQLite does. The math functions are SQLite's when its
+    /// math functions are compiled in; `char_length`, `right` and `starts_with` are not SQLite's,
+    /// and the compiler writes them (and the math functions) only for a dialect without Sift's
+    /// functions.
+    func functionName(_ function: SQLStandardFunction) -> String? {
+        switch function {
+        case .abs, .coalesce, .count, .instr, .max, .min, .nullif, .sum, .rowNumber: function.rawValue
+        case .ceil, .exp, .floor, .ln, .log, .power, .sqrt, .trunc: function.rawValue
+        case .charLength, .right, .startsWith: function.rawValue
+        }
+    }
+
+    /// Sift's functions are registered on every connection the store opens.
+    func hasProvidedFunction(named name: String) -> Bool { true }
 
     /// On the text's bytes: `substr` and `length` count a text's characters only up to its first
     /// NUL, a blob's bytes all; a text cast to a blob is its bytes in the database's encoding

@@ -40,11 +40,10 @@ extension SiftSQLFunctions {
         }
         try database.createFunction(castFunction, argumentCount: 3) { call in
             guard call.type(1) == .text, let kinds = SQLArgumentKind.parse(call.text(1)), kinds.count == 1,
-                  call.type(2) == .text, CastType.all.contains(call.text(2)) else {
+                  call.type(2) == .text, let type = CastType(name: call.text(2)) else {
                 throw EvaluationError(.invalidArgument, "\(castFunction)(value, kind, type): kind must be one argument kind letter and type a CAST type")
             }
-            let type = call.text(2)
-            return ColumnCodec.sqliteEncoded(try Cast.convert(kinds[0].value(of: call.value(0)), to: type, expression: "CAST(…, \"\(type)\")"))
+            return ColumnCodec.sqliteEncoded(try Cast.convert(kinds[0].value(of: call.value(0)), to: type.name, expression: "CAST(…, \"\(type.name)\")"))
         }
     }
 

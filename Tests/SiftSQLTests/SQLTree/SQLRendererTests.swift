@@ -83,9 +83,9 @@ import Testing
              sqlite: #"("t0"."a" = "t0"."b") BETWEEN 0 AND 1"#, postgreSQL: #"("t0"."a" = "t0"."b") BETWEEN FALSE AND TRUE"#),
         Case(name: "IN", tree: .in(.binary(.add, a, b), [p(1, 1), .binary(.add, c, p(2, 2))]),
              sqlite: #""t0"."a" + "t0"."b" IN (?1, "t0"."c" + ?2)"#, postgreSQL: #""t0"."a" + "t0"."b" IN ($1, "t0"."c" + $2)"#),
-        Case(name: "coalesce(a > ?, false)", tree: .function("coalesce", [.binary(.greaterThan, a, p(1, 3)), .boolean(false)]),
+        Case(name: "coalesce(a > ?, false)", tree: .function(.standard(.coalesce), [.binary(.greaterThan, a, p(1, 3)), .boolean(false)]),
              sqlite: #"coalesce("t0"."a" > ?1, 0)"#, postgreSQL: #"coalesce("t0"."a" > $1, FALSE)"#),
-        Case(name: "instr is strpos", tree: .binary(.greaterThan, .function("instr", [a, p(1, 1)]), .integer(0)),
+        Case(name: "instr is strpos", tree: .binary(.greaterThan, .function(.standard(.instr), [a, p(1, 1)]), .integer(0)),
              sqlite: #"instr("t0"."a", ?1) > 0"#, postgreSQL: #"strpos("t0"."a", $1) > 0"#),
         Case(name: "CASE is an atom", tree: .binary(.equal, .case([(when: .isNull(a, negated: false), then: .integer(0))], otherwise: nil), p(1, 0)),
              sqlite: #"CASE WHEN "t0"."a" IS NULL THEN 0 END = ?1"#, postgreSQL: #"CASE WHEN "t0"."a" IS NULL THEN 0 END = $1"#),
@@ -100,7 +100,7 @@ import Testing
              sqlite: #"(SELECT count(*) FROM "Book" AS "t1" ORDER BY "t1"."_pk" DESC LIMIT 1 OFFSET ?1) > ?2"#,
              postgreSQL: #"(SELECT count(*) FROM "Book" AS "t1" ORDER BY "t1"."_pk" DESC NULLS LAST LIMIT 1 OFFSET $1) > $2"#),
         Case(name: "quoted identifiers", tree: .column("t\"0", "we\"ird"), sqlite: #""t""0"."we""ird""#, postgreSQL: #""t""0"."we""ird""#),
-        Case(name: "compiler text literal", tree: .function("min", [.string("it's")]), sqlite: "min('it''s')", postgreSQL: "min('it''s')"),
+        Case(name: "compiler text literal", tree: .function(.standard(.min), [.string("it's")]), sqlite: "min('it''s')", postgreSQL: "min('it''s')"),
     ]
 
     @Test(arguments: cases)
@@ -141,10 +141,23 @@ import Testing
         #expect(renderer.bindings == [.integer(1), .integer(5)])
     }
 
+    /// Each of SQL's functions the compiler calls is spelled by both dialects: SQLite as the tree
+    /// names it, PostgreSQL alike but for `instr` (`strpos`).
+    @Test(arguments: SQLStandardFunction.allCases)
+    func bothDialectsSpellEveryStandardFunction(_ function: SQLStandardFunction) {
+        let tree = SQLExpression.function(.standard(function), [Self.a])
+        let sqlite = SQLRenderer(SQLiteDialect())
+        #expect(sqlite.render(tree) == function.rawValue + #"("t0"."a")"#)
+        #expect(sqlite.unsupported.isEmpty)
+        let postgreSQL = SQLRenderer(PostgreSQLDialect())
+        #expect(postgreSQL.render(tree) == (function == .instr ? "strpos" : function.rawValue) + #"("t0"."a")"#)
+        #expect(postgreSQL.unsupported.isEmpty)
+    }
+
     /// What PostgreSQL cannot say (SQLite's storage classes, Sift's Swift functions) is
     /// reported, never silently written.
     @Test func postgreSQLReportsWhatItCannotSpell() {
-        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function("sift_call", [.string("abs:"), Self.b]),
+        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function(.provided(SiftSQLFunctions.callFunction), [.string("abs:"), Self.b]),
                                       .binary(.lessThan, .collate(Self.c, "sift_case_insensitive"), .string("x"))])
         let postgreSQL = SQLRenderer(PostgreSQLDialect())
         _ = postgreSQL.render(tree)

@@ -21,7 +21,7 @@ struct BoxDrawing: GridDrawing {
         if let headings = layout.headings {
             lines.append(line(headings.enumerated().map { c, heading in
                 let cut = heading.cut(to: layout.widths[c])
-                return (cut, layout.numeric[c], style.heading(cut.text))
+                return (cut, layout.rightAlignedHeadings[c], style.heading(cut.text))
             }, layout.widths))
             lines.append(border(layout.widths, "├", "┼", "┤"))
         }

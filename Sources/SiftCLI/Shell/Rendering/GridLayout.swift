@@ -10,8 +10,12 @@ struct GridLayout {
     let columns: [String]
     /// Each column's width in cells.
     private(set) var widths: [Int]
-    /// Columns whose measured values are all numbers (or nil): their headings are right-aligned.
+    /// Columns whose measured values are all numbers (or nil): Markdown's rule aligns them
+    /// right (`--:`), and their headings are right-aligned unless the options say otherwise.
     let numeric: [Bool]
+    /// Headings right-aligned: over numeric columns, unless ``RenderOptions/alignsHeadingsWithNumbers``
+    /// is off.
+    let rightAlignedHeadings: [Bool]
     /// The headings' cells; nil with `.headers off`.
     let headings: [RenderCell]?
     /// Columns whose width `.width` set.
@@ -26,9 +30,18 @@ struct GridLayout {
     static let widest = 10_000
 
     /// Measures `records` (the first batch) under `columns`: each column as wide as its heading
-    /// and widest value, or as `.width` sets it (`widths[i]` > 0; longer cells are cut, but
-    /// never a number, and nothing in Markdown).
+    /// and widest value (at least ``RenderOptions/narrowestColumn``), or as `.width` sets it
+    /// (`widths[i]` > 0; longer cells are cut, but never a number, and nothing in Markdown).
     init(columns: [String], records: [Value], context: RenderContext, markdown: Bool) {
+        let rows = records.map { record in
+            columns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: context.options.nullValue, markdown: markdown) }
+        }
+        self.init(columns: columns, rows: rows, context: context, markdown: markdown)
+    }
+
+    /// Measures the cells of a first batch's records (`rows`, a cell per column each) under
+    /// `columns`, as ``init(columns:records:context:markdown:)`` measures the records.
+    init(columns: [String], rows: [[RenderCell]], context: RenderContext, markdown: Bool) {
         self.columns = columns
         let headings = columns.map { RenderCell(heading: $0, markdown: markdown) }
         self.headings = context.options.headers ? headings : nil
@@ -36,10 +49,8 @@ struct GridLayout {
         var floors = Array(repeating: 0, count: columns.count)
         var numbers = Array(repeating: 0, count: columns.count)
         var others = Array(repeating: 0, count: columns.count)
-        for record in records {
-            for (c, column) in columns.enumerated() {
-                let value = ColumnSet.cell(record, column)
-                let cell = RenderCell(value, nullValue: context.options.nullValue, markdown: markdown)
+        for row in rows {
+            for (c, cell) in row.enumerated() {
                 widths[c] = max(widths[c], cell.width)
                 if cell.isNumber {
                     numbers[c] += 1
@@ -57,8 +68,11 @@ struct GridLayout {
         }
         self.fixed = fixed
         self.floors = floors
-        self.widths = widths.map { max($0, 1) }
-        numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
+        let narrowest = context.options.narrowestColumn
+        self.widths = widths.map { max($0, narrowest) }
+        let numeric = zip(numbers, others).map { $0 > 0 && $1 == 0 }
+        self.numeric = numeric
+        rightAlignedHeadings = context.options.alignsHeadingsWithNumbers ? numeric : numeric.map { _ in false }
     }
 
     /// Makes every column at least as wide as in `earlier` (a batch printed before), unless

@@ -18,7 +18,14 @@ import Sift
 /// text to paste elsewhere.
 ///
 /// Sections print a heading line each (`── Work (2 rows) ──`) and their records under it, each
-/// section's table opening with the headings again; one footer counts all the records.
+/// section's table opening with the headings again; one footer counts all the records. With
+/// ``RenderOptions/SectionStyle/separateTables`` (`sift query --output table`), each section
+/// is a `# section "Work": 2 objects` line and a table of its own, measured on its records
+/// alone, with its own footer.
+///
+/// `sift query`, `sift filter` and `sift run --output table|box|markdown` print with it too:
+/// the commands' table with ``RenderOptions/commands`` (every result measured, headings
+/// left-aligned, trailing spaces trimmed), box and markdown as the REPL prints them.
 struct GridRenderer: RecordRenderer {
     let context: RenderContext
     let drawing: any GridDrawing
@@ -38,6 +45,11 @@ struct GridRenderer: RecordRenderer {
     private var tableIsOpen = false
     private var printedAnything = false
     private var total = 0
+    /// With separate tables: whether a section's table is printing, and its records so far.
+    private var inSection = false
+    private var sectionTotal = 0
+
+    private var options: RenderOptions { context.options }
 
     init(context: RenderContext, drawing: any GridDrawing) {
         self.context = context
@@ -57,7 +69,7 @@ struct GridRenderer: RecordRenderer {
         total += 1
         let newColumns = columns.add(record)
         if vertical != nil {
-            printRecord(record)
+            printRecord(record, cells: [])  // (printed vertically, not as cells)
         } else if newColumns && layout != nil {
             // Keys the table lacks: what is held prints in the table so far, then a new table
             // is measured from this record on.
@@ -73,15 +85,54 @@ struct GridRenderer: RecordRenderer {
     mutating func finish() {
         if !held.isEmpty { settle() }
         closeTable()
-        if drawing.isMarkdown && vertical == nil && printedAnything { context.output.write("\n") }  // not a row of the table
-        context.output.write(context.style.rule(RowCount.footer(total)) + "\n")
+        switch options.sectionStyle {
+        case .headed:
+            printFooter(total)
+        case .separateTables:
+            if inSection {
+                endSection()
+            } else if !context.sectioned {
+                printFooter(total)
+            }
+        }
     }
 
-    /// Measures the held records (the first batch chooses a table or vertical records), and
-    /// prints what is held.
+    /// Measures the held records and prints what is held: at once, or with separate tables
+    /// each section's records on their own.
     private mutating func settle() {
-        let records = held.records
-        var next = GridLayout(columns: layout?.columns ?? columns.names, records: records, context: context, markdown: drawing.isMarkdown)
+        let items = held.take()
+        guard options.sectionStyle == .separateTables else { return lay(out: items) }
+        var run: [HeldBatch.Item] = []
+        for item in items {
+            if case .section = item, !run.isEmpty {
+                lay(out: run)
+                run = []
+            }
+            run.append(item)
+        }
+        lay(out: run)
+    }
+
+    /// Measures `items`' records (the first batch chooses a table or vertical records), and
+    /// prints them. With separate tables, items opening with a section are a new table.
+    private mutating func lay(out items: [HeldBatch.Item]) {
+        if options.sectionStyle == .separateTables, case .section = items.first, vertical == nil {
+            endSection()
+            layout = nil
+        }
+        var records: [Value] {
+            items.compactMap { item in
+                if case .record(let record) = item { return record }
+                return nil
+            }
+        }
+        // Each record's cells are made once: measured here, printed below.
+        let layoutColumns = layout?.columns ?? columns.names
+        var rows: [[RenderCell]] = []
+        for case .record(let record) in items {
+            rows.append(layoutColumns.map { RenderCell(ColumnSet.cell(record, $0), nullValue: options.nullValue, markdown: drawing.isMarkdown) })
+        }
+        var next = GridLayout(columns: layoutColumns, rows: rows, context: context, markdown: drawing.isMarkdown)
         if let layout {
             // Widths only grow, from one batch to the next.
             next.widen(toAtLeast: layout.widths)
@@ -99,25 +150,55 @@ struct GridRenderer: RecordRenderer {
         }
         if let layout, layout.widths != next.widths { closeTable() }  // the headings again, in the new widths
         self.layout = next
-        for item in held.take() {
+        var row = 0
+        for item in items {
             switch item {
-            case .section(let section): printSection(section)
-            case .record(let record): printRecord(record)
+            case .section(let section):
+                printSection(section)
+            case .record(let record):
+                printRecord(record, cells: rows[row])
+                row += 1
             }
         }
     }
 
     private mutating func printSection(_ section: RecordSection) {
         closeTable()
+        let heading: String
+        switch options.sectionStyle {
+        case .headed:
+            heading = section.heading(nullValue: options.nullValue)
+        case .separateTables:
+            endSection()
+            heading = SectionHeading.line(name: section.name, count: section.count)
+            inSection = true
+            sectionTotal = 0
+        }
         var text = printedAnything ? "\n" : ""
-        text += context.style.rule(section.heading(nullValue: context.options.nullValue)) + "\n"
+        text += context.style.rule(heading) + "\n"
         if drawing.isMarkdown && vertical == nil { text += "\n" }  // a paragraph, then the table
         context.output.write(text)
         printedAnything = true
+        if options.sectionStyle == .separateTables { openTable() }  // an empty section's table too
     }
 
-    private mutating func printRecord(_ record: Value) {
+    /// With separate tables: the open section's table ends, and its footer.
+    private mutating func endSection() {
+        guard inSection else { return }
+        closeTable()
+        printFooter(sectionTotal)
+        inSection = false
+    }
+
+    private func printFooter(_ count: Int) {
+        if drawing.isMarkdown && vertical == nil && printedAnything { context.output.write("\n") }  // not a row of the table
+        context.output.write(context.style.rule(RowCount.footer(count)) + "\n")
+    }
+
+    /// Prints a record: vertically, or as a row of `cells` (its cells in the table's columns).
+    private mutating func printRecord(_ record: Value, cells: [RenderCell]) {
         printedAnything = true
+        sectionTotal += 1
         if var vertical {
             vertical.write(record, columns: columns.names)
             self.vertical = vertical
@@ -125,23 +206,33 @@ struct GridRenderer: RecordRenderer {
             return
         }
         guard let layout, !layout.columns.isEmpty else { return }
-        var text = ""
-        if !tableIsOpen {
-            for line in drawing.open(layout) { text += line + "\n" }
-            tableIsOpen = true
-        }
-        let cells = layout.columns.enumerated().map { c, column in
-            RenderCell(ColumnSet.cell(record, column), nullValue: context.options.nullValue, markdown: drawing.isMarkdown).cut(to: layout.widths[c])
-        }
-        text += drawing.row(cells, layout) + "\n"
-        context.output.write(text)
+        openTable()
+        var cells = cells
+        for c in cells.indices where cells[c].width > layout.widths[c] { cells[c] = cells[c].cut(to: layout.widths[c]) }
+        context.output.write(finished(drawing.row(cells, layout)))
         context.output.endOfResult()
+    }
+
+    /// Prints the table's opening lines (headings) unless they are printed.
+    private mutating func openTable() {
+        guard !tableIsOpen, vertical == nil, let layout, !layout.columns.isEmpty else { return }
+        context.output.write(drawing.open(layout).map(finished).joined())
+        tableIsOpen = true
+    }
+
+    /// A line as printed: ended by a line break, without trailing spaces when
+    /// ``RenderOptions/trimsTrailingSpaces`` says so.
+    private func finished(_ line: String) -> String {
+        guard options.trimsTrailingSpaces, line.last == " " else { return line + "\n" }
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line + "\n"
     }
 
     private mutating func closeTable() {
         guard tableIsOpen, let layout else { return }
         tableIsOpen = false
         let lines = drawing.close(layout)
-        if !lines.isEmpty { context.output.write(lines.map { $0 + "\n" }.joined()) }
+        if !lines.isEmpty { context.output.write(lines.map(finished).joined()) }
     }
 }

@@ -19,7 +19,7 @@ struct MarkdownDrawing: GridDrawing {
     func open(_ layout: GridLayout) -> [String] {
         let headings = layout.headings?.enumerated().map { c, heading in
             let cut = heading.cut(to: layout.widths[c])
-            return (cut, layout.numeric[c], style.heading(cut.text))
+            return (cut, layout.rightAlignedHeadings[c], style.heading(cut.text))
         } ?? layout.widths.map { _ in (RenderCell(heading: ""), false, "") }
         let rule = "|" + zip(layout.widths, layout.numeric).map { width, numeric in
             numeric ? String(repeating: "-", count: width + 1) + ":" : String(repeating: "-", count: width + 2)

@@ -6,7 +6,7 @@
 ///     Alien         8.5  1979
 ///     Gravity         7  2013
 ///
-/// `sift query --output table` prints its lines with ``line(_:_:)`` too (``TableRenderer``).
+/// `sift query --output table` draws with it too, under the commands' options (``TableRenderer``).
 struct TableDrawing: GridDrawing {
     let style: TerminalStyle
 
@@ -22,7 +22,7 @@ struct TableDrawing: GridDrawing {
         guard let headings = layout.headings else { return [] }
         let line = Self.line(headings.enumerated().map { c, heading in
             let cut = heading.cut(to: layout.widths[c])
-            return (cut, layout.numeric[c], style.heading(cut.text))
+            return (cut, layout.rightAlignedHeadings[c], style.heading(cut.text))
         }, layout.widths)
         let rule = layout.widths.map { String(repeating: "-", count: $0) }.joined(separator: String(repeating: " ", count: Self.gap))
         return [line, style.rule(rule)]
