@@ -98,8 +98,7 @@ public final class LiveFetchController: @unchecked Sendable {
     /// saves (and, for an ``ExternalChangeObservingStore``, other processes' commits).
     public func performFetch() throws {
         followLock.lock(); defer { followLock.unlock() }
-        let fetched = try store.fetchSections(request)
-        let snapshot = try ResultsSnapshot(fetched)
+        let (fetched, snapshot) = try fetchWithIDs()
         lock.lock()
         results = fetched
         current = snapshot
@@ -224,8 +223,7 @@ public final class LiveFetchController: @unchecked Sendable {
 
     private func follow(updated: Set<ObjectID>) throws -> ResultsChangeSet? {
         followLock.lock(); defer { followLock.unlock() }
-        let fetched = try store.fetchSections(request)
-        let snapshot = try ResultsSnapshot(fetched)
+        let (fetched, snapshot) = try fetchWithIDs()
         lock.lock()
         let changeSet = ResultsDiff.changes(from: current, to: snapshot, updated: updated)
         results = fetched
@@ -240,6 +238,17 @@ public final class LiveFetchController: @unchecked Sendable {
         for subscriber in subscribers { subscriber.yield(changeSet) }
         delegate?.controller(self, didChange: changeSet)
         return changeSet
+    }
+
+    /// The results and their IDs, read from one state of the store (another process may be
+    /// committing while they are read).
+    private func fetchWithIDs() throws -> (SectionedFetchResults, ResultsSnapshot) {
+        func read() throws -> (SectionedFetchResults, ResultsSnapshot) {
+            let fetched = try store.fetchSections(request)
+            return (fetched, try ResultsSnapshot(fetched))
+        }
+        guard let watched = store as? any ExternalChangeObservingStore else { return try read() }
+        return try watched.readingOneState(read)
     }
 
     private static func places(of snapshot: ResultsSnapshot) -> [ObjectID: ResultIndexPath] {

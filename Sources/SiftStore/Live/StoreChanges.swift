@@ -42,6 +42,15 @@ public protocol ExternalChangeObservingStore: ChangeReportingStore {
     /// process changed (``StoreChanges/unknown`` where the store cannot say), until the
     /// observation is cancelled or freed.
     func observeExternalChanges(_ handler: @escaping @Sendable (StoreChanges) -> Void) throws(StoreError) -> StoreChangeObservation
+
+    /// Runs `body` (fetches, and reading their IDs) on one state of the store, which other
+    /// processes' commits do not change half-way (SQLite: one read transaction).
+    func readingOneState<T>(_ body: () throws -> T) throws -> T
+}
+
+extension ExternalChangeObservingStore {
+    /// Runs `body`: a store whose fetches read one state already needs nothing more.
+    public func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 /// The observers of one store's saves. A store posts after its save is written and its locks
