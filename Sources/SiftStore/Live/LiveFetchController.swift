@@ -96,7 +96,13 @@ public final class LiveFetchController: @unchecked Sendable {
 
     /// Fetches the results (again) and, for a ``ChangeReportingStore``, starts following its
     /// saves (and, for an ``ExternalChangeObservingStore``, other processes' commits).
-    public func performFetch() throws {
+    public func performFetch() throws { try performFetch(reportingTheResult: false) }
+
+    /// ``performFetch()``, telling the result first when asked.
+    /// With `reportingTheResult`, the whole result is told first as a change set of inserts
+    /// (``ResultsChangeSet/inserting(_:)``), before any change that follows it (`sift watch`'s
+    /// first line).
+    public func performFetch(reportingTheResult: Bool) throws {
         followLock.lock(); defer { followLock.unlock() }
         let (fetched, snapshot) = try fetchWithIDs()
         lock.lock()
@@ -104,7 +110,13 @@ public final class LiveFetchController: @unchecked Sendable {
         current = snapshot
         places = Self.places(of: snapshot)
         let observe = observation == nil
+        let subscribers = Array(streams.values)
         lock.unlock()
+        if reportingTheResult {
+            let whole = ResultsChangeSet.inserting(snapshot)
+            for subscriber in subscribers { subscriber.yield(whole) }
+            delegate?.controller(self, didChange: whole)
+        }
         if observe, let reporting = store as? any ChangeReportingStore {
             let observation = reporting.changeCenter.observe { [weak self] changes in
                 guard let self else { return }
