@@ -98,6 +98,26 @@ import Testing
         try Self.follow(writer: writer, reader: { try #require(try kind.reopen($0)) }, steps: kind == .sqlite ? 150 : 60, seed: 11)
     }
 
+    /// A sectioned fetch whose rows another connection deletes between the sections' counts
+    /// and their IDs: an error, not a crash (the controller reads both in one transaction).
+    @Test func rowsGoneBetweenCountAndIDs() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = try JSONModelFormat.read(Data(LiveFetchControllerTests.modelJSON.utf8))
+        let reader = try StoreKind.sqlite.make(model, name: "gone", in: directory)
+        for serial in 0..<5 {
+            try reader.insert("Item", ["serial": .int(Int64(serial)), "group": "a", "rank": 1, "shown": true])
+        }
+        try reader.save()
+        let writer = try #require(try StoreKind.sqlite.reopen(reader))
+        let sections = try reader.fetchSections(LiveFetchControllerTests.request())
+        try writer.batchDelete(entity: "Item", predicate: nil)
+        try writer.save()
+        let objects = try #require(sections.sections.first).objects
+        #expect(objects.count == 5)
+        #expect(throws: StoreError.self) { try objects.checkedObjectIDs() }
+    }
+
     /// The watcher itself: a write to a watched file (or its companion) is seen, with inotify
     /// and by polling; a write to another file in the directory is not checked for.
     @Test(arguments: [false, true]) func fileWatcher(polling: Bool) throws {
