@@ -43,7 +43,11 @@ package final class FileChangeWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { cancel() }
+    deinit {
+        cancel()
+        // (The thread closes the read end when it ends.)
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
 
     /// Stops watching (the thread ends at once, or after a check under way).
     package func cancel() {
