@@ -56,8 +56,14 @@ extension PostgreSQLStore {
     /// Validates the objects the transaction changed (required values, relationship counts,
     /// uniqueness) and commits. On any error nothing is committed and the changes stay pending.
     public func save() throws(StoreError) {
+        // Posted once the store's lock is released (``ChangeReportingStore``).
+        if try commit() { changeCenter.post(.unknown) }
+    }
+
+    /// Validates and commits; whether there was anything to commit.
+    private func commit() throws(StoreError) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        guard hasChanges else { return }
+        guard hasChanges else { return false }
         // (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
         try read { () throws(StoreError) in
             try withCheckTimeout { () throws(StoreError) in
@@ -77,6 +83,7 @@ extension PostgreSQLStore {
             throw Self.storeError(error).suffixed(" (the transaction could not be committed: the unsaved changes are lost)")
         }
         endTransaction()
+        return true
     }
 
     /// Discards the changes since the last save (rolls the transaction back).

@@ -28,7 +28,7 @@ import SiftStore
 ///     let store = try PostgreSQLStore.create(conninfo: "postgres://me@localhost/notes", model: model)
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
-public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, InterruptibleStore, @unchecked Sendable {
+public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, InterruptibleStore, ChangeReportingStore, @unchecked Sendable {
     /// The store's model, as it was given (its layout's model, `schema`, has every String
     /// attribute searchable).
     public let model: DataModel
@@ -45,6 +45,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Whether the store's write transaction is open.
     var writing = false
     public internal(set) var hasChanges = false
+    /// Where each save is posted (``ChangeReportingStore``): as ``StoreChanges/unknown``, the
+    /// store does not record what its transaction changed.
+    public let changeCenter = StoreChangeCenter()
     /// How fetches are written for this store's columns (their types, by table).
     let dialect: PostgreSQLDialect
     /// How the fetches made so far ran: in the server or partly in memory.

@@ -150,12 +150,48 @@ import Testing
         try Self.run(store, steps: 400, seed: 2)
     }
 
-    @Test func sqliteStore() throws {
+    /// The SQLite store reports its saves from its journal (updates with their keys; "unknown"
+    /// where a relationship or a delete rule changed more than the journal says).
+    @Test(arguments: [false, true]) func sqliteStore(inFile: Bool) throws {
+        let model = try JSONModelFormat.read(Data(Self.modelJSON.utf8))
+        guard inFile else {
+            try Self.run(SQLiteStore.inMemory(model: model), steps: 1000, seed: 4)
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try StoreKind.sqlite.make(JSONModelFormat.read(Data(Self.modelJSON.utf8)), name: "live", in: directory)
+        let store = try StoreKind.sqlite.make(model, name: "live", in: directory)
         try Self.run(store, steps: 1000, seed: 3)
+    }
+
+    /// What a SQLite save posts: inserts, updates with the keys set, deletes; an insert
+    /// changed and deleted in the same transaction is nothing; a relationship change or a
+    /// delete (whose rules reach other objects) is incomplete.
+    @Test func sqliteSavesPostWhatTheyChanged() throws {
+        let store = try SQLiteStore.inMemory(model: JSONModelFormat.read(Data(Self.modelJSON.utf8)))
+        let posted = Locked<[StoreChanges]>([])
+        let observation = store.changeCenter.observe { changes in posted.withLock { $0.append(changes) } }
+        defer { observation.cancel() }
+        let first = try store.insert("Item", ["serial": 1, "group": "a", "rank": 1, "shown": true])
+        try store.save()
+        try store.update(first, ["rank": 2, "memo": "m"])
+        let gone = try store.insert("Item", ["serial": 2, "group": "a", "rank": 1, "shown": true])
+        try store.update(gone, ["rank": 5])
+        try store.delete(gone)
+        try store.save()
+        let owner = try store.insert("Owner", ["name": "o"])
+        try store.update(first, attributes: [:], relationships: ["owner": [owner]])
+        try store.save()
+        try store.delete(first)
+        try store.save()
+        try store.save()
+        let changes = posted.withLock { $0 }
+        try #require(changes.count == 4)
+        #expect(changes[0].inserted == [first] && changes[0].updated.isEmpty && changes[0].deleted.isEmpty && changes[0].isComplete)
+        #expect(changes[1].inserted.isEmpty && changes[1].updated == [first: ["rank", "memo"]] && changes[1].deleted.isEmpty)
+        #expect(changes[2].inserted == [owner] && changes[2].updated == [first: ["owner"]] && !changes[2].isComplete)
+        #expect(changes[3].deleted == [first] && !changes[3].isComplete)
     }
 
     /// Updates: a change to a key the fetch reads that keeps the object's place is an update

@@ -17,6 +17,7 @@ public struct SiftCommand: ParsableCommand {
               sift query --store notes.json 'Note WHERE ANY tags.name == "Family" SORT BY updatedAt DESC' --output table
               sift update --store notes.json 'Note SET title = uppercase:(title) WHERE category.name == "Work"'
               sift delete --store notes.json 'Note WHERE updatedAt < %@' --arg '{"$date": "2017-07-07T00:00:00Z"}'
+              sift watch --store notes.sqlite 'Note SORT BY category.name, title SECTION BY category.name'
               sift schema --store notes.json
               sift sql --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
               sift explain --store notes.sqlite 'Note WHERE title BEGINSWITH "A"'
@@ -24,7 +25,7 @@ public struct SiftCommand: ParsableCommand {
             """,
         version: SiftVersion.current,
         subcommands: [REPLCommand.self, RunCommand.self, ParseCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self, UpdateCommand.self,
-                      DeleteCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self, CompletionsCommand.self]
+                      DeleteCommand.self, WatchCommand.self, SchemaCommand.self, SQLCommand.self, ExplainCommand.self, CompletionsCommand.self]
     )
 
     public init() {}

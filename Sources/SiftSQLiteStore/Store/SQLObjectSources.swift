@@ -47,6 +47,14 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
         } catch {
             failure?.record(store.translated(error))
         }
+        if let knownCount, keys.count < knownCount {
+            // Another process deleted rows between the count and this read: positions up to
+            // the count stay valid (objects without attributes), and the error says why.
+            if failure?.error == nil {
+                failure?.record(StoreError(.conflict, "the store changed while this result was read (another process committed between its count and its rows); fetch again"))
+            }
+            keys += repeatElement((key: Int64.min, id: ObjectID("")), count: knownCount - keys.count)
+        }
         cachedKeys = keys
         return keys
     }

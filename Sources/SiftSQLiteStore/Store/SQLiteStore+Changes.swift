@@ -76,8 +76,14 @@ extension SQLiteStore {
     /// Validates the objects the transaction changed (required values, relationship counts,
     /// uniqueness) and commits. On any error nothing is committed and the changes stay pending.
     public func save() throws(StoreError) {
+        // Posted once the store's lock is released (``ChangeReportingStore``).
+        if let changes = try commit() { changeCenter.post(changes) }
+    }
+
+    /// Validates and commits; returns what the transaction changed when anyone observes.
+    private func commit() throws(StoreError) -> StoreChanges? {
         lock.lock(); defer { lock.unlock() }
-        guard hasChanges else { return }
+        guard hasChanges else { return nil }
         try rows.validateChanges()
         // The last point where an interrupt (of a change under way) leaves the store as it was.
         try interruption.check()
@@ -86,12 +92,15 @@ extension SQLiteStore {
         } catch {
             throw failedChange(error)
         }
+        let committed = changeCenter.hasObservers ? journaledChanges() : nil
         schemaBeforeTransaction = nil
         transactionEnded()
         rows.transactionEnded(committed: true)
         hasChanges = false
         journal = []
+        changesUnrecorded = false
         restartUnits()
+        return committed
     }
 
     /// Discards the changes since the last save (rolls the transaction back).
@@ -103,6 +112,7 @@ extension SQLiteStore {
         generation &+= 1
         hasChanges = false
         journal = []
+        changesUnrecorded = false
         restartUnits()
         rereadSearchColumnPresence()
     }
@@ -176,9 +186,13 @@ extension SQLiteStore {
             let result = try body(rows)
             if savepoint { try execute("RELEASE sift_change") }
             hasChanges = true
-            if journal != nil, let entry = entry(result) {
-                journal?.append(entry)
-                if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
+            if let entry = entry(result) {
+                if journal != nil {
+                    journal?.append(entry)
+                    if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
+                }
+            } else {
+                changesUnrecorded = true
             }
             return result
         } catch {
@@ -201,7 +215,7 @@ extension SQLiteStore {
     func beginChanges() throws(StoreError) {
         guard !database.isInTransaction else { return }
         if let refusal = changesRefusal { throw refusal }
-        if !hasChanges { journal = [] }
+        if !hasChanges { journal = []; changesUnrecorded = false }
         try rows.transactionWillBegin()
         do {
             try database.execute("BEGIN IMMEDIATE")

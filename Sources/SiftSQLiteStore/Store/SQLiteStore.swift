@@ -35,7 +35,7 @@ import SiftStore
 ///     try store.insert("Note", ["title": .string("Hello")])
 ///     try store.save()
 ///     let notes = try store.fetch(FetchRequest(statement: "Note WHERE title BEGINSWITH 'He'"))
-public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, @unchecked Sendable {
+public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeletingStore, InterruptibleStore, ChangeReportingStore, @unchecked Sendable {
     /// The store file (nil in memory).
     public let url: URL?
     /// The model. In a database Sift did not create, every table's column types are chosen
@@ -96,6 +96,10 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
     /// (nil: too many to keep).
     var journal: [JournaledChange]? = []
+    /// Whether the open transaction made a change the journal does not record (an import's rows).
+    var changesUnrecorded = false
+    /// Where each save's changes are posted (``ChangeReportingStore``).
+    public let changeCenter = StoreChangeCenter()
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships loaded in an earlier generation are read again.
     var generation: UInt64 = 0

@@ -20,9 +20,10 @@ public protocol LiveFetchControllerDelegate: AnyObject {
 ///     try controller.performFetch()
 ///     for await change in controller.changes { print(change.inserts.count, "inserted") }
 ///
-/// Where changes come from: the saves of a ``ChangeReportingStore`` (the atomic stores) in this
-/// process, observed from ``performFetch()`` on; for any other store, and after another
-/// process's writes, call ``refresh()``. Each change is found by fetching the results' IDs
+/// Where changes come from: the saves of a ``ChangeReportingStore`` (every store of the
+/// library) in this process, and the commits of other processes to an
+/// ``ExternalChangeObservingStore`` (SQLite, JSON, plist), observed from ``performFetch()`` on;
+/// for any other store call ``refresh()``. Each change is found by fetching the results' IDs
 /// again and diffing them with the previous ones (``ResultsDiff``); the store's report of which
 /// objects changed which keys decides the updates: an object is an update when a key the fetch
 /// reads changed — the request's `propertiesToFetch` (every attribute when it has none), its
@@ -38,6 +39,13 @@ public final class LiveFetchController: @unchecked Sendable {
     public weak var delegate: (any LiveFetchControllerDelegate)?
 
     private let lock = NSLock()
+    /// Held through each fetch and diff, so that changes are followed one at a time, in order
+    /// (a save in this process and another process's commit may come on two threads);
+    /// recursive, for a delegate that saves.
+    private let followLock = NSRecursiveLock()
+    private var externalObservation: StoreChangeObservation?
+    /// Whether ``performFetch()`` starts following other processes' commits.
+    private let followsOtherProcesses: Bool
     private var results: SectionedFetchResults?
     private var current = ResultsSnapshot()
     private var places: [ObjectID: ResultIndexPath] = [:]
@@ -53,7 +61,12 @@ public final class LiveFetchController: @unchecked Sendable {
 
     /// A controller of `request`'s results in `store`. The request must return objects and
     /// name sort descriptors (as Core Data requires).
-    public init(store: any PersistentStore, request: FetchRequest) throws(StoreError) {
+    ///
+    /// With `followingOtherProcesses` (the default), a store whose file other processes may
+    /// write (``ExternalChangeObservingStore``: SQLite, JSON, plist) is watched from
+    /// ``performFetch()`` on, and their commits are followed too.
+    public init(store: any PersistentStore, request: FetchRequest, followingOtherProcesses: Bool = true) throws(StoreError) {
+        followsOtherProcesses = followingOtherProcesses
         guard request.resultType == .objects else {
             throw StoreError(.invalidRequest, "live results are objects; this request returns \(request.resultType.rawValue)")
         }
@@ -77,20 +90,33 @@ public final class LiveFetchController: @unchecked Sendable {
 
     deinit {
         observation?.cancel()
+        externalObservation?.cancel()
         for stream in streams.values { stream.finish() }
     }
 
     /// Fetches the results (again) and, for a ``ChangeReportingStore``, starts following its
-    /// saves.
-    public func performFetch() throws {
-        let fetched = try store.fetchSections(request)
-        let snapshot = try ResultsSnapshot(fetched)
+    /// saves (and, for an ``ExternalChangeObservingStore``, other processes' commits).
+    public func performFetch() throws { try performFetch(reportingTheResult: false) }
+
+    /// ``performFetch()``, telling the result first when asked.
+    /// With `reportingTheResult`, the whole result is told first as a change set of inserts
+    /// (``ResultsChangeSet/inserting(_:)``), before any change that follows it (`sift watch`'s
+    /// first line).
+    public func performFetch(reportingTheResult: Bool) throws {
+        followLock.lock(); defer { followLock.unlock() }
+        let (fetched, snapshot) = try fetchWithIDs()
         lock.lock()
         results = fetched
         current = snapshot
         places = Self.places(of: snapshot)
         let observe = observation == nil
+        let subscribers = Array(streams.values)
         lock.unlock()
+        if reportingTheResult {
+            let whole = ResultsChangeSet.inserting(snapshot)
+            for subscriber in subscribers { subscriber.yield(whole) }
+            delegate?.controller(self, didChange: whole)
+        }
         if observe, let reporting = store as? any ChangeReportingStore {
             let observation = reporting.changeCenter.observe { [weak self] changes in
                 guard let self else { return }
@@ -102,6 +128,31 @@ public final class LiveFetchController: @unchecked Sendable {
             }
             lock.lock(); self.observation = observation; lock.unlock()
         }
+        lock.lock()
+        let watch = followsOtherProcesses && externalObservation == nil
+        lock.unlock()
+        if watch, let watched = store as? any ExternalChangeObservingStore {
+            let observation = try watched.observeExternalChanges { [weak self] changes in
+                guard let self else { return }
+                do {
+                    try self.storeDidChange(changes)
+                } catch {
+                    self.lock.lock(); self.failure = error; self.lock.unlock()
+                }
+            }
+            lock.lock(); externalObservation = observation; lock.unlock()
+        }
+    }
+
+    /// Stops following the store (its saves and other processes' commits); the results stay
+    /// as they are until ``performFetch()`` or ``refresh()``.
+    public func stopFollowing() {
+        lock.lock()
+        let observations = [observation, externalObservation]
+        observation = nil
+        externalObservation = nil
+        lock.unlock()
+        for observation in observations { observation?.cancel() }
     }
 
     /// The sections, as of the last fetch or change (empty before ``performFetch()``).
@@ -183,8 +234,8 @@ public final class LiveFetchController: @unchecked Sendable {
     }
 
     private func follow(updated: Set<ObjectID>) throws -> ResultsChangeSet? {
-        let fetched = try store.fetchSections(request)
-        let snapshot = try ResultsSnapshot(fetched)
+        followLock.lock(); defer { followLock.unlock() }
+        let (fetched, snapshot) = try fetchWithIDs()
         lock.lock()
         let changeSet = ResultsDiff.changes(from: current, to: snapshot, updated: updated)
         results = fetched
@@ -199,6 +250,17 @@ public final class LiveFetchController: @unchecked Sendable {
         for subscriber in subscribers { subscriber.yield(changeSet) }
         delegate?.controller(self, didChange: changeSet)
         return changeSet
+    }
+
+    /// The results and their IDs, read from one state of the store (another process may be
+    /// committing while they are read).
+    private func fetchWithIDs() throws -> (SectionedFetchResults, ResultsSnapshot) {
+        func read() throws -> (SectionedFetchResults, ResultsSnapshot) {
+            let fetched = try store.fetchSections(request)
+            return (fetched, try ResultsSnapshot(fetched))
+        }
+        guard let watched = store as? any ExternalChangeObservingStore else { return try read() }
+        return try watched.readingOneState(read)
     }
 
     private static func places(of snapshot: ResultsSnapshot) -> [ObjectID: ResultIndexPath] {

@@ -34,6 +34,25 @@ public protocol ChangeReportingStore: PersistentStore {
     var changeCenter: StoreChangeCenter { get }
 }
 
+/// A store whose file other connections or processes may change: it tells of their commits
+/// (the SQLite store through `PRAGMA data_version`, the JSON and plist stores through their
+/// file's generation, both checked when inotify reports a write).
+public protocol ExternalChangeObservingStore: ChangeReportingStore {
+    /// Calls `handler`, on a thread of its own, with what each commit by another connection or
+    /// process changed (``StoreChanges/unknown`` where the store cannot say), until the
+    /// observation is cancelled or freed.
+    func observeExternalChanges(_ handler: @escaping @Sendable (StoreChanges) -> Void) throws(StoreError) -> StoreChangeObservation
+
+    /// Runs `body` (fetches, and reading their IDs) on one state of the store, which other
+    /// processes' commits do not change half-way (SQLite: one read transaction).
+    func readingOneState<T>(_ body: () throws -> T) throws -> T
+}
+
+extension ExternalChangeObservingStore {
+    /// Runs `body`: a store whose fetches read one state already needs nothing more.
+    public func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
+}
+
 /// The observers of one store's saves. A store posts after its save is written and its locks
 /// are released, on the saving thread; observers are called in the order they were added.
 public final class StoreChangeCenter: @unchecked Sendable {
@@ -77,7 +96,8 @@ public final class StoreChangeObservation: @unchecked Sendable {
     private let lock = NSLock()
     private var end: (@Sendable () -> Void)?
 
-    init(end: @escaping @Sendable () -> Void) { self.end = end }
+    /// An observation that calls `end` when cancelled or freed (once).
+    public init(end: @escaping @Sendable () -> Void) { self.end = end }
 
     /// Stops the observation (again: nothing).
     public func cancel() {

@@ -430,6 +430,23 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// Whether this store holds its file's write lock.
     public var holdsWriteLock: Bool { fileLock?.isHeld ?? false }
 
+    /// Reads the file again if another process saved it since this store read or last wrote it
+    /// and no changes are pending here (with changes pending the next save is a conflict);
+    /// returns what the other save changed, or nil when nothing was read. Errors (a file being
+    /// replaced, unreadable) leave the store as it was: a later check tries again.
+    func reloadIfChangedElsewhere() -> StoreChanges? {
+        lock.lock(); defer { lock.unlock() }
+        guard let url, !isStaged, !hasChanges, let generation, !generation.isCurrent(at: url.path) else { return nil }
+        guard let (graph, newGeneration) = try? Self.read(url, kind: kind) else { return nil }
+        let changes = StoreChanges(from: savedGraph, to: graph)
+        self.graph = graph
+        self.savedGraph = graph
+        self.generation = newGeneration
+        snapshotCache = nil
+        restartUnits()
+        return changes
+    }
+
     /// Reads the file again if it is not the version this store read or last wrote (the caller
     /// holds the write lock).
     private func reloadIfReplaced(_ url: URL) throws(StoreError) {
