@@ -46,6 +46,9 @@ enum XcodeElementsDecoder {
                 throw CoreDataModelError("the model's entity list holds a \(try archive.className(of: entity) ?? "plain value"), not an XDPMEntity")
             }
             guard names[entity] == nil else { throw CoreDataModelError("the model lists one entity twice") }
+            guard order.count < CoreDataModelDecoder.maximumEntities else {
+                throw CoreDataModelError("the model has more than \(CoreDataModelDecoder.maximumEntities) entities")
+            }
             guard let nameUID = try archive.reference(try archive.fields(of: entity)["_name"]) else {
                 throw CoreDataModelError("an entity of the model has no name")
             }
@@ -59,6 +62,7 @@ enum XcodeElementsDecoder {
             entities.append(description)
             details[description.name] = detail
         }
+        try CoreDataModelDecoder.checkPropertySlots(entities, ancestors: try CoreDataModelDecoder.ancestors(of: entities))
         let model: DataModel
         do throws(ModelError) {
             model = try DataModel(name: name, entities: entities.sorted { $0.name < $1.name })
