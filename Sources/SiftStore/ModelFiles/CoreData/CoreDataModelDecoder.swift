@@ -155,7 +155,7 @@ enum CoreDataModelDecoder {
             className: try optionalString(fields["NSClassNameForEntity"], archive),
             renamingIdentifier: try optionalString(fields["NSRenamingIdentifier"], archive),
             versionHashModifier: try optionalString(fields["NSVersionHashModifier"], archive),
-            transientProperties: [], attributeTypeCodes: [:])
+            transientProperties: [], attributeTypeCodes: [:], propertyVersionHashes: [:])
         if let properties = try archive.reference(fields["NSProperties"]) {
             for (_, property) in try archive.entries(of: properties) {
                 let kind = try archive.className(of: property) ?? "plain value"
@@ -172,6 +172,16 @@ enum CoreDataModelDecoder {
                     continue
                 }
                 let isOptional = bool(propertyFields["NSIsOptional"])
+                // The flags word `_P` (2 optional, 4 read-only), or the older separate keys.
+                var isReadOnly = bool(propertyFields["NSIsReadOnly"])
+                var hashOptional = isOptional
+                if case .integer(let flags)? = propertyFields["_P"], flags != 0 {
+                    hashOptional = flags & 2 != 0
+                    isReadOnly = flags & 4 != 0
+                }
+                let propertyHash = CoreDataVersionHash.property(
+                    name: propertyName, isOptional: hashOptional, isReadOnly: isReadOnly,
+                    modifier: try optionalString(propertyFields["NSVersionHashModifier"], archive))
                 switch kind {
                 case "NSAttributeDescription":
                     let code = try integer(propertyFields["NSAttributeType"], "\(label): its type")
@@ -182,22 +192,32 @@ enum CoreDataModelDecoder {
                         defaultValue = plainValue(try archive.resolve(defaultUID), type: type)
                     }
                     entity.ownAttributes.append(AttributeDescription(name: propertyName, type: type, isOptional: isOptional, defaultValue: defaultValue))
+                    // NSFlagsKey: 4 external binary storage, 16 preserved in persistent history on deletion.
+                    var attributeFlags: Int64 = 0
+                    if case .integer(let flags)? = propertyFields["NSFlagsKey"] { attributeFlags = flags }
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.attribute(
+                        property: propertyHash, typeCode: code, externalStorage: attributeFlags & 4 != 0, preservesValueInHistory: attributeFlags & 16 != 0)
                 case "NSRelationshipDescription":
                     guard let destinationUID = try archive.reference(propertyFields["NSDestinationEntity"]), let destination = names[destinationUID] else {
                         throw CoreDataModelError("\(label): its destination is not an entity of the model")
                     }
                     var inverse: String?
+                    var isOwnInverse = false
                     if let inverseUID = try archive.reference(propertyFields["NSInverseRelationship"]) {
                         guard let inverseName = try archive.reference(try archive.fields(of: inverseUID)["NSPropertyName"]) else {
                             throw CoreDataModelError("\(label): its inverse has no name")
                         }
                         inverse = try archive.string(inverseName)
+                        isOwnInverse = inverseUID == property
                     }
                     let minCount = try integer(propertyFields["NSMinCount"], "\(label): its minimum count")
                     let maxCount = try integer(propertyFields["NSMaxCount"], "\(label): its maximum count")
                     let rule = try integer(propertyFields["NSDeleteRule"], "\(label): its delete rule")
                     let deleteRules: [Int: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
                     guard let deleteRule = deleteRules[rule] else { throw CoreDataModelError("\(label): unknown delete rule \(rule)") }
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.relationship(
+                        property: propertyHash, destination: destination, inverse: isOwnInverse ? nil : inverse,
+                        maxCount: maxCount, minCount: minCount, isOrdered: bool(propertyFields["NSIsOrdered"]))
                     entity.ownRelationships.append(RelationshipDescription(
                         name: propertyName, destination: destination, isToMany: maxCount != 1, inverse: inverse, deleteRule: deleteRule,
                         isOrdered: bool(propertyFields["NSIsOrdered"]), isOptional: isOptional, minCount: minCount, maxCount: maxCount))

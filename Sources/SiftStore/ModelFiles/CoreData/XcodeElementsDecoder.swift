@@ -146,7 +146,7 @@ enum XcodeElementsDecoder {
             className: try text(entityStereotype["XD_PSK_entityClassName"], archive),
             renamingIdentifier: try text(entityStereotype["XD_PSK_renamingIdentifier"], archive),
             versionHashModifier: try text(entityStereotype["XD_PSK_versionHashModifier"], archive),
-            transientProperties: [], attributeTypeCodes: [:])
+            transientProperties: [], attributeTypeCodes: [:], propertyVersionHashes: [:])
         if let properties = try archive.reference(fields["XDBucketForOwnedAttributesstorage"]) {
             for (_, property) in try archive.entries(of: properties) {
                 let kind = try archive.className(of: property) ?? "plain value"
@@ -163,6 +163,8 @@ enum XcodeElementsDecoder {
                     continue
                 }
                 let isOptional = try flag(common["XD_PPSK_isOptional"], archive, "\(place): isOptional") ?? true
+                let propertyHash = CoreDataVersionHash.property(
+                    name: propertyName, isOptional: isOptional, isReadOnly: false, modifier: try text(common["XD_PPSK_versionHashModifier"], archive))
                 if kind == "XDPMAttribute" {
                     guard let attribute = stereotypes["XD_PAtt_Stereotype"] else { throw CoreDataModelError("\(place): the attribute has no XD_PAtt_Stereotype") }
                     let code = try integer(attribute["XD_PAttK_attributeType"], archive, "\(place): its type") ?? 0
@@ -180,6 +182,9 @@ enum XcodeElementsDecoder {
                         }
                     }
                     entity.ownAttributes.append(AttributeDescription(name: propertyName, type: type, isOptional: isOptional, defaultValue: defaultValue))
+                    let external = try flag(attribute["XD_PAttK_allowsExternalBinaryDataStorage"], archive, "\(place): allowsExternalBinaryDataStorage") ?? false
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.attribute(
+                        property: propertyHash, typeCode: code, externalStorage: external, preservesValueInHistory: false)
                     if try flag(common["XD_PPSK_isIndexed"], archive, "\(place): isIndexed") ?? false { entity.indexes.append([propertyName]) }
                 } else {
                     guard let relationship = stereotypes["XD_PR_Stereotype"] else { throw CoreDataModelError("\(place): the relationship has no XD_PR_Stereotype") }
@@ -199,11 +204,18 @@ enum XcodeElementsDecoder {
                     let rule = try integer(relationship["XD_PRK_deleteRule"], archive, "\(place): its delete rule") ?? 1
                     let deleteRules: [Int: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
                     guard let deleteRule = deleteRules[rule] else { throw CoreDataModelError("\(place): unknown delete rule \(rule)") }
-                    // On a to-one the counts (Xcode writes 1 and 1) say nothing the to-one does not.
-                    let minCount = isToMany ? try integer(relationship["XD_PRK_minCount"], archive, "\(place): its minimum count") ?? 0 : 0
+                    // On a to-one the counts (Xcode writes 1 and 1) say nothing the to-one does not;
+                    // the version hash takes them as written.
+                    let writtenMinCount = try integer(relationship["XD_PRK_minCount"], archive, "\(place): its minimum count") ?? 0
+                    let minCount = isToMany ? writtenMinCount : 0
+                    let isOrdered = try flag(relationship["XD_PRK_isOrdered"], archive, "\(place): isOrdered") ?? false
+                    let ownInverse = relationship["XD_PRK_inverseRelationship"] == .some(.some(property))
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.relationship(
+                        property: propertyHash, destination: destination, inverse: ownInverse ? nil : inverse,
+                        maxCount: maxCount ?? 0, minCount: writtenMinCount, isOrdered: isOrdered)
                     entity.ownRelationships.append(RelationshipDescription(
                         name: propertyName, destination: destination, isToMany: isToMany, inverse: inverse, deleteRule: deleteRule,
-                        isOrdered: try flag(relationship["XD_PRK_isOrdered"], archive, "\(place): isOrdered") ?? false,
+                        isOrdered: isOrdered,
                         isOptional: isOptional, minCount: minCount, maxCount: isToMany ? maxCount ?? 0 : 0))
                 }
             }
