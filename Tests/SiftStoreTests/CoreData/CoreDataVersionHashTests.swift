@@ -49,6 +49,19 @@ import Testing
                 != CoreDataVersionHash.attribute(property: property, typeCode: 800, externalStorage: false, preservesValueInHistory: false))
     }
 
+    /// An entity with a derived attribute (whose expression Core Data hashes and Sift does not),
+    /// and its sub-entity, have no hash; the others keep theirs.
+    @Test func derivedAttributesLeaveTheirEntityWithoutAHash() throws {
+        let data = try HostileArchiveBuilder.model([("A", nil, ["x"]), ("B", 0, []), ("C", nil, ["y"])]) { b, uids in
+            let derived = b.add(["$class": b.klass("NSDerivedAttributeDescription"), "NSPropertyName": b.string("d"), "NSAttributeType": 300,
+                                 "NSEntity": HostileArchiveBuilder.uid(uids[0])] as [String: Any])
+            b.set(uids[0], ["$class": b.klass("NSEntityDescription"), "NSEntityName": b.string("A"),
+                            "NSProperties": HostileArchiveBuilder.uid(b.dictionary([("d", derived)]))] as [String: Any])
+        }
+        let hashes = try CoreDataModel(archive: data).entityVersionHashes()
+        #expect(hashes.keys.sorted() == ["C"])
+    }
+
     /// A model guessed from a schema cannot say what the hashes cover: it has none.
     @Test func aGuessedModelHasNoHashes() throws {
         let guessed = try CoreDataSchemaModel(schema: try CoreDataFixtureSchema.read("Accounts3.sqlite"))

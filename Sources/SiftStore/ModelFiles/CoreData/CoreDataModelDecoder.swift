@@ -187,6 +187,7 @@ enum CoreDataModelDecoder {
                     let code = try integer(propertyFields["NSAttributeType"], "\(label): its type")
                     guard let type = attributeTypes[code] else { throw CoreDataModelError("\(label): unknown attribute type \(code)") }
                     detail.attributeTypeCodes[propertyName] = code
+                    if code == 2100 { detail.propertyVersionHashes = nil }  // composite: its elements' hashes are not computed
                     var defaultValue: Value?
                     if let defaultUID = try archive.reference(propertyFields["NSDefaultValue"]) {
                         defaultValue = plainValue(try archive.resolve(defaultUID), type: type)
@@ -222,7 +223,9 @@ enum CoreDataModelDecoder {
                         name: propertyName, destination: destination, isToMany: maxCount != 1, inverse: inverse, deleteRule: deleteRule,
                         isOrdered: bool(propertyFields["NSIsOrdered"]), isOptional: isOptional, minCount: minCount, maxCount: maxCount))
                 default:
-                    // Fetched properties and other kinds hold no stored data.
+                    // Fetched properties and other kinds hold no stored data. Derived and composite
+                    // attributes would add to the entity's version hash what Sift does not compute.
+                    if kind.hasSuffix("AttributeDescription") { detail.propertyVersionHashes = nil }
                     continue
                 }
             }
