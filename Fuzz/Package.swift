@@ -19,6 +19,7 @@ import PackageDescription
 let harnesses = [
     "fuzz-parse", "fuzz-roundtrip", "fuzz-statements", "fuzz-evaluate", "fuzz-sql",
     "fuzz-json-records", "fuzz-csv", "fuzz-models", "fuzz-atomic-store", "fuzz-sqlite-store",
+    "fuzz-coredata-model",
 ]
 
 let package = Package(

@@ -208,52 +208,56 @@ extension CoreDataLayout {
             let inverseNumber = entities[inverseEntity]?.number ?? destination.number
             let ownsTable = source.number < inverseNumber || (source.number == inverseNumber && relationship.name <= inverse.name)
             guard ownsTable else { return }
-            let tableName = "Z_\(source.number)\(relationship.name.uppercased())"
-            var used = Set<String>()
-            let ownerColumn = freeName(inverse.name.uppercased(), prefix: "Z_\(source.number)", used: &used)
-            let destinationColumn = freeName(relationship.name.uppercased(), prefix: "Z_\(inverseNumber)", used: &used)
-            var columns = [
-                Column(name: ownerColumn, declaredType: "INTEGER", role: .joinOwner(entity: entity.name, relationship: relationship.name)),
-                Column(name: destinationColumn, declaredType: "INTEGER", role: .joinDestination(entity: entity.name, relationship: relationship.name)),
-            ]
-            var order: String?
-            var inverseOrder: String?
-            if relationship.isOrdered {
-                order = freeName(String(destinationColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
-                columns.append(Column(name: order!, declaredType: "INTEGER", role: .joinOrder(entity: entity.name, relationship: relationship.name)))
-            }
-            if inverse.isOrdered, inverseEntity != entity.name || inverse.name != relationship.name {
-                inverseOrder = freeName(String(ownerColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
-                columns.append(Column(name: inverseOrder!, declaredType: "INTEGER", role: .joinOrder(entity: inverseEntity, relationship: inverse.name)))
-            }
-            tables.append(Table(name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns))
+            // (A relationship that is its own inverse has one order column and keeps the first mapping.)
+            let reflexiveSelf = inverseEntity == entity.name && inverse.name == relationship.name
+            let join = joinTable(for: relationship, of: entity.name, number: source.number, ownerBase: inverse.name, destinationNumber: inverseNumber,
+                                 inverseOrder: inverse.isOrdered && !reflexiveSelf ? (inverseEntity, inverse.name) : nil)
+            tables.append(join.table)
             mappings[entity.name, default: [:]][relationship.name] =
-                .joinTable(table: tableName, ownerColumn: ownerColumn, destinationColumn: destinationColumn, orderColumn: order)
-            // (A relationship that is its own inverse keeps the first mapping.)
-            if inverseEntity != entity.name || inverse.name != relationship.name {
+                .joinTable(table: join.table.name, ownerColumn: join.owner, destinationColumn: join.destination, orderColumn: join.order)
+            if !reflexiveSelf {
                 mappings[inverseEntity, default: [:]][inverse.name] =
-                    .joinTable(table: tableName, ownerColumn: destinationColumn, destinationColumn: ownerColumn, orderColumn: inverseOrder)
+                    .joinTable(table: join.table.name, ownerColumn: join.destination, destinationColumn: join.owner, orderColumn: join.inverseOrder)
             }
         } else {
             // A to-many without an inverse: a join table whose owner column is named after the
             // entity (no fixture has one: docs/COREDATA-STORES.md).
-            let tableName = "Z_\(source.number)\(relationship.name.uppercased())"
-            var used = Set<String>()
-            let ownerColumn = freeName(entity.name.uppercased(), prefix: "Z_\(source.number)", used: &used)
-            let destinationColumn = freeName(relationship.name.uppercased(), prefix: "Z_\(destination.number)", used: &used)
-            var columns = [
-                Column(name: ownerColumn, declaredType: "INTEGER", role: .joinOwner(entity: entity.name, relationship: relationship.name)),
-                Column(name: destinationColumn, declaredType: "INTEGER", role: .joinDestination(entity: entity.name, relationship: relationship.name)),
-            ]
-            var order: String?
-            if relationship.isOrdered {
-                order = freeName(String(destinationColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
-                columns.append(Column(name: order!, declaredType: "INTEGER", role: .joinOrder(entity: entity.name, relationship: relationship.name)))
-            }
-            tables.append(Table(name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns))
+            let join = joinTable(for: relationship, of: entity.name, number: source.number, ownerBase: entity.name, destinationNumber: destination.number, inverseOrder: nil)
+            tables.append(join.table)
             mappings[entity.name, default: [:]][relationship.name] =
-                .joinTable(table: tableName, ownerColumn: ownerColumn, destinationColumn: destinationColumn, orderColumn: order)
+                .joinTable(table: join.table.name, ownerColumn: join.owner, destinationColumn: join.destination, orderColumn: join.order)
         }
+    }
+
+    /// The join table `Z_<number><NAME>` of `entity`'s to-many `relationship`: the owner column
+    /// `Z_<number><OWNERBASE>`, the destination column `Z_<destinationNumber><NAME>`, then
+    /// `Z_FOK_` order columns, the relationship's when it is ordered and the inverse's when
+    /// `inverseOrder` names it; each name numbered when it clashes.
+    private static func joinTable(for relationship: RelationshipDescription, of entity: String, number: Int, ownerBase: String,
+                                  destinationNumber: Int, inverseOrder inverse: (entity: String, relationship: String)?)
+        -> (table: Table, owner: String, destination: String, order: String?, inverseOrder: String?) {
+        let tableName = "Z_\(number)\(relationship.name.uppercased())"
+        var used = Set<String>()
+        let ownerColumn = freeName(ownerBase.uppercased(), prefix: "Z_\(number)", used: &used)
+        let destinationColumn = freeName(relationship.name.uppercased(), prefix: "Z_\(destinationNumber)", used: &used)
+        var columns = [
+            Column(name: ownerColumn, declaredType: "INTEGER", role: .joinOwner(entity: entity, relationship: relationship.name)),
+            Column(name: destinationColumn, declaredType: "INTEGER", role: .joinDestination(entity: entity, relationship: relationship.name)),
+        ]
+        var order: String?
+        var inverseOrder: String?
+        if relationship.isOrdered {
+            let name = freeName(String(destinationColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
+            columns.append(Column(name: name, declaredType: "INTEGER", role: .joinOrder(entity: entity, relationship: relationship.name)))
+            order = name
+        }
+        if let inverse {
+            let name = freeName(String(ownerColumn.dropFirst(2)), prefix: "Z_FOK_", used: &used)
+            columns.append(Column(name: name, declaredType: "INTEGER", role: .joinOrder(entity: inverse.entity, relationship: inverse.relationship)))
+            inverseOrder = name
+        }
+        let table = Table(name: tableName, kind: .join(entity: entity, relationship: relationship.name), columns: columns)
+        return (table, ownerColumn, destinationColumn, order, inverseOrder)
     }
 
     private static func ancestors(of name: String, in model: DataModel) -> [String] {

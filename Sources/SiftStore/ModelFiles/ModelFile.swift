@@ -5,7 +5,7 @@ import Foundation
 /// | extension | reader |
 /// |---|---|
 /// | `.json` | ``JSONModelFormat`` (docs/MODEL-JSON.md); the model is named after the file unless it names itself |
-/// | `.xcdatamodel` | ``XcodeModelFormat``: the folder's `contents` |
+/// | `.xcdatamodel` | ``XcodeModelFormat``: the folder's `contents` (or Xcode 3's binary `elements`) |
 /// | `.xcdatamodeld` | ``XcodeModelFormat``: the bundle's current version |
 /// | `.mom` | ``CoreDataModel``: a compiled model (a keyed archive) |
 /// | `.momd` | ``CoreDataModel``: the compiled bundle's current version |

@@ -50,6 +50,9 @@ import SiftLanguage
 /// and relationships (`transient="YES"`) are skipped: nothing is stored for them, so they cannot
 /// be fetched on.
 ///
+/// A `.xcdatamodel` folder without `contents` but with an `elements` file (Xcode 3's binary
+/// model) is read with ``CoreDataModel/init(xcodeElements:name:)``.
+///
 /// Errors name the file and, for problems inside `contents`, the line of the element. A
 /// malformed file is an error, never a crash (Sift's own XML scanner reads it): text that is
 /// not UTF-8 is refused before reading, entity declarations (`<!ENTITY`, which Xcode never
@@ -129,7 +132,11 @@ public enum XcodeModelFormat {
             throw ModelError("\(folder.path): no such model folder")
         }
         guard FileManager.default.fileExists(atPath: contents.path) else {
-            throw ModelError("\(folder.path): the model has no contents file (models saved before Xcode 4 are not supported)")
+            let elements = folder.appendingPathComponent("elements")
+            guard FileManager.default.fileExists(atPath: elements.path) else {
+                throw ModelError("\(folder.path): the model has no contents file and no elements file")
+            }
+            return try loadElements(elements, name: name)
         }
         let data: Data
         do {
@@ -138,6 +145,21 @@ public enum XcodeModelFormat {
             throw ModelError("\(contents.path): cannot read: \(describe(error))")
         }
         return try read(contents: data, name: name, file: contents.path)
+    }
+
+    /// Reads Xcode's old binary model, a folder's `elements` file (``XcodeElementsDecoder``).
+    static func loadElements(_ elements: URL, name: String) throws(ModelError) -> DataModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: elements)
+        } catch {
+            throw ModelError("\(elements.path): cannot read: \(describe(error))")
+        }
+        do throws(CoreDataModelError) {
+            return try CoreDataModel(xcodeElements: data, name: name).model
+        } catch {
+            throw ModelError("\(elements.path): \(error.message)")
+        }
     }
 
     /// Reads a model from the text of a `contents` file; `file` names it in errors.
@@ -192,7 +214,7 @@ public enum XcodeModelFormat {
 
 /// Collects the entities of `contents` from its elements (``ModelXMLScanner``). The first
 /// problem is kept in ``error`` and ends the reading.
-private final class ContentsReader {
+final class ContentsReader {
     let file: String
     /// The line of the element being read.
     var line = 1

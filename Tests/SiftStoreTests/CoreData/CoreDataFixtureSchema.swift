@@ -61,3 +61,19 @@ enum CoreDataFixtureSchema {
         return try CoreDataModel(modelCache: cache)
     }
 }
+
+extension CoreDataFixtureSchema {
+    /// The store's `Z_METADATA.Z_PLIST` (a binary property list); nil for a NULL one.
+    static func metadata(_ store: String) throws -> [String: Any]? {
+        let database = try open(store)
+        let statement = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return try PropertyListSerialization.propertyList(from: Data(statement.blob(0)), format: nil) as? [String: Any]
+    }
+
+    /// The store's `NSStoreModelVersionHashes`: entity name to its 32-byte hash.
+    static func versionHashes(_ store: String) throws -> [String: Data] {
+        guard let hashes = try metadata(store)?["NSStoreModelVersionHashes"] as? [String: Any] else { return [:] }
+        return hashes.compactMapValues { $0 as? Data }
+    }
+}

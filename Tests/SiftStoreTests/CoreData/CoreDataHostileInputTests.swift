@@ -29,11 +29,11 @@ import Testing
 
     static func archive(_ objects: [Any]) throws -> Data {
         let plist: [String: Any] = ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": uid(1)], "$objects": objects]
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        return UIDPropertyListWriter.data(plist)
     }
 
-    /// A UID, written by hand: Foundation on Linux has no public UID type, so the archive is
-    /// made with a placeholder dictionary `{"CF$UID": n}`, which the binary writer turns into a UID.
+    /// A UID: Foundation on Linux has no public UID type (and writes `{"CF$UID": n}` as a plain
+    /// dictionary), so ``UIDPropertyListWriter`` writes this placeholder as a UID.
     static func uid(_ n: Int) -> [String: Any] { ["CF$UID": n] }
 
     @Test func notAPropertyList() {

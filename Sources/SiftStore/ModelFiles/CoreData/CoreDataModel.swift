@@ -27,4 +27,8 @@ public struct CoreDataEntityDetails: Sendable, Equatable {
     public var transientProperties: [String]
     /// Its own attributes' Core Data type codes (`NSAttributeType`: 100 Integer 16 ... 2100 Composite), by name.
     public var attributeTypeCodes: [String: Int]
+    /// Its own stored attributes' and relationships' version hashes (SHA-256, as Core Data computes
+    /// `NSPropertyDescription.versionHash`), by name; nil when the model's source does not say
+    /// enough to compute them (a model guessed from a store's schema).
+    public var propertyVersionHashes: [String: Data]? = nil
 }

@@ -31,6 +31,8 @@ enum CoreDataModelDecoder {
         var names: [Int: String] = [:]
         var order: [Int] = []
         for (_, entity) in try archive.entries(of: entitiesUID) {
+            guard names[entity] == nil else { throw CoreDataModelError("the model lists one entity twice") }
+            guard order.count < maximumEntities else { throw CoreDataModelError("the model has more than \(maximumEntities) entities") }
             guard try archive.className(of: entity) == "NSEntityDescription" else {
                 throw CoreDataModelError("the model's entity list holds a \(try archive.className(of: entity) ?? "plain value"), not an NSEntityDescription")
             }
@@ -48,20 +50,18 @@ enum CoreDataModelDecoder {
             details[description.name] = detail
         }
         // A sub-entity's archive may repeat its parent's properties: the parent declares them.
-        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
-        for i in entities.indices {
-            var inherited = Set<String>()
-            var ancestor = entities[i].parent
-            var steps = 0
-            while let name = ancestor, let parent = byName[name], steps < entities.count {
-                inherited.formUnion(parent.ownAttributes.map(\.name))
-                inherited.formUnion(parent.ownRelationships.map(\.name))
-                ancestor = parent.parent
-                steps += 1
-            }
-            entities[i].ownAttributes.removeAll { inherited.contains($0.name) }
-            entities[i].ownRelationships.removeAll { inherited.contains($0.name) }
+        let ancestors = try ancestors(of: entities)
+        var declared: [String: Set<String>] = [:]
+        for entity in entities {
+            declared[entity.name, default: []].formUnion(entity.ownAttributes.map(\.name) + entity.ownRelationships.map(\.name))
         }
+        for i in entities.indices {
+            let chain = ancestors[entities[i].name] ?? []
+            func inherited(_ name: String) -> Bool { chain.contains { declared[$0]?.contains(name) == true } }
+            entities[i].ownAttributes.removeAll { inherited($0.name) }
+            entities[i].ownRelationships.removeAll { inherited($0.name) }
+        }
+        try checkPropertySlots(entities, ancestors: ancestors)
         var versionIdentifiers: [String] = []
         if let identifiers = try archive.reference(fields["NSVersionIdentifiers"]) {
             versionIdentifiers = try archive.elements(of: identifiers).map { (uid: Int) throws(CoreDataModelError) -> String in try archive.string(uid) }.sorted()
@@ -73,6 +73,52 @@ enum CoreDataModelDecoder {
             throw CoreDataModelError("the model does not hold together: \(error.message)")
         }
         return CoreDataModel(model: model, entities: details, versionIdentifiers: versionIdentifiers)
+    }
+
+    /// The most entities a decoded model may have (real models have tens).
+    static let maximumEntities = 10_000
+    /// How deep inheritance may nest (real models: two or three levels).
+    static let maximumInheritanceDepth = 64
+    /// The most properties the model's entities may hold, inherited ones counted in every entity
+    /// that inherits them: what ``DataModel`` builds, bounded before it is built.
+    static let maximumPropertySlots = 1_000_000
+
+    /// Each entity's ancestors, parent first: an error for a parent that is itself or a loop, or
+    /// inheritance deeper than ``maximumInheritanceDepth``. (A parent missing from the model is
+    /// left for ``DataModel`` to name.)
+    static func ancestors(of entities: [EntityDescription]) throws(CoreDataModelError) -> [String: [String]] {
+        let parents = Dictionary(entities.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        var result: [String: [String]] = [:]
+        for entity in entities {
+            var chain: [String] = []
+            var current = entity.parent
+            while let name = current {
+                guard name != entity.name, !chain.contains(name) else {
+                    throw CoreDataModelError("entity \(entity.name): its inheritance loops through '\(name)'")
+                }
+                guard chain.count < maximumInheritanceDepth else {
+                    throw CoreDataModelError("entity \(entity.name): inheritance nests more than \(maximumInheritanceDepth) deep")
+                }
+                chain.append(name)
+                current = parents[name] ?? nil
+            }
+            result[entity.name] = chain
+        }
+        return result
+    }
+
+    /// An error when the entities, with what each inherits, hold more than ``maximumPropertySlots`` properties.
+    static func checkPropertySlots(_ entities: [EntityDescription], ancestors: [String: [String]]) throws(CoreDataModelError) {
+        var own: [String: Int] = [:]
+        for entity in entities { own[entity.name, default: 0] += entity.ownAttributes.count + entity.ownRelationships.count }
+        var total = 0
+        for entity in entities {
+            total += own[entity.name] ?? 0
+            for ancestor in ancestors[entity.name] ?? [] { total += own[ancestor] ?? 0 }
+            guard total <= maximumPropertySlots else {
+                throw CoreDataModelError("the model's entities hold more than \(maximumPropertySlots) properties, inherited ones included")
+            }
+        }
     }
 
     private static func optionalString(_ field: PropertyListObjectTable.Object?, _ archive: KeyedArchive) throws(CoreDataModelError) -> String? {
@@ -109,7 +155,7 @@ enum CoreDataModelDecoder {
             className: try optionalString(fields["NSClassNameForEntity"], archive),
             renamingIdentifier: try optionalString(fields["NSRenamingIdentifier"], archive),
             versionHashModifier: try optionalString(fields["NSVersionHashModifier"], archive),
-            transientProperties: [], attributeTypeCodes: [:])
+            transientProperties: [], attributeTypeCodes: [:], propertyVersionHashes: [:])
         if let properties = try archive.reference(fields["NSProperties"]) {
             for (_, property) in try archive.entries(of: properties) {
                 let kind = try archive.className(of: property) ?? "plain value"
@@ -126,37 +172,60 @@ enum CoreDataModelDecoder {
                     continue
                 }
                 let isOptional = bool(propertyFields["NSIsOptional"])
+                // The flags word `_P` (2 optional, 4 read-only), or the older separate keys.
+                var isReadOnly = bool(propertyFields["NSIsReadOnly"])
+                var hashOptional = isOptional
+                if case .integer(let flags)? = propertyFields["_P"], flags != 0 {
+                    hashOptional = flags & 2 != 0
+                    isReadOnly = flags & 4 != 0
+                }
+                let propertyHash = CoreDataVersionHash.property(
+                    name: propertyName, isOptional: hashOptional, isReadOnly: isReadOnly,
+                    modifier: try optionalString(propertyFields["NSVersionHashModifier"], archive))
                 switch kind {
                 case "NSAttributeDescription":
                     let code = try integer(propertyFields["NSAttributeType"], "\(label): its type")
                     guard let type = attributeTypes[code] else { throw CoreDataModelError("\(label): unknown attribute type \(code)") }
                     detail.attributeTypeCodes[propertyName] = code
+                    if code == 2100 { detail.propertyVersionHashes = nil }  // composite: its elements' hashes are not computed
                     var defaultValue: Value?
                     if let defaultUID = try archive.reference(propertyFields["NSDefaultValue"]) {
                         defaultValue = plainValue(try archive.resolve(defaultUID), type: type)
                     }
                     entity.ownAttributes.append(AttributeDescription(name: propertyName, type: type, isOptional: isOptional, defaultValue: defaultValue))
+                    // NSFlagsKey: 4 external binary storage, 16 preserved in persistent history on deletion.
+                    var attributeFlags: Int64 = 0
+                    if case .integer(let flags)? = propertyFields["NSFlagsKey"] { attributeFlags = flags }
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.attribute(
+                        property: propertyHash, typeCode: code, externalStorage: attributeFlags & 4 != 0, preservesValueInHistory: attributeFlags & 16 != 0)
                 case "NSRelationshipDescription":
                     guard let destinationUID = try archive.reference(propertyFields["NSDestinationEntity"]), let destination = names[destinationUID] else {
                         throw CoreDataModelError("\(label): its destination is not an entity of the model")
                     }
                     var inverse: String?
+                    var isOwnInverse = false
                     if let inverseUID = try archive.reference(propertyFields["NSInverseRelationship"]) {
                         guard let inverseName = try archive.reference(try archive.fields(of: inverseUID)["NSPropertyName"]) else {
                             throw CoreDataModelError("\(label): its inverse has no name")
                         }
                         inverse = try archive.string(inverseName)
+                        isOwnInverse = inverseUID == property
                     }
                     let minCount = try integer(propertyFields["NSMinCount"], "\(label): its minimum count")
                     let maxCount = try integer(propertyFields["NSMaxCount"], "\(label): its maximum count")
                     let rule = try integer(propertyFields["NSDeleteRule"], "\(label): its delete rule")
                     let deleteRules: [Int: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
                     guard let deleteRule = deleteRules[rule] else { throw CoreDataModelError("\(label): unknown delete rule \(rule)") }
+                    detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.relationship(
+                        property: propertyHash, destination: destination, inverse: isOwnInverse ? nil : inverse,
+                        maxCount: maxCount, minCount: minCount, isOrdered: bool(propertyFields["NSIsOrdered"]))
                     entity.ownRelationships.append(RelationshipDescription(
                         name: propertyName, destination: destination, isToMany: maxCount != 1, inverse: inverse, deleteRule: deleteRule,
                         isOrdered: bool(propertyFields["NSIsOrdered"]), isOptional: isOptional, minCount: minCount, maxCount: maxCount))
                 default:
-                    // Fetched properties and other kinds hold no stored data.
+                    // Fetched properties and other kinds hold no stored data. Derived and composite
+                    // attributes would add to the entity's version hash what Sift does not compute.
+                    if kind.hasSuffix("AttributeDescription") { detail.propertyVersionHashes = nil }
                     continue
                 }
             }

@@ -14,6 +14,12 @@ extension CoreDataModel {
         self = try CoreDataModelDecoder.decode(KeyedArchive(archive), name: name)
     }
 
+    /// The model in Xcode's old binary model file, a `.xcdatamodel` folder's `elements` (a keyed
+    /// archive of Xcode's design classes, ``XcodeElementsDecoder``).
+    public init(xcodeElements data: Data, name: String = "Model") throws(CoreDataModelError) {
+        self = try XcodeElementsDecoder.decode(KeyedArchive(data), name: name)
+    }
+
     /// The model of a compiled `.mom` file, or of a `.momd` directory's current version
     /// (`VersionInfo.plist`'s `NSManagedObjectModel_CurrentVersionName`, else its only `.mom`).
     public static func load(_ url: URL) throws(CoreDataModelError) -> CoreDataModel {

@@ -9,11 +9,27 @@ import Foundation
 /// which builds a plain value (a user-info dictionary, a default value), refuses loops, nesting
 /// deeper than ``maximumDepth`` and more than ``maximumResolvedObjects`` objects. Every fault (a
 /// wrong class, a UID out of range, a member of the wrong kind) is a ``CoreDataModelError``.
+///
+/// Navigating is metered: every object read through ``fields(of:)``, ``elements(of:)`` or
+/// ``entries(of:)`` costs its number of members, and one archive may spend at most
+/// ``maximumWork(objects:)`` in all, linear in its size. A hostile graph that shares one large
+/// list among many entities (so a decoder would read it again and again) is an error, not
+/// minutes of work.
 struct KeyedArchive {
     /// How deep ``resolve(_:)`` follows nested objects.
     static let maximumDepth = 64
     /// How many objects one ``resolve(_:)`` may produce (shared objects count each time).
     static let maximumResolvedObjects = 100_000
+    /// What navigating an archive of `objects` property-list objects may cost: 100,000 plus 32
+    /// per object (decoding a fixture's model cache spends at most a tenth of that).
+    static func maximumWork(objects: Int) -> Int { 100_000 + 32 * objects }
+
+    /// The work spent and allowed, shared by the copies of one archive.
+    final class Meter {
+        var spent = 0
+        let limit: Int
+        init(limit: Int) { self.limit = limit }
+    }
 
     typealias Object = PropertyListObjectTable.Object
 
@@ -33,6 +49,7 @@ struct KeyedArchive {
     }
 
     private let table: PropertyListObjectTable
+    let meter: Meter
     /// The property-list index of each archived object, by UID.
     private let archived: [Int]
     /// The UID of the `root` object of `$top`.
@@ -41,6 +58,7 @@ struct KeyedArchive {
     init(_ data: Data) throws(CoreDataModelError) {
         let table = try PropertyListObjectTable(data)
         self.table = table
+        meter = Meter(limit: Self.maximumWork(objects: table.objects.count))
         guard case .dictionary(let keys, let values) = table.objects[table.top] else {
             throw CoreDataModelError("the archive's top object is not a dictionary")
         }
@@ -67,6 +85,14 @@ struct KeyedArchive {
         root = rootUID
     }
 
+    /// Spends `units` of work: an error once the archive's allowance is spent.
+    func spend(_ units: Int) throws(CoreDataModelError) {
+        meter.spent += units + 1
+        guard meter.spent <= meter.limit else {
+            throw CoreDataModelError("the archive takes more than \(meter.limit) steps to read (a graph that shares parts over and over?)")
+        }
+    }
+
     /// The number of archived objects.
     var count: Int { archived.count }
 
@@ -87,6 +113,7 @@ struct KeyedArchive {
         guard case .dictionary(let keys, let values) = try object(uid) else {
             throw CoreDataModelError("archived object \(uid) is not a keyed object")
         }
+        try spend(keys.count)
         var fields: [String: Object] = [:]
         for (key, value) in zip(keys, values) {
             guard case .string(let name) = table.objects[key] else { throw CoreDataModelError("archived object \(uid) has a key that is not a string") }
@@ -131,6 +158,7 @@ struct KeyedArchive {
         guard case .array(let members)? = try fields(of: uid)["NS.objects"] else {
             throw CoreDataModelError("archived object \(uid) (\(try className(of: uid) ?? "a value")) is not an array or set")
         }
+        try spend(members.count)
         return try members.map { (member: Int) throws(CoreDataModelError) -> Int in
             guard case .uid(let memberUID) = table.objects[member] else { throw CoreDataModelError("archived collection \(uid) holds a member that is not an object") }
             _ = try object(memberUID)
@@ -146,6 +174,7 @@ struct KeyedArchive {
             guard case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"], keys.count == values.count else {
                 throw CoreDataModelError("archived dictionary \(uid) has keys and values that do not pair up")
             }
+            try spend(keys.count)
             return try zip(keys, values).map { (pair: (Int, Int)) throws(CoreDataModelError) -> (key: Int, value: Int) in
                 guard case .uid(let key) = table.objects[pair.0], case .uid(let value) = table.objects[pair.1] else {
                     throw CoreDataModelError("archived dictionary \(uid) holds an entry that is not an object")

@@ -9,6 +9,10 @@ import Foundation
 /// (``BinaryPropertyListReader`` reads a plist as a tree of ``Value``s for the binary store;
 /// it has no UIDs and no sets, which keyed archives are made of.)
 struct PropertyListObjectTable {
+    /// The most objects one property list may hold: the fixtures' largest model cache has about
+    /// 5,000; a million is far past any model and keeps the table's memory bounded.
+    static let maximumObjects = 1_000_000
+
     enum Object: Equatable {
         case null
         case bool(Bool)
@@ -63,6 +67,7 @@ struct PropertyListObjectTable {
         guard table >= 8, table < UInt64(trailer), count > 0, count <= (UInt64(trailer) - table) / UInt64(offsetSize) else {
             throw fail("its trailer claims \(count) objects, more than the file holds")
         }
+        guard count <= UInt64(maximumObjects) else { throw fail("it holds \(count) objects, more than \(maximumObjects)") }
         guard top < count else { throw fail("its top object is \(top), of \(count)") }
         let objectCount = Int(count), tableStart = Int(table)
 
