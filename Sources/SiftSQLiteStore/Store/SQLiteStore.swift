@@ -89,7 +89,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// layout of a store Sift created, or of a database it did not.
     lazy var rows: any SQLiteRowChanges = foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
         ?? SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
-    /// Whether the store was opened read-only (``open(at:readOnly:typeCache:)``).
+    /// Whether the store was opened read-only (``open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)``).
     let isOpenedReadOnly: Bool
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []

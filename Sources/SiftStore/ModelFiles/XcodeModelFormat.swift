@@ -147,7 +147,7 @@ public enum XcodeModelFormat {
         return try read(contents: data, name: name, file: contents.path)
     }
 
-    /// Reads Xcode's old binary model, a folder's `elements` file (``XcodeElementsDecoder``).
+    /// Reads Xcode's old binary model, a folder's `elements` file (`XcodeElementsDecoder`).
     static func loadElements(_ elements: URL, name: String) throws(ModelError) -> DataModel {
         let data: Data
         do {

@@ -15,7 +15,7 @@ extension CoreDataModel {
     }
 
     /// The model in Xcode's old binary model file, a `.xcdatamodel` folder's `elements` (a keyed
-    /// archive of Xcode's design classes, ``XcodeElementsDecoder``).
+    /// archive of Xcode's design classes, `XcodeElementsDecoder`).
     public init(xcodeElements data: Data, name: String = "Model") throws(CoreDataModelError) {
         self = try XcodeElementsDecoder.decode(KeyedArchive(data), name: name)
     }

@@ -52,7 +52,7 @@ enum CoreDataVersionHash {
 
 extension CoreDataModel {
     /// Each entity's version hash, as Core Data computes `NSEntityDescription.versionHash`
-    /// (``CoreDataVersionHash``), by entity name: what a store's `NSStoreModelVersionHashes`
+    /// (`CoreDataVersionHash`), by entity name: what a store's `NSStoreModelVersionHashes`
     /// holds when this model made it. Entities whose properties' hashes are not known (a model
     /// guessed from a schema) are absent.
     public func entityVersionHashes() -> [String: Data] {
