@@ -25,8 +25,12 @@ public enum CoreDataFixtures {
 
     /// A checksum of the file's bytes (FNV-1a, 64 bits), to show a read left the file unchanged.
     public static func checksum(_ url: URL) throws -> UInt64 {
-        let data = try Data(contentsOf: url)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // An empty file (netusage.sqlite-wal) is not read: Foundation leaks the buffer it reads
+        // an empty file into, which LeakSanitizer reports (scripts/sanitize address).
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
+        guard size > 0 else { return hash }
+        let data = try Data(contentsOf: url)
         for byte in data {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
