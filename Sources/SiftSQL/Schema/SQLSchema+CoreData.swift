@@ -29,12 +29,7 @@ extension SQLSchema {
         let objectID = EntityTable.ObjectIDSource.entityAndKey(prefix: coreDataURIScheme + storeUUID + "/")
         var storeNumbers: [String: Int] = [:]
         for row in store?.primaryKeys ?? [] where storeNumbers[row.name] == nil { storeNumbers[row.name] = row.number }
-        func has(_ table: String, _ columns: String...) -> Bool {
-            guard let store else { return true }
-            guard let found = store.table(named: table) else { return false }
-            let names = Set(found.columns.map { $0.name.uppercased() })
-            return columns.allSatisfy { names.contains($0.uppercased()) }
-        }
+        func has(_ table: String, _ columns: String...) -> Bool { store?.has(columns, in: table) ?? true }
         var tables: [String: EntityTable] = [:]
         for entity in model.entities {
             guard let placed = layout.entity(named: entity.name), let root = model.entity(named: entity.rootEntity),

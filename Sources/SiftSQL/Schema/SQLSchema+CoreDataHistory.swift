@@ -107,19 +107,15 @@ extension CoreDataHistory {
 
     private static func presentEntities(in store: CoreDataStoreSchema, besides model: DataModel) -> [Entity] {
         let named = Set(store.primaryKeys.filter { $0.number > CoreDataStoreSchema.firstHistoryEntityNumber }.map(\.name))
-        return entities.filter { named.contains($0.name) && model.entity(named: $0.name) == nil && has(store, $0.table, SQLSchema.coreDataPrimaryKey) }
-    }
-
-    private static func has(_ store: CoreDataStoreSchema, _ table: String, _ column: String) -> Bool {
-        store.table(named: table)?.columns.contains { $0.name.uppercased() == column.uppercased() } == true
+        return entities.filter { named.contains($0.name) && model.entity(named: $0.name) == nil && store.has([SQLSchema.coreDataPrimaryKey], in: $0.table) }
     }
 
     private static func attributes(of entity: Entity, in store: CoreDataStoreSchema) -> [Attribute] {
-        entity.attributes.filter { has(store, entity.table, $0.column) }
+        entity.attributes.filter { store.has([$0.column], in: entity.table) }
     }
 
     private static func toOnes(of entity: Entity, in store: CoreDataStoreSchema, among names: Set<String>) -> [ToOne] {
-        entity.toOnes.filter { has(store, entity.table, $0.column) && names.contains($0.destination) }
+        entity.toOnes.filter { store.has([$0.column], in: entity.table) && names.contains($0.destination) }
     }
 
     /// The to-ones of other present entities that point at `entity` and name an inverse.

@@ -73,6 +73,14 @@ public struct CoreDataStoreSchema: Sendable, Equatable {
         return tables.first { $0.name.uppercased() == folded }
     }
 
+    /// Whether the table named `table` exists and has every one of `columns` (names compared
+    /// case-insensitively, as SQLite compares them).
+    public func has(_ columns: [String], in table: String) -> Bool {
+        guard let found = self.table(named: table) else { return false }
+        let names = Set(found.columns.map { $0.name.uppercased() })
+        return columns.allSatisfy { names.contains($0.uppercased()) }
+    }
+
     /// Entity numbers from this one up belong to Core Data's persistent history (`CHANGE`,
     /// `TRANSACTION`, `TRANSACTIONSTRING` in tables `ACHANGE`, ...), not to the model.
     public static let firstHistoryEntityNumber = 16000
