@@ -48,7 +48,7 @@ struct DeleteCommand: ParsableCommand {
                 try delete.predicate?.substituting(variables: values.variables)
             }
         }
-        let store = try StoreFile.open(options.store)
+        let store = try StoreFile.open(options.store, model: options.coreDataModel.path)
         BatchChange.printWarnings(delete.predicate, entity: delete.entityName, on: store, statement: statement)
         try BatchChange.apply(to: store, verb: "deleted") {
             try store.batchDelete(entity: delete.entityName, predicate: delete.predicate)

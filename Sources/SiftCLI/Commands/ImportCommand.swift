@@ -39,7 +39,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist), or a PostgreSQL database (postgres://USER@HOST/DB); created when it does not exist.", valueName: "STORE"))
     var store: String
 
-    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one.", valueName: "MODEL"))
+    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one; for an existing Core Data store, its model (.momd and .mom too), which one without a model cache is changed with.", valueName: "MODEL"))
     var model: String?
 
     @Option(help: ArgumentHelp("The entity of CSV rows and of JSON Lines records without @entity; for a new store without --model, the one entity of the model inferred from the data (or one added to a store whose model was inferred).", valueName: "ENTITY"))
@@ -124,7 +124,10 @@ struct ImportCommand: ParsableCommand {
             imports.creating = false
         }
         // Held under the store's write lock from reading it to the last save (atomic stores).
-        let store = try StoreFile.openForWriting(self.store, creatingWith: nil)
+        // (--model of an existing Core Data store is its model, which a store without a model
+        // cache is changed with; of another existing store, it is not used.)
+        let coreDataModel = StoreFile.Kind(path: self.store) == .sqlite && SQLiteStore.isCoreDataStore(at: URL(fileURLWithPath: self.store)) ? model : nil
+        let store = try StoreFile.openForWriting(self.store, creatingWith: nil, coreDataModel: coreDataModel)
         if model == nil, let entity, store.model.entity(named: entity) == nil, store.model.isInferred, store is any ModelGrowingStore {
             // A store whose model was inferred grows by an entity inferred from the data.
             var reading = budget

@@ -54,7 +54,7 @@ struct UpdateCommand: ParsableCommand {
                 return bound
             }
         }
-        let store = try StoreFile.open(options.store)
+        let store = try StoreFile.open(options.store, model: options.coreDataModel.path)
         BatchChange.printWarnings(update.predicate, entity: update.entityName, on: store, statement: statement)
         try BatchChange.apply(to: store, verb: "updated") {
             try store.batchUpdate(entity: update.entityName, predicate: update.predicate, set: update.values)

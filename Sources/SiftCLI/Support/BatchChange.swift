@@ -16,6 +16,9 @@ enum BatchChange {
 
         @Option(name: .customLong("var"), help: ArgumentHelp("Bind $NAME to a JSON value (repeatable).", valueName: "NAME=JSON"))
         var variables: [String] = []
+
+        /// A Core Data store without a model cache is changed only with its model.
+        @OptionGroup var coreDataModel: CoreDataModelOption
     }
 
     /// The statement `parse` reads, or its parse error printed and exit status 1.

@@ -97,7 +97,7 @@ enum StoreFile {
     /// write lock, held until the process ends, so commands changing one store at once wait for
     /// each other (``AtomicStore/openForWriting(at:kind:creatingWith:lockTimeout:)``); a SQLite
     /// store takes its own lock at the first change. With `model`, a missing store is created.
-    static func openForWriting(_ path: String, creatingWith model: DataModel?) throws -> any PersistentStore {
+    static func openForWriting(_ path: String, creatingWith model: DataModel?, coreDataModel: String? = nil) throws -> any PersistentStore {
         let url = URL(fileURLWithPath: path)
         switch Kind(path: path) {
         case .postgres:
@@ -112,7 +112,7 @@ enum StoreFile {
                     return try report { () throws(StoreError) in throw error }
                 }
             }
-            return try open(path)
+            return try open(path, model: coreDataModel)
         case .atomic:
             if model == nil { try requireExisting(path) }
             return try report { () throws(StoreError) in try AtomicStore.openForWriting(at: url, creatingWith: model) }

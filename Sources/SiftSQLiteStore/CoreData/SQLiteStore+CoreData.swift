@@ -41,6 +41,16 @@ extension SQLiteStore: ModelOriginReportingStore {
         return try SQLiteStore(url: url, database: database, schema: layout.schema, coreData: layout, readOnly: readOnly)
     }
 
+    /// Whether the file at `url` is a store Core Data wrote (a SQLite database with
+    /// `Z_PRIMARYKEY` and `Z_METADATA`), looked at through a read-only connection as
+    /// ``open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`` does; false for any
+    /// other file, or one that cannot be read.
+    public static func isCoreDataStore(at url: URL) -> Bool {
+        guard FileManager.default.fileExists(atPath: url.path), (try? checkHeader(url)) != nil,
+              let database = try? SQLiteDatabase(path: url.path, options: hasNoLog(url) ? [.immutable] : [.readOnly]) else { return false }
+        return (try? CoreDataStoreFile.isCoreDataStore(database)) == true
+    }
+
     /// Whether the file is in WAL mode (its header's read and write versions are 2) with no
     /// write-ahead log beside it, or an empty one.
     static func hasNoLog(_ url: URL) -> Bool {
@@ -62,4 +72,64 @@ extension SQLiteStore: ModelOriginReportingStore {
     /// What was guessed or set aside when the store opened (a Core Data store without a usable
     /// model cache: what its model was guessed from, and how to give it), one sentence each.
     public var openingWarnings: [String] { (coreData?.warnings ?? []) + (unreadLayout.map { [$0] } ?? []) }
+}
+
+extension SQLiteStore {
+    /// Before the first change to a Core Data store (read through a read-only connection that
+    /// may treat the file as immutable): a connection that writes takes its place, set up as
+    /// the first was, and the rows are written through it from then on. Nothing is written by
+    /// opening it.
+    func openCoreDataForWriting() throws(StoreError) {
+        guard let coreData, !isCoreDataWritable, let url else { return }
+        let writable: SQLiteDatabase
+        do {
+            writable = try SQLiteDatabase(path: url.path, options: [])
+            writable.busyTimeout = database.busyTimeout
+            try writable.execute("PRAGMA mmap_size = \(Self.memoryMapBytes)")
+            try SiftSQLFunctions.register(on: writable)
+        } catch {
+            throw Self.storeError(error, file: url)
+        }
+        connection.replace(with: writable)
+        isCoreDataWritable = true
+        rows = CoreDataRowObjects(layout: coreData, database: writable, file: url)
+    }
+
+    /// Why a Core Data store refuses changes, if it does: its model was guessed from its
+    /// tables, or its file or directory cannot be written.
+    var coreDataChangesRefusal: StoreError? {
+        guard let coreData else { return nil }
+        let name = url?.lastPathComponent ?? "this database"
+        let unchanged = "it can be queried but not changed"
+        if coreData.modelSource == .schema {
+            return StoreError(.readOnly, "\(name) is a Core Data store without a model (none in its Z_MODELCACHE): its model was guessed from the tables, and Sift writes only with the model Core Data writes with; give it with --model (a .xcdatamodeld, .xcdatamodel, .momd or .mom; the library's open(at:coreDataModel:)); \(unchanged)")
+        }
+        guard let url else { return nil }
+        if access(url.path, W_OK) != 0 {
+            return StoreError(.readOnly, "\(name) cannot be written (no write permission); \(unchanged)")
+        }
+        if access(url.deletingLastPathComponent().path, W_OK) != 0 {
+            return StoreError(.readOnly, "\(name) is in a directory that cannot be written, where SQLite keeps the journal or log that makes a change all or nothing; \(unchanged)")
+        }
+        return nil
+    }
+}
+
+/// A store's connection, which a Core Data store replaces once (``SQLiteStore/openCoreDataForWriting()``),
+/// read under a lock of its own.
+final class ConnectionBox: @unchecked Sendable {
+    private var current: SQLiteDatabase
+    private let lock = NSLock()
+
+    init(_ database: SQLiteDatabase) { current = database }
+
+    func withLock<T>(_ body: (SQLiteDatabase) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(current)
+    }
+
+    func replace(with database: SQLiteDatabase) {
+        lock.lock(); defer { lock.unlock() }
+        current = database
+    }
 }

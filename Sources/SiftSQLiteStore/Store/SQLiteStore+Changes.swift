@@ -215,6 +215,7 @@ extension SQLiteStore {
     func beginChanges() throws(StoreError) {
         guard !database.isInTransaction else { return }
         if let refusal = changesRefusal { throw refusal }
+        try openCoreDataForWriting()
         if !hasChanges { journal = []; changesUnrecorded = false }
         try rows.transactionWillBegin()
         do {

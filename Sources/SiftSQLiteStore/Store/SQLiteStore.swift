@@ -17,7 +17,8 @@ import SiftStore
 /// fetch first reads it, from a sample of its rows (docs/SQLITE-DATABASES.md), and kept in an
 /// optional ``SQLiteTypeCache`` for later opens. Its rows are changed as the database lays them
 /// out — values in the form each column holds, its keys, constraints, foreign keys and triggers
-/// as it declares them (`ForeignRowObjects`); a Core Data store is only read.
+/// as it declares them (`ForeignRowObjects`); a store Core Data wrote, as Core Data writes it
+/// (`CoreDataRowObjects`).
 ///
 /// A store opened `readOnly` (or whose file cannot be written) is queried as any other and
 /// refuses every change with a ``StoreError/Code/readOnly`` error, leaving the file as it is.
@@ -79,7 +80,14 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// Why a database with Core Data's tables is read as a plain one: no model could be made
     /// of it (nil otherwise).
     var unreadLayout: String?
-    let database: SQLiteDatabase
+    /// Whether a Core Data store's connection is one that writes (after its first change).
+    var isCoreDataWritable = false
+    /// The connection: for a Core Data store, read-only until its first change, which opens
+    /// one that writes (``openCoreDataForWriting()``).
+    var database: SQLiteDatabase { connection.withLock { $0 } }
+    /// The connection behind ``database`` (a lock of its own: ``interrupt()`` reads it while
+    /// a fetch holds ``lock``).
+    let connection: ConnectionBox
     let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
     /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
@@ -87,7 +95,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The rows as the store rules see them, and what the open transaction changed: in the
     /// layout of a store Sift created, or of a database it did not.
-    lazy var rows: any SQLiteRowChanges = foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
+    lazy var rows: any SQLiteRowChanges = coreData.map { CoreDataRowObjects(layout: $0, database: database, file: url) }
+        ?? foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
         ?? SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
     /// Whether the store was opened read-only (``open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)``).
     let isOpenedReadOnly: Bool
@@ -113,7 +122,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     init(url: URL?, database: SQLiteDatabase, schema: SQLSchema, foreign: ForeignSchema? = nil, coreData: CoreDataStoreLayout? = nil,
          readOnly: Bool = false) throws(StoreError) {
         self.url = url
-        self.database = database
+        self.connection = ConnectionBox(database)
         self.ownSchema = schema
         self.foreign = foreign
         self.coreData = coreData
@@ -249,8 +258,10 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// A store Core Data wrote (a database with `Z_PRIMARYKEY` and `Z_METADATA`, whatever its
     /// name) opens with its model — `coreDataModel` if given (it must fit the store), else the
     /// store's model cache, else one guessed from its tables, with warnings
-    /// (``openingWarnings``) — and is always read only, through a read-only connection: neither
-    /// the file nor its write-ahead log changes by a byte (docs/COREDATA-STORES.md).
+    /// (``openingWarnings``) — through a read-only connection: until a change is made, neither
+    /// the file nor its write-ahead log changes by a byte. Its first change opens a connection
+    /// that writes, and changes are written as Core Data writes them; a store whose model was
+    /// guessed refuses changes (docs/COREDATA-STORES.md).
     /// `coreDataModelPath` names where `coreDataModel` came from, for ``modelOrigin``.
     public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil,
                             coreDataModel: DataModel? = nil, coreDataModelPath: String? = nil) throws(StoreError) -> SQLiteStore {
