@@ -1,10 +1,12 @@
 import CoreDataFixtures
 import Foundation
+import SiftSQLite
 import Testing
 
 /// Core Data's stores through the binary (issue 32): `sift query`, `sql` and `schema` open
-/// them by their content, say where the model came from, warn when it was guessed, refuse
-/// changes, take `--model`, and leave every file as it was.
+/// them by their content, say where the model came from, warn when it was guessed, take
+/// `--model`, and leave every file as it was; `sift update`, `delete` and `import` change copies
+/// as Core Data would.
 @Suite struct CoreDataStoreCommandTests {
     static func path(_ name: String) -> String { CoreDataFixtures.url(name).path }
 
@@ -64,15 +66,73 @@ import Testing
         #expect(notCoreData.stderr.contains("--model is for a Core Data store"), "\(notCoreData.stderr)")
     }
 
-    /// A change is refused, saying why, and the file stays as it was.
-    @Test func changesAreRefusedAndNothingChanges() throws {
-        let path = Self.path("NoteStore.sqlite")
-        let before = try CoreDataFixtures.checksum(URL(fileURLWithPath: path))
-        let update = try SiftBinary.run("update", "--store", path, "ICNote SET title = 'x'")
-        #expect(update.status == 1)
-        #expect(update.stderr.contains("NoteStore.sqlite is a Core Data store; it can be queried but not changed"), "\(update.stderr)")
-        let delete = try SiftBinary.run("delete", "--store", path, "ICNote")
-        #expect(delete.status == 1)
-        #expect(try CoreDataFixtures.checksum(URL(fileURLWithPath: path)) == before)
+    /// A copy of the fixture `name` in a directory of its own.
+    static func copy(_ name: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: CoreDataFixtures.url(name), to: url)
+        return url
+    }
+
+    static func rows(_ url: URL, _ sql: String) throws -> [[SQLiteValue]] {
+        try SQLiteDatabase(path: url.path, options: [.readOnly]).rows(sql)
+    }
+
+    /// `sift update` and `sift delete` change a copy as Core Data would: the rows, their Z_OPT,
+    /// the foreign keys and join-table rows; Z_METADATA and Z_MODELCACHE stay as they were.
+    @Test func updateAndDeleteChangeACopy() throws {
+        let url = try Self.copy("NoteStore.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let bookkeeping = "SELECT (SELECT Z_PLIST FROM Z_METADATA), (SELECT Z_UUID FROM Z_METADATA), (SELECT Z_CONTENT FROM Z_MODELCACHE)"
+        let metadata = try Self.rows(url, bookkeeping)
+        let before = try Self.rows(url, "SELECT Z_PK, Z_OPT FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 14 ORDER BY Z_PK")
+        let update = try SiftBinary.run("update", "--store", url.path, "ICFolder SET title = 'Renamed'")
+        #expect(update.status == 0 && update.stderr.isEmpty, "\(update.stderr)")
+        #expect(update.stdout == "updated \(before.count) objects\n")
+        let after = try Self.rows(url, "SELECT Z_PK, Z_OPT, ZTITLE2 FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 14 ORDER BY Z_PK")
+        #expect(after == before.map { row in
+            guard case .integer(let version) = row[1] else { return row }
+            return [row[0], .integer(version + 1), .text("Renamed")]
+        }, "\(after)")
+        let query = try SiftBinary.run("query", "--store", url.path, "COUNT ICFolder WHERE title == 'Renamed'")
+        #expect(query.stdout == "{\"count\": \(before.count)}\n", "\(query.stderr)")
+
+        let notes = try Self.rows(url, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11")
+        let delete = try SiftBinary.run("delete", "--store", url.path, "ICNote WHERE title CONTAINS 'Note'")
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(delete.stdout.hasPrefix("deleted "), "\(delete.stdout)")
+        #expect(try Self.rows(url, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11 AND ZTITLE1 LIKE '%Note%'") == [[.integer(0)]])
+        #expect(try Self.rows(url, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 11") != notes)
+        #expect(try Self.rows(url, bookkeeping) == metadata)
+        #expect(try Self.rows(url, "PRAGMA integrity_check") == [[.text("ok")]])
+    }
+
+    /// A store without a model cache refuses changes, saying to give --model, and stays as it
+    /// was; with --model, the change is made.
+    @Test func aStoreWithoutItsModelIsChangedOnlyWithModel() throws {
+        let url = try Self.copy("Recipes.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let before = try CoreDataFixtures.checksum(url)
+        let refused = try SiftBinary.run("update", "--store", url.path, "Recipe SET name = 'x'")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Recipes.sqlite is a Core Data store without a model"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("give it with --model"), "\(refused.stderr)")
+        let deleteRefused = try SiftBinary.run("delete", "--store", url.path, "Recipe")
+        #expect(deleteRefused.status == 1)
+        #expect(try CoreDataFixtures.checksum(url) == before)
+        let model = CoreDataFixtures.url("Recipes.xcdatamodel").path
+        let update = try SiftBinary.run("update", "--store", url.path, "--model", model, "Recipe SET name = 'Gâteau' WHERE name == 'Chocolate Cake'")
+        #expect(update.status == 0 && update.stdout == "updated 1 object\n", "\(update.stdout)\(update.stderr)")
+        #expect(try Self.rows(url, "SELECT count(*) FROM ZRECIPE WHERE ZNAME = 'Gâteau'") == [[.integer(1)]])
+        // An import with the model: new rows after Z_MAX.
+        let data = url.deletingLastPathComponent().appendingPathComponent("types.json")
+        try Data(#"{"RecipeType": [{"name": "Stew"}]}"#.utf8).write(to: data)
+        let zMax = try Self.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'RecipeType'")
+        let imported = try SiftBinary.run("import", "--store", url.path, "--model", model, data.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        guard case .integer(let largest)? = zMax.first?.first else { return }
+        #expect(try Self.rows(url, "SELECT Z_PK, Z_ENT, Z_OPT FROM ZRECIPETYPE WHERE ZNAME = 'Stew'") == [[.integer(largest + 1), .integer(4), .integer(1)]])
+        #expect(try Self.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'RecipeType'") == [[.integer(largest + 1)]])
     }
 }
