@@ -267,7 +267,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
             bindings.append(Self.stored(value))
         }
         let placeholders = bindings.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
-        try run("INSERT INTO \(q(rows.table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(placeholders))", bindings)
+        try run("INSERT INTO \(q(rows.table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(placeholders))", bindings, object: Row(entity: position, key: key))
         // The root's Z_MAX follows its largest key.
         try run(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ?2 WHERE "Z_ENT" = ?1 AND ("Z_MAX" IS NULL OR "Z_MAX" < ?2)"#, [.integer(rows.rootNumber), .integer(key)])
         if key < Int64.max { nextKeys[rows.table] = Swift.max(nextKeys[rows.table] ?? 0, key + 1) }
@@ -287,7 +287,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         }
         guard !assignments.isEmpty else { return }
         bindings.append(.integer(object.key))
-        try run("UPDATE \(q(rows.table)) SET \(assignments.joined(separator: ", ")) WHERE \(q(SQLSchema.coreDataPrimaryKey)) = ?\(bindings.count)", bindings)
+        try run("UPDATE \(q(rows.table)) SET \(assignments.joined(separator: ", ")) WHERE \(q(SQLSchema.coreDataPrimaryKey)) = ?\(bindings.count)", bindings, object: object)
         changed(object)
     }
 
@@ -582,12 +582,19 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
 
     // MARK: Statements
 
-    private func run(_ sql: String, _ bindings: [SQLiteValue]) throws(StoreError) {
+    /// Runs a change. A constraint of the database's own that refuses it (a unique index Core
+    /// Data made for a uniqueness constraint) is a `constraintViolation` naming `object`.
+    private func run(_ sql: String, _ bindings: [SQLiteValue], object: Row? = nil) throws(StoreError) {
         do {
             let statement = try database.cachedStatement(sql)
             try statement.bind(bindings)
             defer { statement.reset() }
             while try statement.step() {}
+        } catch where error.isConstraintViolation {
+            let entity = object.map { model.entities[$0.entity].name }
+            let subject = object.map { "\(model.entities[$0.entity].name) '\(objectID(of: $0))': " } ?? ""
+            throw StoreError(.constraintViolation, "\(subject)the store refuses the change: \(error.message) (a constraint of the database, as a unique index Core Data made for a uniqueness constraint)",
+                             entity: entity, objectID: object.map { objectID(of: $0) })
         } catch {
             throw SQLiteStore.storeError(error, file: file)
         }

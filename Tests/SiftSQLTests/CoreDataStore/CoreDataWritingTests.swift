@@ -310,6 +310,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: guessed.path + "-wal") == false)
     }
 
+    /// A uniqueness constraint's unique index refuses a twin, naming the object; nothing is kept.
+    @Test func aUniqueIndexRefusesATwin() throws {
+        let url = try Self.copy("knowledgec-10.14.db")
+        defer { Self.remove(url) }
+        let before = try CoreDataFixtures.checksum(url)
+        do {
+            let store = try SQLiteStore.open(at: url)
+            try store.insert(entity: "StructuredMetadata", id: nil, attributes: ["metadataHash": .string("sift-twin")], relationships: [:])
+            let error = #expect(throws: StoreError.self) {
+                try store.insert(entity: "StructuredMetadata", id: nil, attributes: ["metadataHash": .string("sift-twin")], relationships: [:])
+            }
+            #expect(error?.code == .constraintViolation)
+            #expect(error?.message.contains("StructuredMetadata 'x-coredata://") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("UNIQUE constraint failed: ZSTRUCTUREDMETADATA.ZMETADATAHASH") == true, "\(error?.message ?? "")")
+            store.rollback()
+        }
+        #expect(try CoreDataFixtures.checksum(url) == before)
+    }
+
     /// A store opened read-only refuses changes as any SQLite store does.
     @Test func aReadOnlyOpenRefusesChanges() throws {
         let url = try Self.copy("Accounts3.sqlite")
