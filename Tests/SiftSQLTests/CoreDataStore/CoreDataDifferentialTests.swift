@@ -13,9 +13,10 @@ import Testing
 /// random fetch requests must give there exactly what the in-memory store holding the same data
 /// gives: the same object IDs in the same order, values, counts, sections and dictionaries.
 ///
-/// Sift does not write Core Data's layout yet, so the test writes the rows itself
-/// (``CoreDataRows``), and the objects' IDs are Core Data's URIs in both stores (the data set
-/// is renamed first), so the answers compare as they are.
+/// The first test writes the rows itself (``CoreDataRows``), independently of Sift's writer;
+/// the second has Sift write them (``CoreDataRowObjects``) into an empty store of that layout.
+/// The objects' IDs are Core Data's URIs in both stores (the data set is renamed first), so the
+/// answers compare as they are.
 @Suite struct CoreDataDifferentialTests {
     static let storeUUID = "D1FFE2E5-7A1A-4C0E-8F00-000000000032"
 
@@ -51,6 +52,67 @@ import Testing
         print("differential (in-memory vs Core Data's layout): \(compared) requests, \(mismatches.count) disagree")
         #expect(compared >= 40)
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(compared) disagree:\n\(mismatches.prefix(5).map { String($0.prefix(1500)) }.joined(separator: "\n"))")
+    }
+
+    /// The same data written by Sift into an empty store in Core Data's layout (inserts with
+    /// their URIs, relationships through the store rules: inverses, join tables, entity
+    /// columns) reads back as the in-memory store holding it answers.
+    @Test func siftsWritesReadBackAsTheEvaluatorAnswers() throws {
+        let model = try DifferentialModel.make()
+        var dataGenerator = DataSetGenerator(model: model)
+        let requests = RequestGenerator(model: model)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-differential-write-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dataSets = max(1, DifferentialHarness.Configuration.standard.cases / 160)
+        var mismatches: [String] = []
+        var compared = 0
+        for dataSet in 0..<dataSets {
+            let dataSeed = DifferentialRandom.derive(DifferentialHarness.Configuration.standard.seed ^ 0xC0DE_2217, dataSet)
+            let data = Self.renamed(dataGenerator.make(seed: dataSeed), model: model)
+            let reference = AtomicStore.inMemory(model: model)
+            try data.fill(reference)
+            let url = directory.appendingPathComponent("\(dataSet).sqlite")
+            try CoreDataRows.write(AtomicStore.inMemory(model: model), model: model, to: url, storeUUID: Self.storeUUID)
+            let candidate = try SQLiteStore.open(at: url, coreDataModel: model)
+            try data.fill(candidate)
+            try candidate.save()
+            let written = try SQLiteDatabase(path: url.path, options: [.readOnly])
+            #expect(try written.rows("PRAGMA integrity_check") == [[.text("ok")]])
+            // Row for row what the independent writer writes: keys, Z_ENT, Z_OPT 1, columns,
+            // join tables; Z_PRIMARYKEY's Z_MAX the largest key of each root.
+            let expectedURL = directory.appendingPathComponent("\(dataSet)-expected.sqlite")
+            try CoreDataRows.write(reference, model: model, to: expectedURL, storeUUID: Self.storeUUID)
+            let expectedRows = try SQLiteDatabase(path: expectedURL.path, options: [.readOnly])
+            let tables = try expectedRows.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE', 'Z_PRIMARYKEY')")
+            #expect(try tables.count >= 3 && Self.maxima(written).count >= 2)
+            for row in tables {
+                guard case .text(let table) = row[0] else { continue }
+                let sql = "SELECT * FROM \"\(table)\" ORDER BY 1, 2"
+                #expect(try written.rows(sql) == (try expectedRows.rows(sql)), "\(table)")
+            }
+            for maximum in try Self.maxima(written) {
+                guard case .text(let name) = maximum[0], let placed = CoreDataLayout(model).entity(named: name) else { continue }
+                #expect(maximum[1] == (try expectedRows.rows("SELECT coalesce(max(Z_PK), 0) FROM \(placed.table)").first?.first), "\(name)")
+            }
+            for index in 0..<40 {
+                let request = requests.make(dataSet: data, seed: DifferentialRandom.derive(dataSeed, index)).request
+                compared += 1
+                let expected = DifferentialObservation.observe(request, on: reference)
+                let found = DifferentialObservation.observe(request, on: candidate)
+                if let difference = expected.difference(from: found) {
+                    mismatches.append("data \(dataSet), request \(index): \(request): \(difference)")
+                }
+            }
+        }
+        print("differential (in-memory vs Sift's writes in Core Data's layout): \(compared) requests, \(mismatches.count) disagree")
+        #expect(compared >= 40)
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(compared) disagree:\n\(mismatches.prefix(5).map { String($0.prefix(1500)) }.joined(separator: "\n"))")
+    }
+
+    /// The roots' rows of `Z_PRIMARYKEY`: name and `Z_MAX`.
+    static func maxima(_ database: SQLiteDatabase) throws -> [[SQLiteValue]] {
+        try database.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0 ORDER BY Z_ENT")
     }
 
     /// The data set with every object's ID the Core Data URI it will have: its entity and its
