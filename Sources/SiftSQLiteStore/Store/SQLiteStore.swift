@@ -75,7 +75,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// A database Sift did not create: its schema, read as fetches need it.
     let foreign: ForeignSchema?
     /// A store Core Data wrote: its model, where that came from, and its layout (read whole
-    /// when the store opens). Read only, never written.
+    /// when the store opens). Its rows are written by `CoreDataRowObjects`; the layout itself
+    /// never changes.
     package let coreData: CoreDataStoreLayout?
     /// Why a database with Core Data's tables is read as a plain one: no model could be made
     /// of it (nil otherwise).
@@ -269,8 +270,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }
         try checkHeader(url)
-        // Core Data's stores are only read: they are recognised through a read-only connection,
-        // so that no connection that could write (or checkpoint their log) ever opens them.
+        // Core Data's stores are recognised through a read-only connection, so that no
+        // connection that could write (or checkpoint their log) opens them before a change.
         if let store = try openCoreData(at: url, readOnly: readOnly, model: coreDataModel, modelPath: coreDataModelPath) { return store }
         if coreDataModel != nil {
             throw StoreError(.unsupportedModel, "\(url.lastPathComponent) is not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA): a model is given only to open one")
