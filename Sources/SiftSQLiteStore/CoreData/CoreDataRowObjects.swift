@@ -519,7 +519,8 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         let rest = raw.dropFirst(idPrefix.count)
         guard let slash = rest.lastIndex(of: "/") else { return nil }
         let keyText = rest[rest.index(after: slash)...]
-        guard keyText.first == "p", let key = Int64(keyText.dropFirst()), key > 0, keyText.dropFirst().first != "+",
+        // (Only the key's own spelling: `p05` and `p+5` name no object, as Core Data spells none so.)
+        guard keyText.first == "p", let key = Int64(keyText.dropFirst()), key > 0, String(key) == keyText.dropFirst(),
               let position = model.entityPosition(named: String(rest[..<slash])) else { return nil }
         return (position, key)
     }

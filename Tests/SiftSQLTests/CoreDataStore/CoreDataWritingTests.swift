@@ -289,8 +289,17 @@ import Testing
             try store.insert(entity: "CredentialItem", id: nil, attributes: ["serviceName": .string("x")], relationships: [:])
             #expect(throws: StoreError.self) { try store.save() }
             store.rollback()
-            // An ID that is not one of this store's.
-            #expect(throws: StoreError.self) { try store.insert(entity: "Dataclass", id: ObjectID("D1"), attributes: [:], relationships: [:]) }
+            // IDs that are not this store's, or not the entity's, or not spelled as Core Data does.
+            let uuid = try Self.storeUUID(url)
+            for id in ["D1", "x-coredata://\(UUID().uuidString)/Dataclass/p900", "x-coredata://\(uuid)/Account/p900",
+                       "x-coredata://\(uuid)/Dataclass/p0900", "x-coredata://\(uuid)/Dataclass/p+900", "x-coredata://\(uuid)/Dataclass/900"] {
+                let error = #expect(throws: StoreError.self) { try store.insert(entity: "Dataclass", id: ObjectID(id), attributes: [:], relationships: [:]) }
+                #expect(error?.code == .invalidValue, "\(id)")
+            }
+            // A key already used.
+            #expect(throws: StoreError.self) {
+                try store.insert(entity: "Dataclass", id: ObjectID("x-coredata://\(uuid)/Dataclass/p1"), attributes: ["name": .data(Data([1]))], relationships: [:])
+            }
             store.rollback()
         }
         #expect(try CoreDataFixtures.checksum(url) == before)
