@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
         // Real Core Data stores and model files (Tests/CoreDataFixtures/Files/README.md), by name.
         .target(name: "CoreDataFixtures", path: "Tests/CoreDataFixtures", resources: [.copy("Files")]),
-        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport", "CoreDataFixtures",
                                                                "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport", "CoreDataFixtures"],
                     exclude: ["Transcripts", "ExampleScripts", "RenderGolden"]),
