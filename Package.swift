@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SiftSQLiteStore", "SeedAppSupport", "CoreDataFixtures"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport", "CoreDataFixtures"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport", "CoreDataFixtures", "SeedAppSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),

@@ -6,17 +6,19 @@ import SiftStore
 /// count (its own objects, sub-entities apart) and each object, by ID, with its attributes and
 /// every relationship's destinations (in order for an ordered to-many, sorted otherwise).
 public enum StoreContents {
-    public static func lines(of store: any PersistentStore, model: DataModel? = nil) throws -> [String] {
+    public static func lines(of store: any PersistentStore, model: DataModel? = nil, attributes: Bool = true) throws -> [String] {
         let model = model ?? store.model
         var lines: [String] = []
         for entity in model.entities {
             var request = FetchRequest(entityName: entity.name)
             request.includesSubentities = false
+            request.relationshipKeyPathsForPrefetching = entity.relationships.map(\.name)
+            request.fetchBatchSize = 1000
             let objects = try store.fetch(request)
             var described: [String] = []
             try objects.forEachObject { object in
                 var parts = ["\(entity.name) \(object.objectID)"]
-                for attribute in entity.attributes {
+                for attribute in entity.attributes where attributes {
                     var text = "nil"
                     if let value = object[attribute: attribute.name], !value.isNull { text = String(describing: value) }
                     parts.append("\(attribute.name)=\(text)")
