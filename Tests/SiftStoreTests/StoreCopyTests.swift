@@ -190,6 +190,18 @@ import Testing
         #expect(try StoreContents.lines(of: reopened) == ["Folder: 0 objects", "Note: 0 objects", "Memo: 0 objects", "Tag: 1 objects", "Tag T3 label=\(String(describing: Value.string("mine"))) notes->[]"])
     }
 
+    /// A target that refuses changes (a Core Data store, today) is refused before anything is
+    /// read, with the store's own reason.
+    @Test func aReadOnlyTargetIsRefusedWithItsReason() throws {
+        let source = AtomicStore.inMemory(model: Self.model)
+        try Self.fill(source)
+        let target = try SQLiteStore.open(at: CoreDataFixtures.url("Recipes.sqlite"))
+        let error = #expect(throws: StoreError.self) { try StoreCopy(from: source, into: target).run() }
+        #expect(error?.code == .readOnly)
+        #expect(error?.message.hasPrefix("Recipes.sqlite is a Core Data store; it can be queried but not changed") == true, "\(String(describing: error))")
+        #expect(!target.hasChanges)
+    }
+
     /// Set from one side each: the ordered side, else the to-one, else the first name; a
     /// relationship without an inverse, or its own inverse, from its side.
     @Test func eachRelationshipIsSetFromOneSide() {

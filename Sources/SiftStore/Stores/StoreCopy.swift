@@ -120,7 +120,7 @@ public struct StoreCopy {
     @discardableResult
     public func run(progress: (Progress) -> Void = { _ in }) throws -> Summary {
         if let access = target as? any AccessReportingStore, access.isReadOnly {
-            throw StoreError(.readOnly, "the target store refuses every change (it is read-only): the objects cannot be copied into it")
+            throw Self.refusal(of: target)
         }
         let model = Self.model(of: source)
         if let difference = Self.modelDifference(source: model, target: target.model) {
@@ -136,6 +136,18 @@ public struct StoreCopy {
         return try interruption.whileRunning {
             try copy(model: model, keep: keep, interruption: interruption, progress: progress)
         }
+    }
+
+    /// The error a read-only target gives a change, which says why it refuses (a Core Data
+    /// store, a file opened read-only, no write permission): asked by a change of nothing, to
+    /// no object, which such a store refuses before looking the object up.
+    private static func refusal(of target: any PersistentStore) -> StoreError {
+        do {
+            try target.performChanges { try target.update(ObjectID(""), attributes: [:], relationships: [:]) }
+        } catch let error as StoreError where error.code == .readOnly {
+            return error
+        } catch {}
+        return StoreError(.readOnly, "the target store refuses every change (it is read-only): the objects cannot be copied into it")
     }
 
     private func copy(model: DataModel, keep: Bool, interruption: FetchInterruption?, progress report: (Progress) -> Void) throws -> Summary {
