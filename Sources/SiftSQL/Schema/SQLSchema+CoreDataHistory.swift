@@ -113,9 +113,7 @@ extension CoreDataHistory {
         let history = Set(entities.map(\.name)).intersection(named)
         guard model.entities.contains(where: { history.contains($0.name) }) else { return model }
         let kept = model.entities.filter { !history.contains($0.name) }.map { entity in
-            EntityDescription(name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, attributes: entity.ownAttributes,
-                              relationships: entity.ownRelationships.filter { !history.contains($0.destination) },
-                              indexes: entity.indexes, uniquenessConstraints: entity.uniquenessConstraints)
+            entity.declaration(relationships: entity.ownRelationships.filter { !history.contains($0.destination) })
         }
         return (try? DataModel(name: model.name, entities: kept)) ?? model
     }

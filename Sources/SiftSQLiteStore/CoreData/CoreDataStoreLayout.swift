@@ -102,10 +102,7 @@ package struct CoreDataStoreLayout: Sendable {
         // Persistent history: entities of Core Data's own, beside the model's.
         let history = CoreDataHistory.descriptions(in: store, besides: model)
         if !history.isEmpty {
-            let own = model.entities.map { entity in
-                EntityDescription(name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, attributes: entity.ownAttributes,
-                                  relationships: entity.ownRelationships, indexes: entity.indexes, uniquenessConstraints: entity.uniquenessConstraints)
-            }
+            let own = model.entities.map { $0.declaration() }
             if let extended = try? DataModel(name: model.name, entities: own + history) { model = extended }
         }
         var omitted: [String] = []
