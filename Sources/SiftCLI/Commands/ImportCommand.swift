@@ -71,6 +71,10 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most memory a .json file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
     var memory: String?
 
+    @Option(help: ArgumentHelp("The layout of a new SQLite store: sift (Sift's own, the default) or coredata (Core Data's tables, Z_PRIMARYKEY and Z_METADATA, for an app to open with the same model).", valueName: "LAYOUT"),
+            completion: .list(NewStoreLayout.allCases.map(\.rawValue)))
+    var layout: String?
+
     func validate() throws {
         if from != nil {
             if !data.isEmpty {
@@ -84,6 +88,14 @@ struct ImportCommand: ParsableCommand {
         }
         if let format, ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format takes json, jsonl or csv, not '\(format)'")
+        }
+        if let layout {
+            guard let chosen = NewStoreLayout(rawValue: layout) else {
+                throw ValidationError("--layout takes \(NewStoreLayout.allCases.map(\.rawValue).joined(separator: " or ")), not '\(layout)'")
+            }
+            if chosen == .coredata && StoreFile.Kind(path: store) != .sqlite {
+                throw ValidationError("--layout coredata makes a SQLite store (.sqlite, .db, .sqlite3): \(store) is not one")
+            }
         }
         if saveModel != nil && model != nil {
             throw ValidationError("--save-model writes the model inferred from the data, and --model gives one: use one of them")
@@ -109,9 +121,15 @@ struct ImportCommand: ParsableCommand {
                 try? handle.close()
             }
         }
+        let layout = self.layout.flatMap(NewStoreLayout.init(rawValue:)) ?? .sift
+        var coreDataModel: CoreDataModel?
         if try !Self.holdsStore(self.store) {
             let newModel: DataModel
-            if let model {
+            if let model, layout == .coredata {
+                let loaded = try StoreFile.loadCoreDataModel(model)
+                coreDataModel = loaded
+                newModel = loaded.model
+            } else if let model {
                 newModel = try StoreFile.loadModel(model)
             } else if let entity {
                 var reading = budget
@@ -132,7 +150,14 @@ struct ImportCommand: ParsableCommand {
             imports.creating = true
             var done: [String] = []
             do {
-                try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                if layout == .coredata {
+                    let described = coreDataModel ?? CoreDataModel(deriving: newModel)
+                    _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: self.store), model: described) { store in
+                        try imports.run(into: store) { done.append($0) }
+                    }
+                } else {
+                    try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                }
                 done.forEach { print($0) }
                 return
             } catch let error as StoreError where error.code == .conflict && !data.contains("-") {
@@ -143,6 +168,10 @@ struct ImportCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             imports.creating = false
+        }
+        if self.layout != nil {
+            Output.error("error: \(self.store) exists: --layout chooses the layout of a new store")
+            throw ExitCode(1)
         }
         // Held under the store's write lock from reading it to the last save (atomic stores).
         let store = try StoreFile.openForWriting(self.store, creatingWith: nil)

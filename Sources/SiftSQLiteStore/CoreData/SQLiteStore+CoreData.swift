@@ -12,7 +12,7 @@ extension SQLiteStore: ModelOriginReportingStore {
     /// leave an empty `-wal` and `-shm` beside it, which it may not remove. With a log, its
     /// committed frames are read (SQLite's read-only WAL mode), and neither it nor the file
     /// changes.
-    static func openCoreData(at url: URL, readOnly: Bool, model: DataModel?, modelPath: String?) throws(StoreError) -> SQLiteStore? {
+    static func openCoreData(at url: URL, readOnly: Bool, model: CoreDataModel?, modelPath: String?) throws(StoreError) -> SQLiteStore? {
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: url.path, options: hasNoLog(url) ? [.immutable] : [.readOnly])
