@@ -221,8 +221,15 @@ struct ImportCommand: ParsableCommand {
             }
         }
         let creating = try !Self.holdsStore(store)
+        if !creating && layout != nil {
+            Output.error("error: \(store) exists: --layout chooses the layout of a new store")
+            throw ExitCode(1)
+        }
         do {
-            if creating {
+            if creating && layout.flatMap(NewStoreLayout.init(rawValue:)) == .coredata {
+                // Core Data's tables for SOURCE's model, filled as a Sift store is.
+                _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: store), model: CoreDataModel(deriving: StoreCopy.model(of: source)), filling: copy(into:))
+            } else if creating {
                 // A new store file appears whole, once every object is in, or not at all.
                 try StoreFile.create(store, model: StoreCopy.model(of: source), filling: copy(into:))
             } else {
