@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SiftEvaluationTests", dependencies: ["TestTimeLimits", "SiftEvaluation"]),
         .testTarget(name: "SiftStoreTests", dependencies: ["TestTimeLimits", "SiftStore", "SiftSQL", "SiftSQLiteStore", "SeedAppSupport", "CoreDataFixtures"]),
         .testTarget(name: "SiftSQLiteTests", dependencies: ["SiftSQLite"]),
-        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport", "CoreDataFixtures"]),
+        .testTarget(name: "SiftSQLTests", dependencies: ["SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftPostgreSQLStore", "ChinookSupport", "CoreDataFixtures", "SeedAppSupport"]),
         // A throw-away PostgreSQL server for any test target that needs one (scripts/postgres-cluster).
         .target(name: "PostgreSQLTestSupport", dependencies: ["SiftPostgreSQL"], path: "Tests/PostgreSQLTestSupport"),
         .testTarget(name: "SiftPostgreSQLTests", dependencies: ["SiftPostgreSQL", "PostgreSQLTestSupport"]),
@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "ChinookSupport", dependencies: ["SiftSQLite", "SiftStore"], path: "Tests/ChinookSupport"),
         // Real Core Data stores and model files (Tests/CoreDataFixtures/Files/README.md), by name.
         .target(name: "CoreDataFixtures", path: "Tests/CoreDataFixtures", resources: [.copy("Files")]),
-        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport",
+        .testTarget(name: "SiftPostgreSQLStoreTests", dependencies: ["SiftPostgreSQLStore", "SiftSQL", "SiftSQLStore", "SiftSQLiteStore", "SiftStore", "PostgreSQLTestSupport", "SeedAppSupport", "CoreDataFixtures",
                                                                "ChinookSupport"]),
         .testTarget(name: "SiftCLITests", dependencies: ["TestTimeLimits", "SiftCLI", "sift", "PostgreSQLTestSupport", "ChinookSupport", "CoreDataFixtures"],
                     exclude: ["Transcripts", "ExampleScripts", "RenderGolden"]),

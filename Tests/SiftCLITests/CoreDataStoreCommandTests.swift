@@ -135,4 +135,40 @@ import Testing
         #expect(try Self.rows(url, "SELECT Z_PK, Z_ENT, Z_OPT FROM ZRECIPETYPE WHERE ZNAME = 'Stew'") == [[.integer(largest + 1), .integer(4), .integer(1)]])
         #expect(try Self.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'RecipeType'") == [[.integer(largest + 1)]])
     }
+
+    /// `sift import --layout coredata` makes a store in Core Data's layout from a model file,
+    /// which then opens with that model; the option is for new SQLite stores only.
+    @Test func importMakesAStoreInCoreDatasLayout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-create-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("Recipes.sqlite").path
+        let model = Self.path("Recipes.xcdatamodel")
+        let made = try SiftBinary.run("import", "--store", store, "--layout", "coredata", "--model", model)
+        #expect(made.status == 0, "\(made.stderr)")
+        let schema = try SiftBinary.run("schema", "--store", store)
+        #expect(schema.status == 0 && schema.stderr.isEmpty, "\(schema.stderr)")
+        #expect(schema.stdout.hasPrefix("-- Core Data's layout; the model Sift wrote into the store's metadata (Z_METADATA)\nImage\n"), "\(schema.stdout)")
+        let count = try SiftBinary.run("query", "--store", store, "COUNT Recipe")
+        #expect(count.stdout == "{\"count\": 0}\n", "\(count.stderr)")
+
+        let again = try SiftBinary.run("import", "--store", store, "--layout", "coredata", "--model", model)
+        #expect(again.status == 1 && again.stderr.contains("--layout chooses the layout of a new store"), "\(again.stderr)")
+        let json = try SiftBinary.run("import", "--store", directory.appendingPathComponent("r.json").path, "--layout", "coredata", "--model", model)
+        #expect(json.status == 64 && json.stderr.contains("--layout coredata makes a SQLite store"), "\(json.stderr)")
+        let unknown = try SiftBinary.run("import", "--store", store + "2", "--layout", "core-data", "--model", model)
+        #expect(unknown.status == 64 && unknown.stderr.contains("--layout takes sift or coredata"), "\(unknown.stderr)")
+    }
+
+    /// The model `sift schema --json` prints for a store with persistent history lists the
+    /// history's entities too; given back with `--model`, it opens the store.
+    @Test func aPrintedModelWithHistoryEntitiesOpensItsStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-coredata-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("notes.json")
+        try Data(try SiftBinary.run("schema", "--store", Self.path("NoteStore.sqlite"), "--json").stdout.utf8).write(to: model)
+        let changes = try SiftBinary.run("query", "--store", Self.path("NoteStore.sqlite"), "--model", model.path, "COUNT CHANGE")
+        #expect(changes.status == 0 && changes.stdout == "{\"count\": 298}\n", "\(changes.stderr)")
+    }
 }

@@ -13,7 +13,7 @@ import Sift
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import JSON, JSON Lines or CSV data into a store (creating it from a model if needed).",
+        abstract: "Import JSON, JSON Lines or CSV data, or every object of another store (--from), into a store (creating it if needed).",
         discussion: """
             JSON data maps entity names to arrays of rows (docs/IMPORT.md):
               {"Note": [{"@id": "N1", "title": "Hello", "createdAt": "2017-07-06T07:22:18Z",
@@ -24,6 +24,8 @@ struct ImportCommand: ParsableCommand {
 
             Every file is checked before anything is written: a wrong type, an unknown key, a dangling reference or a broken constraint is reported with the entity, the @id and the key, and the store is left as it was. The store kind follows the extension: .sqlite or .db (SQLite), .json or .plist; an existing file of another extension is told by its first bytes. On a terminal, an import that takes more than a second shows its progress on standard error. A .json file is read whole, in at most --memory bytes (default: half of what the process may use; also SIFT_MEMORY); a larger one is refused before it is read (write it as JSON Lines instead); .jsonl and .csv files stream, in flat memory. In a .csv file an empty cell leaves its attribute out (nil, or the model's default) and a quoted empty cell ("") is the empty string; errors name the line.
 
+            --from SOURCE copies a whole store instead of data files: every object of every entity of SOURCE (any store sift opens: a .sqlite or .db store, a SQLite database Sift did not create, a Core Data store, .json, .plist, postgres://…), with its attributes and every relationship (to-one, to-many, ordered, many-to-many), into --store in one transaction, all or nothing. A missing --store is created with SOURCE's model; an existing one must hold it (every entity, attribute type and relationship of SOURCE's model; more is allowed), else the error names the difference. --model is then the model of a Core Data SOURCE. SOURCE is read a batch of objects at a time, and only read. Object IDs: a store in Sift's layout (SQLite, PostgreSQL, JSON, binary) keeps SOURCE's IDs (N1, Album/3, x-coredata://…/ICNote/p8); a database Sift did not create gives each row the ID of its own key, and relationships follow.
+
             Examples:
               $ sift import --store notes.json --model Examples/Notes/model.json Examples/Notes/data.json
               $ sift import --store notes.plist --model Examples/Notes/Notes.xcdatamodeld Examples/Notes/data.json
@@ -33,14 +35,19 @@ struct ImportCommand: ParsableCommand {
               $ sift import --store people.sqlite --model people.json people.jsonl
               $ sift import --store people.sqlite --entity Person --date-format dd/MM/yyyy people.csv
               $ generate-rows | sift import --store people.sqlite -
+              $ sift import --store notes.sqlite --from notes.json
+              $ sift import --store postgres://localhost/notes --from NoteStore.sqlite
             """
     )
 
     @Option(help: ArgumentHelp("The store file (.sqlite, .db, .json or .plist), or a PostgreSQL database (postgres://USER@HOST/DB); created when it does not exist.", valueName: "STORE"))
     var store: String
 
-    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one; for an existing Core Data store, its model (.momd and .mom too), which one without a model cache is changed with.", valueName: "MODEL"))
+    @Option(help: ArgumentHelp("The model (model.json, .xcdatamodel or .xcdatamodeld), needed to create a store unless --entity infers one; with --from, the model of a Core Data SOURCE; for an existing Core Data store, its model (.momd and .mom too), which one without a model cache is changed with.", valueName: "MODEL"))
     var model: String?
+
+    @Option(help: ArgumentHelp("Copy every object and relationship of this store (any store sift opens, a Core Data store or postgres://… included) into --store, instead of data files.", valueName: "SOURCE"))
+    var from: String?
 
     @Option(help: ArgumentHelp("The entity of CSV rows and of JSON Lines records without @entity; for a new store without --model, the one entity of the model inferred from the data (or one added to a store whose model was inferred).", valueName: "ENTITY"))
     var entity: String?
@@ -64,9 +71,31 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most memory a .json file read whole may take: bytes, or 512M, 2G.", valueName: "SIZE"))
     var memory: String?
 
+    @Option(help: ArgumentHelp("The layout of a new SQLite store: sift (Sift's own, the default) or coredata (Core Data's tables, Z_PRIMARYKEY and Z_METADATA, for an app to open with the same model).", valueName: "LAYOUT"),
+            completion: .list(NewStoreLayout.allCases.map(\.rawValue)))
+    var layout: String?
+
     func validate() throws {
+        if from != nil {
+            if !data.isEmpty {
+                throw ValidationError("--from copies a whole store and takes no data files: import \(data.map { "'\($0)'" }.joined(separator: ", ")) without --from, and the store with --from alone")
+            }
+            let dataOptions = [(entity != nil, "--entity"), (self.format != nil, "--format"), (dateFormat != nil, "--date-format"),
+                               (saveModel != nil, "--save-model"), (verbose, "--verbose")].filter(\.0).map(\.1)
+            if let option = dataOptions.first {
+                throw ValidationError("\(option) is for data files; --from copies a store, whose model and values are its own")
+            }
+        }
         if let format, ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format takes json, jsonl or csv, not '\(format)'")
+        }
+        if let layout {
+            guard let chosen = NewStoreLayout(rawValue: layout) else {
+                throw ValidationError("--layout takes \(NewStoreLayout.allCases.map(\.rawValue).joined(separator: " or ")), not '\(layout)'")
+            }
+            if chosen == .coredata && StoreFile.Kind(path: store) != .sqlite {
+                throw ValidationError("--layout coredata makes a SQLite store (.sqlite, .db, .sqlite3): \(store) is not one")
+            }
         }
         if saveModel != nil && model != nil {
             throw ValidationError("--save-model writes the model inferred from the data, and --model gives one: use one of them")
@@ -76,6 +105,10 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let budget = try MemoryBudget.forCommand(option: memory)
         EvaluationBudget.defaultMemoryLimit = budget.limit
+        if let from {
+            try copyStore(from: from)
+            return
+        }
         let dates = try dateFormat.map { pattern in try StoreFile.report { () throws(StoreError) in try ImportDateFormat(pattern) } }
         let options = ImportOptions(entity: entity, dateFormat: dates)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
@@ -88,9 +121,15 @@ struct ImportCommand: ParsableCommand {
                 try? handle.close()
             }
         }
+        let layout = self.layout.flatMap(NewStoreLayout.init(rawValue:)) ?? .sift
+        var coreDataModel: CoreDataModel?
         if try !Self.holdsStore(self.store) {
             let newModel: DataModel
-            if let model {
+            if let model, layout == .coredata {
+                let loaded = try StoreFile.loadCoreDataModel(model)
+                coreDataModel = loaded
+                newModel = loaded.model
+            } else if let model {
                 newModel = try StoreFile.loadModel(model)
             } else if let entity {
                 var reading = budget
@@ -111,7 +150,14 @@ struct ImportCommand: ParsableCommand {
             imports.creating = true
             var done: [String] = []
             do {
-                try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                if layout == .coredata {
+                    let described = coreDataModel ?? CoreDataModel(deriving: newModel)
+                    _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: self.store), model: described) { store in
+                        try imports.run(into: store) { done.append($0) }
+                    }
+                } else {
+                    try StoreFile.create(self.store, model: newModel) { store in try imports.run(into: store) { done.append($0) } }
+                }
                 done.forEach { print($0) }
                 return
             } catch let error as StoreError where error.code == .conflict && !data.contains("-") {
@@ -123,11 +169,15 @@ struct ImportCommand: ParsableCommand {
             }
             imports.creating = false
         }
+        if self.layout != nil {
+            Output.error("error: \(self.store) exists: --layout chooses the layout of a new store")
+            throw ExitCode(1)
+        }
         // Held under the store's write lock from reading it to the last save (atomic stores).
         // (--model of an existing Core Data store is its model, which a store without a model
         // cache is changed with; of another existing store, it is not used.)
-        let coreDataModel = StoreFile.Kind(path: self.store) == .sqlite && SQLiteStore.isCoreDataStore(at: URL(fileURLWithPath: self.store)) ? model : nil
-        let store = try StoreFile.openForWriting(self.store, creatingWith: nil, coreDataModel: coreDataModel)
+        let existingStoreModel = StoreFile.Kind(path: self.store) == .sqlite && SQLiteStore.isCoreDataStore(at: URL(fileURLWithPath: self.store)) ? model : nil
+        let store = try StoreFile.openForWriting(self.store, creatingWith: nil, coreDataModel: existingStoreModel)
         if model == nil, let entity, store.model.entity(named: entity) == nil, store.model.isInferred, store is any ModelGrowingStore {
             // A store whose model was inferred grows by an entity inferred from the data.
             var reading = budget
@@ -149,6 +199,76 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try imports.run(into: store) { print($0) }
+    }
+
+    /// `--from SOURCE`: every object of SOURCE into the store (made with SOURCE's model when
+    /// there is none), by ``StoreCopy``, with a progress line on a terminal and one summary line.
+    private func copyStore(from sourcePath: String) throws {
+        if Self.sameStore(sourcePath, store) {
+            Output.error("error: --from and --store name the same store, \(store); copy it into another")
+            throw ExitCode(64)
+        }
+        let source = try StoreFile.open(sourcePath, readOnly: true, model: model)
+        let progress = ProgressLine(label: sourcePath)
+        defer { progress.finish() }
+        var summary: StoreCopy.Summary?
+        func copy(into target: any PersistentStore) throws {
+            summary = try StoreCopy(from: source, into: target).run { state in
+                progress.update(status: { seconds in
+                    let done = state.inserted + state.linked
+                    let rate = Int((Double(done) / 2 / max(seconds, 0.001)).rounded())
+                    return state.inserted < state.total
+                        ? "inserted \(state.inserted.formatted()) of \(state.total.formatted()) objects  (\(rate.formatted()) objects/s)"
+                        : "set the relationships of \(state.linked.formatted()) of \(state.total.formatted()) objects  (\(rate.formatted()) objects/s)"
+                })
+            }
+        }
+        let creating = try !Self.holdsStore(store)
+        if !creating && layout != nil {
+            Output.error("error: \(store) exists: --layout chooses the layout of a new store")
+            throw ExitCode(1)
+        }
+        do {
+            if creating && layout.flatMap(NewStoreLayout.init(rawValue:)) == .coredata {
+                // Core Data's tables for SOURCE's model, filled as a Sift store is.
+                _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: store), model: CoreDataModel(deriving: StoreCopy.model(of: source)), filling: copy(into:))
+            } else if creating {
+                // A new store file appears whole, once every object is in, or not at all.
+                try StoreFile.create(store, model: StoreCopy.model(of: source), filling: copy(into:))
+            } else {
+                // Held under the store's write lock from reading it to the save (atomic stores).
+                let target = try StoreFile.openForWriting(store, creatingWith: nil)
+                let locking = target as? any WriteLockingStore
+                try locking?.lockForWriting()
+                defer { locking?.unlockForWriting() }
+                try copy(into: target)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            var message = ErrorText.message(of: error)
+            if creating {
+                message += StoreFile.Kind(path: store) == .postgres ? "; the store made in the database holds none of the data" : "; \(store) was not created"
+            } else {
+                message += "; \(store) was left as it was"
+            }
+            Output.error("error: \(sourcePath): \(message)")
+            throw ExitCode(1)
+        }
+        progress.finish()
+        guard let summary else { return }
+        let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
+        print("\(sourcePath): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+    }
+
+    /// Whether two `--store` values name the same store: the same PostgreSQL string, or the same
+    /// file (through links).
+    static func sameStore(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        let kinds = (StoreFile.Kind(path: a), StoreFile.Kind(path: b))
+        guard kinds.0 != .postgres, kinds.1 != .postgres else { return false }
+        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(a) == resolved(b)
     }
 
     /// Whether `store` names a store to import into: an existing file (not an empty `.sqlite`

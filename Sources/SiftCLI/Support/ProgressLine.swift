@@ -24,6 +24,15 @@ final class ProgressLine {
 
     /// `  250,000 rows  (125,000 rows/s)` once a second has passed.
     func update(rows: Int) {
+        update(status: { seconds in
+            let rate = Int((Double(rows) / max(seconds, 0.001)).rounded())
+            return "\(rows.formatted()) rows  (\(rate.formatted()) rows/s)"
+        })
+    }
+
+    /// `LABEL: STATUS` once a second has passed, at most ten times a second; `status` is given
+    /// the seconds since the work began, and called only when the line is written.
+    func update(status: (Double) -> String) {
         guard enabled else { return }
         let now = ContinuousClock.now
         let elapsed = now - start
@@ -32,8 +41,7 @@ final class ProgressLine {
         if let lastWrite, now - lastWrite < .milliseconds(100) { return }
         lastWrite = now
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let rate = Int((Double(rows) / max(seconds, 0.001)).rounded())
-        write("\r\u{1B}[K\(label): \(rows.formatted()) rows  (\(rate.formatted()) rows/s)")
+        write("\r\u{1B}[K\(label): \(status(seconds))")
         shown = true
     }
 

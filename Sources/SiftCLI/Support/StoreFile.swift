@@ -41,7 +41,7 @@ enum StoreFile {
         switch Kind(path: path) {
         case .postgres: return try report { () throws(StoreError) in try PostgreSQLStore.open(conninfo: path) }
         case .sqlite:
-            let coreDataModel = try model.map(loadModel)
+            let coreDataModel = try model.map(loadCoreDataModel)
             let store = try report { () throws(StoreError) in
                 try SQLiteStore.open(at: url, readOnly: readOnly, typeCache: typeCache, coreDataModel: coreDataModel, coreDataModelPath: model)
             }
@@ -192,6 +192,17 @@ enum StoreFile {
         case .sqlite: return try report { () throws(StoreError) in try SQLiteStore.create(at: url, model: model) }
         case .atomic: return try report { () throws(StoreError) in try AtomicStore.create(at: url, model: model) }
         case .postgres: return try report { () throws(StoreError) in try openPostgreSQL(path, creatingWith: model) }
+        }
+    }
+
+    /// A model file in Core Data's terms (its version hashes too), `error: ...` and status 1
+    /// when it cannot be read.
+    static func loadCoreDataModel(_ path: String) throws -> CoreDataModel {
+        do {
+            return try ModelFile.loadCoreData(URL(fileURLWithPath: path))
+        } catch {
+            Output.error("error: \(error.message)")
+            throw ExitCode(1)
         }
     }
 

@@ -105,6 +105,19 @@ extension CoreDataHistory {
         return tables
     }
 
+    /// `model` without the persistent-history entities `store` numbers as Core Data's own (a
+    /// model Sift printed for such a store, `sift schema --json`, lists them beside the app's):
+    /// they are the store's, read beside the model as ``descriptions(in:besides:)`` gives them.
+    package static func removingHistoryEntities(from model: DataModel, in store: CoreDataStoreSchema) -> DataModel {
+        let named = Set(store.primaryKeys.filter { $0.number > CoreDataStoreSchema.firstHistoryEntityNumber }.map(\.name))
+        let history = Set(entities.map(\.name)).intersection(named)
+        guard model.entities.contains(where: { history.contains($0.name) }) else { return model }
+        let kept = model.entities.filter { !history.contains($0.name) }.map { entity in
+            entity.declaration(relationships: entity.ownRelationships.filter { !history.contains($0.destination) })
+        }
+        return (try? DataModel(name: model.name, entities: kept)) ?? model
+    }
+
     private static func presentEntities(in store: CoreDataStoreSchema, besides model: DataModel) -> [Entity] {
         let named = Set(store.primaryKeys.filter { $0.number > CoreDataStoreSchema.firstHistoryEntityNumber }.map(\.name))
         return entities.filter { named.contains($0.name) && model.entity(named: $0.name) == nil && store.has([SQLSchema.coreDataPrimaryKey], in: $0.table) }

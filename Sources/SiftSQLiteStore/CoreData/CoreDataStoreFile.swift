@@ -55,6 +55,16 @@ enum CoreDataStoreFile {
         return uuid
     }
 
+    /// The store's metadata, `Z_METADATA.Z_PLIST` of its one row (a binary property list):
+    /// nil when it is NULL, or is no property list Foundation may safely be given
+    /// (``BinaryPropertyListScreen``), or no dictionary.
+    static func metadata(of database: SQLiteDatabase) throws(SQLiteError) -> [String: Any]? {
+        guard case .blob(let bytes) = try database.scalar(#"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#) else { return nil }
+        let data = Data(bytes)
+        guard BinaryPropertyListScreen.refusal(data) == nil else { return nil }
+        return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    }
+
     /// The compressed model in `Z_MODELCACHE`; nil when there is no such table, no row, or a
     /// NULL (a store written before Core Data kept one, or one that dropped it).
     static func modelCache(of database: SQLiteDatabase) throws(SQLiteError) -> Data? {

@@ -19,6 +19,9 @@ package struct CoreDataStoreLayout: Sendable {
         case modelCache
         /// A model given when opening (a model file's path, when known).
         case given(String?)
+        /// The model Sift wrote into the metadata of a store it created
+        /// (``CoreDataStoreDDL/siftModelKey``).
+        case metadata
         /// Guessed from the tables, columns and `Z_PRIMARYKEY` (no usable model).
         case schema
     }
@@ -31,9 +34,16 @@ package struct CoreDataStoreLayout: Sendable {
     package let schema: SQLSchema
     /// What was guessed, set aside or left out while reading, one sentence each.
     package let warnings: [String]
+    /// The entities whose version hash, as computed from the model, differs from the one the
+    /// store's metadata holds (`NSStoreModelVersionHashes`), sorted; empty where they agree or
+    /// cannot be compared (no hashes in the store, none computed for the model).
+    package let versionHashDifferences: [String]
+    /// Whether the model's hashes are Core Data's own (``CoreDataModel/hashesAreExact``): a
+    /// difference then means Core Data itself would refuse the model for this store.
+    package let hashesAreExact: Bool
 
     /// Reads the layout of the Core Data store open as `database` (with `model`, that model's).
-    package static func read(_ database: SQLiteDatabase, path: String, model given: DataModel? = nil, modelPath: String? = nil) throws(StoreError) -> CoreDataStoreLayout {
+    package static func read(_ database: SQLiteDatabase, path: String, model given: CoreDataModel? = nil, modelPath: String? = nil) throws(StoreError) -> CoreDataStoreLayout {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let store: CoreDataStoreSchema
         do {
@@ -51,22 +61,30 @@ package struct CoreDataStoreLayout: Sendable {
         }
         let modelName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
 
+        let metadata = try? CoreDataStoreFile.metadata(of: database)
         var model: DataModel
         var source: ModelSource
-        if let given {
+        var described: CoreDataModel?
+        if var given {
+            given.model = CoreDataHistory.removingHistoryEntities(from: given.model, in: store)
             let check = CoreDataLayout(given).check(store)
             guard check.matches else {
                 let differences = check.mismatches.prefix(5).map(\.description).joined(separator: "; ")
                 let more = check.mismatches.count > 5 ? "; and \(check.mismatches.count - 5) more" : ""
                 throw StoreError(.unsupportedModel, "the model used to open \(name) is incompatible with the store: \(differences)\(more)")
             }
-            (model, source) = (given, .given(modelPath))
+            (model, source, described) = (given.model, .given(modelPath), given)
         } else {
             switch cachedModel(database, store: store, name: modelName) {
             case .success(let cached):
-                (model, source) = (cached, .modelCache)
+                (model, source, described) = (cached.model, .modelCache, cached)
             case .failure(let unusable):
                 if let reason = unusable.reason { warnings.append(reason) }
+                // (Its hashes were written with it, from the model as given then: not compared.)
+                if let written = writtenModel(metadata, store: store) {
+                    (model, source) = (written, .metadata)
+                    break
+                }
                 let guessed: CoreDataSchemaModel
                 do {
                     guessed = try CoreDataSchemaModel(schema: store, name: modelName)
@@ -84,10 +102,7 @@ package struct CoreDataStoreLayout: Sendable {
         // Persistent history: entities of Core Data's own, beside the model's.
         let history = CoreDataHistory.descriptions(in: store, besides: model)
         if !history.isEmpty {
-            let own = model.entities.map { entity in
-                EntityDescription(name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, attributes: entity.ownAttributes,
-                                  relationships: entity.ownRelationships, indexes: entity.indexes, uniquenessConstraints: entity.uniquenessConstraints)
-            }
+            let own = model.entities.map { $0.declaration() }
             if let extended = try? DataModel(name: model.name, entities: own + history) { model = extended }
         }
         var omitted: [String] = []
@@ -98,12 +113,21 @@ package struct CoreDataStoreLayout: Sendable {
             let listed = unique.prefix(8).joined(separator: ", ") + (unique.count > 8 ? ", and \(unique.count - 8) more" : "")
             warnings.append("the store has no column for \(listed): read as nil")
         }
-        return CoreDataStoreLayout(model: model, modelSource: source, layout: layout, storeUUID: storeUUID, schema: schema, warnings: warnings)
+        let differences = hashDifferences(metadata, model: described)
+        let exact = described?.hashesAreExact ?? false
+        // Hashes computed from a file that does not say all they cover (``CoreDataModel/init(deriving:)``)
+        // may differ where the model is the store's: the tables fit, so nothing is said.
+        if !differences.isEmpty && exact {
+            let listed = differences.prefix(5).joined(separator: ", ") + (differences.count > 5 ? ", and \(differences.count - 5) more" : "")
+            warnings.append("the model's version hashes differ from the store's (NSStoreModelVersionHashes) for \(listed): Core Data would call this model incompatible with the store")
+        }
+        return CoreDataStoreLayout(model: model, modelSource: source, layout: layout, storeUUID: storeUUID, schema: schema, warnings: warnings,
+                                   versionHashDifferences: differences, hashesAreExact: exact)
     }
 
     /// The store's cached model, if it decodes and its layout fits the store; else why not
     /// (nil: there is no cache, which needs no words beyond the guessed model's warning).
-    private static func cachedModel(_ database: SQLiteDatabase, store: CoreDataStoreSchema, name: String) -> Result<DataModel, CacheUnusable> {
+    private static func cachedModel(_ database: SQLiteDatabase, store: CoreDataStoreSchema, name: String) -> Result<CoreDataModel, CacheUnusable> {
         guard let cache = try? CoreDataStoreFile.modelCache(of: database) else { return .failure(CacheUnusable(nil)) }
         let model: CoreDataModel
         do {
@@ -116,7 +140,26 @@ package struct CoreDataStoreLayout: Sendable {
             let first = check.mismatches.first.map(\.description) ?? ""
             return .failure(CacheUnusable("the store's model cache does not fit its tables (\(first)); the model is guessed from the tables"))
         }
-        return .success(model.model)
+        return .success(model)
+    }
+
+    /// The model Sift wrote into the metadata of a store it created, if it reads and fits.
+    private static func writtenModel(_ metadata: [String: Any]?, store: CoreDataStoreSchema) -> DataModel? {
+        guard let json = metadata?[CoreDataStoreDDL.siftModelKey] as? String,
+              let model = try? JSONModelFormat.read(Data(json.utf8)),
+              CoreDataLayout(model).check(store).matches else { return nil }
+        return model
+    }
+
+    /// The entities whose hash in the store's metadata differs from the model's.
+    private static func hashDifferences(_ metadata: [String: Any]?, model: CoreDataModel?) -> [String] {
+        guard let stored = metadata?["NSStoreModelVersionHashes"] as? [String: Any], let model else { return [] }
+        let computed = model.entityVersionHashes()
+        guard !computed.isEmpty else { return [] }
+        var differing: [String] = []
+        for (entity, hash) in computed where (stored[entity] as? Data) != hash { differing.append(entity) }
+        for entity in stored.keys where computed[entity] == nil && model.model.entity(named: entity) == nil { differing.append(entity) }
+        return differing.sorted()
     }
 
     private struct CacheUnusable: Error {
@@ -130,6 +173,7 @@ package struct CoreDataStoreLayout: Sendable {
         case .modelCache: "Core Data's layout; the model from the store's model cache (Z_MODELCACHE)"
         case .given(let path?): "Core Data's layout; the model from \(path)"
         case .given(nil): "Core Data's layout; the model given when opening it"
+        case .metadata: "Core Data's layout; the model Sift wrote into the store's metadata (Z_METADATA)"
         case .schema: "Core Data's layout; no model in the store: entities from Z_PRIMARYKEY, attributes guessed from the columns"
         }
     }

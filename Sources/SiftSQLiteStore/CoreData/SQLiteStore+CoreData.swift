@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SiftSQL
 import SiftSQLite
@@ -12,7 +13,7 @@ extension SQLiteStore: ModelOriginReportingStore {
     /// leave an empty `-wal` and `-shm` beside it, which it may not remove. With a log, its
     /// committed frames are read (SQLite's read-only WAL mode), and neither it nor the file
     /// changes.
-    static func openCoreData(at url: URL, readOnly: Bool, model: DataModel?, modelPath: String?) throws(StoreError) -> SQLiteStore? {
+    static func openCoreData(at url: URL, readOnly: Bool, model: CoreDataModel?, modelPath: String?) throws(StoreError) -> SQLiteStore? {
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: url.path, options: hasNoLog(url) ? [.immutable] : [.readOnly])
@@ -81,6 +82,11 @@ extension SQLiteStore {
     /// opening it.
     func openCoreDataForWriting() throws(StoreError) {
         guard let coreData, !isCoreDataWritable, let url else { return }
+        // (A store made here, `createCoreData`, has a connection that writes from the start.)
+        if sqlite3_db_readonly(database.handle, "main") == 0 {
+            isCoreDataWritable = true
+            return
+        }
         let writable: SQLiteDatabase
         do {
             writable = try SQLiteDatabase(path: url.path, options: [])
@@ -104,7 +110,8 @@ extension SQLiteStore {
         if coreData.modelSource == .schema {
             return StoreError(.readOnly, "\(name) is a Core Data store without a model (none in its Z_MODELCACHE): its model was guessed from the tables, and Sift writes only with the model Core Data writes with; give it with --model (a .xcdatamodeld, .xcdatamodel, .momd or .mom; the library's open(at:coreDataModel:)); \(unchanged)")
         }
-        guard let url else { return nil }
+        // A connection that writes already (a store being made, or written before) needs no more.
+        guard let url, isCoreDataWritable == false, sqlite3_db_readonly(database.handle, "main") == 1 else { return nil }
         if access(url.path, W_OK) != 0 {
             return StoreError(.readOnly, "\(name) cannot be written (no write permission); \(unchanged)")
         }

@@ -99,7 +99,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     lazy var rows: any SQLiteRowChanges = coreData.map { CoreDataRowObjects(layout: $0, database: database, file: url) }
         ?? foreign.map { ForeignRowObjects(foreign: $0, database: database, file: url) }
         ?? SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
-    /// Whether the store was opened read-only (``open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)``).
+    /// Whether the store was opened read-only (`open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`).
     let isOpenedReadOnly: Bool
     /// The open ``performChanges(_:)`` units, innermost last.
     var units: [ChangeUnit] = []
@@ -175,24 +175,36 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     ///         try StoreImporter.importCSV(CSVReader(fileHandle: handle), entity: "Person", into: store)
     ///     }
     public static func create(at url: URL, model: DataModel, filling fill: (SQLiteStore) throws -> Void) throws -> SQLiteStore {
+        var schema: SQLSchema?
+        return try create(at: url, filling: fill, making: { database in
+            let store = try create(database, url: url, model: model)
+            schema = store.schema
+            return store
+        }, reopening: { database in
+            guard let schema else { preconditionFailure("the store was made before it is reopened") }
+            return try SQLiteStore(url: url, database: database, schema: schema)
+        })
+    }
+
+    /// Makes a store file whole in a temporary file beside `url` (the rollback-journal mode,
+    /// so every byte is in the file when the connection closes; WAL last), then links it into
+    /// place (``create(at:model:filling:)`` says how) and opens it again with `reopen`.
+    static func create(at url: URL, filling fill: (SQLiteStore) throws -> Void, making make: (SQLiteDatabase) throws -> SQLiteStore,
+                       reopening reopen: (SQLiteDatabase) throws -> SQLiteStore) throws -> SQLiteStore {
         let replacesEmptyFile = isEmptyDatabaseFile(url)
         guard replacesEmptyFile || !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.alreadyExists(url) }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(for: url.lastPathComponent)).path
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }
-        let schema: SQLSchema
         do {
-            // Built in the rollback-journal mode, so every byte is in the file when the
-            // connection closes; switched to WAL last (recorded in the file's header).
             let database: SQLiteDatabase
             do {
                 database = try SQLiteDatabase(path: temporary, options: [.create])
             } catch {
                 throw storeError(error)
             }
-            let store = try create(database, url: url, model: model)
-            schema = store.schema
+            let store = try make(database)
             try fill(store)
             store.rollback()
             do { try database.execute("PRAGMA journal_mode=WAL") } catch { throw storeError(error) }
@@ -212,7 +224,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         } catch {
             throw storeError(error, file: url)
         }
-        return try SQLiteStore(url: url, database: database, schema: schema)
+        return try reopen(database)
     }
 
     private static func create(_ database: SQLiteDatabase, url: URL?, model: DataModel) throws(StoreError) -> SQLiteStore {
@@ -266,6 +278,17 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// `coreDataModelPath` names where `coreDataModel` came from, for ``modelOrigin``.
     public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil,
                             coreDataModel: DataModel? = nil, coreDataModelPath: String? = nil) throws(StoreError) -> SQLiteStore {
+        try open(at: url, readOnly: readOnly, typeCache: typeCache, coreDataModel: coreDataModel.map(CoreDataModel.init(deriving:)),
+                 coreDataModelPath: coreDataModelPath)
+    }
+
+    /// Opens a store file as `open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`
+    /// does, a Core Data store with `coreDataModel` in Core Data's own terms (as
+    /// ``ModelFile/loadCoreData(_:)`` reads a model file): its version hashes are compared with
+    /// the store's (a difference is a warning, and with a model from Core Data's archives,
+    /// whose hashes are exact, the store refuses changes).
+    public static func open(at url: URL, readOnly: Bool = false, typeCache: SQLiteTypeCache? = nil,
+                            coreDataModel: CoreDataModel?, coreDataModelPath: String? = nil) throws(StoreError) -> SQLiteStore {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.fileSystem, "\(url.path) does not exist")
         }

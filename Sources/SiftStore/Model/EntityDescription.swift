@@ -45,6 +45,14 @@ public struct EntityDescription: Sendable {
         self.uniquenessConstraints = uniquenessConstraints
     }
 
+    /// The entity as declared — its own attributes and relationships, not those it inherits —
+    /// as ``DataModel``'s initializer takes it, to make a model again with some of its parts
+    /// changed: `attributes` and `relationships`, where given, in place of its own.
+    package func declaration(attributes: [AttributeDescription]? = nil, relationships: [RelationshipDescription]? = nil) -> EntityDescription {
+        EntityDescription(name: name, parent: parent, isAbstract: isAbstract, attributes: attributes ?? ownAttributes,
+                          relationships: relationships ?? ownRelationships, indexes: indexes, uniquenessConstraints: uniquenessConstraints)
+    }
+
     /// Where a property sits: an attribute or relationship position in ``attributes`` /
     /// ``relationships``.
     public enum PropertySlot: Sendable, Hashable {

@@ -16,6 +16,29 @@ public enum ModelFile {
     public static let acceptedExtensions = ["json", "xcdatamodel", "xcdatamodeld", "mom", "momd"]
 
     public static func load(_ url: URL) throws(ModelError) -> DataModel {
+        try loadCoreData(url).model
+    }
+
+    /// Loads a model file as ``load(_:)`` does, with what Core Data's layout needs beside it:
+    /// read from Core Data's own archives (`.mom`, `.momd`, Xcode 3's `elements`), everything
+    /// they hold, version hashes included; from any other form, what can be derived from the
+    /// model (``CoreDataModel/init(deriving:)``).
+    public static func loadCoreData(_ url: URL) throws(ModelError) -> CoreDataModel {
+        switch url.pathExtension.lowercased() {
+        case "xcdatamodel", "xcdatamodeld":
+            return try XcodeModelFormat.loadCoreData(url)
+        case "mom", "momd":
+            do throws(CoreDataModelError) {
+                return try CoreDataModel.load(url)
+            } catch {
+                throw ModelError(error.message)
+            }
+        default:
+            return CoreDataModel(deriving: try loadPlain(url))
+        }
+    }
+
+    private static func loadPlain(_ url: URL) throws(ModelError) -> DataModel {
         switch url.pathExtension.lowercased() {
         case "json":
             let data: Data
@@ -28,14 +51,6 @@ public enum ModelFile {
                 return try JSONModelFormat.read(data, name: url.deletingPathExtension().lastPathComponent)
             } catch {
                 throw ModelError("\(url.path): \(error.message)")
-            }
-        case "xcdatamodel", "xcdatamodeld":
-            return try XcodeModelFormat.load(url)
-        case "mom", "momd":
-            do throws(CoreDataModelError) {
-                return try CoreDataModel.load(url).model
-            } catch {
-                throw ModelError(error.message)
             }
         default:
             let kind = url.pathExtension.isEmpty ? "a file without an extension" : "a .\(url.pathExtension) file"

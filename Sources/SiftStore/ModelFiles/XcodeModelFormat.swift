@@ -63,6 +63,14 @@ public enum XcodeModelFormat {
 
     /// Loads a `.xcdatamodel` folder or a `.xcdatamodeld` bundle (its current version).
     public static func load(_ url: URL) throws(ModelError) -> DataModel {
+        try loadCoreData(url).model
+    }
+
+    /// Loads a `.xcdatamodel` folder or a `.xcdatamodeld` bundle as ``load(_:)`` does, with what
+    /// Core Data's layout needs beside the model: all of it from Xcode 3's binary `elements`
+    /// (Core Data's own archive), what can be derived from a `contents` file
+    /// (``CoreDataModel/init(deriving:)``).
+    public static func loadCoreData(_ url: URL) throws(ModelError) -> CoreDataModel {
         let name = url.deletingPathExtension().lastPathComponent
         switch url.pathExtension.lowercased() {
         case "xcdatamodeld":
@@ -125,7 +133,7 @@ public enum XcodeModelFormat {
     }
 
     /// Reads one `.xcdatamodel` folder's `contents`.
-    static func loadVersion(_ folder: URL, name: String) throws(ModelError) -> DataModel {
+    static func loadVersion(_ folder: URL, name: String) throws(ModelError) -> CoreDataModel {
         let contents = folder.appendingPathComponent("contents")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -144,11 +152,11 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(contents.path): cannot read: \(describe(error))")
         }
-        return try read(contents: data, name: name, file: contents.path)
+        return CoreDataModel(deriving: try read(contents: data, name: name, file: contents.path))
     }
 
     /// Reads Xcode's old binary model, a folder's `elements` file (`XcodeElementsDecoder`).
-    static func loadElements(_ elements: URL, name: String) throws(ModelError) -> DataModel {
+    static func loadElements(_ elements: URL, name: String) throws(ModelError) -> CoreDataModel {
         let data: Data
         do {
             data = try Data(contentsOf: elements)
@@ -156,7 +164,7 @@ public enum XcodeModelFormat {
             throw ModelError("\(elements.path): cannot read: \(describe(error))")
         }
         do throws(CoreDataModelError) {
-            return try CoreDataModel(xcodeElements: data, name: name).model
+            return try CoreDataModel(xcodeElements: data, name: name)
         } catch {
             throw ModelError("\(elements.path): \(error.message)")
         }

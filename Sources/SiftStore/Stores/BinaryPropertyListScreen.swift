@@ -12,9 +12,9 @@ import Foundation
 /// number of objects, the offset table's place) and the first byte of each object, whose high
 /// four bits are its kind (`0xC_` a set). The work is linear in the number of objects, which
 /// must fit in the file; a trailer that does not is left to Foundation, which reports it.
-enum BinaryPropertyListScreen {
+package enum BinaryPropertyListScreen {
     /// Why `data` (a binary property list) must not be given to Foundation, or nil.
-    static func refusal(_ data: Data) -> String? {
+    package static func refusal(_ data: Data) -> String? {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
             let count = bytes.count
             guard count >= 8 + 32, bytes.starts(with: "bplist".utf8) else { return nil }

@@ -96,6 +96,28 @@ import Testing
         #expect(error?.message.contains("incompatible with the store") == true, "\(String(describing: error))")
     }
 
+    /// The model's entity version hashes are compared with the store's
+    /// (`NSStoreModelVersionHashes`): the cache's own agree; a model whose hash differs (here a
+    /// version-hash modifier added to one entity) opens, since its tables fit, with a warning
+    /// naming the entity.
+    @Test(arguments: CoreDataFixtures.storesWithModelCache)
+    func versionHashesAreComparedWithTheStores(_ name: String) throws {
+        let database = try Self.database(name)
+        let cache = try #require(try CoreDataStoreFile.modelCache(of: database))
+        var model = try CoreDataModel(modelCache: cache)
+        let same = try SQLiteStore.open(at: CoreDataFixtures.url(name), coreDataModel: model)
+        #expect(same.coreData?.versionHashDifferences == [])
+        #expect(same.coreData?.hashesAreExact == true)
+        #expect(same.openingWarnings.isEmpty, "\(same.openingWarnings)")
+
+        let entity = try #require(model.model.entities.first { model.entities[$0.name]?.propertyVersionHashes != nil })
+        model.entities[entity.name]?.versionHashModifier = "changed"
+        let changed = try SQLiteStore.open(at: CoreDataFixtures.url(name), coreDataModel: model)
+        let differences = try #require(changed.coreData?.versionHashDifferences)
+        #expect(differences.contains(entity.name))
+        #expect(changed.openingWarnings.contains { $0.contains("version hashes differ") && $0.contains(entity.name) }, "\(changed.openingWarnings)")
+    }
+
     // MARK: Counting
 
     /// Every entity's count, sub-entities included, equals `count(*)` of its table's rows whose

@@ -13,6 +13,11 @@ public struct CoreDataModel: Sendable {
     public var entities: [String: CoreDataEntityDetails]
     /// The model's version identifiers (`NSVersionIdentifiers`), sorted.
     public var versionIdentifiers: [String]
+    /// Whether the version hashes (``entityVersionHashes()``) are Core Data's own: true for a
+    /// model read from Core Data's archives (a model cache, a `.mom`, Xcode's `elements`),
+    /// false for one derived from a form that leaves out some of what they cover
+    /// (``init(deriving:)``).
+    public var hashesAreExact = true
 }
 
 /// What Core Data's model says of an entity that Sift's ``EntityDescription`` does not hold.
