@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// The columns a query selects for whole objects of one table of a PostgreSQL store, and how a
@@ -63,7 +64,7 @@ struct PostgreSQLRowLayout: Sendable {
                 names.append(attribute.name)
                 indexed.append((index, attribute.type))
             }
-            let shape = ObjectShape(entityName: name, names: AttributeNames(names), storage: PostgreSQLObjectStorage(store: store, entity: name))
+            let shape = ObjectShape(entityName: name, names: AttributeNames(names), storage: SQLObjectStorage(store: store, entity: name))
             entities[name] = EntityColumns(columns: indexed, shape: shape)
         }
         self.columns = columns

@@ -32,9 +32,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// The store's model, as it was given (its layout's model, `schema`, has every String
     /// attribute searchable).
     public let model: DataModel
-    let schema: SQLSchema
+    package let schema: SQLSchema
     let connection: PostgreSQLConnection
-    let lock = NSRecursiveLock()
+    package let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
     private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: rowDatabase)
@@ -72,7 +72,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
-    var generation: UInt64 = 0
+    package internal(set) var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
     ///
@@ -340,7 +340,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     }
 
     /// The destinations of a relationship of the row with `key`, in order.
-    func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
+    package func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
         try destinations(of: relationship, from: table, keys: [key])[key] ?? []
     }
 
@@ -403,3 +403,5 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         }
     }
 }
+
+extension PostgreSQLStore: SQLObjectReadingStore {}
