@@ -11,7 +11,7 @@ import SiftStore
 /// sections (`SectionedResults`) and dictionaries (`DictionaryResults`), as the in-memory
 /// executor does them — unless the server computes the sections (a GROUP BY,
 /// ``sectionsInServer(_:keyPath:ending:)``) or the dictionaries (``dictionariesInServer(_:_:properties:)``).
-struct PostgreSQLFetchExecutor {
+struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
     let store: PostgreSQLStore
 
     /// Rows read per `FETCH` from the cursor.

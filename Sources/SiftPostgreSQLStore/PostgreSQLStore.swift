@@ -298,24 +298,12 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     // MARK: Fetching
 
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try interruptible {
-            switch request.resultType {
-            case .objects: .objects(try fetch(request))
-            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-            case .count: .count(try PostgreSQLFetchExecutor(store: self).count(request))
-            case .dictionaries: .dictionaries(try PostgreSQLFetchExecutor(store: self).dictionaries(request))
-            }
-        }
-    }
+    // (Dispatched by the SQL stores' core, `SQLFetchingStore`, to `PostgreSQLFetchExecutor`.)
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
 
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try interruptible { try PostgreSQLFetchExecutor(store: self).objects(request) }
-    }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
 
-    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try interruptible { try PostgreSQLFetchExecutor(store: self).sections(request) }
-    }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }

@@ -7,7 +7,7 @@ import SiftStore
 
 /// Runs fetch requests on a SQLite store: checks them as the atomic stores do, compiles them
 /// (`FetchSQL`), runs what SQL can do in SQLite and the rest in the evaluator.
-struct SQLFetchExecutor {
+struct SQLFetchExecutor: SQLStoreFetchExecutor {
     let store: SQLiteStore
     /// The schema the executor compiles against (in a database Sift did not create, with the
     /// tables its request reads read, ``SQLiteStore/schema(for:)``).

@@ -338,24 +338,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     // MARK: Fetching
 
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try interruptible {
-            switch request.resultType {
-            case .objects: .objects(try fetch(request))
-            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-            case .count: .count(try SQLFetchExecutor(store: self, reading: request).count(request))
-            case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self, reading: request).dictionaries(request))
-            }
-        }
-    }
+    // (Dispatched by the SQL stores' core, `SQLFetchingStore`, to `SQLFetchExecutor`.)
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
 
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try interruptible { try SQLFetchExecutor(store: self, reading: request).objects(request) }
-    }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
 
-    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try interruptible { try SQLFetchExecutor(store: self, reading: request).sections(request) }
-    }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
