@@ -256,7 +256,10 @@ public final class LiveFetchController: @unchecked Sendable {
     /// committing while they are read).
     private func fetchWithIDs() throws -> (SectionedFetchResults, ResultsSnapshot) {
         func read() throws -> (SectionedFetchResults, ResultsSnapshot) {
-            let fetched = try store.fetchSections(request)
+            // Without a section key path, one section named "" holds every object (as in Core Data).
+            let fetched = request.sectionNameKeyPath == nil
+                ? SectionedFetchResults(sections: [FetchedSection(name: "", indexTitle: "", objects: try store.fetch(request))], warning: nil)
+                : try store.fetchSections(request)
             return (fetched, try ResultsSnapshot(fetched))
         }
         guard let watched = store as? any ExternalChangeObservingStore else { return try read() }
