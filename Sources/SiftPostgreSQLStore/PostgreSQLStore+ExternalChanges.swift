@@ -40,6 +40,17 @@ extension PostgreSQLStore: ExternalChangeObservingStore {
         return StoreChangeObservation { running.cancel() }
     }
 
+    /// Runs `body` (a live result's fetch and the reading of its IDs) again, up to twice, when it
+    /// fails: its statements each read the latest commit, so another session committing between
+    /// them (rows gone between a section's count and its IDs) fails it once; the read after that
+    /// commit succeeds (and the commit's notification brings another).
+    public func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        for _ in 0..<2 {
+            if let result = try? body() { return result }
+        }
+        return try body()
+    }
+
     /// The store's session's process ID, search path and schema.
     private func sessionFacts() throws(StoreError) -> (Int32, String, String) {
         lock.lock(); defer { lock.unlock() }
