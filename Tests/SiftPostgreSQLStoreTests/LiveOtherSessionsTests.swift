@@ -147,6 +147,34 @@ import Testing
         #expect(triggers.int64Value == 0)
     }
 
+    /// A role that may read the store but not add triggers to its tables (not their owner, no
+    /// TRIGGER privilege): its controller polls, and still follows the owner's commits.
+    @Test func aRoleWithoutTheTriggerPrivilegePolls() async throws {
+        let test = try await StoreTestDatabase.make(LiveResultsTests.model, label: "livepriv")
+        defer { test.database.drop() }
+        let reader = try PermissionTests.Role.make("livereader", in: test.database)
+        defer { reader.drop() }
+        try test.connect().execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(PostgreSQLIdentifier.quoted(reader.name))")
+        let store = try PostgreSQLStore.open(connection: try reader.connect())
+        var request = try FetchRequest(statement: "Item SORT BY serial")
+        request.sectionNameKeyPath = "group"
+        let controller = try LiveFetchController(store: store, request: request)
+        let collector = Collector()
+        controller.delegate = collector
+        try controller.performFetch()
+        guard case .polling(let reason)? = store.changeWatch else {
+            Issue.record("\(String(describing: store.changeWatch))")
+            return
+        }
+        #expect(reason.contains("42501"), "\(reason)")
+        let inserted = try test.store.insert(entity: "Item", id: nil, attributes: [
+            "serial": .int(1), "group": .string("a"), "rank": .int(0), "shown": .bool(true),
+        ], relationships: [:])
+        try test.store.save()
+        #expect(Self.eventually { collector.changeSets.withLock { $0.flatMap(\.inserts).map(\.objectID) } == [inserted] })
+        controller.stopFollowing()
+    }
+
     /// A database Sift did not create is not changed: its commits are followed by polling.
     @Test func foreignDatabaseIsPolled() async throws {
         let database = try await PostgreSQLTestServer.makeDatabase("liveforeign")
