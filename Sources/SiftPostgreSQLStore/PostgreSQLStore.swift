@@ -48,6 +48,13 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Where each save is posted (``ChangeReportingStore``): as ``StoreChanges/unknown``, the
     /// store does not record what its transaction changed.
     public let changeCenter = StoreChangeCenter()
+    /// How the store follows other sessions' commits since its changes were last observed
+    /// (``observeExternalChanges(_:)``): their triggers' notifications, or polling and why; nil
+    /// before.
+    public internal(set) var changeWatch: PostgreSQLChangeWatch?
+    /// For the tests: follow other sessions' commits by polling, as where triggers cannot be
+    /// installed.
+    package var forcesChangePolling = false
     /// How fetches are written for this store's columns (their types, by table).
     let dialect: PostgreSQLDialect
     /// How the fetches made so far ran: in the server or partly in memory.
