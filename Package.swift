@@ -13,7 +13,8 @@
 //   SiftSQL        the SQL tree, the dialect protocol, the compiler from fetch requests to SQL,
 //                  schemas from a model and the introspected layout; no store, no engine
 //   SiftSQLStore   what every SQL store shares whatever its engine: rows written as objects
-//                  (SQLRowObjects over a SQLRowDatabase), objects read from rows
+//                  (SQLRowObjects over a SQLRowDatabase), objects read from rows, the fetch core
+//                  (request checks, dispatch, interrupts) over SQLFetchingStore
 //   SiftSQLiteStore the SQLite store: Sift's layout, foreign databases and their introspection,
 //                  SQLite's dialect and registered functions; it imports SiftSQLite, never SiftPostgreSQL
 //   SiftPostgreSQLStore the PostgreSQL store: its dialect and server functions, SiftSQL's layout in

@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// Runs fetch requests on a PostgreSQL store: plans them (``PostgreSQLFetchPlan``), reads the
@@ -10,7 +11,7 @@ import SiftStore
 /// sections (`SectionedResults`) and dictionaries (`DictionaryResults`), as the in-memory
 /// executor does them — unless the server computes the sections (a GROUP BY,
 /// ``sectionsInServer(_:keyPath:ending:)``) or the dictionaries (``dictionariesInServer(_:_:properties:)``).
-struct PostgreSQLFetchExecutor {
+struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
     let store: PostgreSQLStore
 
     /// Rows read per `FETCH` from the cursor.
@@ -139,12 +140,7 @@ struct PostgreSQLFetchExecutor {
             throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
         }
         store.lock.lock(); defer { store.lock.unlock() }
-        let entity: EntityDescription
-        do throws(ModelError) {
-            entity = try store.model.requireEntity(request.entityName)
-        } catch {
-            throw StoreError(.unknownEntity, error.message, entity: request.entityName)
-        }
+        let entity = try CheckedFetchRequest.entity(of: request, in: store.model)
         let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
         store.fetchStatistics.sectioned += 1
         return try planned(request) { plan in

@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// What a fetch asks PostgreSQL and what it leaves to the evaluator.
@@ -57,29 +58,15 @@ struct PostgreSQLFetchPlan {
     /// missed a query per row; neither changes an answer.
     let scanPrefetch: [String]
 
-    /// Checks a request exactly as the in-memory executor does (so every store rejects the same
-    /// requests with the same errors) and plans it.
+    /// Checks a request exactly as the in-memory executor does (``CheckedFetchRequest``, so
+    /// every store rejects the same requests with the same errors) and plans it.
     ///
     /// With `orderingRows` false the rows come in insertion order whatever the sort descriptors
     /// (dictionaries, which the evaluator sorts once they are made, from the rows in that order).
     init(_ request: FetchRequest, store: PostgreSQLStore, compiled: Bool = true, orderingRows: Bool = true) throws {
-        guard request.fetchLimit >= 0 else { throw StoreError(.invalidRequest, "fetchLimit is negative (\(request.fetchLimit))") }
-        guard request.fetchOffset >= 0 else { throw StoreError(.invalidRequest, "fetchOffset is negative (\(request.fetchOffset))") }
-        guard request.fetchBatchSize >= 0 else { throw StoreError(.invalidRequest, "fetchBatchSize is negative (\(request.fetchBatchSize))") }
         let model = store.model
-        let entity: EntityDescription
-        do throws(ModelError) {
-            entity = try model.requireEntity(request.entityName)
-        } catch {
-            throw StoreError(.unknownEntity, error.message, entity: request.entityName)
-        }
-        // A sort key naming a property that holds a key path sorts by that key path.
-        let request = try TypedRequest(DictionaryResults.resolvingSortAliases(request), entity: entity, model: model).request
-        // The evaluator's compile errors come first, as in memory, whatever the server runs.
-        let whole = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: model)
-        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: model) }
-        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
+        let checked = try CheckedFetchRequest(request, model: model)
+        let (request, entity, whole) = (checked.request, checked.entity, checked.predicate)
         guard let table = store.schema.table(for: entity.name),
               let rootTable = model.entity(named: entity.rootEntity).flatMap({ store.schema.table(for: $0.name) }) else {
             throw StoreError(.unsupportedModel, "\(entity.name) has no table in this store", entity: entity.name)

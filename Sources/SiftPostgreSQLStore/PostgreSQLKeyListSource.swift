@@ -11,7 +11,7 @@ import SiftStore
 ///
 /// While iterating, the relationships the request prefetches (the first relationship of each
 /// `relationshipKeyPathsForPrefetching` path) are read for the whole batch with one query each
-/// and answered from memory (``PostgreSQLObjectStorage``).
+/// and answered from memory (``SQLObjectStorage``).
 struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let keys: [(key: Int64, id: ObjectID)]
@@ -51,7 +51,7 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
             failure?.record(error)
         }
         return ManagedObject(objectID: keys[index].id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
-                             storage: PostgreSQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: keys[index].key)
+                             storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: keys[index].key)
     }
 
     func makeCursor() -> any FetchedObjectCursor { Cursor(source: self) }

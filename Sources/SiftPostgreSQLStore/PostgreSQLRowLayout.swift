@@ -2,6 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// The columns a query selects for whole objects of one table of a PostgreSQL store, and how a
@@ -28,46 +29,34 @@ struct PostgreSQLRowLayout: Sendable {
         let shape: ObjectShape
     }
 
+    /// The layout of `table`'s rows in a query where it is `alias`: the columns the SQL stores'
+    /// ``SQLRowLayoutPlan`` selects (the entity column whenever the table has one), each
+    /// attribute read in the form its column type needs (``PostgreSQLForeignColumnType``).
     init(table: EntityTable, schema: SQLSchema, alias: String, store: PostgreSQLStore) {
         self.table = table
-        var columns = ["\(q(alias)).\(q(table.primaryKey))"]
         switch table.objectID {
-        case .column(let column):
-            idIndex = columns.count
+        case .column:
             idPrefix = ""
-            columns.append("\(q(alias)).\(q(column))")
         case .primaryKey(let prefix), .entityAndKey(let prefix):
             // (Core Data's layout, whose IDs name each row's entity, is SQLite's only.)
             assert(!{ if case .entityAndKey = table.objectID { true } else { false } }(), "a PostgreSQL table in Core Data's layout")
-            idIndex = nil
             idPrefix = prefix
         }
-        entityIndex = table.entityColumn.map { _ in columns.count }
-        if let column = table.entityColumn { columns.append("\(q(alias)).\(q(column))") }
+        let plan = SQLRowLayoutPlan(table: table, schema: schema, readsEntityColumn: { _ in true })
         let columnTypes = store.dialect.columnTypes
-        var columnIndex: [String: Int] = [:]
-        var entities: [String: EntityColumns] = [:]
-        for name in table.hierarchyEntityNames {
-            guard let entityTable = schema.table(for: name) else { continue }
-            var names: [String] = [], indexed: [(index: Int, type: AttributeType)] = []
-            for attribute in entityTable.entity.attributes {
-                guard let column = entityTable.columns[attribute.name] else { continue }
-                let index: Int
-                if let existing = columnIndex[column] {
-                    index = existing
-                } else {
-                    index = columns.count
-                    columnIndex[column] = index
-                    columns.append(PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(column))", columnType: columnTypes[entityTable.table]?[column]))
-                }
-                names.append(attribute.name)
-                indexed.append((index, attribute.type))
+        columns = plan.columns.map { column in
+            switch column {
+            case .key(let name), .id(let name), .entity(let name): "\(q(alias)).\(q(name))"
+            case .attribute(let entityTable, let name):
+                PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(name))", columnType: columnTypes[entityTable.table]?[name])
             }
-            let shape = ObjectShape(entityName: name, names: AttributeNames(names), storage: PostgreSQLObjectStorage(store: store, entity: name))
-            entities[name] = EntityColumns(columns: indexed, shape: shape)
         }
-        self.columns = columns
-        self.entities = entities
+        idIndex = plan.idIndex
+        entityIndex = plan.entityIndex
+        entities = plan.entities.mapValues { entity in
+            let shape = ObjectShape(entityName: entity.name, names: AttributeNames(entity.names), storage: SQLObjectStorage(store: store, entity: entity.name))
+            return EntityColumns(columns: zip(entity.columns, entity.types).map { (index: $0, type: $1) }, shape: shape)
+        }
     }
 
     /// The key and ID of a row (nothing else is decoded).

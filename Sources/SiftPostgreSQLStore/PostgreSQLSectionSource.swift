@@ -3,6 +3,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 /// The objects of one section of a fetch the server sectioned: their number is known from the
@@ -59,7 +60,7 @@ final class PostgreSQLSectionSource: FetchedObjectSource, @unchecked Sendable {
         let keys = self.keys
         guard index < keys.count else {
             return ManagedObject(objectID: ObjectID(""), entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
-                                 storage: PostgreSQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: 0)
+                                 storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: 0)
         }
         return keys.object(at: index)
     }

@@ -1,5 +1,6 @@
 import SiftEvaluation
 import SiftPostgreSQL
+import SiftSQLStore
 import SiftStore
 
 extension PostgreSQLStore {
@@ -11,21 +12,20 @@ extension PostgreSQLStore {
         interruption.interrupt()
         _ = connection.cancel()
     }
+}
 
-    /// Runs a fetch that ``interrupt()`` can stop; a query the server cancelled is reported as
-    /// ``StoreError/interrupted``.
-    func interruptible<T>(_ fetch: () throws -> T) throws -> T {
-        do {
-            // A fetch sees the rows an import has given.
-            try rowDatabase.flushInserts()
-            return try interruption.whileRunning(fetch)
-        } catch let error as StoreError where error.code == .interrupted {
-            throw StoreError.interrupted
-        } catch let error as EvaluationError where error.code == .interrupted {
-            // The evaluator stopped while it read relationships from the server.
-            throw StoreError.interrupted
-        }
+/// The SQL stores' core runs the fetches (`SQLFetchingStore.interruptible`): a query the server
+/// cancelled, or the evaluator stopped while it read relationships from the server, is
+/// ``StoreError/interrupted``; the executor's errors are store errors already.
+extension PostgreSQLStore: SQLFetchingStore {
+    package func fetchExecutor(for request: FetchRequest) throws -> any SQLStoreFetchExecutor {
+        PostgreSQLFetchExecutor(store: self)
     }
+
+    /// A fetch sees the rows an import has given.
+    package func prepareFetch() throws { try rowDatabase.flushInserts() }
+
+    package func fetchError(_ error: any Error) -> any Error { error }
 }
 
 extension PostgreSQLStore: InterruptibleFetches, AccessReportingStore, IntrospectedModelStore {}

@@ -1,12 +1,13 @@
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
+import SiftSQLStore
 import SiftStore
 
 extension PostgreSQLStore {
     /// Reads the relationship key paths `paths` (`tracks`, `playlists.tracks.album`) of a batch
     /// of objects: one query per relationship and entity of the batch (`= ANY` of the batch's
-    /// keys), kept in the objects' storage (``PostgreSQLObjectStorage``) and answered from
+    /// keys), kept in the objects' storage (``SQLObjectStorage``) and answered from
     /// memory while the rows have not changed; a dotted path's next step is read the same way
     /// for the destinations of the step before, each row once. Keys an object's entity does not
     /// have are passed over.
@@ -22,9 +23,9 @@ extension PostgreSQLStore {
             rests[first, default: []].append(contentsOf: parts.dropFirst())
         }
         // The objects by storage (one per entity of a layout), each row's key once.
-        var owners: [(storage: PostgreSQLObjectStorage, keys: [Int64], seen: Set<Int64>)] = []
+        var owners: [(storage: SQLObjectStorage, keys: [Int64], seen: Set<Int64>)] = []
         for object in objects {
-            guard let storage = object.storage as? PostgreSQLObjectStorage else { continue }
+            guard let storage = object.storage as? SQLObjectStorage else { continue }
             if let index = owners.firstIndex(where: { $0.storage === storage }) {
                 if owners[index].seen.insert(object.storageKey).inserted { owners[index].keys.append(object.storageKey) }
             } else {
@@ -36,7 +37,7 @@ extension PostgreSQLStore {
             for name in names {
                 guard let relationship = table.entity.relationship(named: name) else { continue }
                 let found = try destinations(of: relationship, from: table, keys: keys)
-                storage.setPrefetched(name, found)
+                storage.replacePrefetched(name, found)
                 if let rest = rests[name], !rest.isEmpty { try prefetch(rest, of: found.values.flatMap { $0 }) }
             }
         }

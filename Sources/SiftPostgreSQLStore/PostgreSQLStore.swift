@@ -32,9 +32,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// The store's model, as it was given (its layout's model, `schema`, has every String
     /// attribute searchable).
     public let model: DataModel
-    let schema: SQLSchema
+    package let schema: SQLSchema
     let connection: PostgreSQLConnection
-    let lock = NSRecursiveLock()
+    package let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
     private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: rowDatabase)
@@ -48,6 +48,13 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// Where each save is posted (``ChangeReportingStore``): as ``StoreChanges/unknown``, the
     /// store does not record what its transaction changed.
     public let changeCenter = StoreChangeCenter()
+    /// How the store follows other sessions' commits since its changes were last observed
+    /// (``observeExternalChanges(_:)``): their triggers' notifications, or polling and why; nil
+    /// before.
+    public internal(set) var changeWatch: PostgreSQLChangeWatch?
+    /// For the tests: follow other sessions' commits by polling, as where triggers cannot be
+    /// installed.
+    package var forcesChangePolling = false
     /// How fetches are written for this store's columns (their types, by table).
     let dialect: PostgreSQLDialect
     /// How the fetches made so far ran: in the server or partly in memory.
@@ -72,7 +79,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
-    var generation: UInt64 = 0
+    package internal(set) var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
     ///
@@ -298,24 +305,12 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     // MARK: Fetching
 
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try interruptible {
-            switch request.resultType {
-            case .objects: .objects(try fetch(request))
-            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-            case .count: .count(try PostgreSQLFetchExecutor(store: self).count(request))
-            case .dictionaries: .dictionaries(try PostgreSQLFetchExecutor(store: self).dictionaries(request))
-            }
-        }
-    }
+    // (Dispatched by the SQL stores' core, `SQLFetchingStore`, to `PostgreSQLFetchExecutor`.)
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
 
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try interruptible { try PostgreSQLFetchExecutor(store: self).objects(request) }
-    }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
 
-    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try interruptible { try PostgreSQLFetchExecutor(store: self).sections(request) }
-    }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
@@ -340,7 +335,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     }
 
     /// The destinations of a relationship of the row with `key`, in order.
-    func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
+    package func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws(StoreError) -> [ManagedObject] {
         try destinations(of: relationship, from: table, keys: [key])[key] ?? []
     }
 
@@ -403,3 +398,5 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         }
     }
 }
+
+extension PostgreSQLStore: SQLObjectReadingStore {}

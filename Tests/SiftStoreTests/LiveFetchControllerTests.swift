@@ -220,6 +220,23 @@ import Testing
         #expect(controller.indexPath(of: first) == ResultIndexPath(section: 0, row: 1))
     }
 
+    /// Without a section key path the results are one section named "" (as in Core Data),
+    /// there even when empty, on every store kind.
+    @Test(arguments: [StoreKind.inMemory, .sqlite]) func withoutSections(kind: StoreKind) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-nosection-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try kind.make(try JSONModelFormat.read(Data(Self.modelJSON.utf8)), name: "plain", in: directory)
+        let controller = try LiveFetchController(store: store, request: FetchRequest(statement: "Item SORT BY rank"))
+        try controller.performFetch()
+        #expect(controller.snapshot == ResultsSnapshot(sections: [.init(name: "", objectIDs: [])]))
+        let item = try store.insert("Item", ["serial": 1, "group": "a", "rank": 1, "shown": true])
+        try store.save()
+        #expect(controller.snapshot == ResultsSnapshot(sections: [.init(name: "", objectIDs: [item])]))
+        #expect(controller.sections.map(\.name) == [""])
+        #expect(controller.indexPath(of: item) == ResultIndexPath(section: 0, row: 0))
+    }
+
     /// Core Data's rules for the request: objects, sorted.
     @Test func refusesRequestsItCannotFollow() throws {
         let store = AtomicStore.inMemory(model: try JSONModelFormat.read(Data(Self.modelJSON.utf8)))

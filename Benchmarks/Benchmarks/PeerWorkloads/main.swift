@@ -14,6 +14,7 @@
 //                                                            place; sift-wrapped: each wrapped as a Value)
 //     PeerWorkloads sections STORE sift|raw                   section names and counts by city
 //     PeerWorkloads search STORE index|scan ROUNDS [PREFIX]   COUNT … name BEGINSWITH[cd] PREFIX ("ab"), ROUNDS times
+//     PeerWorkloads live latency|update|memory …               live results (Live.swift)
 //
 // The dictionaries and structs are the records of Benchmarks/Peers/gnustep-predicates.m: the
 // same names, ages and tags, so the two sides match the same records.
@@ -237,7 +238,8 @@ do {
     case "structs": try structs(Array(arguments.dropFirst()))
     case "sections": try sections(Array(arguments.dropFirst()))
     case "search": try search(Array(arguments.dropFirst()))
-    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|filter|structs|sections|search …")
+    case "live": try live(Array(arguments.dropFirst()))
+    default: throw WorkloadError(description: "usage: PeerWorkloads parse|dictionaries|filter|structs|sections|search|live …")
     }
 } catch {
     FileHandle.standardError.write(Data("PeerWorkloads: \(error)\n".utf8))

@@ -62,7 +62,11 @@ int sift_pq_load(char *error, size_t size);
     F(PGconn *, PQconnectdb, (const char *conninfo), (conninfo)) \
     F(PostgresPollingStatusType, PQconnectPoll, (PGconn *conn), (conn)) \
     F(int, PQlibVersion, (void), ()) \
-    F(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg), (conninfo, errmsg))
+    F(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg), (conninfo, errmsg)) \
+    F(int, PQconsumeInput, (PGconn *conn), (conn)) \
+    F(PGnotify *, PQnotifies, (PGconn *conn), (conn)) \
+    V(PQfreemem, (void *ptr), (ptr)) \
+    F(int, PQbackendPID, (const PGconn *conn), (conn))
 
 #define SIFT_PQ_DECLARE(type, name, parameters, arguments) type sift_##name parameters;
 #define SIFT_PQ_DECLARE_VOID(name, parameters, arguments) void sift_##name parameters;

@@ -13,7 +13,7 @@ struct WatchCommand: ParsableCommand {
 
               {"sections": {"deletes": [{"index": 1, "name": "b"}], "inserts": []}, "objects": [{"change": "delete", "id": "o3", "indexPath": [1, 0]}, {"change": "insert", "id": "o9", "newIndexPath": [0, 2]}, {"change": "move", "id": "o4", "indexPath": [0, 0], "newIndexPath": [0, 1]}, {"change": "update", "id": "o5", "indexPath": [0, 3], "newIndexPath": [0, 3]}]}
 
-            in Core Data's order of application (docs/LIVE-RESULTS.md): section deletes and object deletes by old index path, then section inserts, object inserts and moves by new index path; updates name both. Runs until SIGINT (Ctrl-C) or SIGTERM, then exits with status 0. Other processes' commits are seen on SQLite, JSON and plist stores (inotify, else polling every 100 ms); on PostgreSQL only this process's (none), so 'sift watch' there prints the first line only.
+            in Core Data's order of application (docs/LIVE-RESULTS.md): section deletes and object deletes by old index path, then section inserts, object inserts and moves by new index path; updates name both. Runs until SIGINT (Ctrl-C) or SIGTERM, then exits with status 0. Other processes' commits are seen on SQLite, JSON and plist stores (inotify, else polling every 100 ms) and on PostgreSQL (LISTEN/NOTIFY from triggers the store installs on its tables; polling every 100 ms where it may not, as in a database Sift did not create).
 
             Examples:
               $ sift watch --store notes.sqlite 'Note WHERE title CONTAINS "tea" SORT BY category.name, title SECTION BY category.name'

@@ -65,6 +65,12 @@ final class StatementInterrupter {
         return signals.ended()
     }
 
+    /// Waits, inside ``run(_:_:)``'s body, until a SIGINT comes, which then stops nothing else
+    /// (`.watch`: what runs meanwhile runs on other threads, and Ctrl-C ends the wait).
+    func waitForInterrupt() {
+        signals.waitForInterrupt()
+    }
+
     /// How a store's running fetches are stopped.
     static func stopAction(for store: (any PersistentStore)?) -> (@Sendable () -> Void)? {
         guard let store = store as? any InterruptibleFetches else { return nil }
@@ -97,11 +103,24 @@ final class StatementInterrupter {
 
         private let running = Locked<Running?>(nil)
         private let whenIdle: IdleAction
+        /// Signalled by a SIGINT that comes while something runs (``waitForInterrupt()``).
+        private let interrupts = DispatchSemaphore(value: 0)
 
         init(whenIdle: IdleAction) { self.whenIdle = whenIdle }
 
         func started(stop: (@Sendable () -> Void)?) {
             running.withLock { $0 = Running(stop: stop) }
+            // (A SIGINT of an earlier statement is not this one's.)
+            while interrupts.wait(timeout: .now()) == .success {}
+        }
+
+        /// Waits for a SIGINT while something runs; it stops nothing.
+        func waitForInterrupt() {
+            let already = running.withLock { running in
+                running?.stop = nil
+                return running?.interrupted ?? false
+            }
+            if !already { interrupts.wait() }
         }
 
         /// Whether a SIGINT came since `started`.
@@ -121,6 +140,7 @@ final class StatementInterrupter {
                 running?.stop?()
                 return true
             }
+            if wasRunning { interrupts.signal() }
             if !wasRunning, whenIdle == .terminate {
                 // (The results were flushed as they were printed.)
                 StatementInterrupter.endInterrupted()

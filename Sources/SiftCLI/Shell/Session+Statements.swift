@@ -48,7 +48,7 @@ extension Session {
 
     var variableValues: [String: Any?] { variables.mapValues(\.value) }
 
-    private func fetchRequest(_ text: String) throws -> FetchRequest {
+    func fetchRequest(_ text: String) throws -> FetchRequest {
         try FetchRequest(statement: text, arguments: arguments.map(\.value), variables: variableValues)
     }
 

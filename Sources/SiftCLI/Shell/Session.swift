@@ -67,6 +67,11 @@ final class Session {
     /// interrupt reported, and the script ends. (The REPL stops statements line by line, in
     /// ``ShellRunner``.)
     var scriptInterrupter: StatementInterrupter?
+    /// What a SIGINT stops while a line of an interactive session runs (nil otherwise): `.watch`
+    /// waits on it.
+    var activeInterrupter: StatementInterrupter?
+    /// Set by what a SIGINT ends normally (`.watch`): the interrupt is not reported as an error.
+    var interruptEndsQuietly = false
     /// A SIGINT stopped the script.
     private(set) var wasInterrupted = false
 
@@ -283,7 +288,14 @@ final class Session {
         let failuresBefore = failures
         savedChange = nil
         defer { savedChange = nil }
+        activeInterrupter = interrupter
         let interrupted = interrupter.run(self, body)
+        activeInterrupter = nil
+        if interruptEndsQuietly {
+            // (`.watch`: Ctrl-C is how it ends, not an error.)
+            interruptEndsQuietly = false
+            return interrupted
+        }
         guard interrupted, failures == failuresBefore else { return interrupted }
         if let savedChange {
             output.message(BatchChange.interruptedAfterSaving(savedChange))

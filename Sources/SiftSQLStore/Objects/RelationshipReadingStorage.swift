@@ -3,12 +3,12 @@ import SiftLanguage
 import SiftSQL
 import SiftStore
 
-/// Fetched objects' link back to a SQL store (``SQLObjectStorage``, the PostgreSQL store's
-/// storage), one per entity of a fetch: relationships are read when asked (a to-one as the
+/// Fetched objects' link back to a SQL store (``SQLObjectStorage``, which both stores use),
+/// one per entity of a fetch: relationships are read when asked (a to-one as the
 /// destination object, a to-many as a set, or an array when ordered), for the row whose key the
 /// object carries — from what a fetch prefetched for the batch being read while the rows have
-/// not changed, else with one query of their own. Each store keeps its prefetched relationships
-/// and reads destinations its own way; the answers are these, the same for both.
+/// not changed, else with one query of their own. Each store prefetches relationships and reads
+/// destinations its own way; the answers are these, the same for both.
 package protocol RelationshipReadingStorage: ManagedObjectStorage {
     /// The objects' entity.
     var entity: String { get }

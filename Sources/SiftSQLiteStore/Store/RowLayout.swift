@@ -62,57 +62,36 @@ struct RowLayout: Sendable {
         }
     }
 
-    /// The layout of `table`'s rows in a query where it is `alias`; objects decoded with it
-    /// share one storage per entity of `store`.
+    /// The layout of `table`'s rows in a query where it is `alias` (the columns the SQL stores'
+    /// ``SQLRowLayoutPlan`` selects, the entity column only for a table of more than one entity);
+    /// objects decoded with it share one storage per entity of `store`.
     init(table: EntityTable, schema: SQLSchema, alias: String, store: SQLiteStore? = nil) {
         self.table = table
-        var columns: [SQLExpression] = [.column(alias, table.primaryKey)]
-        var idIndex: Int32?
-        if case .column(let column) = table.objectID {
-            idIndex = Int32(columns.count)
-            columns.append(.column(alias, column))
-        }
-        var entityIndex: Int32?
-        if let column = table.entityColumn, table.hierarchyEntityNames.count > 1 {
-            entityIndex = Int32(columns.count)
-            columns.append(.column(alias, column))
-        }
-        var columnIndex: [String: Int32] = [:]
-        var entities: [String: EntityColumns] = [:]
-        for name in table.hierarchyEntityNames {
-            guard let entityTable = schema.table(for: name) else { continue }
-            var names: [String] = [], indexes: [Int32] = [], types: [AttributeType?] = []
-            for attribute in entityTable.entity.attributes {
-                guard let column = entityTable.columns[attribute.name] else { continue }
-                let index: Int32
-                if let existing = columnIndex[column] {
-                    index = existing
-                } else {
-                    index = Int32(columns.count)
-                    columnIndex[column] = index
-                    columns.append(entityTable.value(column: column, alias: alias))
-                }
-                // An introspected column holds whatever was stored; only Date, Boolean and
-                // Decimal are converted (seconds since 2001, 0/1, a number's decimal),
-                // everything else reads as stored.
-                names.append(attribute.name)
-                indexes.append(index)
-                types.append(schema.decodingType(attribute.type))
+        let plan = SQLRowLayoutPlan(table: table, schema: schema, readsEntityColumn: { $0.hierarchyEntityNames.count > 1 })
+        let columns: [SQLExpression] = plan.columns.map { column in
+            switch column {
+            case .key(let name), .id(let name), .entity(let name): .column(alias, name)
+            case .attribute(let entityTable, let name): entityTable.value(column: name, alias: alias)
             }
-            var idPrefix: String?
-            if case .entityAndKey(let prefix) = table.objectID { idPrefix = prefix + name + "/p" }
-            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) }, idPrefix: idPrefix,
-                                           names: names, columns: indexes, types: types)
+        }
+        var entities: [String: EntityColumns] = [:]
+        for (name, entity) in plan.entities {
+            // An introspected column holds whatever was stored; only Date, Boolean and
+            // Decimal are converted (seconds since 2001, 0/1, a number's decimal),
+            // everything else reads as stored.
+            entities[name] = EntityColumns(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) }, idPrefix: entity.idPrefix,
+                                           names: entity.names, columns: entity.columns.map { Int32($0) }, types: entity.types.map(schema.decodingType))
         }
         var entitiesByNumber: [Int64: EntityColumns] = [:]
-        for (name, number) in table.entityNumbers { entitiesByNumber[number] = entities[name] }
+        for (number, name) in plan.entityNumbers { entitiesByNumber[number] = entities[name] }
         self.entitiesByNumber = entitiesByNumber
         self.expressions = columns
         // (Identifiers and compiler literals only: no parameters to number.)
         self.columns = columns.map { SQLRenderer(SQLiteDialect()).render($0) }
         self.entities = entities
+        let entityIndex = plan.entityIndex.map { Int32($0) }
         self.entityColumnIndex = entityIndex
-        self.idColumnIndex = idIndex
+        self.idColumnIndex = plan.idIndex.map { Int32($0) }
         self.onlyEntity = entityIndex == nil ? entities[table.entity.name] : nil
         self.widestRow = entities.values.map(\.columns.count).max() ?? 0
     }

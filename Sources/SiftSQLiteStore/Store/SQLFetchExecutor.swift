@@ -7,7 +7,7 @@ import SiftStore
 
 /// Runs fetch requests on a SQLite store: checks them as the atomic stores do, compiles them
 /// (`FetchSQL`), runs what SQL can do in SQLite and the rest in the evaluator.
-struct SQLFetchExecutor {
+struct SQLFetchExecutor: SQLStoreFetchExecutor {
     let store: SQLiteStore
     /// The schema the executor compiles against (in a database Sift did not create, with the
     /// tables its request reads read, ``SQLiteStore/schema(for:)``).
@@ -27,26 +27,10 @@ struct SQLFetchExecutor {
         schema = store.schema
     }
 
-    /// Checks a request exactly as the in-memory executor does, so both stores reject the same
-    /// requests with the same errors, then compiles it.
+    /// Checks a request exactly as the in-memory executor does (``CheckedFetchRequest``, as
+    /// every SQL store checks it), then compiles it.
     func plan(_ request: FetchRequest) throws -> FetchSQL {
-        guard request.fetchLimit >= 0 else { throw StoreError(.invalidRequest, "fetchLimit is negative (\(request.fetchLimit))") }
-        guard request.fetchOffset >= 0 else { throw StoreError(.invalidRequest, "fetchOffset is negative (\(request.fetchOffset))") }
-        guard request.fetchBatchSize >= 0 else { throw StoreError(.invalidRequest, "fetchBatchSize is negative (\(request.fetchBatchSize))") }
-        let entity: EntityDescription
-        do throws(ModelError) {
-            entity = try schema.model.requireEntity(request.entityName)
-        } catch {
-            throw StoreError(.unknownEntity, error.message, entity: request.entityName)
-        }
-        // A sort key naming a property that holds a key path sorts by that key path.
-        let request = try TypedRequest(DictionaryResults.resolvingSortAliases(request), entity: entity, model: schema.model).request
-        // Errors that do not depend on the data (an invalid constant regex, …) come first,
-        // from the evaluator itself.
-        if let predicate = request.predicate { _ = try CompiledPredicate(predicate) }
-        try ModelKeyPaths.checkSortKeys(of: request, entity: entity, model: schema.model)
-        for path in request.relationshipKeyPathsForPrefetching { try ModelKeyPaths.checkPrefetchKeyPath(path, entity: entity, model: schema.model) }
-        for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
+        let request = try CheckedFetchRequest(request, model: schema.model).request
         var plan = try FetchSQL(request, schema: schema, dialect: SQLiteDialect())
         try choosePlan(&plan)
         return plan

@@ -15,16 +15,17 @@ extension SQLiteStore {
         database.interrupt()
         interruption.interrupt()
     }
+}
 
-    /// Runs a fetch, reporting SQLite's `SQLITE_INTERRUPT` as ``StoreError/interrupted``, and
-    /// every other SQLite error as what it means to the user (``translated(_:)``).
-    func interruptible<T>(_ fetch: () throws -> T) throws -> T {
-        do {
-            return try interruption.whileRunning(fetch)
-        } catch {
-            throw translated(error)
-        }
+/// The SQL stores' core runs the fetches (`SQLFetchingStore.interruptible`): SQLite's
+/// `SQLITE_INTERRUPT` is ``StoreError/interrupted``, every other SQLite error what it means to
+/// the user (``translated(_:)``).
+extension SQLiteStore: SQLFetchingStore {
+    package func fetchExecutor(for request: FetchRequest) throws -> any SQLStoreFetchExecutor {
+        try SQLFetchExecutor(store: self, reading: request)
     }
+
+    package func fetchError(_ error: any Error) -> any Error { translated(error) }
 }
 
 extension SQLiteStore: InterruptibleFetches, AccessReportingStore, IntrospectedModelStore {}

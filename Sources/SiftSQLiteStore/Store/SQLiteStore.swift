@@ -67,7 +67,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The schema: the model's in a store Sift created; in another database, as far as it has
     /// been read (``ForeignSchema``; a fetch reads what it needs first, ``schema(for:)``).
-    var schema: SQLSchema { foreign?.schema ?? ownSchema }
+    package var schema: SQLSchema { foreign?.schema ?? ownSchema }
     /// The schema of a store Sift created (for another database, the catalogue's before any
     /// table was read).
     /// It changes only when entities are added (``addEntities(_:)``).
@@ -89,7 +89,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The connection behind ``database`` (a lock of its own: ``interrupt()`` reads it while
     /// a fetch holds ``lock``).
     let connection: ConnectionBox
-    let lock = NSRecursiveLock()
+    package let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
     /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
     package let interruption = FetchInterruption()
@@ -112,7 +112,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public let changeCenter = StoreChangeCenter()
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships loaded in an earlier generation are read again.
-    var generation: UInt64 = 0
+    package internal(set) var generation: UInt64 = 0
     public internal(set) var hasChanges = false
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
@@ -373,24 +373,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     // MARK: Fetching
 
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try interruptible {
-            switch request.resultType {
-            case .objects: .objects(try fetch(request))
-            case .objectIDs: .objectIDs(try fetch(request).checkedObjectIDs())
-            case .count: .count(try SQLFetchExecutor(store: self, reading: request).count(request))
-            case .dictionaries: .dictionaries(try SQLFetchExecutor(store: self, reading: request).dictionaries(request))
-            }
-        }
-    }
+    // (Dispatched by the SQL stores' core, `SQLFetchingStore`, to `SQLFetchExecutor`.)
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
 
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try interruptible { try SQLFetchExecutor(store: self, reading: request).objects(request) }
-    }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
 
-    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try interruptible { try SQLFetchExecutor(store: self, reading: request).sections(request) }
-    }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
@@ -466,7 +454,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     /// The destinations of a relationship of the row with `key`, in order. (`RelationshipPrefetch`
     /// reads the same rows in the same order for many keys at once.)
-    func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
+    package func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
         lock.lock(); defer { lock.unlock() }
         guard let storage = table.relationships[relationship.name], let layout = destinationLayout(of: relationship) else { return [] }
         let root = layout.table
@@ -498,3 +486,5 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         }
     }
 }
+
+extension SQLiteStore: SQLObjectReadingStore {}

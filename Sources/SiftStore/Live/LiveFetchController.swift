@@ -22,7 +22,7 @@ public protocol LiveFetchControllerDelegate: AnyObject {
 ///
 /// Where changes come from: the saves of a ``ChangeReportingStore`` (every store of the
 /// library) in this process, and the commits of other processes to an
-/// ``ExternalChangeObservingStore`` (SQLite, JSON, plist), observed from ``performFetch()`` on;
+/// ``ExternalChangeObservingStore`` (SQLite, JSON, plist, PostgreSQL), observed from ``performFetch()`` on;
 /// for any other store call ``refresh()``. Each change is found by fetching the results' IDs
 /// again and diffing them with the previous ones (``ResultsDiff``); the store's report of which
 /// objects changed which keys decides the updates: an object is an update when a key the fetch
@@ -63,7 +63,7 @@ public final class LiveFetchController: @unchecked Sendable {
     /// name sort descriptors (as Core Data requires).
     ///
     /// With `followingOtherProcesses` (the default), a store whose file other processes may
-    /// write (``ExternalChangeObservingStore``: SQLite, JSON, plist) is watched from
+    /// write (``ExternalChangeObservingStore``: SQLite, JSON, plist, PostgreSQL) is watched from
     /// ``performFetch()`` on, and their commits are followed too.
     public init(store: any PersistentStore, request: FetchRequest, followingOtherProcesses: Bool = true) throws(StoreError) {
         followsOtherProcesses = followingOtherProcesses
@@ -256,7 +256,10 @@ public final class LiveFetchController: @unchecked Sendable {
     /// committing while they are read).
     private func fetchWithIDs() throws -> (SectionedFetchResults, ResultsSnapshot) {
         func read() throws -> (SectionedFetchResults, ResultsSnapshot) {
-            let fetched = try store.fetchSections(request)
+            // Without a section key path, one section named "" holds every object (as in Core Data).
+            let fetched = request.sectionNameKeyPath == nil
+                ? SectionedFetchResults(sections: [FetchedSection(name: "", indexTitle: "", objects: try store.fetch(request))], warning: nil)
+                : try store.fetchSections(request)
             return (fetched, try ResultsSnapshot(fetched))
         }
         guard let watched = store as? any ExternalChangeObservingStore else { return try read() }

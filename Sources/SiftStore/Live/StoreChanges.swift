@@ -34,9 +34,10 @@ public protocol ChangeReportingStore: PersistentStore {
     var changeCenter: StoreChangeCenter { get }
 }
 
-/// A store whose file other connections or processes may change: it tells of their commits
-/// (the SQLite store through `PRAGMA data_version`, the JSON and plist stores through their
-/// file's generation, both checked when inotify reports a write).
+/// A store other connections or processes may change: it tells of their commits (the SQLite
+/// store through `PRAGMA data_version`, the JSON and plist stores through their file's
+/// generation, both checked when inotify reports a write; the PostgreSQL store through
+/// `LISTEN`/`NOTIFY` from triggers it installs, or by polling).
 public protocol ExternalChangeObservingStore: ChangeReportingStore {
     /// Calls `handler`, on a thread of its own, with what each commit by another connection or
     /// process changed (``StoreChanges/unknown`` where the store cannot say), until the
