@@ -102,13 +102,18 @@ extension SQLiteStore {
     }
 
     /// Why a Core Data store refuses changes, if it does: its model was guessed from its
-    /// tables, or its file or directory cannot be written.
+    /// tables, its model's exact version hashes differ from the store's, or its file or
+    /// directory cannot be written.
     var coreDataChangesRefusal: StoreError? {
         guard let coreData else { return nil }
         let name = url?.lastPathComponent ?? "this database"
         let unchanged = "it can be queried but not changed"
         if coreData.modelSource == .schema {
             return StoreError(.readOnly, "\(name) is a Core Data store without a model (none in its Z_MODELCACHE): its model was guessed from the tables, and Sift writes only with the model Core Data writes with; give it with --model (a .xcdatamodeld, .xcdatamodel, .momd or .mom; the library's open(at:coreDataModel:)); \(unchanged)")
+        }
+        if coreData.hashesAreExact, !coreData.versionHashDifferences.isEmpty {
+            let entities = coreData.versionHashDifferences.prefix(5).joined(separator: ", ")
+            return StoreError(.readOnly, "\(name) has other version hashes (NSStoreModelVersionHashes) than its model gives \(entities): Core Data would refuse this model for the store, and Sift does not write with it; \(unchanged)")
         }
         // A connection that writes already (a store being made, or written before) needs no more.
         guard let url, isCoreDataWritable == false, sqlite3_db_readonly(database.handle, "main") == 1 else { return nil }

@@ -116,6 +116,9 @@ import Testing
         let differences = try #require(changed.coreData?.versionHashDifferences)
         #expect(differences.contains(entity.name))
         #expect(changed.openingWarnings.contains { $0.contains("version hashes differ") && $0.contains(entity.name) }, "\(changed.openingWarnings)")
+        // Core Data would refuse that model for the store: Sift does not write with it.
+        #expect(changed.changesRefusal?.message.contains("Sift does not write with it") == true, "\(String(describing: changed.changesRefusal))")
+        #expect(same.changesRefusal?.message.contains("version hashes") != true)
     }
 
     // MARK: Counting
