@@ -152,6 +152,26 @@ import Testing
         let count = try SiftBinary.run("query", "--store", store, "COUNT Recipe")
         #expect(count.stdout == "{\"count\": 0}\n", "\(count.stderr)")
 
+        // With data: the file's IDs name objects for its relationships; the store gives its own.
+        let data = directory.appendingPathComponent("recipes.json")
+        try Data(#"""
+            {"RecipeType": [{"@id": "T1", "name": "Dessert"}],
+             "Recipe": [{"@id": "R1", "name": "Pie", "type": "T1", "ingredients": ["I1", "I2"]}],
+             "Ingredient": [{"@id": "I1", "name": "Sugar"}, {"@id": "I2", "name": "Flour"}]}
+            """#.utf8).write(to: data)
+        let filled = directory.appendingPathComponent("filled.sqlite").path
+        let imported = try SiftBinary.run("import", "--store", filled, "--layout", "coredata", "--model", model, data.path)
+        #expect(imported.status == 0 && imported.stdout.hasSuffix("recipes.json: imported 4 objects (RecipeType 1, Recipe 1, Ingredient 2)\n"), "\(imported.stderr)")
+        let pie = try SiftBinary.run("query", "--store", filled, "Recipe WHERE ANY ingredients.name CONTAINS[c] 'sugar' AND type.name == 'Dessert'",
+                                     "--properties", "name", "--output", "csv")
+        #expect(pie.stdout.hasSuffix(",Pie\r\n") && pie.stdout.contains("x-coredata://") && pie.stdout.contains("/Recipe/p1"), "\(pie.stdout) \(pie.stderr)")
+        let keys = try SiftBinary.run("sql", "--store", filled, "COUNT Ingredient WHERE recipe.name == 'Pie'")
+        #expect(keys.stdout.contains("\"ZINGREDIENT\""), "\(keys.stdout)")
+        let twice = directory.appendingPathComponent("twice.json")
+        try Data(#"{"RecipeType": [{"@id": "T1", "name": "A"}, {"@id": "T1", "name": "B"}]}"#.utf8).write(to: twice)
+        let refused = try SiftBinary.run("import", "--store", directory.appendingPathComponent("twice.sqlite").path, "--layout", "coredata", "--model", model, twice.path)
+        #expect(refused.status == 1 && refused.stderr.contains("another object of the data has this ID"), "\(refused.stderr)")
+
         let again = try SiftBinary.run("import", "--store", store, "--layout", "coredata", "--model", model)
         #expect(again.status == 1 && again.stderr.contains("--layout chooses the layout of a new store"), "\(again.stderr)")
         let json = try SiftBinary.run("import", "--store", directory.appendingPathComponent("r.json").path, "--layout", "coredata", "--model", model)

@@ -262,12 +262,17 @@ public enum StoreImporter {
         var links: [(id: ObjectID, relationships: [String: [ObjectID]], line: Int?)] = []
         /// The memory the rows take in a store held whole in memory (nil for one that is not).
         var held: MemoryTally?
+        /// In a store that makes its own object IDs (``SlotInsertingStore/keepsGivenObjectIDs``):
+        /// the ID each object was given in the data → the one the store gave it, which the
+        /// relationships naming it are set to.
+        var assignedIDs: [ObjectID: ObjectID]?
 
         init(store: any PersistentStore, slotStore: (any SlotInsertingStore)?, progress: Progress?) {
             self.store = store
             self.slotStore = slotStore
             self.progress = progress
             held = store is AtomicStore ? MemoryTally() : nil
+            assignedIDs = slotStore?.keepsGivenObjectIDs == false ? [:] : nil
         }
 
         /// What one object costs a store held in memory beyond its values' heap, roughly: its
@@ -287,14 +292,20 @@ public enum StoreImporter {
                 }
             }
             let id: ObjectID
+            // (A store that makes its own IDs is given none.)
+            let given = assignedIDs == nil ? row.id : nil
+            if let fileID = row.id, assignedIDs?[fileID] != nil {
+                throw StoreError(.invalidRequest, "\(line.map { "line \($0): " } ?? "")\(row.entity) '\(fileID)': another object of the data has this ID")
+            }
             if slotStore?.keepsToOnesInRows == true, let toOnes = existingToOnes(of: row) {
                 // A foreign key column, perhaps NOT NULL: given with the row where it can be.
-                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes(of: row), relationships: toOnes)
+                id = try store.insert(entity: row.entity, id: given, attributes: attributes(of: row), relationships: toOnes)
             } else if let fast = slotStore {
-                id = try fast.insert(entityPosition: row.entityPosition, id: row.id, values: row.values)
+                id = try fast.insert(entityPosition: row.entityPosition, id: given, values: row.values)
             } else {
-                id = try store.insert(entity: row.entity, id: row.id, attributes: attributes(of: row), relationships: [:])
+                id = try store.insert(entity: row.entity, id: given, attributes: attributes(of: row), relationships: [:])
             }
+            if let fileID = row.id, assignedIDs != nil { assignedIDs?[fileID] = id }
             if !row.relationships.isEmpty { links.append((id, row.relationships, line)) }
             summary.add(row.entity)
             rows += 1
@@ -324,8 +335,12 @@ public enum StoreImporter {
 
         mutating func linkAll() throws(StoreError) {
             for link in links {
+                var relationships = link.relationships
+                if let assignedIDs {
+                    relationships = relationships.mapValues { ids in ids.map { assignedIDs[$0] ?? $0 } }
+                }
                 do throws(StoreError) {
-                    try store.update(link.id, attributes: [:], relationships: link.relationships)
+                    try store.update(link.id, attributes: [:], relationships: relationships)
                 } catch {
                     throw error.prefixed(link.line.map { "line \($0): " } ?? "")
                 }

@@ -136,9 +136,16 @@ package protocol SlotInsertingStore: PersistentStore {
     /// whose foreign key may be NOT NULL): then an import gives a row the to-ones whose
     /// destinations are in already with the row itself, not once every row is in.
     var keepsToOnesInRows: Bool { get }
+
+    /// Whether an object takes the ID an import gives it. A store in Core Data's layout makes
+    /// its own (`x-coredata://…/p<Z_PK>`): an import's IDs then only say which objects its
+    /// relationships name, and each object gets the store's.
+    var keepsGivenObjectIDs: Bool { get }
 }
 
 extension SlotInsertingStore {
     /// False: to-ones are set once every row is in.
     package var keepsToOnesInRows: Bool { false }
+    /// True: an object takes the ID it is given.
+    package var keepsGivenObjectIDs: Bool { true }
 }
