@@ -357,7 +357,9 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         case .foreignKey(let column, let destinationTable, let destinationKey):
             sql = "SELECT \(columns), \"s\".\(q(table.primaryKey)) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(q(table.primaryKey)) = ANY($1)"
         case .inverseForeignKey(let column, let destinationTable, _, _):
-            sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1) ORDER BY \"d\".\(key0)"
+            // (Only the destination's rows: other entities' may hold keys in the same column.)
+            let test = schema.inverseEntityTestSQL(column: column, destination: destination, alias: "d")
+            sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1)\(test) ORDER BY \"d\".\(key0)"
         case .joinTable(let name, let destinationTable, let join):
             sql = "SELECT \(columns), \"j\".\(q(join.owner)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(join.target)) WHERE \"j\".\(q(join.owner)) = ANY($1) ORDER BY \"j\".\(q(join.owner)), \"j\".\(q(join.order))"
         }

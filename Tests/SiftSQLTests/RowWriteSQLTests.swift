@@ -31,7 +31,7 @@ import Testing
     static func statements(_ entity: String, _ dialect: RowWriteDialect) throws -> RowWriteSQL {
         let schema = try SQLSchema.forModel(try JSONModelFormat.read(Data(json.utf8)))
         let table = try #require(schema.table(for: entity))
-        return RowWriteSQL(entity: table.entity, table: table, dialect: dialect)
+        return RowWriteSQL(entity: table.entity, table: table, schema: schema, dialect: dialect)
     }
 
     static func relationship(_ name: String, of entity: String, _ dialect: RowWriteDialect) throws -> RelationshipWriteSQL {

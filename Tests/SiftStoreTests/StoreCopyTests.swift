@@ -104,14 +104,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = try CoreDataFixtures.checksum(CoreDataFixtures.url(name))
         let target = directory.appendingPathComponent("copy.sqlite")
-        // NoteStore's sibling sub-entities each have a to-one `account` (ICNote.account inverse of
-        // ICAccount.notes, ICFolder.account of folders, …): Sift's own layout keeps them in one
-        // column of the hierarchy's table, and reads each to-many through it without telling the
-        // entities apart, so ICAccount.folders reads the notes too (the rows are right; the
-        // read is not). The JSON copy below matches whole.
-        let knownIssue = name == "NoteStore.sqlite"
-            ? "Sift's SQLite layout reads a to-many through an inverse column that sibling sub-entities share without filtering by entity; "
-                + Self.oneToOneKnownIssue : nil
+        // (NoteStore's sibling sub-entities each have a to-one `account`, which Sift's own
+        // layout keeps in one column: each to-many through it reads its own entity's rows.)
+        let knownIssue = name == "NoteStore.sqlite" ? Self.oneToOneKnownIssue : nil
         let summary = try Self.copyAndCompare(try Self.coreDataStore(name), batchSize: 50, knownIssue: knownIssue,
                                               make: { model in try SQLiteStore.create(at: target, model: model) },
                                               reopen: { _ in try SQLiteStore.open(at: target) })

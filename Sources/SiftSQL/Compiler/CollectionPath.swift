@@ -136,11 +136,14 @@ struct CollectionPath {
             guard condition.aliasesRead.isSubset(of: lastAliases.union(condition.aliasesIntroduced)) else { return nil }
         }
         let lastOwner = hops[hops.count - 1].ownerColumn
-        var owners = SQLSelect(columns: [lastOwner], from: last, where: .and([.isNull(lastOwner, negated: true)] + (condition.map { [$0] } ?? [])))
+        // (A step's element test stands where its first table's join condition stood.)
+        var owners = SQLSelect(columns: [lastOwner], from: last,
+                               where: .and([.isNull(lastOwner, negated: true)] + [hops[hops.count - 1].elementTest].compactMap { $0 } + (condition.map { [$0] } ?? [])))
         for index in stride(from: hops.count - 2, through: 0, by: -1) {
             let hop = hops[index]
             owners = SQLSelect(columns: [hop.ownerColumn], from: segments[index],
-                               where: .and([.isNull(hop.ownerColumn, negated: true), .inSubquery(hops[index + 1].ownerKey, owners)]))
+                               where: .and([.isNull(hop.ownerColumn, negated: true)] + [hop.elementTest].compactMap { $0 }
+                                           + [.inSubquery(hops[index + 1].ownerKey, owners)]))
         }
         let membership = SQLExpression.inSubquery(hops[0].ownerKey, owners)
         return hops[0].ownerKeyMayBeNull ? .and([.isNull(hops[0].ownerKey, negated: true), membership]) : membership
@@ -160,4 +163,8 @@ struct CollectionHop {
     /// Whether the owner's key may be NULL (a to-one before it reached nil, or a key that is not
     /// the row key).
     var ownerKeyMayBeNull: Bool
+    /// What else a row of the first table must pass to be an element (the destination's entity,
+    /// where other entities' rows hold keys in the same column:
+    /// ``SQLSchema/inverseEntityTest(column:destination:)``).
+    var elementTest: SQLExpression? = nil
 }

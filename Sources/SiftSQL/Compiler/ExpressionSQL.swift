@@ -301,19 +301,28 @@ struct ExpressionSQLCompiler {
                 }
             case .inverseForeignKey(let column, let destinationTable, let sourceKey, let orderColumn):
                 let element = context.newAlias()
-                let hop = CollectionHop(firstAlias: element, ownerColumn: .column(element, column), ownerKey: .column(alias, sourceKey),
+                var hop = CollectionHop(firstAlias: element, ownerColumn: .column(element, column), ownerKey: .column(alias, sourceKey),
                                         ownerKeyMayBeNull: joinedToOne || collection != nil || sourceKey != table.primaryKey)
+                // Rows of other entities may hold a key in the same column (sibling sub-entities'
+                // to-ones of one name): only the destination's are its elements.
+                if let test = schema.inverseEntityTest(column: column, destination: destination) {
+                    let target = SQLExpression.column(element, test.column)
+                    let bound = test.values.map { context.bind($0) }
+                    hop.elementTest = bound.count == 1 ? .binary(.equal, target, bound[0]) : .in(target, bound)
+                }
+                let link = hop.elementTest.map { SQLExpression.and([.binary(.equal, hop.ownerColumn, hop.ownerKey), $0]) }
+                    ?? .binary(.equal, hop.ownerColumn, hop.ownerKey)
                 // (An ordered one's position column may be NULL: read as stored.)
                 let order = orderColumn.map { SQLOrdering(expression: .column(element, $0), isNeverNull: false) }
                     ?? SQLOrdering(expression: .column(element, destination.primaryKey), isNeverNull: !(collection?.mayReachNil ?? false))
                 if var source = collection {
                     source.follow(hop, order: order, ownerRow: .column(alias, table.primaryKey), elementKey: .column(element, destination.primaryKey),
-                                  joins: [(destinationTable, element, .binary(.equal, hop.ownerColumn, hop.ownerKey))],
+                                  joins: [(destinationTable, element, link)],
                                   element: SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true))
                     collection = source
                 } else {
                     let scope = SQLScope(alias: element, table: destination, variables: outer.variables, isSubquery: true)
-                    collection = CollectionSource(from: SQLFrom(table: destinationTable, alias: element), link: .binary(.equal, hop.ownerColumn, hop.ownerKey),
+                    collection = CollectionSource(from: SQLFrom(table: destinationTable, alias: element), link: link,
                                                   scope: scope, order: [order], hops: [hop], missingOwner: missingOwner(joinedToOne, alias, table))
                 }
                 alias = element

@@ -57,6 +57,48 @@ public struct SQLSchema: Sendable {
     /// The table an entity's objects live in.
     package func table(for entity: String) -> EntityTable? { tables[entity] }
 
+    /// The entity test a to-many read through `column` of `destination`'s table needs, where
+    /// rows of that table that are not `destination`'s objects hold a property in `column` too
+    /// (in Sift's layout, sibling sub-entities each with a to-one of one name share its column:
+    /// `Cat.owner` and `Dog.owner`, the inverses of `Owner.cats` and `Owner.dogs`): the entity
+    /// column and the values naming `destination` and its sub-entities (names, or Core Data's
+    /// entity numbers). Nil where every row with `column` set is one of `destination`'s objects.
+    package func inverseEntityTest(column: String, destination: EntityTable) -> (column: String, values: [SQLValue])? {
+        guard let entityColumn = destination.entityColumn, destination.entityNames != nil else { return nil }
+        let own = Set(destination.entity.entityAndSubentities)
+        let shared = tables.values.contains { other in
+            guard other.table == destination.table, !own.contains(other.entity.name) else { return false }
+            if other.columns.values.contains(column) { return true }
+            return other.relationships.values.contains { storage in
+                if case .foreignKey(let held, _, _) = storage { return held == column }
+                return false
+            }
+        }
+        guard shared else { return nil }
+        let values = destination.entity.entityAndSubentities.map { name -> SQLValue in
+            guard !destination.entityNumbers.isEmpty else { return .text(name) }
+            return destination.entityNumbers[name].map(SQLValue.integer) ?? .null
+        }
+        return (entityColumn, values)
+    }
+
+    /// ``inverseEntityTest(column:destination:)`` as SQL text to follow a WHERE or ON condition
+    /// on the destination rows aliased `alias` (nil: none): ` AND "d"."_entity" IN ('Cat')`. The
+    /// values are the model's entity names (or numbers), written as literals so that statements
+    /// numbering their own parameters keep their numbers.
+    package func inverseEntityTestSQL(column: String, destination: EntityTable, alias: String?) -> String {
+        guard let test = inverseEntityTest(column: column, destination: destination) else { return "" }
+        let target = alias.map { SQLIdentifier.qualified($0, test.column) } ?? SQLIdentifier.quoted(test.column)
+        let literals = test.values.map { value -> String in
+            switch value {
+            case .integer(let number): String(number)
+            case .text(let name): "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+            default: "NULL"
+            }
+        }
+        return " AND \(target) IN (\(literals.joined(separator: ", ")))"
+    }
+
     package static let primaryKeyColumn = "_pk"
     package static let idColumn = "_id"
     package static let entityColumn = "_entity"

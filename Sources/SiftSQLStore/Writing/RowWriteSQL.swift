@@ -28,7 +28,7 @@ package final class RowWriteSQL: Sendable {
     package let columns: [String?]
     private let dialect: RowWriteDialect
 
-    package init(entity: EntityDescription, table entityTable: EntityTable, dialect: RowWriteDialect) {
+    package init(entity: EntityDescription, table entityTable: EntityTable, schema: SQLSchema, dialect: RowWriteDialect) {
         self.dialect = dialect
         table = entityTable.table
         var slots: [(slot: Int, column: String)] = []
@@ -51,7 +51,7 @@ package final class RowWriteSQL: Sendable {
         insert = "INSERT INTO \(q(table)) (\(names.map(q).joined(separator: ", "))) VALUES (\((1...names.count).map(dialect.placeholder).joined(separator: ", ")))"
         objectID = "SELECT \(q(SQLSchema.idColumn)) FROM \(q(table)) WHERE \(q(SQLSchema.primaryKeyColumn)) = \(dialect.placeholder(1))"
         relationships = entity.relationships.map { relationship in
-            RelationshipWriteSQL(relationship, storage: entityTable.relationships[relationship.name], table: entityTable.table, dialect: dialect)
+            RelationshipWriteSQL(relationship, storage: entityTable.relationships[relationship.name], table: entityTable.table, schema: schema, dialect: dialect)
         }
     }
 
@@ -153,7 +153,7 @@ package struct RelationshipWriteSQL: Sendable {
     /// A to-one's column.
     private let column: String?
 
-    init(_ relationship: RelationshipDescription, storage: RelationshipStorage?, table: String, dialect: RowWriteDialect) {
+    init(_ relationship: RelationshipDescription, storage: RelationshipStorage?, table: String, schema: SQLSchema, dialect: RowWriteDialect) {
         let key = q(SQLSchema.primaryKeyColumn), entity = q(SQLSchema.entityColumn)
         let owner = q(SQLSchema.ownerColumn), target = q(SQLSchema.targetColumn), position = q(SQLSchema.positionColumn)
         let (first, second, third) = (dialect.placeholder(1), dialect.placeholder(2), dialect.placeholder(3))
@@ -170,7 +170,9 @@ package struct RelationshipWriteSQL: Sendable {
             self.column = column
         case .inverseForeignKey(let column, let destinationTable, _, _)?:
             kind = .inverseForeignKey
-            destinations = "SELECT \(key), \(entity) FROM \(q(destinationTable)) WHERE \(q(column)) = \(first) ORDER BY \(key)"
+            // (Only the destination's rows: other entities' may hold keys in the same column.)
+            let test = schema.table(for: relationship.destination).map { schema.inverseEntityTestSQL(column: column, destination: $0, alias: nil) } ?? ""
+            destinations = "SELECT \(key), \(entity) FROM \(q(destinationTable)) WHERE \(q(column)) = \(first)\(test) ORDER BY \(key)"
             add = "UPDATE \(q(destinationTable)) SET \(q(column)) = \(first) WHERE \(key) = \(second)"
             remove = "UPDATE \(q(destinationTable)) SET \(q(column)) = NULL WHERE \(key) = \(second) AND \(q(column)) = \(first)"
             clear = ""

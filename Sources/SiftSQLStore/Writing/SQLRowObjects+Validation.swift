@@ -164,7 +164,8 @@ private struct ObjectCheckSQL {
                 case .foreignKey(let name, _, _)?:
                     count = dialect.toOneCount(SQLIdentifier.qualified("t", name))
                 case .inverseForeignKey(let name, let destination, _, _)?:
-                    count = "(SELECT count(*) FROM \(q(destination)) WHERE \(q(name)) = \(key))"
+                    let test = schema.table(for: relationship.destination).map { schema.inverseEntityTestSQL(column: name, destination: $0, alias: nil) } ?? ""
+                    count = "(SELECT count(*) FROM \(q(destination)) WHERE \(q(name)) = \(key)\(test))"
                 case .joinTable(let name, _, _)?:
                     count = "(SELECT count(*) FROM \(q(name)) WHERE \(q(SQLSchema.ownerColumn)) = \(key))"
                 case nil:

@@ -60,7 +60,7 @@ package final class SQLRowObjects<Database: SQLRowDatabase>: StoreObjects {
             guard let table = schema.table(for: entity.name) else { return nil }
             if positions[table.table] == nil { tables.append(table.table) }
             positions[table.table, default: []].append(position)
-            return RowWriteSQL(entity: entity, table: table, dialect: database.dialect)
+            return RowWriteSQL(entity: entity, table: table, schema: schema, dialect: database.dialect)
         }
         self.tables = tables
         entityPositions = positions

@@ -158,6 +158,13 @@ struct RelationshipPrefetch: Sendable {
             }
         }
 
+        /// What else a destination row must pass for a to-many read through its inverse's
+        /// column (``SQLSchema/inverseEntityTestSQL(column:destination:alias:)``), as SQL text.
+        func elementTest(_ schema: SQLSchema) -> String {
+            guard case .inverseForeignKey(let column, _, _, _) = held, let destination = schema.table(for: relationship.destination) else { return "" }
+            return schema.inverseEntityTestSQL(column: column, destination: destination, alias: "d")
+        }
+
         /// Reads the destinations of every owner, keeps them in the owners' storages, and
         /// returns the distinct destinations (for the next step of a dotted path).
         func load(_ name: String, store: SQLiteStore) throws -> [Owner] {
@@ -172,8 +179,9 @@ struct RelationshipPrefetch: Sendable {
             var values: [Value] = []
             var destinations: [Owner] = []
             let ownerColumn = Int32(layout.columns.count)
+            let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
-                let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count))
+                let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count, test: test))
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
@@ -211,8 +219,9 @@ struct RelationshipPrefetch: Sendable {
         func loadCounts(_ name: String, store: SQLiteStore) throws {
             var byOwner: [Int64: Int] = [:]
             for key in keys { byOwner[key] = 0 }
+            let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
-                guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count) else { return }
+                guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count, test: test) else { return }
                 let statement = try store.database.prepare(sql)
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
@@ -231,7 +240,7 @@ struct RelationshipPrefetch: Sendable {
         /// The query counting the destinations of `count` owners (`?1` … `?count`): rows of
         /// owner key and count, for the owners with any; the rows `destinations(of:from:key:)`
         /// reads, counted. Nil for a to-one relationship (held in the owner's own column).
-        static func countSQL(_ held: RelationshipStorage, from table: EntityTable, destination layout: RowLayout?, count: Int) -> String? {
+        static func countSQL(_ held: RelationshipStorage, from table: EntityTable, destination layout: RowLayout?, count: Int, test: String) -> String? {
             let list = RowKeyLists.inList(count)
             let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
             let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
@@ -241,9 +250,9 @@ struct RelationshipPrefetch: Sendable {
             case .inverseForeignKey(let column, let destinationTable, let heldKey, _):
                 let foreignKey = SQLIdentifier.qualified("d", column)
                 if heldKey == table.primaryKey {
-                    return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) GROUP BY \(foreignKey)"
+                    return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list)\(test) GROUP BY \(foreignKey)"
                 }
-                return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
+                return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey))\(test) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
             case .joinTable(let name, let destinationTable, let join):
                 guard let layout else { return nil }
                 let owner = SQLIdentifier.qualified("j", join.owner)
@@ -254,7 +263,7 @@ struct RelationshipPrefetch: Sendable {
 
         /// The query reading the destinations of `count` owners (`?1` … `?count`), each row
         /// ending with its owner's key; owners' destinations in `destinations(of:from:key:)`'s order.
-        static func sql(_ held: RelationshipStorage, from table: EntityTable, layout: RowLayout, count: Int) -> String {
+        static func sql(_ held: RelationshipStorage, from table: EntityTable, layout: RowLayout, count: Int, test: String) -> String {
             let columns = layout.columns.joined(separator: ", ")
             let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
             let list = RowKeyLists.inList(count)
@@ -267,9 +276,9 @@ struct RelationshipPrefetch: Sendable {
                 let foreignKey = SQLIdentifier.qualified("d", column)
                 let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + destinationKey
                 if heldKey == table.primaryKey {
-                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list) ORDER BY \(ordering)"
+                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list)\(test) ORDER BY \(ordering)"
                 }
-                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey)) WHERE \(sourceKey) \(list) ORDER BY \(ordering)"
+                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey))\(test) WHERE \(sourceKey) \(list) ORDER BY \(ordering)"
             case .joinTable(let name, let destinationTable, let join):
                 let owner = SQLIdentifier.qualified("j", join.owner)
                 return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", join.order))"

@@ -465,10 +465,11 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(table.table)) AS \"s\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", destinationKey)) = \(SQLIdentifier.qualified("s", column)) WHERE \(SQLIdentifier.qualified("s", table.primaryKey)) = ?1"
         case .inverseForeignKey(let column, let destinationTable, let sourceKey, let order):
             let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + SQLIdentifier.qualified("d", root.primaryKey)
+            let test = schema.table(for: relationship.destination).map { schema.inverseEntityTestSQL(column: column, destination: $0, alias: "d") } ?? ""
             if sourceKey == table.primaryKey {
-                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = ?1 ORDER BY \(ordering)"
+                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = ?1\(test) ORDER BY \(ordering)"
             } else {
-                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = (SELECT \(SQLIdentifier.quoted(sourceKey)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1) ORDER BY \(ordering)"
+                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = (SELECT \(SQLIdentifier.quoted(sourceKey)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1)\(test) ORDER BY \(ordering)"
             }
         case .joinTable(let name, let destinationTable, let join):
             sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(SQLIdentifier.qualified("j", join.owner)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", join.order))"
