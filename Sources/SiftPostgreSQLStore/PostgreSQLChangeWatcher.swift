@@ -12,7 +12,7 @@ import Musl
 /// How a PostgreSQL store follows other sessions' commits (``PostgreSQLStore/observeExternalChanges(_:)``).
 public enum PostgreSQLChangeWatch: Sendable, Equatable {
     /// `LISTEN` on the notifications of the triggers the store installed
-    /// (``PostgreSQLChangeTriggers``): each commit is told as it happens, with the objects it
+    /// (`PostgreSQLChangeTriggers`): each commit is told as it happens, with the objects it
     /// changed where the notification names them.
     case notifications
     /// Polling the server's transaction snapshot every 100 ms (the triggers could not be
@@ -21,7 +21,7 @@ public enum PostgreSQLChangeWatch: Sendable, Equatable {
 }
 
 /// A session of its own that hears of other sessions' commits to a PostgreSQL store, on a thread
-/// of its own, until cancelled: by `LISTEN`ing on ``PostgreSQLChangeTriggers/channel``, or, where
+/// of its own, until cancelled: by `LISTEN`ing on `PostgreSQLChangeTriggers.channel`, or, where
 /// the triggers cannot be installed, by reading `pg_current_snapshot()` every 100 ms — its
 /// `xmax` and list of transactions in progress change with every transaction that wrote
 /// anything and ended (in any database of the server: a change elsewhere costs a refetch that

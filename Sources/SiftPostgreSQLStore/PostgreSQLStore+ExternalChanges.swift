@@ -11,7 +11,7 @@ extension PostgreSQLStore: ExternalChangeObservingStore {
     /// Calls `handler`, on a thread of its own, with what each commit by another session
     /// changed, until the observation is cancelled or freed. A session of its own (a second
     /// connection with the store's parameters) installs the store's triggers where they are
-    /// missing (``PostgreSQLChangeTriggers``) and `LISTEN`s to their notifications: inserts,
+    /// missing (`PostgreSQLChangeTriggers`) and `LISTEN`s to their notifications: inserts,
     /// deletes and updates with the attributes they changed, or "unknown" where a notification
     /// does not name the rows. Where the triggers cannot be installed — a database Sift did not
     /// create (it is not changed), a role that neither owns the tables nor has the privilege, a

@@ -44,7 +44,7 @@ extension SQLiteStore: ModelOriginReportingStore {
 
     /// Whether the file at `url` is a store Core Data wrote (a SQLite database with
     /// `Z_PRIMARYKEY` and `Z_METADATA`), looked at through a read-only connection as
-    /// ``open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`` does; false for any
+    /// `open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)` does; false for any
     /// other file, or one that cannot be read.
     public static func isCoreDataStore(at url: URL) -> Bool {
         guard FileManager.default.fileExists(atPath: url.path), (try? checkHeader(url)) != nil,
