@@ -286,3 +286,21 @@ import Testing
         }
     }
 }
+
+/// A decimal written into a REAL column (a database Sift did not create) is the double nearest
+/// it, so reading the column back as a decimal gives the decimal written.
+@Suite struct DecimalIntoRealColumnTests {
+    @Test(arguments: ["5.94", "0.1", "12.552", "124.95", "-0.3", "1e-7", "123456789.123456", "0"])
+    func aDecimalReadsBackFromItsReal(_ text: String) throws {
+        let decimal = try #require(Decimal(string: text, locale: nil))
+        let stored = DecimalText.nearestDouble(decimal)
+        #expect(stored == Double(text))
+        let read: Value = ColumnCodec.decode(SQLValue.real(stored), as: .decimal)
+        guard case .decimal(let back) = read else { Issue.record("read \(read), not a decimal"); return }
+        #expect(back == decimal)
+    }
+
+    @Test func aNaNIsANaN() {
+        #expect(DecimalText.nearestDouble(.nan).isNaN)
+    }
+}

@@ -20,6 +20,19 @@ package enum DecimalText {
         return compact.description
     }
 
+    /// The double nearest the decimal, which is what a REAL column holds for it: the double its
+    /// canonical text parses to, so a REAL read back through its shortest text (as
+    /// ``ColumnCodec`` reads one as a decimal) is the same decimal — `5.94` is stored as the
+    /// double nearest 5.94. (Not `NSDecimalNumber.doubleValue`, which divides by ten once per
+    /// digit and gives `5.9399999999999995`; that conversion stays how a decimal *meets* a
+    /// double in the evaluator's comparisons and arithmetic.) NaN is NaN.
+    package static func nearestDouble(_ decimal: Decimal) -> Double {
+        if decimal.isNaN { return .nan }
+        let nearest = Double(text(decimal))
+        assert(nearest != nil, "a decimal's canonical text is a double's text")
+        return nearest ?? NSDecimalNumber(decimal: decimal).doubleValue
+    }
+
     /// The decimal a stored text holds (nil when it is not a decimal's text). An infinity,
     /// which SQLite writes as `Inf` when one is stored into the TEXT column by other means,
     /// reads as NaN, as an infinite REAL does (a decimal has no infinity).

@@ -60,7 +60,7 @@ enum ForeignColumnForm: Sendable, Equatable {
         case (.decimal, .decimal(let decimal)):
             // (The canonical text of a whole decimal is its digits.)
             if let integer = Int64(DecimalText.text(decimal)) { return .integer(integer) }
-            return .real(NSDecimalNumber(decimal: decimal).doubleValue)
+            return .real(DecimalText.nearestDouble(decimal))
         case (.dateNumber(let encoding), .date(let date)):
             return Self.number(date, encoding)
         case (.dateText(let spelling), .date(let date)):
@@ -92,7 +92,7 @@ enum ForeignColumnForm: Sendable, Equatable {
         case .bool(let b): .integer(b ? 1 : 0)
         case .string(let s): .text(s)
         case .data(let d): .blob([UInt8](d))
-        case .decimal(let d): .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .decimal(let d): .real(DecimalText.nearestDouble(d))
         case .uuid(let u): .text(u.uuidString)
         case .date(let d): .text(ISO8601.string(from: d))
         default: .null
