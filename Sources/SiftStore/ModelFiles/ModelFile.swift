@@ -16,7 +16,10 @@ public enum ModelFile {
     public static let acceptedExtensions = ["json", "xcdatamodel", "xcdatamodeld", "mom", "momd"]
 
     public static func load(_ url: URL) throws(ModelError) -> DataModel {
-        try loadCoreData(url).model
+        // (A JSON model is read as it is: the version hashes `loadCoreData` derives are only
+        // for Core Data's layout.)
+        if url.pathExtension.lowercased() == "json" { return try loadPlain(url) }
+        return try loadCoreData(url).model
     }
 
     /// Loads a model file as ``load(_:)`` does, with what Core Data's layout needs beside it:
