@@ -29,6 +29,9 @@ public struct SQLSchema: Sendable {
     /// Whether the searchable attributes' hidden columns are in the database (so fetches may
     /// read them).
     package let searchColumns: SearchColumnPresence
+    /// For each table, for each column, the entities with an attribute or a to-one key held in
+    /// it (``inverseEntityTest(column:destination:)`` asks this once per relationship read).
+    private let columnHolders: [String: [String: Set<String>]]
 
     init(model: DataModel, tables: [String: EntityTable], isSiftLayout: Bool, holdsModelTypes: Bool? = nil) {
         self.model = model
@@ -36,6 +39,14 @@ public struct SQLSchema: Sendable {
         self.isSiftLayout = isSiftLayout
         self.holdsModelTypes = holdsModelTypes ?? isSiftLayout
         self.searchColumns = SearchColumnPresence(true)
+        var holders: [String: [String: Set<String>]] = [:]
+        for table in tables.values {
+            for column in table.columns.values { holders[table.table, default: [:]][column, default: []].insert(table.entity.name) }
+            for case .foreignKey(let column, _, _) in table.relationships.values {
+                holders[table.table, default: [:]][column, default: []].insert(table.entity.name)
+            }
+        }
+        self.columnHolders = holders
     }
 
     /// The tables holding searchable attributes, each with its hidden columns (in
@@ -65,16 +76,9 @@ public struct SQLSchema: Sendable {
     /// entity numbers). Nil where every row with `column` set is one of `destination`'s objects.
     package func inverseEntityTest(column: String, destination: EntityTable) -> (column: String, values: [SQLValue])? {
         guard let entityColumn = destination.entityColumn, destination.entityNames != nil else { return nil }
-        let own = Set(destination.entity.entityAndSubentities)
-        let shared = tables.values.contains { other in
-            guard other.table == destination.table, !own.contains(other.entity.name) else { return false }
-            if other.columns.values.contains(column) { return true }
-            return other.relationships.values.contains { storage in
-                if case .foreignKey(let held, _, _) = storage { return held == column }
-                return false
-            }
-        }
-        guard shared else { return nil }
+        let own = destination.entity.entityAndSubentities
+        let holders = columnHolders[destination.table]?[column] ?? []
+        guard holders.contains(where: { !own.contains($0) }) else { return nil }
         let values = destination.entity.entityAndSubentities.map { name -> SQLValue in
             guard !destination.entityNumbers.isEmpty else { return .text(name) }
             return destination.entityNumbers[name].map(SQLValue.integer) ?? .null
