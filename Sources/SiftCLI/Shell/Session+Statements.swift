@@ -15,17 +15,18 @@ extension Session {
     /// Parses a statement: a fetch, update or delete statement, or, after `.use ENTITY`, a bare
     /// predicate on that entity (paged by `.limit`).
     func parse(statement text: String) throws -> (statement: Statement, bare: Bool) {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).prefix(2).map { $0.uppercased() }
-        let first = words.first ?? ""
+        let words = text.split(whereSeparator: { $0.isWhitespace }).prefix(2).map { StatementWord(rawValue: $0.uppercased()) }
         let arguments = self.arguments.map(\.value)
-        switch first {
-        case "UPDATE":
+        switch words.first ?? nil {
+        case .update?:
             return (.update(try bindVariables(UpdateStatement(parsing: text, arguments: arguments))), false)
-        case "DELETE":
+        case .delete?:
             return (.delete(try bindVariables(DeleteStatement(parsing: text, arguments: arguments))), false)
-        case "FETCH", "COUNT", "SELECT":
+        case .fetch?, .count?, .select?:
             return (.fetch(try fetchRequest(text)), false)
-        default:
+        case .from?, .where?, .set?, .sort?, .order?, .by?, .using?, .asc?, .ascending?, .desc?, .descending?, .section?, .group?,
+             .having?, .limit?, .offset?, .as?, .distinct?, .nulls?, nil:
+            // (Not a statement's first word: an entity name, or a predicate after `.use`.)
             break
         }
         let model = store.map(StoreModels.outline(of:))
@@ -40,7 +41,7 @@ extension Session {
             if let limit = settings.limit { request.fetchLimit = limit < Int.max ? limit + 1 : 0 }
             return (.fetch(request), true)
         }
-        if words.count > 1, words[1] == "SET" {
+        if words.count > 1, words[1] == .set {
             return (.update(try bindVariables(UpdateStatement(parsing: text, arguments: arguments))), false)
         }
         return (.fetch(try fetchRequest(text)), false)

@@ -126,13 +126,12 @@ package enum Functions {
 
 /// `CAST(value, 'Type')` (also called from SQL by the SQLite store's `sift_cast`).
 package enum Cast {
-    package static func convert(_ value: Value, to type: String, expression: String) throws(EvaluationError) -> Value {
+    /// `value` converted to `castType` (the type name resolved once, where the cast is
+    /// compiled).
+    package static func convert(_ value: Value, to castType: CastType, expression: String) throws(EvaluationError) -> Value {
         if value.isNull { return .null }
         func fail() -> EvaluationError {
-            EvaluationError(.invalidCast, "CAST cannot convert \(value.kindName) \(ValueText.describe(value)) to \(type) in '\(expression)'", keyPath: expression)
-        }
-        guard let castType = CastType(name: type) else {
-            throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression)
+            EvaluationError(.invalidCast, "CAST cannot convert \(value.kindName) \(ValueText.describe(value)) to \(castType.name) in '\(expression)'", keyPath: expression)
         }
         switch castType {
         case .number:

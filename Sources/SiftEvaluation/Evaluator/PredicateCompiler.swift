@@ -136,13 +136,13 @@ struct PredicateCompiler {
                 return try e(root, &frame)
             }
         case .cast(let value, let type):
-            guard CastType.all.contains(type) else {
+            guard let castType = CastType(name: type) else {
                 throw EvaluationError(.invalidCast, "unknown CAST type '\(type)'", keyPath: expression.description)
             }
             let closure = try compile(value)
             let description = expression.description
             return { (root: Value, frame: inout Frame) throws(EvaluationError) -> Value in
-                try Cast.convert(try closure(root, &frame), to: type, expression: description)
+                try Cast.convert(try closure(root, &frame), to: castType, expression: description)
             }
         case .assignment(let variable, let value):
             let closure = try compile(value)

@@ -104,8 +104,12 @@ package struct PostgreSQLDialect: SQLDialect {
     }
 
     /// The text and number functions the store installs; not Sift's SQLite functions.
-    package func hasProvidedFunction(named name: String) -> Bool {
-        (hasTextFunctions && SQLTextFunctions.names.contains(name)) || (hasNumberFunctions && SQLNumberFunctions.names.contains(name))
+    package func hasProvidedFunction(_ function: SQLProvidedFunction) -> Bool {
+        switch function {
+        case .registered, .keyedAggregate: false
+        case .text: hasTextFunctions
+        case .number: hasNumberFunctions
+        }
     }
 
     /// PostgreSQL's text holds no NUL: `right` counts all of its characters.

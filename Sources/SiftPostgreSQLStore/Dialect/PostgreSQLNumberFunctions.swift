@@ -34,8 +34,8 @@ import SiftSQL
 /// error (SQLSTATE 22003), and the fetch runs in memory. `PostgreSQLNumberFunctionsTests` compares it with Swift on random doubles
 /// of every exponent.
 package enum PostgreSQLNumberFunctions {
-    static let decimalDouble = SQLNumberFunctions.decimalDouble
-    static let doubleText = SQLNumberFunctions.doubleText
+    static let decimalDouble = SQLNumberFunction.decimalDouble.rawValue
+    static let doubleText = SQLNumberFunction.doubleText.rawValue
 
     /// `CREATE OR REPLACE FUNCTION` statements for every function.
     package static let statements: [String] = [

@@ -27,11 +27,11 @@ import SiftSQL
 /// 15 has Unicode 14's tables): scalars assigned after that version compose as the server
 /// knows them.
 package enum PostgreSQLTextFunctions {
-    static let foldCase = SQLTextFunctions.foldCase
-    static let foldDiacritics = SQLTextFunctions.foldDiacritics
-    static let foldCaseAndDiacritics = SQLTextFunctions.foldCaseAndDiacritics
-    static let lowercase = SQLTextFunctions.lowercase
-    static let uppercase = SQLTextFunctions.uppercase
+    static let foldCase = SQLTextFunction.foldCase.rawValue
+    static let foldDiacritics = SQLTextFunction.foldDiacritics.rawValue
+    static let foldCaseAndDiacritics = SQLTextFunction.foldCaseAndDiacritics.rawValue
+    static let lowercase = SQLTextFunction.lowercase.rawValue
+    static let uppercase = SQLTextFunction.uppercase.rawValue
 
     /// A scalar's image under one of the functions: nil where it is the scalar itself.
     private typealias Mapping = (Unicode.Scalar) -> String?

@@ -52,7 +52,7 @@ extension ExpressionSQLCompiler {
         case (.string?, .number(.real)) where context.dialect.hasNumberFunctions:
             // Swift's text of the double, NaN and all (a stored double as it is stored).
             guard let value = x.withNaN else { throw SQLUnsupported("CAST of a computed value that may be NaN to NSString") }
-            return SQLFragment(expression: .collate(.function(.provided(SQLNumberFunctions.doubleText), [value]), "BINARY"), kind: .string, nullable: x.nullable)
+            return SQLFragment(expression: .collate(.function(.provided(.number(.doubleText)), [value]), "BINARY"), kind: .string, nullable: x.nullable)
         case (.date?, .number) where !nan:
             return try castCall(x, to: type, kind: .date)
         case (.string?, .number) where !nan:
@@ -69,7 +69,7 @@ extension ExpressionSQLCompiler {
     /// `sift_cast(x, ?kind, ?type)`.
     private func castCall(_ x: SQLFragment, to type: String, kind: SQLKind) throws -> SQLFragment {
         guard let letter = SQLArgumentKind(x.kind) else { throw SQLUnsupported("CAST of \(x.kind) to \(type)") }
-        let call = SQLExpression.function(.provided(SiftSQLFunctions.castFunction), [x.expression, context.bind(.text(String(letter.rawValue))), context.bind(.text(type))])
+        let call = SQLExpression.function(.provided(.registered(.cast)), [x.expression, context.bind(.text(String(letter.rawValue))), context.bind(.text(type))])
         return SQLFragment(expression: call, kind: kind, nullable: x.nullable)
     }
 }

@@ -52,7 +52,7 @@ extension ExpressionSQLCompiler {
                                nullable: true)
         case (.sum, .number(.decimal)), (.average, .number(.decimal)), (.min, .number(.decimal)), (.max, .number(.decimal)):
             let function: SQLKeyedAggregateFunction = aggregate == .sum ? .sum : aggregate == .average ? .average : aggregate == .min ? .min : .max
-            let sql = path.scalar(.function(.provided(function.rawValue), [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
+            let sql = path.scalar(.function(.provided(.keyedAggregate(function)), [element.expression] + path.order.map(\.expression) + [.string(String(SQLArgumentKind.decimal.rawValue))]))
             return SQLFragment(expression: sql, kind: .number(.decimal), nullable: aggregate != .sum)
         case (.sum, .number(let n)) where n != .decimal:
             return SQLFragment(expression: path.scalar(path.orderedAggregate(.sum)), kind: .number(n == .real ? .real : .mixed), nullable: !nan.isEmpty,

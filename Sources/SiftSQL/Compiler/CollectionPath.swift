@@ -83,7 +83,7 @@ struct CollectionPath {
     /// The evaluator's aggregate of the elements, fed in the collection's order:
     /// `sift_group_sum(<element>, <order>…)`.
     func orderedAggregate(_ function: SQLKeyedAggregateFunction) -> SQLExpression {
-        .function(.provided(function.rawValue), [element.expression] + order.map(\.expression))
+        .function(.provided(.keyedAggregate(function)), [element.expression] + order.map(\.expression))
     }
 
     /// `(SELECT <aggregate> FROM … WHERE link)`.

@@ -46,7 +46,7 @@ extension PredicateSQLCompiler {
             throw SQLUnsupported("comparing \(l.kind) with \(r.kind)")
         }
         let x = try expressions.materialised(l), y = try expressions.materialised(r)
-        return (.function(.provided(SiftSQLFunctions.orderFunction), [x.expression, y.expression, .string("\(a.rawValue)\(b.rawValue)")]), x, y)
+        return (.function(.provided(.registered(.order)), [x.expression, y.expression, .string("\(a.rawValue)\(b.rawValue)")]), x, y)
     }
 
     /// `< <= > >=` by the evaluator's numeric order.

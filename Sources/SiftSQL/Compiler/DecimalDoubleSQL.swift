@@ -51,7 +51,7 @@ extension ExpressionSQLCompiler {
         switch expression {
         case .function(.standard(.nullif), let arguments) where arguments.count == 2:
             guard case .column = arguments[0], case .string("NaN") = arguments[1] else { return nil }
-            return .function(.standard(.nullif), [.function(.provided(SQLNumberFunctions.decimalDouble), [arguments[0]]), arguments[1]])
+            return .function(.standard(.nullif), [.function(.provided(.number(.decimalDouble)), [arguments[0]]), arguments[1]])
         case .unary(.negate, let operand):
             // `0 - d`, not `-d`: Foundation's negation leaves a zero as it is, whose double is 0.0, not -0.0.
             return decimalDouble(operand).map { .binary(.subtract, .integer(0), $0) }

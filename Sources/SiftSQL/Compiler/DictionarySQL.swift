@@ -286,7 +286,7 @@ private struct DictionaryPropertyCompiler {
             throw SQLUnsupported("grouping by \(expression), whose values are of several kinds")
         case .double?:
             let rowKey = SQLExpression.column(plan.alias, plan.table.primaryKey)
-            let first = DictionaryColumn(expression: .function(.provided(SiftSQLFunctions.groupFirstFunction), [term, rowKey]), decoding: column.decoding)
+            let first = DictionaryColumn(expression: .function(.provided(.registered(.groupFirst)), [term, rowKey]), decoding: column.decoding)
             let large = SQLExpression.or([.binary(.greaterThanOrEqual, term, .literal("9.0e18")), .binary(.lessThanOrEqual, term, .literal("-9.0e18"))])
             return (first, [term, .case([(when: large, then: .storageClass(term))], otherwise: nil)])
         default:
@@ -360,7 +360,7 @@ private struct DictionaryPropertyCompiler {
         switch (aggregate, attribute.type) {
         case (_, .decimal):
             // Read as decimals ('e'); the result a decimal's text, or the integer 0 of a sum of nils.
-            return DictionaryColumn(expression: .function(.provided(function.rawValue), [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
+            return DictionaryColumn(expression: .function(.provided(.keyedAggregate(function)), [fragment.expression, rowKey, .string(String(SQLArgumentKind.decimal.rawValue))]),
                                     decoding: .number)
         case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64), (.sum, .double), (.sum, .float), (.sum, .boolean),
              (.average, .integer16), (.average, .integer32), (.average, .integer64), (.average, .double), (.average, .float), (.average, .boolean):
@@ -370,6 +370,6 @@ private struct DictionaryPropertyCompiler {
         default:
             throw SQLUnsupported("\(name) of \(attribute.name)")
         }
-        return DictionaryColumn(expression: .function(.provided(function.rawValue), [fragment.expression, rowKey]), decoding: decoding)
+        return DictionaryColumn(expression: .function(.provided(.keyedAggregate(function)), [fragment.expression, rowKey]), decoding: decoding)
     }
 }

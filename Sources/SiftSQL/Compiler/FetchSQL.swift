@@ -77,7 +77,7 @@ package struct FetchSQL {
                 var term = fragment.expression
                 // A decimal is text to SQLite: it sorts by a key ordered as the numbers are
                 // (a number in a dialect without Sift's functions: PostgreSQL's numeric).
-                if fragment.kind == .number(.decimal) && context.dialect.hasSiftFunctions { term = .function(.provided(SiftSQLFunctions.decimalKeyFunction), [term]) }
+                if fragment.kind == .number(.decimal) && context.dialect.hasSiftFunctions { term = .function(.provided(.registered(.decimalKey)), [term]) }
                 // Without Sift's collations: the comparator's sort key (its fold) — a searchable
                 // attribute's hidden column, or a computed string's fold by the store's text
                 // functions — then for localizedCompare the text itself.

@@ -102,7 +102,7 @@ extension ExpressionSQLCompiler {
             kinds.append(letter.rawValue)
             values.append(try materialised(argument).expression)
         }
-        let call = SQLExpression.function(.provided(SiftSQLFunctions.callFunction), [context.bind(.text(selector)), context.bind(.text(kinds))] + values)
+        let call = SQLExpression.function(.provided(.registered(.call)), [context.bind(.text(selector)), context.bind(.text(kinds))] + values)
         return SQLFragment(expression: call, kind: kind, nullable: nullable, divergence: divergence)
     }
 
@@ -149,12 +149,12 @@ extension ExpressionSQLCompiler {
         if context.dialect.hasTextFunctions {
             // `canonical:` is the [cd] fold, the same for every canonically equivalent text.
             if mapping == .canonical {
-                return SQLFragment(expression: .function(.provided(SQLTextFunctions.foldCaseAndDiacritics), [try materialised(x).expression]),
+                return SQLFragment(expression: .function(.provided(.text(.foldCaseAndDiacritics)), [try materialised(x).expression]),
                                    kind: .string, nullable: x.nullable)
             }
             guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
-            let function = mapping == .uppercase ? SQLTextFunctions.uppercase : SQLTextFunctions.lowercase
-            return SQLFragment(expression: .function(.provided(function), [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
+            let function: SQLTextFunction = mapping == .uppercase ? .uppercase : .lowercase
+            return SQLFragment(expression: .function(.provided(.text(function)), [try materialised(x).expression]), kind: .string, nullable: x.nullable, divergence: .textIsNFC)
         }
         guard !x.divergence.contains(.textIsNFC) else { throw SQLUnsupported("\(selector) of a case-mapped string") }
         return try call(mapping.function, [x], kind: .string, nullable: x.nullable, divergence: mapping == .canonical ? [] : .textIsNFC)

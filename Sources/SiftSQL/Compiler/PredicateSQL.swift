@@ -377,7 +377,7 @@ struct PredicateSQLCompiler {
                 (test, x, y) = (prepared, l, r)
             } else {
                 (x, y) = try bindPair(l, r, options: options)
-                test = .function(.provided(SiftSQLFunctions.equalsFunction), [x.expression, y.expression, .integer(Int64(options.rawValue))])
+                test = .function(.provided(.registered(.equals)), [x.expression, y.expression, .integer(Int64(options.rawValue))])
             }
             if l.constant != nil || r.constant != nil { return SQLCondition(expression: test, nullable: true) }
             return SQLCondition(expression: .function(.standard(.coalesce), [test, .binary(.is, x.expression, y.expression)]), nullable: false)
@@ -424,7 +424,7 @@ struct PredicateSQLCompiler {
         }
         let (x, y) = try bindPair(l, r, options: options)
         if l.kind == .string && !options.subtracting(.normalized).isEmpty {
-            let compare = SQLExpression.function(.provided(SiftSQLFunctions.compareFunction), [x.expression, y.expression, .integer(Int64(options.rawValue))])
+            let compare = SQLExpression.function(.provided(.registered(.compare)), [x.expression, y.expression, .integer(Int64(options.rawValue))])
             return SQLCondition(expression: .binary(try Self.orderOperator(op), compare, .integer(0)), nullable: true)
         }
         return SQLCondition(expression: .binary(try Self.orderOperator(op), x.expression, y.expression), nullable: x.nullable || y.nullable)
@@ -453,7 +453,7 @@ struct PredicateSQLCompiler {
                                                       .binary(.lessThan, x.expression, context.bind(.text(high)))]), nullable: true)
             }
             return SQLCondition(expression: .and([.binary(.greaterThanOrEqual, x.expression, low),
-                                                  .function(.provided(SiftSQLFunctions.beginsWithFunction), [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
+                                                  .function(.provided(.registered(.beginsWith)), [x.expression, low, .integer(Int64(options.rawValue))])]), nullable: true)
         }
         // CONTAINS and ENDSWITH of a column on a constant: `instr`/the last bytes, as on
         // a searchable attribute's folded column (both sides NFC, or both as they are under [n]).
@@ -472,19 +472,19 @@ struct PredicateSQLCompiler {
         if let prepared, let test = try preparedTextTest(prepared, options, l, r) { return SQLCondition(expression: test, nullable: true) }
         // The functions prepare both sides themselves, exactly as the evaluator does.
         let (x, y) = try bindPair(l, r, options: options, rawText: true)
-        let function: String
+        let function: SQLRegisteredFunction
         switch op {
-        case .beginsWith: function = SiftSQLFunctions.beginsWithFunction
-        case .endsWith: function = SiftSQLFunctions.endsWithFunction
-        case .contains: function = SiftSQLFunctions.containsFunction
-        case .like: function = SiftSQLFunctions.likeFunction
-        case .matches: function = SiftSQLFunctions.matchesFunction
+        case .beginsWith: function = .beginsWith
+        case .endsWith: function = .endsWith
+        case .contains: function = .contains
+        case .like: function = .like
+        case .matches: function = .matches
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .in, .between, .utiConformsTo, .utiEquals:
             // A new operator is handled here on purpose, never sent to another's function.
             assertionFailure("'\(op.symbol)' is not a string operator")
             throw SQLUnsupported("'\(op.symbol)' as a string test")
         }
-        return SQLCondition(expression: .function(.provided(function), [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
+        return SQLCondition(expression: .function(.provided(.registered(function)), [x.expression, y.expression, .integer(Int64(options.rawValue))]), nullable: true)
     }
 
     /// The least string greater than every string that begins with `prefix`, in code-point
@@ -535,7 +535,7 @@ struct PredicateSQLCompiler {
                 if let search = searchSubstring(options, needle: l, in: r) { return search }
                 if let test = try preparedTextTest(.contains, options, r, l) { return SQLCondition(expression: test, nullable: true) }
                 let (x, y) = try bindPair(l, r, options: options, rawText: true)
-                return SQLCondition(expression: .function(.provided(SiftSQLFunctions.containsFunction), [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
+                return SQLCondition(expression: .function(.provided(.registered(.contains)), [y.expression, x.expression, .integer(Int64(options.rawValue))]), nullable: true)
             }
             guard !r.nullable || r.constant != nil else {
                 // A nil right side is false for IN, not "equal to nil".

@@ -86,7 +86,7 @@ extension PredicateSQLCompiler {
         var subject = try expressions.materialised(l).expression
         if !options.contains(.normalized), options.contains(.diacriticInsensitive),
            let fold = SQLTextFunctions.fold([.diacriticInsensitive]) {
-            subject = .function(.provided(fold), [subject])
+            subject = .function(.provided(.text(fold)), [subject])
         }
         return .binary(.regexMatch, subject, context.bind(.text(regex)))
     }
@@ -97,7 +97,7 @@ extension PredicateSQLCompiler {
     /// fold; nil for `localizedStandardCompare`, whose key has no function.
     static func preparedSortTerms(for comparator: StringComparator, text: SQLExpression) -> [SQLExpression]? {
         func folded(_ options: ComparisonOptions) -> SQLExpression? {
-            SQLTextFunctions.fold(options).map { .collate(.function(.provided($0), [text]), "BINARY") }
+            SQLTextFunctions.fold(options).map { .collate(.function(.provided(.text($0)), [text]), "BINARY") }
         }
         switch comparator {
         case .compare: return [text]
@@ -114,6 +114,6 @@ extension PredicateSQLCompiler {
         if case .string(let text)? = f.constant { return context.bind(.text(StringPredicates.prepared(text, options: options))) }
         let x = try expressions.materialised(f).expression
         guard let fold = SQLTextFunctions.fold(options) else { return x }
-        return .function(.provided(fold), [x])
+        return .function(.provided(.text(fold)), [x])
     }
 }

@@ -100,7 +100,7 @@ extension PredicateSQLCompiler {
         }
         guard !texts.isEmpty else { return nil }
         let x = try expressions.materialised(l)
-        let folded = SQLExpression.function(.provided(SiftSQLFunctions.foldFunction), [x.expression, .integer(Int64(fold.options.rawValue))])
+        let folded = SQLExpression.function(.provided(.registered(.fold)), [x.expression, .integer(Int64(fold.options.rawValue))])
         let list = SQLCondition(expression: .in(folded, texts.map { context.bind(.text($0)) }), nullable: true)
         guard elements.contains(where: \.isNull) else { return list }
         guard let isNil = Self.nilTest(x) else { return nil }

@@ -12,7 +12,7 @@ struct TextDateColumn {
     /// Whether `expression` is the column's date, as read (`sift_date(column, encoding)`), and
     /// not a value computed from it.
     func isRead(by expression: SQLExpression) -> Bool {
-        guard case .function(let name, let arguments) = expression, name == .provided(SiftSQLFunctions.dateFunction), arguments.count == 2,
+        guard case .function(let name, let arguments) = expression, name == .provided(.registered(.date)), arguments.count == 2,
               case .column(let table, let name) = arguments[0], case .column(let ownTable, let ownName) = column else { return false }
         return table == ownTable && name == ownName
     }

@@ -53,9 +53,9 @@ package struct ForeignColumn: Sendable, Encodable, Equatable {
         if let storageClasses { value = .case([(when: .storageClassIn(column, storageClasses), then: column)], otherwise: nil) }
         if readsOnlyZeroOrOne { value = .case([(when: .in(column, [.integer(0), .integer(1)]), then: column)], otherwise: nil) }
         if let dateEncoding {
-            value = .function(.provided(SiftSQLFunctions.dateFunction), [value, .string(dateEncoding.rawValue)])
+            value = .function(.provided(.registered(.date)), [value, .string(dateEncoding.rawValue)])
         } else if normalizesText {
-            value = .function(.provided(SiftSQLFunctions.nfcFunction), [value])
+            value = .function(.provided(.registered(.nfc)), [value])
         }
         return value
     }

@@ -33,9 +33,10 @@ package protocol SQLDialect: Sendable {
     /// an exhaustive switch, so a new function is decided for each.
     func functionName(_ function: SQLStandardFunction) -> String?
 
-    /// Whether the database has the function a store provides by `name` (Sift's functions
-    /// registered in SQLite, the text and number functions a PostgreSQL store installs).
-    func hasProvidedFunction(named name: String) -> Bool
+    /// Whether the database has `function`, one a store provides (Sift's functions registered
+    /// in SQLite, the text and number functions a PostgreSQL store installs). Dialects answer
+    /// in an exhaustive switch.
+    func hasProvidedFunction(_ function: SQLProvidedFunction) -> Bool
 
     /// The test that a value's storage class is one of `classes` (`typeof(x) IN (…)`), given
     /// the value's text; nil when the dialect has no storage classes.
@@ -129,7 +130,7 @@ extension SQLDialect {
     package func functionName(_ function: SQLFunctionName) -> String? {
         switch function {
         case .standard(let standard): functionName(standard)
-        case .provided(let name): hasProvidedFunction(named: name) ? name : nil
+        case .provided(let provided): hasProvidedFunction(provided) ? provided.name : nil
         }
     }
 

@@ -79,8 +79,8 @@ extension SQLExpression {
             return true
         case .function(.standard(let function), let arguments):
             return function.mayRaise || arguments.contains { $0.mayRaise }
-        case .function(.provided(let name), let arguments):
-            return SQLNumberFunctions.names.contains(name) || arguments.contains { $0.mayRaise }
+        case .function(.provided(let function), let arguments):
+            return function.mayRaise || arguments.contains { $0.mayRaise }
         case .unary(_, let e), .not(let e), .collate(let e, _), .storageClassIn(let e, _), .storageClass(let e), .isNull(let e, _):
             return e.mayRaise
         case .endsWith(let e, let suffix, _):

@@ -4,16 +4,15 @@
 package enum SQLFunctionName: Hashable, Sendable {
     /// One of SQL's own functions.
     case standard(SQLStandardFunction)
-    /// A function a store provides, by its name: Sift's functions registered in SQLite
-    /// (``SiftSQLFunctions``, ``SQLKeyedAggregateFunction``), the text and number functions a
-    /// PostgreSQL store installs (``SQLTextFunctions``, ``SQLNumberFunctions``).
-    case provided(String)
+    /// A function a store provides (``SQLProvidedFunction``): Sift's functions registered in
+    /// SQLite, the text and number functions a PostgreSQL store installs.
+    case provided(SQLProvidedFunction)
 
     /// The name as the tree writes it, SQLite's: `instr`, `sift_fold`.
     package var name: String {
         switch self {
         case .standard(let function): function.rawValue
-        case .provided(let name): name
+        case .provided(let function): function.name
         }
     }
 }

@@ -6,10 +6,5 @@
 /// |---|---|
 /// | `sift_decimal_double(numeric)` | `NSDecimalNumber(decimal: d).doubleValue`, how a decimal meets a double |
 /// | `sift_double_text(double precision)` | `d.description`, a double's text (`CAST(x, "NSString")`) |
-package enum SQLNumberFunctions {
-    package static let decimalDouble = "sift_decimal_double"
-    package static let doubleText = "sift_double_text"
-
-    /// Every function's name.
-    package static let names: Set<String> = [decimalDouble, doubleText]
-}
+/// (The names are ``SQLNumberFunction``'s.)
+package enum SQLNumberFunctions {}

@@ -10,22 +10,13 @@ import SiftLanguage
 /// | `sift_lowercase(t)`, `sift_uppercase(t)` | `t.lowercased()`, `t.uppercased()`, in NFC (the form SQL holds text in) |
 package enum SQLTextFunctions {
     /// The function preparing text for `options` (`[c]`, `[d]`, `[cd]`; `[n]` and none need none).
-    package static func fold(_ options: ComparisonOptions) -> String? {
+    package static func fold(_ options: ComparisonOptions) -> SQLTextFunction? {
         guard !options.contains(.normalized) else { return nil }
         switch options.intersection([.caseInsensitive, .diacriticInsensitive]) {
-        case [.caseInsensitive]: return foldCase
-        case [.diacriticInsensitive]: return foldDiacritics
-        case [.caseInsensitive, .diacriticInsensitive]: return foldCaseAndDiacritics
+        case [.caseInsensitive]: return .foldCase
+        case [.diacriticInsensitive]: return .foldDiacritics
+        case [.caseInsensitive, .diacriticInsensitive]: return .foldCaseAndDiacritics
         default: return nil
         }
     }
-
-    package static let foldCase = "sift_fold_c"
-    package static let foldDiacritics = "sift_fold_d"
-    package static let foldCaseAndDiacritics = "sift_fold_cd"
-    package static let lowercase = "sift_lowercase"
-    package static let uppercase = "sift_uppercase"
-
-    /// Every function's name.
-    package static let names: Set<String> = [foldCase, foldDiacritics, foldCaseAndDiacritics, lowercase, uppercase]
 }

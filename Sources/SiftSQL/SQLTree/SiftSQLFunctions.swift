@@ -40,24 +40,24 @@ import SiftEvaluation
 /// `sift_localized_standard` are `StringComparator.compare`; `.compare` is SQLite's own `BINARY`
 /// on the NFC text the store keeps (UTF-8 byte order is code-point order).
 public enum SiftSQLFunctions {
-    public static let foldFunction = "sift_fold"
-    public static let equalsFunction = "sift_equals"
-    public static let compareFunction = "sift_compare"
-    public static let beginsWithFunction = "sift_beginswith"
-    public static let endsWithFunction = "sift_endswith"
-    public static let containsFunction = "sift_contains"
-    public static let likeFunction = "sift_like"
-    public static let matchesFunction = "sift_matches"
-    public static let callFunction = "sift_call"
-    public static let castFunction = "sift_cast"
-    public static let orderFunction = "sift_order"
-    public static let decimalKeyFunction = "sift_decimal_key"
-    public static let decimalTextFunction = "sift_decimal_text"
-    public static let dateFunction = "sift_date"
-    public static let nfcFunction = "sift_nfc"
-    public static let dateFormFunction = "sift_date_form"
+    public static let foldFunction = SQLRegisteredFunction.fold.rawValue
+    public static let equalsFunction = SQLRegisteredFunction.equals.rawValue
+    public static let compareFunction = SQLRegisteredFunction.compare.rawValue
+    public static let beginsWithFunction = SQLRegisteredFunction.beginsWith.rawValue
+    public static let endsWithFunction = SQLRegisteredFunction.endsWith.rawValue
+    public static let containsFunction = SQLRegisteredFunction.contains.rawValue
+    public static let likeFunction = SQLRegisteredFunction.like.rawValue
+    public static let matchesFunction = SQLRegisteredFunction.matches.rawValue
+    public static let callFunction = SQLRegisteredFunction.call.rawValue
+    public static let castFunction = SQLRegisteredFunction.cast.rawValue
+    public static let orderFunction = SQLRegisteredFunction.order.rawValue
+    public static let decimalKeyFunction = SQLRegisteredFunction.decimalKey.rawValue
+    public static let decimalTextFunction = SQLRegisteredFunction.decimalText.rawValue
+    public static let dateFunction = SQLRegisteredFunction.date.rawValue
+    public static let nfcFunction = SQLRegisteredFunction.nfc.rawValue
+    public static let dateFormFunction = SQLRegisteredFunction.dateForm.rawValue
     /// `sift_group_first(x, key)`: the value of `x` on the row with the least `key`.
-    public static let groupFirstFunction = "sift_group_first"
+    public static let groupFirstFunction = SQLRegisteredFunction.groupFirst.rawValue
 
     /// The collation that orders like `comparator` (`ORDER BY x COLLATE name`), or nil for
     /// `.compare`, which is SQLite's own `BINARY`: UTF-8 byte order, which on NFC text is

@@ -54,8 +54,14 @@ struct SQLiteDialect: SQLDialect {
         }
     }
 
-    /// Sift's functions are registered on every connection the store opens.
-    func hasProvidedFunction(named name: String) -> Bool { true }
+    /// Sift's functions are registered on every connection the store opens; the text and
+    /// number functions are PostgreSQL's (SQLite's connections run Sift's own instead).
+    func hasProvidedFunction(_ function: SQLProvidedFunction) -> Bool {
+        switch function {
+        case .registered, .keyedAggregate: true
+        case .text, .number: false
+        }
+    }
 
     /// On the text's bytes: `substr` and `length` count a text's characters only up to its first
     /// NUL, a blob's bytes all; a text cast to a blob is its bytes in the database's encoding

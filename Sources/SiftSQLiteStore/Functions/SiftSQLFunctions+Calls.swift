@@ -43,7 +43,7 @@ extension SiftSQLFunctions {
                   call.type(2) == .text, let type = CastType(name: call.text(2)) else {
                 throw EvaluationError(.invalidArgument, "\(castFunction)(value, kind, type): kind must be one argument kind letter and type a CAST type")
             }
-            return ColumnCodec.sqliteEncoded(try Cast.convert(kinds[0].value(of: call.value(0)), to: type.name, expression: "CAST(…, \"\(type.name)\")"))
+            return ColumnCodec.sqliteEncoded(try Cast.convert(kinds[0].value(of: call.value(0)), to: type, expression: "CAST(…, \"\(type.name)\")"))
         }
     }
 

@@ -1,3 +1,4 @@
+import SiftSQLite
 @testable import SiftPostgreSQLStore
 @testable import SiftSQL
 @testable import SiftSQLiteStore
@@ -21,6 +22,29 @@ import Testing
     func everyUnaryOperatorHasALevel(_ op: SQLUnaryOperator) {
         for dialect in Self.dialects {
             #expect(dialect.precedence.unary[op] != nil, "\(dialect.name) has no level for \(op)")
+        }
+    }
+}
+
+/// The catalogue of provided functions and what the stores provide agree: every function the
+/// compiler may call in SQLite is registered on a connection under its catalogue name, and the
+/// names are distinct.
+@Suite struct SQLProvidedFunctionTests {
+    @Test func theNamesAreDistinct() {
+        let names = SQLProvidedFunction.allCases.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { $0.hasPrefix("sift_") })
+    }
+
+    @Test func sqliteRegistersEveryFunctionItSaysItHas() throws {
+        let database = try SiftSQLite.SQLiteDatabase(path: ":memory:")
+        try SiftSQLFunctions.register(on: database)
+        let registered = Set(try database.rows("SELECT name FROM pragma_function_list").compactMap { row -> String? in
+            if case .text(let name) = row.first { return name }
+            return nil
+        })
+        for function in SQLProvidedFunction.allCases {
+            #expect(SQLiteDialect().hasProvidedFunction(function) == registered.contains(function.name), "\(function.name)")
         }
     }
 }

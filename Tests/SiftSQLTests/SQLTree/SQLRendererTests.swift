@@ -157,7 +157,7 @@ import Testing
     /// What PostgreSQL cannot say (SQLite's storage classes, Sift's Swift functions) is
     /// reported, never silently written.
     @Test func postgreSQLReportsWhatItCannotSpell() {
-        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function(.provided(SiftSQLFunctions.callFunction), [.string("abs:"), Self.b]),
+        let tree = SQLExpression.and([.storageClassIn(Self.a, ["integer", "real"]), .function(.provided(.registered(.call)), [.string("abs:"), Self.b]),
                                       .binary(.lessThan, .collate(Self.c, "sift_case_insensitive"), .string("x"))])
         let postgreSQL = SQLRenderer(PostgreSQLDialect())
         _ = postgreSQL.render(tree)
