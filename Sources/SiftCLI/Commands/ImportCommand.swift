@@ -339,6 +339,7 @@ struct ImportCommand: ParsableCommand {
                 let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
                 done("\(name): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
             }
+            if !creating { BatchChange.printChangeCaveats(of: store) }
         }
     }
 

@@ -233,6 +233,8 @@ extension Session {
     /// after it.
     private func changeAndSave(_ store: any PersistentStore, _ change: () throws -> Int) throws -> Int {
         defer { commandState.engineCopy.invalidate() }
-        return try BatchChange.saved(store, change)
+        let count = try BatchChange.saved(store, change)
+        if count > 0 { BatchChange.printChangeCaveats(of: store) }
+        return count
     }
 }

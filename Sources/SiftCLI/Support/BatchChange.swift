@@ -65,6 +65,7 @@ enum BatchChange {
         switch outcome {
         case .success(let count):
             print(summary(verb, count))
+            if count > 0 { printChangeCaveats(of: store) }
             guard !interrupted else {
                 Output.error(interruptedAfterSaving(summary(verb, count)))
                 StatementInterrupter.endInterrupted()
@@ -74,6 +75,12 @@ enum BatchChange {
             if isInterruption(error) { StatementInterrupter.endInterrupted() }
             throw ExitCode(1)
         }
+    }
+
+    /// Prints what a saved change to `store` left undone (``ChangeCaveatReportingStore``: a Core
+    /// Data store's persistent history) as `warning: …` on standard error.
+    static func printChangeCaveats(of store: any PersistentStore) {
+        for caveat in (store as? any ChangeCaveatReportingStore)?.changeCaveats ?? [] { Output.error("warning: \(caveat)") }
     }
 
     /// Whether `error` is an interrupt (the store's `interrupt()`, Ctrl-C).

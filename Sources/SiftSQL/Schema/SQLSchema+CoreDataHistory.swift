@@ -14,6 +14,12 @@ import SiftStore
 ///
 /// A column or table the store lacks leaves its property (or entity) out.
 package enum CoreDataHistory {
+    /// Whether the store described by `schema` keeps persistent history (its `ATRANSACTION`
+    /// table is read as the entity `TRANSACTION`).
+    package static func isKept(in schema: SQLSchema) -> Bool {
+        schema.table(for: "TRANSACTION")?.table == "ATRANSACTION"
+    }
+
     struct Attribute {
         let name: String
         let column: String

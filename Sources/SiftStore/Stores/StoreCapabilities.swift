@@ -69,3 +69,11 @@ public protocol ModelOriginReportingStore: PersistentStore {
     /// warnings).
     var openingWarnings: [String] { get }
 }
+
+/// A store whose saved changes leave out something its own writer would also record: a Core
+/// Data store that tracks persistent history, which Sift does not write. The command line says
+/// so after each change it saves.
+public protocol ChangeCaveatReportingStore: PersistentStore {
+    /// What a saved change leaves undone, one sentence each; empty when nothing.
+    var changeCaveats: [String] { get }
+}
