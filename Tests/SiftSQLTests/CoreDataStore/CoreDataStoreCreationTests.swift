@@ -90,6 +90,12 @@ import Testing
         #expect(Set(madeHashes.keys) == Set(originalHashes.keys).subtracting(["TRANSACTION", "CHANGE", "TRANSACTIONSTRING"]))
         #expect(made["NSStoreType"] as? String == "SQLite")
         #expect(made["NSStoreModelVersionHashesVersion"] as? Int == 3)
+        // The digest of the hashes, as Core Data computes it: the fixture's own where the
+        // entities are the same (NoteStore's hashes also cover persistent history's).
+        #expect(made["NSStoreModelVersionHashesDigest"] as? String == CoreDataModel.versionHashesDigest(madeHashes))
+        if let digest = original["NSStoreModelVersionHashesDigest"] as? String, Set(madeHashes.keys) == Set(originalHashes.keys) {
+            #expect(made["NSStoreModelVersionHashesDigest"] as? String == digest, "\(fixture)")
+        }
     }
 
     @Test func aCreatedStoreReopensWithTheModelItWasMadeFor() throws {
