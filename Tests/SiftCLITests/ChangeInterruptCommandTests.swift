@@ -46,6 +46,39 @@ import Testing
         #expect(try Data(contentsOf: store) == before, "the JSON store was rewritten")
     }
 
+    /// Ctrl-C during `sift import --from`: the copy stops, the new store is not made (no file
+    /// left), one line says so, and the process ends as SIGINT ends it.
+    @Test func importFromStopsAndMakesNoStore() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Self.makeSQLiteStore(in: folder)
+        let target = folder.appendingPathComponent("copy.sqlite")
+        let result = try Self.interrupted(["import", "--store", target.path, "--from", source.path])
+        #expect(result.status == -SIGINT, "\(result.stderr)")
+        #expect(result.stderr == "error: \(source.path): interrupted; \(target.path) was not created\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("copy") }
+        #expect(left.isEmpty, "\(left)")
+        #expect(try Self.count(source, nil) == Self.sqliteRows)
+    }
+
+    /// Ctrl-C during `sift import --from` into an existing store: none of the copy is saved.
+    @Test func importFromStopsAndLeavesTheTargetAsItWas() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Self.makeSQLiteStore(in: folder)
+        let target = folder.appendingPathComponent("target.sqlite")
+        let existing = try SQLiteStore.create(at: target, model: try JSONModelFormat.read(Data(Self.model.utf8)))
+        _ = try existing.insert(entity: "Item", id: ObjectID("kept"), attributes: ["name": .string("already here"), "n": .int(-1)], relationships: [:])
+        try existing.save()
+        let result = try Self.interrupted(["import", "--store", target.path, "--from", source.path])
+        #expect(result.status == -SIGINT, "\(result.stderr)")
+        #expect(result.stderr == "error: \(source.path): interrupted; \(target.path) was left as it was\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try Self.count(target, nil) == 1)
+        #expect(try Self.count(target, "name == 'already here'") == 1)
+    }
+
     /// A script stops at the interrupted statement: the change is rolled back, the error names
     /// the script's line, and the statements after it do not run.
     @Test func aScriptStopsAtTheInterruptedChange() throws {

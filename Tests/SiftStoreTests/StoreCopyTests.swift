@@ -24,7 +24,7 @@ import Testing
 
     /// Copies `source` into a new store made with its model by `make`, reopened by `reopen`,
     /// and checks both hold the same.
-    static func copyAndCompare(_ source: any PersistentStore, batchSize: Int = 7, knownIssue: String? = nil, make: (DataModel) throws -> any PersistentStore,
+    static func copyAndCompare(_ source: any PersistentStore, batchSize: Int = 7, make: (DataModel) throws -> any PersistentStore,
                                reopen: (any PersistentStore) throws -> any PersistentStore) throws -> StoreCopy.Summary {
         let model = StoreCopy.model(of: source)
         let target = try make(model)
@@ -36,11 +36,7 @@ import Testing
         #expect(summary.keptObjectIDs)
         let expected = try StoreContents.lines(of: source, model: model)
         let copied = try StoreContents.lines(of: try reopen(target), model: model)
-        if let knownIssue {
-            withKnownIssue(Comment(rawValue: knownIssue)) { #expect(StoreContents.firstDifference(copied, expected) == nil) }
-        } else {
-            #expect(StoreContents.firstDifference(copied, expected) == nil)
-        }
+        #expect(StoreContents.firstDifference(copied, expected) == nil)
         // Progress: every object inserted, then linked, and the last step says so.
         let total = summary.total
         #expect(steps.last == StoreCopy.Progress(inserted: total, linked: total, total: total))
@@ -106,20 +102,12 @@ import Testing
         let target = directory.appendingPathComponent("copy.sqlite")
         // (NoteStore's sibling sub-entities each have a to-one `account`, which Sift's own
         // layout keeps in one column: each to-many through it reads its own entity's rows.)
-        let knownIssue = name == "NoteStore.sqlite" ? Self.oneToOneKnownIssue : nil
-        let summary = try Self.copyAndCompare(try Self.coreDataStore(name), batchSize: 50, knownIssue: knownIssue,
+        let summary = try Self.copyAndCompare(try Self.coreDataStore(name), batchSize: 50,
                                               make: { model in try SQLiteStore.create(at: target, model: model) },
                                               reopen: { _ in try SQLiteStore.open(at: target) })
         #expect(summary.total > 0)
         #expect(try CoreDataFixtures.checksum(CoreDataFixtures.url(name)) == before)
     }
-
-    /// Core Data keeps a one-to-one in one of its two columns: NoteStore's ICCloudSyncingObject
-    /// rows name their ICCloudState in ZCLOUDSTATE while ZICCLOUDSTATE.ZCLOUDSYNCINGOBJECT is
-    /// NULL, and Sift's Core Data layout reads ICCloudState.cloudSyncingObject from that empty
-    /// column. A copy sets the relationship from one side, so the target's inverse is the
-    /// right one — and differs from what the source reads.
-    static let oneToOneKnownIssue = "Sift's Core Data layout reads the side of a one-to-one whose column Core Data left NULL"
 
     /// Every Core Data fixture into a JSON store.
     @Test(arguments: coreDataStores)
@@ -127,7 +115,7 @@ import Testing
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("copy.json")
-        let summary = try Self.copyAndCompare(try Self.coreDataStore(name), batchSize: 50, knownIssue: name == "NoteStore.sqlite" ? Self.oneToOneKnownIssue : nil,
+        let summary = try Self.copyAndCompare(try Self.coreDataStore(name), batchSize: 50,
                                               make: { model in try AtomicStore.create(at: target, model: model) },
                                               reopen: { _ in try AtomicStore.open(at: target) })
         #expect(summary.total > 0)

@@ -228,37 +228,54 @@ struct ImportCommand: ParsableCommand {
             Output.error("error: \(store) exists: --layout chooses the layout of a new store")
             throw ExitCode(1)
         }
-        do {
-            if creating && layout.flatMap(NewStoreLayout.init(rawValue:)) == .coredata {
-                // Core Data's tables for SOURCE's model, filled as a Sift store is.
-                _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: store), model: CoreDataModel(deriving: StoreCopy.model(of: source)), filling: copy(into:))
-            } else if creating {
-                // A new store file appears whole, once every object is in, or not at all.
-                try StoreFile.create(store, model: StoreCopy.model(of: source), filling: copy(into:))
-            } else {
-                // Held under the store's write lock from reading it to the save (atomic stores).
-                let target = try StoreFile.openForWriting(store, creatingWith: nil)
-                let locking = target as? any WriteLockingStore
-                try locking?.lockForWriting()
-                defer { locking?.unlockForWriting() }
-                try copy(into: target)
+        // Ctrl-C stops the copy (SOURCE's reads, which it checks between objects): nothing of it
+        // is saved, a new store is not made, and the process ends as SIGINT ends it.
+        let interrupter = StatementInterrupter(whenIdle: .terminate)
+        defer { interrupter.stop() }
+        var failure: (any Error)?
+        let interrupted = interrupter.run(stopping: source) {
+            do {
+                if creating && layout.flatMap(NewStoreLayout.init(rawValue:)) == .coredata {
+                    // Core Data's tables for SOURCE's model, filled as a Sift store is.
+                    _ = try SQLiteStore.createCoreData(at: URL(fileURLWithPath: store), model: CoreDataModel(deriving: StoreCopy.model(of: source)), filling: copy(into:))
+                } else if creating {
+                    // A new store file appears whole, once every object is in, or not at all.
+                    try StoreFile.create(store, model: StoreCopy.model(of: source), filling: copy(into:))
+                } else {
+                    // Held under the store's write lock from reading it to the save (atomic stores).
+                    let target = try StoreFile.openForWriting(store, creatingWith: nil)
+                    let locking = target as? any WriteLockingStore
+                    try locking?.lockForWriting()
+                    defer { locking?.unlockForWriting() }
+                    try copy(into: target)
+                }
+            } catch {
+                failure = error
             }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            var message = ErrorText.message(of: error)
+        }
+        progress.finish()
+        if let failure {
+            if let exit = failure as? ExitCode { throw exit }
+            let stopped = interrupted || BatchChange.isInterruption(failure)
+            var message = stopped ? "interrupted" : ErrorText.message(of: failure)
             if creating {
                 message += StoreFile.Kind(path: store) == .postgres ? "; the store made in the database holds none of the data" : "; \(store) was not created"
             } else {
                 message += "; \(store) was left as it was"
             }
             Output.error("error: \(sourcePath): \(message)")
+            if stopped { StatementInterrupter.endInterrupted() }
             throw ExitCode(1)
         }
-        progress.finish()
         guard let summary else { return }
         let parts = summary.counts.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")
-        print("\(sourcePath): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")")
+        let line = "\(sourcePath): imported \(summary.total) object\(summary.total == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))")"
+        print(line)
+        if interrupted {
+            // (Ctrl-C after the copy was saved: it was made, and says so.)
+            Output.error(BatchChange.interruptedAfterSaving("\(sourcePath): imported \(summary.total) object\(summary.total == 1 ? "" : "s")"))
+            StatementInterrupter.endInterrupted()
+        }
     }
 
     /// Whether two `--store` values name the same store: the same PostgreSQL string, or the same

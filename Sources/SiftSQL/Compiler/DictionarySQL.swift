@@ -305,7 +305,11 @@ private struct DictionaryPropertyCompiler {
                   let destination = schema.table(for: relationship.destination) else {
                 throw SQLUnsupported("the key \(key) of \(table.entity.name) is not a to-one relationship")
             }
-            alias = plan.context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
+            let source = alias, owner = table
+            let via: ((String) -> SQLExpression)? = table.inverseKeyColumns[key] == nil ? nil : { inner in
+                schema.toOneKey(of: key, in: owner, column: column, alias: source, innerAlias: inner)
+            }
+            alias = plan.context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey, via: via)
             table = destination
         }
         return .column(alias, table.primaryKey)

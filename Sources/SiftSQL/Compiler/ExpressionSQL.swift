@@ -286,12 +286,17 @@ struct ExpressionSQLCompiler {
                 // a foreign key naming no row is nil there, as the evaluator reads it, and one
                 // naming its row by another column or as text (`'2'`) is that row.
                 let scope = collection?.scope ?? start
+                // (A one-to-one Core Data kept on the other side is read from there too.)
+                let source = alias, owner = table
+                let via: ((String) -> SQLExpression)? = table.inverseKeyColumns[key] == nil ? nil : { inner in
+                    schema.toOneKey(of: key, in: owner, column: column, alias: source, innerAlias: inner)
+                }
                 if collection != nil || scope.joins != nil {
                     var joins = scope.joins ?? []
-                    alias = context.join(from: alias, column: column, table: destinationTable, key: destinationKey, into: &joins, cache: &scope.joinCache)
+                    alias = context.join(from: alias, column: column, table: destinationTable, key: destinationKey, into: &joins, cache: &scope.joinCache, via: via)
                     scope.joins = joins
                 } else {
-                    alias = context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey)
+                    alias = context.outerJoin(from: alias, column: column, table: destinationTable, key: destinationKey, via: via)
                 }
                 table = destination
                 if collection == nil { joinedToOne = true } else { collection?.mayReachNil = true }

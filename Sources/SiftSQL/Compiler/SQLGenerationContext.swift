@@ -31,17 +31,22 @@ final class SQLGenerationContext {
     /// The alias of the table a to-one step reaches from `alias` through `column`, joining it
     /// once: `LEFT JOIN "Person" AS "t1" ON "t1"."_pk" = "t0"."owner"`. Joins are only made for
     /// the outermost query's own key paths; subqueries carry theirs inline.
-    func join(from alias: String, column: String, table: String, key: String, into joins: inout [SQLJoin], cache: inout [String: String]) -> String {
+    /// `via` reads the key another way than the column alone (a one-to-one Core Data may keep
+    /// on the other side: ``SQLSchema/toOneKey(of:in:column:alias:innerAlias:)``), given the
+    /// alias its subquery may use.
+    func join(from alias: String, column: String, table: String, key: String, into joins: inout [SQLJoin], cache: inout [String: String],
+              via: ((String) -> SQLExpression)? = nil) -> String {
         let cacheKey = "\(alias)\u{0}\(column)"
         if let existing = cache[cacheKey] { return existing }
         let target = newAlias()
-        joins.append(SQLJoin(kind: .left, table: table, alias: target, on: .binary(.equal, .column(target, key), .column(alias, column))))
+        let source = via.map { $0(newAlias()) } ?? .column(alias, column)
+        joins.append(SQLJoin(kind: .left, table: table, alias: target, on: .binary(.equal, .column(target, key), source)))
         cache[cacheKey] = target
         return target
     }
 
     /// Joins of the outermost query.
-    func outerJoin(from alias: String, column: String, table: String, key: String) -> String {
-        join(from: alias, column: column, table: table, key: key, into: &joins, cache: &joinAliases)
+    func outerJoin(from alias: String, column: String, table: String, key: String, via: ((String) -> SQLExpression)? = nil) -> String {
+        join(from: alias, column: column, table: table, key: key, into: &joins, cache: &joinAliases, via: via)
     }
 }

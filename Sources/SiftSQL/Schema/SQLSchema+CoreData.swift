@@ -79,6 +79,18 @@ extension SQLSchema {
                 hierarchyEntityNames: hierarchy, entityNumbers: numbers,
                 columns: columns, relationships: relationships)
         }
+        // A one-to-one may be kept in one of its two columns only: each side is read from its
+        // own column, else from the other's pointing back (``toOneKey(of:in:column:alias:innerAlias:)``).
+        for (name, entityTable) in tables {
+            for relationship in entityTable.entity.relationships where !relationship.isToMany {
+                guard case .foreignKey? = entityTable.relationships[relationship.name], let inverseName = relationship.inverse,
+                      let destination = tables[relationship.destination],
+                      let inverse = destination.entity.relationship(named: inverseName), !inverse.isToMany,
+                      case .foreignKey(let column, let backTable, _)? = destination.relationships[inverseName],
+                      backTable == entityTable.table else { continue }
+                tables[name]?.inverseKeyColumns[relationship.name] = column
+            }
+        }
         // Core Data's persistent history, outside the model's layout (``CoreDataHistory``).
         if let store {
             tables.merge(CoreDataHistory.tables(in: store, model: model, objectID: objectID)) { own, _ in own }

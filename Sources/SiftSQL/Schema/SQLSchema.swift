@@ -205,6 +205,11 @@ package struct EntityTable: Sendable {
     package let columns: [String: String]
     /// Relationship name → where it is held.
     package let relationships: [String: RelationshipStorage]
+    /// One-to-ones Core Data may keep in the other side's column only: to-one relationship name
+    /// → the destination table's column that holds this row's key (the inverse's). The
+    /// relationship is read from its own column, else from the destination row pointing back
+    /// (``SQLSchema/toOneKey(of:in:column:alias:innerAlias:)``).
+    package var inverseKeyColumns: [String: String] = [:]
     /// The attribute columns with hidden folded copies (``SearchFold``) in this table.
     package var searchable: Set<String> = []
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):

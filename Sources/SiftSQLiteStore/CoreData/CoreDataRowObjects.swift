@@ -69,7 +69,9 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
     enum Relationship {
         /// A to-one: the key column of the object's own row; the destination's rows are in
         /// `destinationTable`.
-        case toOne(ForeignKey, destinationTable: String)
+        /// (`keySQL` reads the key for the row aliased `"s"`: the column, or for a one-to-one
+        /// Core Data may keep on the other side, ``SQLSchema/toOneKeySQL(of:in:column:alias:)``.)
+        case toOne(ForeignKey, destinationTable: String, keySQL: String)
         /// A to-many with a to-one inverse: the inverse's key column in the destination rows.
         case toMany(ForeignKey)
         /// A many-to-many (or a to-many without an inverse): rows of a join table.
@@ -127,7 +129,8 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
                 switch coreData.mapping(entity: entity.name, property: relationship.name) {
                 case .toOne(let owner, let column, let entityColumn, let orderColumn)?:
                     let key = ForeignKey(table: owner, column: column, entityColumn: entityColumn, orderColumn: orderColumn)
-                    relationships.append(.toOne(key, destinationTable: destination.table))
+                    relationships.append(.toOne(key, destinationTable: destination.table,
+                                                keySQL: schema.toOneKeySQL(of: relationship.name, in: table, column: column, alias: "s")))
                     foreignKeys[destination.table, default: []].append(key)
                 case .toManyThroughInverse(let owner, let column, let orderColumn)?:
                     // The inverse's entity column, which its own mapping names.
@@ -220,9 +223,9 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         let q = SQLIdentifier.quoted, pk = q(SQLSchema.coreDataPrimaryKey), ent = q(SQLSchema.coreDataEntityColumn)
         let sql: String, table: String
         switch relationship {
-        case .toOne(let key, let destination):
+        case .toOne(let key, let destination, let keySQL):
             table = destination
-            sql = "SELECT \"d\".\(pk), \"d\".\(ent) FROM \(q(key.table)) AS \"s\" JOIN \(q(destination)) AS \"d\" ON \"d\".\(pk) = \"s\".\(q(key.column)) WHERE \"s\".\(pk) = ?1"
+            sql = "SELECT \"d\".\(pk), \"d\".\(ent) FROM \(q(key.table)) AS \"s\" JOIN \(q(destination)) AS \"d\" ON \"d\".\(pk) = \(keySQL) WHERE \"s\".\(pk) = ?1"
         case .toMany(let key):
             table = key.table
             let order = (key.orderColumn.map { q($0) + ", " } ?? "") + pk
@@ -294,7 +297,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
     func addDestination(_ destination: Row, to object: Row, slot: Int) throws(StoreError) {
         guard let relationship = entities[object.entity]?.relationships[slot] else { return }
         switch relationship {
-        case .toOne(let key, _):
+        case .toOne(let key, _, _):
             try point(key, of: object, at: destination)
         case .toMany(let key):
             try point(key, of: destination, at: object)
@@ -315,7 +318,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
     func removeDestination(_ destination: Row, from object: Row, slot: Int) throws(StoreError) {
         guard let relationship = entities[object.entity]?.relationships[slot] else { return }
         switch relationship {
-        case .toOne(let key, _):
+        case .toOne(let key, _, _):
             try clear(key, of: object, from: destination)
         case .toMany(let key):
             try clear(key, of: destination, from: object)
@@ -481,7 +484,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
                 for name in constraint {
                     switch entity.slot(of: name) {
                     case .attribute(let slot)?: if let column = rows.columns[slot] { columns.append(column) }
-                    case .relationship(let slot)?: if case .toOne(let key, _)? = rows.relationships[slot] { columns.append(key.column) }
+                    case .relationship(let slot)?: if case .toOne(let key, _, _)? = rows.relationships[slot] { columns.append(key.column) }
                     case nil: break
                     }
                 }

@@ -96,13 +96,14 @@ enum CoreDataStoreDDL {
     static let siftModelKey = "SiftModel"
 
     /// `Z_METADATA.Z_PLIST`: the binary property list Core Data keeps — the store type, the
-    /// entities' version hashes and their format, the model's version identifiers, the
+    /// entities' version hashes, their format and digest, the model's version identifiers, the
     /// framework version and SQLite's auto-vacuum level — and Sift's model JSON.
     static func metadata(hashes: [String: Data], versionIdentifiers: [String], modelJSON: String) throws -> Data {
         let plist: [String: Any] = [
             "NSStoreType": "SQLite",
             "NSStoreModelVersionHashes": hashes,
             "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionHashesDigest": CoreDataModel.versionHashesDigest(hashes),
             "NSStoreModelVersionIdentifiers": versionIdentifiers.isEmpty ? [""] : versionIdentifiers,
             "NSPersistenceFrameworkVersion": 1145,
             "_NSAutoVacuumLevel": "2",

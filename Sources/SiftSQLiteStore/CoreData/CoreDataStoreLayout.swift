@@ -74,6 +74,10 @@ package struct CoreDataStoreLayout: Sendable {
                 throw StoreError(.unsupportedModel, "the model used to open \(name) is incompatible with the store: \(differences)\(more)")
             }
             (model, source, described) = (given.model, .given(modelPath), given)
+        } else if let written = writtenModel(metadata, store: store) {
+            // A store Sift created: the model it wrote (its model cache is Core Data's copy of
+            // it; its hashes were written with it, from the model as given then: not compared).
+            (model, source) = (written, .metadata)
         } else {
             switch cachedModel(database, store: store, name: modelName) {
             case .success(let cached):

@@ -7,8 +7,8 @@ extension SQLiteStore {
     /// Creates a store file in Core Data's layout for `model`, holding what `fill` saves into
     /// it, whole or not at all (as ``create(at:model:filling:)`` makes a store in Sift's
     /// layout): the tables, columns, indexes, `Z_PRIMARYKEY` rows, `Z_METADATA` (a new store
-    /// UUID, the entities' version hashes) and an empty `Z_MODELCACHE` that Core Data makes for
-    /// that model (`CoreDataStoreDDL`; docs/COREDATA-STORES.md, "Creating a store").
+    /// UUID, the entities' version hashes and their digest) and `Z_MODELCACHE` (the model as
+    /// Core Data caches it, ``CoreDataModel/modelCache()``) that Core Data makes for that model (`CoreDataStoreDDL`; docs/COREDATA-STORES.md, "Creating a store").
     ///
     /// The metadata also holds the model as Sift's model JSON, so the store opens with its
     /// model without `--model` (Core Data keeps metadata keys it does not know). The version
@@ -35,6 +35,8 @@ extension SQLiteStore {
                     }
                     try database.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?1, ?2)",
                                      [.text(UUID().uuidString), .blob([UInt8](plist))])
+                    // The model as Core Data caches it, so Core Data opens the store without the app's model.
+                    try database.run("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?1)", [.blob([UInt8](model.modelCache()))])
                 }
             } catch let error as SQLiteError where error.message.hasPrefix("too many columns on ") {
                 let table = error.message.dropFirst("too many columns on ".count)

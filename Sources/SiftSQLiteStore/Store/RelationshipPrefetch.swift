@@ -117,7 +117,7 @@ struct RelationshipPrefetch: Sendable {
             guard let table = store.schema.table(for: owner.storage.entity),
                   let relationship = table.entity.relationship(named: name),
                   let held = table.relationships[name] else { continue }
-            let groupKey = GroupKey(table: table.table, held: held)
+            let groupKey = GroupKey(table: table.table, held: held, pointingBack: table.inverseKeyColumns[name])
             if groups[groupKey] == nil {
                 groups[groupKey] = Group(table: table, relationship: relationship, held: held)
                 order.append(groupKey)
@@ -130,6 +130,8 @@ struct RelationshipPrefetch: Sendable {
     private struct GroupKey: Hashable {
         let table: String
         let held: RelationshipStorage
+        /// The other side's column a one-to-one is also read from (``EntityTable/inverseKeyColumns``).
+        let pointingBack: String?
     }
 
     /// Owners of one batch whose relationship is held in the same place.
@@ -181,7 +183,8 @@ struct RelationshipPrefetch: Sendable {
             let ownerColumn = Int32(layout.columns.count)
             let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
-                let statement = try store.database.prepare(Self.sql(held, from: table, layout: layout, count: chunk.count, test: test))
+                let statement = try store.database.prepare(Self.sql(held, of: relationship.name, from: table, schema: store.schema, layout: layout,
+                                                                    count: chunk.count, test: test))
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
@@ -263,7 +266,8 @@ struct RelationshipPrefetch: Sendable {
 
         /// The query reading the destinations of `count` owners (`?1` … `?count`), each row
         /// ending with its owner's key; owners' destinations in `destinations(of:from:key:)`'s order.
-        static func sql(_ held: RelationshipStorage, from table: EntityTable, layout: RowLayout, count: Int, test: String) -> String {
+        static func sql(_ held: RelationshipStorage, of name: String, from table: EntityTable, schema: SQLSchema, layout: RowLayout,
+                        count: Int, test: String) -> String {
             let columns = layout.columns.joined(separator: ", ")
             let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
             let list = RowKeyLists.inList(count)
@@ -271,7 +275,9 @@ struct RelationshipPrefetch: Sendable {
             let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
             switch held {
             case .foreignKey(let column, let destinationTable, let key):
-                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", key)) = \(SQLIdentifier.qualified("s", column)) WHERE \(sourceKey) \(list)"
+                // (A one-to-one Core Data kept on the other side is read from there too.)
+                let held = schema.toOneKeySQL(of: name, in: table, column: column, alias: "s")
+                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", key)) = \(held) WHERE \(sourceKey) \(list)"
             case .inverseForeignKey(let column, let destinationTable, let heldKey, let order):
                 let foreignKey = SQLIdentifier.qualified("d", column)
                 let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + destinationKey

@@ -462,7 +462,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         let sql: String
         switch storage {
         case .foreignKey(let column, let destinationTable, let destinationKey):
-            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(table.table)) AS \"s\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", destinationKey)) = \(SQLIdentifier.qualified("s", column)) WHERE \(SQLIdentifier.qualified("s", table.primaryKey)) = ?1"
+            let source = schema.toOneKeySQL(of: relationship.name, in: table, column: column, alias: "s")
+            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(table.table)) AS \"s\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", destinationKey)) = \(source) WHERE \(SQLIdentifier.qualified("s", table.primaryKey)) = ?1"
         case .inverseForeignKey(let column, let destinationTable, let sourceKey, let order):
             let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + SQLIdentifier.qualified("d", root.primaryKey)
             let test = schema.table(for: relationship.destination).map { schema.inverseEntityTestSQL(column: column, destination: $0, alias: "d") } ?? ""

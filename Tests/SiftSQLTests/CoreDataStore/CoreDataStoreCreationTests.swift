@@ -90,6 +90,41 @@ import Testing
         #expect(Set(madeHashes.keys) == Set(originalHashes.keys).subtracting(["TRANSACTION", "CHANGE", "TRANSACTIONSTRING"]))
         #expect(made["NSStoreType"] as? String == "SQLite")
         #expect(made["NSStoreModelVersionHashesVersion"] as? Int == 3)
+        // The digest of the hashes, as Core Data computes it: the fixture's own where the
+        // entities are the same (NoteStore's hashes also cover persistent history's).
+        #expect(made["NSStoreModelVersionHashesDigest"] as? String == CoreDataModel.versionHashesDigest(madeHashes))
+        if let digest = original["NSStoreModelVersionHashesDigest"] as? String, Set(madeHashes.keys) == Set(originalHashes.keys) {
+            #expect(made["NSStoreModelVersionHashesDigest"] as? String == digest, "\(fixture)")
+        }
+    }
+
+    /// `Z_MODELCACHE` holds the model as Core Data caches it: Sift's decoder of real caches
+    /// reads the model the store was made for (Recipes' from Xcode 3's `elements` included).
+    @Test(arguments: fixtures)
+    func theModelCacheHoldsTheModel(_ fixture: String) throws {
+        let url = Self.temporaryURL(fixture)
+        defer { Self.remove(url) }
+        let model = try Self.model(of: fixture)
+        _ = try SQLiteStore.createCoreData(at: url, model: model)
+        let cache = try #require(try CoreDataStoreFile.modelCache(of: SQLiteDatabase(path: url.path, options: [.readOnly])))
+        let read = try CoreDataModel(modelCache: cache, name: model.model.name)
+        // Every part the model says, a to-one's counts aside (Core Data's archive says 1 at most
+        // where a model file may say nothing).
+        func parts(_ model: DataModel) -> [String] {
+            model.entities.sorted { $0.name < $1.name }.flatMap { entity -> [String] in
+                ["\(entity.name) : \(entity.parent ?? "") abstract \(entity.isAbstract) indexes \(entity.indexes) unique \(entity.uniquenessConstraints)"]
+                    + entity.ownAttributes.sorted { $0.name < $1.name }.map { a in
+                        "\(entity.name).\(a.name) \(a.type) optional \(a.isOptional) default \(a.defaultValue.map { "\($0)" } ?? "-")"
+                    }
+                    + entity.ownRelationships.sorted { $0.name < $1.name }.map { r in
+                        "\(entity.name).\(r.name) → \(r.destination) inverse \(r.inverse ?? "-") toMany \(r.isToMany) ordered \(r.isOrdered) "
+                            + "\(r.deleteRule) optional \(r.isOptional)" + (r.isToMany ? " counts \(r.minCount) \(r.maxCount)" : "")
+                    }
+            }
+        }
+        let (written, given) = (parts(read.model), parts(model.model))
+        #expect(written == given, "\(fixture): \(zip(written, given).first { $0 != $1 }.map { "\($0.1) → \($0.0)" } ?? "")")
+        #expect(CoreDataLayout(read).check(try Self.schema(url)).matches)
     }
 
     @Test func aCreatedStoreReopensWithTheModelItWasMadeFor() throws {

@@ -189,6 +189,89 @@ import Testing
         #expect(try opened.generatedSQL(for: request).inMemoryPredicate == nil, "runs in SQL")
     }
 
+    // MARK: One-to-ones
+
+    /// Core Data keeps a one-to-one's key in its two tables' columns, but not always in both:
+    /// NoteStore names each `ICCloudState` in `ZICCLOUDSYNCINGOBJECT.ZCLOUDSTATE` while
+    /// `ZICCLOUDSTATE.ZCLOUDSYNCINGOBJECT` is NULL, and `ICNote.noteData` in both tables. Each side
+    /// reads as the hand-written SQL that looks at either column, on every fixture that has a
+    /// one-to-one (DataUsage's and knowledgeC's are empty).
+    @Test(arguments: [
+        ("NoteStore.sqlite", "ICCloudState", "cloudSyncingObject != nil",
+         "SELECT count(*) FROM ZICCLOUDSTATE c WHERE c.ZCLOUDSYNCINGOBJECT IS NOT NULL OR EXISTS (SELECT 1 FROM ZICCLOUDSYNCINGOBJECT o WHERE o.ZCLOUDSTATE = c.Z_PK)", 28),
+        ("NoteStore.sqlite", "ICCloudState", "cloudSyncingObject == nil",
+         "SELECT count(*) FROM ZICCLOUDSTATE c WHERE c.ZCLOUDSYNCINGOBJECT IS NULL AND NOT EXISTS (SELECT 1 FROM ZICCLOUDSYNCINGOBJECT o WHERE o.ZCLOUDSTATE = c.Z_PK)", 3),
+        ("NoteStore.sqlite", "ICCloudState", "cloudSyncingObject.identifier != nil",
+         "SELECT count(*) FROM ZICCLOUDSTATE c JOIN ZICCLOUDSYNCINGOBJECT o ON o.ZCLOUDSTATE = c.Z_PK WHERE o.ZIDENTIFIER IS NOT NULL", 28),
+        ("NoteStore.sqlite", "ICCloudState", "ANY cloudSyncingObject.identifier != nil AND inCloud == YES",
+         "SELECT count(*) FROM ZICCLOUDSTATE c JOIN ZICCLOUDSYNCINGOBJECT o ON o.ZCLOUDSTATE = c.Z_PK WHERE o.ZIDENTIFIER IS NOT NULL AND c.ZINCLOUD = 1", -1),
+        ("NoteStore.sqlite", "ICNote", "cloudState.inCloud == YES",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT n JOIN ZICCLOUDSTATE c ON c.Z_PK = n.ZCLOUDSTATE WHERE n.Z_ENT = 11 AND c.ZINCLOUD = 1", -1),
+        ("NoteStore.sqlite", "ICNoteData", "note.title != nil",
+         "SELECT count(*) FROM ZICNOTEDATA d JOIN ZICCLOUDSYNCINGOBJECT n ON n.Z_PK = d.ZNOTE WHERE n.ZTITLE1 IS NOT NULL", 7),
+        ("NoteStore.sqlite", "ICNote", "noteData != nil",
+         "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT n WHERE n.Z_ENT = 11 AND (n.ZNOTEDATA IS NOT NULL OR EXISTS (SELECT 1 FROM ZICNOTEDATA d WHERE d.ZNOTE = n.Z_PK))", 8),
+        ("DataUsage.sqlite", "Event", "hasScene != nil OR hasPeer != nil",
+         "SELECT count(*) FROM ZEVENT e WHERE e.ZHASSCENE IS NOT NULL OR e.ZHASPEER IS NOT NULL OR EXISTS (SELECT 1 FROM ZEVENTSCENE s WHERE s.ZWITHEVENT = e.Z_PK) OR EXISTS (SELECT 1 FROM ZPEER p WHERE p.ZWITHEVENT = e.Z_PK)", 0),
+        ("DataUsage.sqlite", "EventScene", "withEvent != nil",
+         "SELECT count(*) FROM ZEVENTSCENE s WHERE s.ZWITHEVENT IS NOT NULL OR EXISTS (SELECT 1 FROM ZEVENT e WHERE e.ZHASSCENE = s.Z_PK)", 0),
+        ("knowledgec-10.14.db", "Object", "event != nil",
+         "SELECT count(*) FROM ZOBJECT o WHERE o.ZEVENT IS NOT NULL OR EXISTS (SELECT 1 FROM ZOBJECT e WHERE e.ZVALUE = o.Z_PK)", 0),
+    ])
+    func oneToOnesReadEitherColumn(_ store: String, _ entity: String, _ predicate: String, _ sql: String, _ known: Int) throws {
+        let expected = try Self.integer(try Self.database(store), sql)
+        if known >= 0 { #expect(expected == known, "the hand-written SQL counts \(known) rows") } else { #expect(expected > 0) }
+        let request = try FetchRequest(entityName: entity, predicate: predicate)
+        let opened = try Self.open(store)
+        #expect(try opened.count(request) == expected, "\(store): \(entity) WHERE \(predicate)")
+        #expect(try opened.fetch(request).count == expected)
+        #expect(try opened.generatedSQL(for: request).inMemoryPredicate == nil, "runs in SQL")
+    }
+
+    /// Each `ICCloudState`'s `cloudSyncingObject`, read as an object's value (one at a time and
+    /// prefetched), sorted by, and fetched as a dictionary, is the row whose `ZCLOUDSTATE` names
+    /// it, though its own column is NULL; and each object's `cloudState` is the other way round.
+    @Test(arguments: [false, true])
+    func oneToOneObjectsReadTheOtherSide(_ prefetch: Bool) throws {
+        let database = try Self.database("NoteStore.sqlite")
+        var expected: [Int64: Int64] = [:]
+        for row in try database.rows("SELECT c.Z_PK, o.Z_PK FROM ZICCLOUDSTATE c JOIN ZICCLOUDSYNCINGOBJECT o ON o.ZCLOUDSTATE = c.Z_PK") {
+            if case .integer(let state) = row[0], case .integer(let object) = row[1] { expected[state] = object }
+        }
+        #expect(expected.count == 28)
+        func key(_ value: Value) -> Int64? {
+            guard case .object(let object) = value, let managed = object as? ManagedObject,
+                  let range = managed.objectID.rawValue.range(of: "/p", options: .backwards) else { return nil }
+            return Int64(managed.objectID.rawValue[range.upperBound...])
+        }
+        func ownKey(_ object: ManagedObject) -> Int64? { key(.object(object)) }
+        let store = try Self.open("NoteStore.sqlite")
+        var request = FetchRequest(entityName: "ICCloudState")
+        if prefetch { request.relationshipKeyPathsForPrefetching = ["cloudSyncingObject"] }
+        let states = try store.fetch(request)
+        #expect(states.count == 31)
+        for state in states {
+            let own = try #require(ownKey(state))
+            #expect(key(try state.value(forKey: "cloudSyncingObject")) == expected[own], "ICCloudState p\(own)")
+        }
+        var back = FetchRequest(entityName: "ICCloudSyncingObject")
+        if prefetch { back.relationshipKeyPathsForPrefetching = ["cloudState"] }
+        for object in try store.fetch(back) {
+            guard let state = key(try object.value(forKey: "cloudState")) else { continue }
+            #expect(expected[state] == ownKey(object))
+        }
+        // Sorted by the other side's attribute, as the evaluator sorts the same objects.
+        let sorted = try FetchRequest(statement: "ICCloudState WHERE cloudSyncingObject != nil SORT BY cloudSyncingObject.identifier")
+        let fetched = try store.fetch(sorted)
+        #expect(try store.generatedSQL(for: sorted).inMemoryPredicate == nil, "runs in SQL")
+        let identifiers = try fetched.map { object -> String in
+            guard case .string(let identifier) = try object.value(forKeyPath: "cloudSyncingObject.identifier") else { return "" }
+            return identifier
+        }
+        #expect(identifiers.count == 28 && !identifiers.contains(""))
+        #expect(identifiers == identifiers.sorted())
+    }
+
     // MARK: The evaluator
 
     /// On every fixture, predicates and sorts over each entity's attributes and relationships

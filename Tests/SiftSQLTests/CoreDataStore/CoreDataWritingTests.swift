@@ -197,6 +197,43 @@ import Testing
         #expect(try Self.integrity(url) == "ok")
     }
 
+    /// A one-to-one Core Data kept on one side only (NoteStore's `ZICCLOUDSYNCINGOBJECT.ZCLOUDSTATE`,
+    /// with `ZICCLOUDSTATE.ZCLOUDSYNCINGOBJECT` NULL) changed from the side whose column is NULL:
+    /// the old link is read from the other side and cleared there, and the new one is written in
+    /// both columns (as Core Data wrote `ICNote.noteData`), with the entity column.
+    @Test func aOneToOneKeptOnOneSideChangesFromTheOther() throws {
+        let url = try Self.copy("NoteStore.sqlite")
+        defer { Self.remove(url) }
+        let prefix = "x-coredata://\(try Self.storeUUID(url))/"
+        let unlinked = try #require(try Self.integer(url, "SELECT min(c.Z_PK) FROM ZICCLOUDSTATE c WHERE NOT EXISTS (SELECT 1 FROM ZICCLOUDSYNCINGOBJECT o WHERE o.ZCLOUDSTATE = c.Z_PK)"))
+        #expect(try Self.integer(url, "SELECT count(*) FROM ZICCLOUDSTATE WHERE ZCLOUDSYNCINGOBJECT IS NOT NULL") == 0)
+        // The folder p1 names the cloud state p1; the account p2 the cloud state p2.
+        #expect(try Self.rows(url, "SELECT Z_ENT, ZCLOUDSTATE FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK IN (1, 2) ORDER BY Z_PK")
+                == [[.integer(14), .integer(1)], [.integer(13), .integer(2)]])
+        do {
+            let store = try SQLiteStore.open(at: url)
+            let linked = "ICCloudState WHERE cloudSyncingObject != nil"
+            #expect(try store.count(FetchRequest(statement: linked)) == 28)
+            try store.update(ObjectID(prefix + "ICCloudState/p\(unlinked)"), attributes: [:], relationships: ["cloudSyncingObject": [ObjectID(prefix + "ICFolder/p1")]])
+            try store.update(ObjectID(prefix + "ICCloudState/p2"), attributes: [:], relationships: ["cloudSyncingObject": []])
+            try store.save()
+            #expect(try store.count(FetchRequest(statement: linked)) == 27)
+            for key in [1, 2] {
+                let state = try #require(store.object(with: ObjectID(prefix + "ICCloudState/p\(key)")))
+                guard case .null = try state.value(forKey: "cloudSyncingObject") else { Issue.record("ICCloudState p\(key) is still linked"); continue }
+            }
+            let moved = try #require(store.object(with: ObjectID(prefix + "ICCloudState/p\(unlinked)")))
+            guard case .object(let folder) = try moved.value(forKey: "cloudSyncingObject") else { Issue.record("not linked"); return }
+            #expect((folder as? ManagedObject)?.objectID == ObjectID(prefix + "ICFolder/p1"))
+        }
+        #expect(try Self.rows(url, "SELECT Z_PK, ZCLOUDSTATE FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK IN (1, 2) ORDER BY Z_PK")
+                == [[.integer(1), .integer(unlinked)], [.integer(2), .null]])
+        #expect(try Self.rows(url, "SELECT ZCLOUDSYNCINGOBJECT, Z2_CLOUDSYNCINGOBJECT FROM ZICCLOUDSTATE WHERE Z_PK = \(unlinked)") == [[.integer(1), .integer(14)]])
+        #expect(try Self.rows(url, "SELECT ZCLOUDSYNCINGOBJECT FROM ZICCLOUDSTATE WHERE Z_PK IN (1, 2)") == [[.null], [.null]])
+        #expect(try Self.integer(url, "SELECT count(*) FROM ZICCLOUDSYNCINGOBJECT WHERE ZCLOUDSTATE IN (1, 2)") == 0)
+        #expect(try Self.integrity(url) == "ok")
+    }
+
     /// Many-to-many changes on either side are one join table's rows.
     @Test func manyToManyChangesKeepOneJoinTable() throws {
         let url = try Self.copy("Accounts3.sqlite")

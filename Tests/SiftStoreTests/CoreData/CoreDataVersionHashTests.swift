@@ -20,6 +20,33 @@ import Testing
         #expect(Self.hex(SHA256Hasher.hash(Array(input.utf8))) == expected)
     }
 
+    /// SHA-512: FIPS 180-4's examples, and inputs across the 111/112/128-byte padding boundaries.
+    @Test(arguments: [
+        ("", "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"),
+        ("abc", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
+        (String(repeating: "a", count: 111), "fa9121c7b32b9e01733d034cfc78cbf67f926c7ed83e82200ef86818196921760b4beff48404df811b953828274461673c68d04e297b0eb7b2b4d60fc6b566a2"),
+        (String(repeating: "a", count: 112), "c01d080efd492776a1c43bd23dd99d0a2e626d481e16782e75d54c2503b5dc32bd05f0f1ba33e568b88fd2d970929b719ecbb152f58f130a407c8830604b70ca"),
+        (String(repeating: "a", count: 128), "b73d1929aa615934e61a871596b3f3b33359f42b8175602e89f7e06e5f658a243667807ed300314b95cacdd579f3e33abdfbe351909519a846d465c59582f321"),
+    ])
+    func sha512(_ input: String, _ expected: String) {
+        #expect(Self.hex(SHA512.hash(Array(input.utf8))) == expected)
+    }
+
+    /// `NSStoreModelVersionHashesDigest` is SHA-512 over each entity's name and hash, in name
+    /// order: from the store's own hashes and from the cached model's, on every fixture that
+    /// has one (knowledgeC, the oldest framework version, has none).
+    @Test(arguments: CoreDataFixtures.storesWithModelCache)
+    func theDigestOfTheHashesIsReproduced(_ store: String) throws {
+        let metadata = try #require(try CoreDataFixtureSchema.metadata(store))
+        guard let digest = metadata["NSStoreModelVersionHashesDigest"] as? String else {
+            #expect(store == "knowledgec-10.14.db", "\(store) has no digest")
+            return
+        }
+        #expect(CoreDataModel.versionHashesDigest(try CoreDataFixtureSchema.versionHashes(store)) == digest)
+        let model = try #require(try CoreDataFixtureSchema.model(store))
+        #expect(CoreDataModel.versionHashesDigest(model.entityVersionHashes()) == digest)
+    }
+
     @Test(arguments: CoreDataFixtures.storesWithModelCache)
     func cachedModelsReproduceTheStoresHashes(_ store: String) throws {
         let before = try CoreDataFixtures.checksum(CoreDataFixtures.url(store))

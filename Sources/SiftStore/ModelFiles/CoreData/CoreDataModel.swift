@@ -36,4 +36,7 @@ public struct CoreDataEntityDetails: Sendable, Equatable {
     /// `NSPropertyDescription.versionHash`), by name; nil when the model's source does not say
     /// enough to compute them (a model guessed from a store's schema).
     public var propertyVersionHashes: [String: Data]? = nil
+    /// Its own attributes' `NSFlagsKey` where not 0 (4: allows external binary storage, 16:
+    /// preserves its value in persistent history on deletion), by name.
+    public var attributeFlags: [String: Int] = [:]
 }

@@ -196,6 +196,7 @@ enum CoreDataModelDecoder {
                     // NSFlagsKey: 4 external binary storage, 16 preserved in persistent history on deletion.
                     var attributeFlags: Int64 = 0
                     if case .integer(let flags)? = propertyFields["NSFlagsKey"] { attributeFlags = flags }
+                    if attributeFlags != 0, let flags = Int(exactly: attributeFlags) { detail.attributeFlags[propertyName] = flags }
                     detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.attribute(
                         property: propertyHash, typeCode: code, externalStorage: attributeFlags & 4 != 0, preservesValueInHistory: attributeFlags & 16 != 0)
                 case "NSRelationshipDescription":

@@ -102,3 +102,19 @@ extension CoreDataModel {
         return result
     }
 }
+
+extension CoreDataModel {
+    /// `NSStoreModelVersionHashesDigest`, which newer Core Data writes into a store's metadata
+    /// beside the hashes: SHA-512 over each entity's name (UTF-8) followed by its 32-byte
+    /// version hash, the entities in the byte order of their names, as Base64 text. Reproduces
+    /// the digest of every fixture store that has one (Accounts3, DataUsage, IMODb2, NoteStore,
+    /// netusage; `CoreDataVersionHashTests`).
+    public static func versionHashesDigest(_ hashes: [String: Data]) -> String {
+        var bytes: [UInt8] = []
+        for name in hashes.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(contentsOf: hashes[name] ?? Data())
+        }
+        return SHA512.hash(bytes).base64EncodedString()
+    }
+}

@@ -183,6 +183,7 @@ enum XcodeElementsDecoder {
                     }
                     entity.ownAttributes.append(AttributeDescription(name: propertyName, type: type, isOptional: isOptional, defaultValue: defaultValue))
                     let external = try flag(attribute["XD_PAttK_allowsExternalBinaryDataStorage"], archive, "\(place): allowsExternalBinaryDataStorage") ?? false
+                    if external { detail.attributeFlags[propertyName] = 4 }
                     detail.propertyVersionHashes?[propertyName] = CoreDataVersionHash.attribute(
                         property: propertyHash, typeCode: code, externalStorage: external, preservesValueInHistory: false)
                     if try flag(common["XD_PPSK_isIndexed"], archive, "\(place): isIndexed") ?? false { entity.indexes.append([propertyName]) }
