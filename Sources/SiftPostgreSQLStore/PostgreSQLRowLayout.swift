@@ -6,42 +6,26 @@ import SiftSQLStore
 import SiftStore
 
 /// The columns a query selects for whole objects of one table of a PostgreSQL store, and how a
-/// row becomes a ``ManagedObject``: key, ID and entity (in a Sift store; a table read from the
-/// catalog has its key only, its IDs `<Table>/<key>` and one entity), then each attribute column
-/// of the hierarchy; a row decodes only its own entity's columns, by their attribute types.
-/// Worked out once per fetch; every object of an entity shares one ``ObjectShape``.
+/// row becomes a ``ManagedObject``: the core's ``SQLRowDecoder`` (key, ID and entity — in a Sift
+/// store; a table read from the catalog has its key only, its IDs `<Table>/<key>` and one entity
+/// — then each attribute column of the hierarchy; a row decodes only its own entity's columns,
+/// by their attribute types) over a result's row. Worked out once per fetch; every object of an
+/// entity shares one ``ObjectShape``.
 struct PostgreSQLRowLayout: Sendable {
-    /// The table's root entity's place.
-    let table: EntityTable
     /// The selected columns, qualified by `alias`.
     let columns: [String]
-    /// How each entity's rows decode, by entity name.
-    let entities: [String: EntityColumns]
-    /// The ID column's index, when IDs are a column's (else `<prefix><key>`, ``idPrefix``).
-    let idIndex: Int?
-    let idPrefix: String
-    /// The entity column's index, when the table has one (else every row is the table's entity).
-    let entityIndex: Int?
+    /// How a row becomes an object.
+    let decoder: SQLRowDecoder
 
-    /// One entity's attribute columns (indexes in the row, types) and the shape its objects share.
-    struct EntityColumns: Sendable {
-        let columns: [(index: Int, type: AttributeType)]
-        let shape: ObjectShape
-    }
+    /// The table's root entity's place.
+    var table: EntityTable { decoder.table }
 
     /// The layout of `table`'s rows in a query where it is `alias`: the columns the SQL stores'
     /// ``SQLRowLayoutPlan`` selects (the entity column whenever the table has one), each
     /// attribute read in the form its column type needs (``PostgreSQLForeignColumnType``).
     init(table: EntityTable, schema: SQLSchema, alias: String, store: PostgreSQLStore) {
-        self.table = table
-        switch table.objectID {
-        case .column:
-            idPrefix = ""
-        case .primaryKey(let prefix), .entityAndKey(let prefix):
-            // (Core Data's layout, whose IDs name each row's entity, is SQLite's only.)
-            assert(!{ if case .entityAndKey = table.objectID { true } else { false } }(), "a PostgreSQL table in Core Data's layout")
-            idPrefix = prefix
-        }
+        // (Core Data's layout, whose IDs name each row's entity, is SQLite's only.)
+        assert(!{ if case .entityAndKey = table.objectID { true } else { false } }(), "a PostgreSQL table in Core Data's layout")
         let plan = SQLRowLayoutPlan(table: table, schema: schema, readsEntityColumn: { _ in true })
         let columnTypes = store.dialect.columnTypes
         columns = plan.columns.map { column in
@@ -51,37 +35,42 @@ struct PostgreSQLRowLayout: Sendable {
                 PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(name))", columnType: columnTypes[entityTable.table]?[name])
             }
         }
-        idIndex = plan.idIndex
-        entityIndex = plan.entityIndex
-        entities = plan.entities.mapValues { entity in
-            let shape = ObjectShape(entityName: entity.name, names: AttributeNames(entity.names), storage: SQLObjectStorage(store: store, entity: entity.name))
-            return EntityColumns(columns: zip(entity.columns, entity.types).map { (index: $0, type: $1) }, shape: shape)
-        }
+        decoder = SQLRowDecoder(plan: plan, decodingType: { $0 }, store: store)
     }
 
     /// The key and ID of a row (nothing else is decoded).
     func keyAndID(_ row: PostgreSQLRow) -> (key: Int64, id: ObjectID) {
-        let key = row[0].int64Value ?? 0
-        return (key, id(key: key, stored: idIndex.map { row[$0].stringValue ?? "" }))
-    }
-
-    /// The ID of the row with `key`: the ID column's text `stored`, or `<prefix><key>`.
-    func id(key: Int64, stored: String?) -> ObjectID {
-        ObjectID(stored ?? idPrefix + String(key))
+        decoder.keyAndID(PostgreSQLRowReader(row: row))
     }
 
     /// The object a row holds.
     func object(_ row: PostgreSQLRow) throws(StoreError) -> ManagedObject {
-        let (key, id) = keyAndID(row)
-        let name = entityIndex.map { row[$0].stringValue ?? "" } ?? table.entity.name
-        guard let entity = entities[name] else {
-            throw StoreError(.corruptStore, "row \(key) of \(table.table) names entity '\(name)', which the model does not have")
-        }
         var values: [Value] = []
-        values.reserveCapacity(entity.columns.count)
-        for column in entity.columns { values.append(PostgreSQLColumnCodec.decode(row[column.index], as: column.type)) }
-        return ManagedObject(objectID: id, shape: entity.shape, values: values[...], storageKey: key)
+        values.reserveCapacity(decoder.widestRow)
+        let decoded = decoder.decode(PostgreSQLRowReader(row: row), appendingTo: &values)
+        return try decodedObject(decoded, values: values[...])
     }
+
+    /// The object of a decoded row whose values are `values`; a row naming an entity the model
+    /// does not have is a corrupt store.
+    fileprivate func decodedObject(_ row: SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
+        guard row.entity.isKnown, let shape = row.entity.shape else {
+            throw StoreError(.corruptStore, "row \(row.key) of \(table.table) names entity '\(row.entity.entity)', which the model does not have")
+        }
+        return ManagedObject(objectID: row.id, shape: shape, values: values, storageKey: row.key)
+    }
+}
+
+/// A row of a PostgreSQL result, as the SQL store core reads it, each value through
+/// `PostgreSQLValue` and ``PostgreSQLColumnCodec``.
+struct PostgreSQLRowReader: SQLRowReading {
+    let row: PostgreSQLRow
+
+    func isNull(_ column: Int) -> Bool { if case .null = row[column] { true } else { false } }
+    func int64(_ column: Int) -> Int64 { row[column].int64Value ?? 0 }
+    func text(_ column: Int) -> String { row[column].stringValue ?? "" }
+    func text(_ column: Int, equals utf8: [UInt8]) -> Bool { row[column].stringValue.map { $0.utf8.elementsEqual(utf8) } ?? false }
+    func value(_ column: Int, as type: AttributeType?) -> Value { PostgreSQLColumnCodec.decode(row[column], as: type) }
 }
 
 // MARK: Whole batches
@@ -116,58 +105,62 @@ extension PostgreSQLRowLayout {
         guard !rows.isEmpty else { return [] }
         // Every column's decoding, by its type in this result and the attribute it holds.
         var attributeTypes = [AttributeType?](repeating: nil, count: columns.count)
-        for entity in entities.values {
+        for entity in decoder.entities.values {
             for column in entity.columns where column.index < attributeTypes.count { attributeTypes[column.index] = column.type }
         }
         let decodings = attributeTypes.indices.map { ColumnDecoding(result.columnType($0), binary: result.isBinary($0), attribute: attributeTypes[$0]) }
-        var heads: [(key: Int64, id: ObjectID, entity: EntityColumns, values: Range<Int>)] = []
-        heads.reserveCapacity(rows.count)
+        var decoded: [SQLDecodedRow] = []
+        decoded.reserveCapacity(rows.count)
         var values: [Value] = []
-        let heading = 1 + (idIndex == nil ? 0 : 1) + (entityIndex == nil ? 0 : 1)  // key, ID, entity
-        values.reserveCapacity(rows.count &* Swift.max(1, columns.count - heading))
-        var lastEntity: (bytes: [UInt8], columns: EntityColumns)?
-        try withExtendedLifetime(result) { () throws(StoreError) in
+        values.reserveCapacity(rows.count &* Swift.max(1, decoder.widestRow))
+        withExtendedLifetime(result) {
             for row in rows {
-                var key: Int64 = 0
-                if case .int(let stored) = Self.value(result, row: row, column: 0, decoding: decodings[0], type: nil) { key = stored }
-                var stored: String?
-                if let idIndex {
-                    if case .string(let text) = Self.value(result, row: row, column: idIndex, decoding: decodings[idIndex], type: nil) {
-                        stored = text
-                    } else {
-                        stored = ""
-                    }
-                }
-                let id = self.id(key: key, stored: stored)
-                // The entity: the table's only one, or nearly always the previous row's, told by
-                // its bytes.
-                let entity: EntityColumns
-                if entityIndex == nil, let only = entities[table.entity.name] {
-                    entity = only
-                } else if let entityIndex, let lastEntity, decodings[entityIndex] == .text,
-                          (result.valueBytes(row: row, column: entityIndex) ?? UnsafeRawBufferPointer(start: nil, count: 0)).elementsEqual(lastEntity.bytes) {
-                    entity = lastEntity.columns
-                } else {
-                    let name = entityIndex.map { result[row][$0].stringValue ?? "" } ?? table.entity.name
-                    guard let found = entities[name] else {
-                        throw StoreError(.corruptStore, "row \(key) of \(table.table) names entity '\(name)', which the model does not have")
-                    }
-                    entity = found
-                    lastEntity = (Array(name.utf8), found)
-                }
-                let start = values.count
-                for column in entity.columns {
-                    values.append(Self.value(result, row: row, column: column.index, decoding: decodings[column.index], type: column.type))
-                }
-                heads.append((key, id, entity, start..<values.count))
+                // (The entity: nearly always the previous row's, told by its bytes.)
+                decoded.append(decoder.decode(BatchRow(result: result, row: row, decodings: decodings), previous: decoded.last?.entity, appendingTo: &values))
             }
         }
-        return heads.map { ManagedObject(objectID: $0.id, shape: $0.entity.shape, values: values[$0.values], storageKey: $0.key) }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(decoded.count)
+        for row in decoded { objects.append(try decodedObject(row, values: values[row.values])) }
+        return objects
+    }
+
+    /// A row of a result whose columns' decodings are chosen (``ColumnDecoding``).
+    private struct BatchRow: SQLRowReading {
+        let result: PostgreSQLResult
+        let row: Int
+        let decodings: [ColumnDecoding]
+
+        @inline(__always)
+        func isNull(_ column: Int) -> Bool { result.valueBytes(row: row, column: column) == nil }
+
+        @inline(__always)
+        func int64(_ column: Int) -> Int64 {
+            if case .int(let stored) = PostgreSQLRowLayout.value(result, row: row, column: column, decoding: decodings[column], type: nil) { return stored }
+            return 0
+        }
+
+        @inline(__always)
+        func text(_ column: Int) -> String {
+            if case .string(let text) = PostgreSQLRowLayout.value(result, row: row, column: column, decoding: decodings[column], type: nil) { return text }
+            return ""
+        }
+
+        @inline(__always)
+        func text(_ column: Int, equals utf8: [UInt8]) -> Bool {
+            guard decodings[column] == .text else { return text(column).utf8.elementsEqual(utf8) }
+            return result.valueBytes(row: row, column: column).map { $0.elementsEqual(utf8) } ?? false
+        }
+
+        @inline(__always)
+        func value(_ column: Int, as type: AttributeType?) -> Value {
+            PostgreSQLRowLayout.value(result, row: row, column: column, decoding: decodings[column], type: type)
+        }
     }
 
     /// One value of a result.
     @inline(__always)
-    private static func value(_ result: PostgreSQLResult, row: Int, column: Int, decoding: ColumnDecoding, type: AttributeType?) -> Value {
+    fileprivate static func value(_ result: PostgreSQLResult, row: Int, column: Int, decoding: ColumnDecoding, type: AttributeType?) -> Value {
         guard decoding != .general else { return PostgreSQLColumnCodec.decode(result[row][column], as: type) }
         guard let bytes = result.valueBytes(row: row, column: column) else { return .null }
         switch decoding {

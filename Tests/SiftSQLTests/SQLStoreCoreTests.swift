@@ -53,6 +53,53 @@ import Testing
         #expect(plan.entities["Folder"] == nil)
     }
 
+    /// A row of stored values, as a driver's row reads them.
+    struct FakeRow: SQLRowReading {
+        let values: [Value]
+        func isNull(_ column: Int) -> Bool { if case .null = values[column] { true } else { false } }
+        func int64(_ column: Int) -> Int64 { if case .int(let i) = values[column] { i } else { 0 } }
+        func text(_ column: Int) -> String { if case .string(let s) = values[column] { s } else { "" } }
+        func text(_ column: Int, equals utf8: [UInt8]) -> Bool { if case .string(let s) = values[column] { s.utf8.elementsEqual(utf8) } else { false } }
+        func value(_ column: Int, as type: AttributeType?) -> Value { values[column] }
+    }
+
+    /// The core's decoder reads each row's key, ID and entity and only its entity's attributes
+    /// into one buffer; a row is told from the previous row's entity by its entity column (a
+    /// Memo after a Note is a Memo), and an entity the layout does not know has no attributes.
+    @Test func rowDecoderDecodesEachRowAsItsOwnEntity() throws {
+        let schema = try Self.schema()
+        let table = try #require(schema.table(for: "Note"))
+        let plan = SQLRowLayoutPlan(table: table, schema: schema, readsEntityColumn: { _ in true })
+        let decoder = SQLRowDecoder(plan: plan, decodingType: { $0 }, store: nil)
+        let entityIndex = try #require(plan.entityIndex), idIndex = try #require(plan.idIndex)
+        let memo = try #require(plan.entities["Memo"])
+        func row(_ key: Int64, _ entity: String, _ title: String) -> FakeRow {
+            var values = [Value](repeating: .null, count: plan.columns.count)
+            values[0] = .int(key)
+            values[idIndex] = .string("X\(key)")
+            values[entityIndex] = .string(entity)
+            values[memo.columns[0]] = .string(title)
+            values[memo.columns[1]] = .bool(key == 2)
+            values[memo.columns[2]] = .date(Date(timeIntervalSinceReferenceDate: Double(key)))
+            return FakeRow(values: values)
+        }
+        var buffer: [Value] = []
+        var decoded: [SQLDecodedRow] = []
+        for fake in [row(1, "Note", "a"), row(2, "Memo", "b"), row(3, "Memo", "c"), row(4, "Note", "d"), row(5, "Ghost", "e")] {
+            decoded.append(decoder.decode(fake, previous: decoded.last?.entity, appendingTo: &buffer))
+        }
+        #expect(decoded.map(\.entity.entity) == ["Note", "Memo", "Memo", "Note", "Ghost"])
+        #expect(decoded.map(\.entity.isKnown) == [true, true, true, true, false])
+        #expect(decoded.map(\.key) == [1, 2, 3, 4, 5])
+        #expect(decoded.map(\.id.rawValue) == ["X1", "X2", "X3", "X4", "X5"])
+        #expect(decoded.map(\.values.count) == [2, 3, 3, 2, 0])
+        let described = { (values: ArraySlice<Value>) in values.map { "\($0)" } }
+        #expect(described(buffer[decoded[1].values]) == described([.string("b"), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 2))]))
+        #expect(described(buffer[decoded[3].values]) == described([.string("d"), .bool(false)]))
+        let (key, id) = decoder.keyAndID(row(7, "Memo", "f"))
+        #expect(key == 7 && id.rawValue == "X7")
+    }
+
     /// A store that counts the relationship reads the storage asks of it.
     final class CountingStore: SQLObjectReadingStore, @unchecked Sendable {
         let lock = NSRecursiveLock()

@@ -177,7 +177,7 @@ struct RelationshipPrefetch: Sendable {
             var byOwnerRows: [Int64: [Int]] = [:]
             for key in keys { byOwnerRows[key] = [] }
             var decoded: [Int64: Int] = [:]
-            var rows: [DecodedRow] = []
+            var rows: [SQLDecodedRow] = []
             var values: [Value] = []
             var destinations: [Owner] = []
             let ownerColumn = Int32(layout.columns.count)
@@ -194,7 +194,7 @@ struct RelationshipPrefetch: Sendable {
                     if let known = decoded[key] {
                         position = known
                     } else {
-                        let row = layout.decode(statement, appendingTo: &values)
+                        let row = layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)
                         position = rows.count
                         rows.append(row)
                         decoded[key] = position

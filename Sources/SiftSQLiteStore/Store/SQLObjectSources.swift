@@ -112,7 +112,7 @@ struct SQLStatementCursor: FetchedObjectCursor {
         guard let statement else { return [] }
         store.lock.lock(); defer { store.lock.unlock() }
         // The batch's rows decode into one buffer of values, which its objects share.
-        var rows: [DecodedRow] = []
+        var rows: [SQLDecodedRow] = []
         var values: [Value] = []
         values.reserveCapacity(Swift.min(count, 4096) &* layout.widestRow)
         var owners: [RelationshipPrefetch.Owner] = []
@@ -133,7 +133,7 @@ struct SQLStatementCursor: FetchedObjectCursor {
                 self.statement = nil
                 break
             }
-            let row = layout.decode(statement, appendingTo: &values)
+            let row = layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)
             if !prefetch.isEmpty, let storage = row.entity.storage { owners.append(.init(storage: storage, key: row.key)) }
             rows.append(row)
         }
@@ -236,7 +236,7 @@ struct SQLObjectWindow {
     /// cannot read them (translated: ``SQLiteStore/translated(_:)``).
     static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) throws -> [ManagedObject] {
         var found: [Int64: ManagedObject] = [:]
-        var rows: [DecodedRow] = []
+        var rows: [SQLDecodedRow] = []
         var values: [Value] = []
         do {
             for chunk in RowKeyLists.chunks(keys.map(\.key)) {
@@ -244,7 +244,7 @@ struct SQLObjectWindow {
                     + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
                 let statement = try store.database.prepare(sql)
                 try statement.bind(sqlValues: chunk.bindings)
-                while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
+                while try statement.step() { rows.append(layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)) }
             }
         } catch {
             throw store.translated(error)

@@ -43,7 +43,7 @@ extension SQLiteStore {
             sql = plan.countQuery()
         case .objectIDs:
             let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
-            sql = plan.select(Array(layout.expressions.prefix(layout.idColumnIndex.map { Int($0) + 1 } ?? 1)))
+            sql = plan.select(Array(layout.expressions.prefix(layout.decoder.idIndex.map { $0 + 1 } ?? 1)))
         default:
             sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).expressions)
         }

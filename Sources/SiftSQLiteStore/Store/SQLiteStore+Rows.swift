@@ -60,7 +60,8 @@ extension SQLiteStore {
         }
         let reader = FetchedRow.Reader(statement: statement, layout: layout)
         // A table of one entity: every row has the same columns (worked out once).
-        let onlyEntity = layout.entityColumnIndex == nil ? layout.entityColumns(statement) : nil
+        let onlyEntity = layout.decoder.entityIndex == nil ? layout.entityColumns(statement) : nil
+        var previous: SQLRowDecoder.Entity?
         try withExtendedLifetime(reader) {
             while true {
                 let hasRow: Bool
@@ -73,7 +74,8 @@ extension SQLiteStore {
                 if let onlyEntity {
                     try body(FetchedRow(reader: reader, entity: onlyEntity))
                 } else {
-                    let entity = layout.entityColumns(statement)
+                    let entity = layout.entityColumns(statement, previous: previous)
+                    previous = entity
                     try withExtendedLifetime(entity) { try body(FetchedRow(reader: reader, entity: entity)) }
                 }
             }
@@ -114,7 +116,7 @@ public struct FetchedRow: ~Copyable {
     /// The statement on the row and how to read it (rows of a statement).
     private let reader: Unmanaged<Reader>?
     /// The row's entity's columns (rows of a statement).
-    private let entity: Unmanaged<RowLayout.EntityColumns>?
+    private let entity: Unmanaged<SQLRowDecoder.Entity>?
     /// The object read by key (rows of a request partly run in memory).
     private let object: Unmanaged<ManagedObject>?
 
@@ -129,7 +131,7 @@ public struct FetchedRow: ~Copyable {
     }
 
     /// The statement's current row, of `entity`. (`forEachRow` keeps both alive while the row is.)
-    init(reader: Reader, entity: RowLayout.EntityColumns) {
+    init(reader: Reader, entity: SQLRowDecoder.Entity) {
         self.reader = Unmanaged.passUnretained(reader)
         self.entity = Unmanaged.passUnretained(entity)
         self.object = nil
@@ -202,8 +204,8 @@ public struct FetchedRow: ~Copyable {
 extension FetchedRow.Reader {
     /// A column of the current row, decoded as a fetch decodes it.
     @inline(__always)
-    func value(_ column: (index: Int32, type: AttributeType?)) -> Value {
-        ColumnCodec.decode(statement, column: column.index, as: column.type)
+    func value(_ column: (index: Int, type: AttributeType?)) -> Value {
+        ColumnCodec.decode(statement, column: Int32(truncatingIfNeeded: column.index), as: column.type)
     }
 }
 

@@ -426,12 +426,12 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// The objects of rows decoded into one buffer: each object's values are a slice of it.
-    func managedObjects(_ rows: [DecodedRow], values: [Value]) -> [ManagedObject] {
+    func managedObjects(_ rows: [SQLDecodedRow], values: [Value]) -> [ManagedObject] {
         rows.map { managedObject($0, values: values[$0.values]) }
     }
 
     /// A fetched object for a decoded row whose values are `values`.
-    func managedObject(_ row: DecodedRow, values: ArraySlice<Value>) -> ManagedObject {
+    func managedObject(_ row: SQLDecodedRow, values: ArraySlice<Value>) -> ManagedObject {
         let entity = row.entity
         let shape = entity.shape ?? ObjectShape(entityName: entity.entity, names: entity.names, storage: SQLObjectStorage(store: self, entity: entity.entity))
         return ManagedObject(objectID: row.id, shape: shape, values: values, storageKey: row.key)
@@ -479,9 +479,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         do {
             let statement = try database.prepare(sql)
             try statement.bind([.integer(key)])
-            var rows: [DecodedRow] = []
+            var rows: [SQLDecodedRow] = []
             var values: [Value] = []
-            while try statement.step() { rows.append(layout.decode(statement, appendingTo: &values)) }
+            while try statement.step() { rows.append(layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)) }
             return managedObjects(rows, values: values)
         } catch {
             throw translated(error)

@@ -1,0 +1,182 @@
+import SiftEvaluation
+import SiftLanguage
+import SiftSQL
+import SiftStore
+
+/// A result row as the SQL store core reads it: each driver's row (a SQLite statement on its
+/// row, a row of a PostgreSQL result) adopts it. The core reads the key, ID and entity columns
+/// through it, and asks the driver for each attribute's value, which the driver decodes from
+/// its own column in one step (no value is converted twice).
+package protocol SQLRowReading {
+    /// Whether column `column` is NULL.
+    func isNull(_ column: Int) -> Bool
+    /// Column `column` as an integer (NULL and what is not an integer: 0).
+    func int64(_ column: Int) -> Int64
+    /// Column `column` as text (NULL and what is not text: "").
+    func text(_ column: Int) -> String
+    /// Whether column `column` is text whose UTF-8 is `utf8` (without making a `String`).
+    func text(_ column: Int, equals utf8: [UInt8]) -> Bool
+    /// Column `column` read as an attribute of `type` (nil: as stored), the driver's decoding.
+    func value(_ column: Int, as type: AttributeType?) -> Value
+}
+
+/// How rows of one table become objects, the same for every SQL store: the key, ID and entity
+/// of a row, and each attribute of the row's entity decoded by its type (only the row's
+/// entity's columns are decoded), the columns being those ``SQLRowLayoutPlan`` selects.
+///
+/// Everything that does not depend on the row is worked out once here: which columns belong to
+/// which entity, how each decodes, and the attribute names, which every object of an entity
+/// shares. Decoding a row then reads its columns and nothing else.
+package struct SQLRowDecoder: Sendable {
+    /// The table's root entity's place.
+    package let table: EntityTable
+    /// How rows of each entity of the table decode (by entity name).
+    package let entities: [String: Entity]
+    /// The entity column's index, when it is selected.
+    package let entityIndex: Int?
+    /// The ID column's index, when IDs are a column's.
+    package let idIndex: Int?
+    /// How rows of each entity decode, by the number the entity column holds, where it holds
+    /// numbers (Core Data's `Z_ENT`); empty where it holds names.
+    @usableFromInline let entitiesByNumber: [Int64: Entity]
+    /// The entity every row is, when the entity column is not read.
+    @usableFromInline let onlyEntity: Entity?
+    /// The widest row's number of attribute values, to reserve a batch's buffer.
+    package let widestRow: Int
+
+    /// The columns of one entity's attributes: names (shared by every object), indexes in the
+    /// row, and the types they decode as; and the storage its objects share.
+    package final class Entity: @unchecked Sendable {
+        /// The entity's name (for an entity the layout does not know, what the row names).
+        package let entity: String
+        /// Whether the layout knows the entity (a row naming another has no attributes).
+        package let isKnown: Bool
+        package let storage: SQLObjectStorage?
+        /// What an object ID of the entity begins with, where IDs name the row's entity
+        /// (``EntityTable/ObjectIDSource/entityAndKey(prefix:)``).
+        package let idPrefix: String?
+        package let names: AttributeNames
+        package let columns: [(index: Int, type: AttributeType?)]
+        /// What the entity's objects share (with `storage`), when the layout has a store.
+        package let shape: ObjectShape?
+        /// The entity's name as UTF-8, to tell a row of it by its entity column's bytes.
+        @usableFromInline let nameUTF8: [UInt8]
+
+        package init(entity: String, isKnown: Bool = true, storage: SQLObjectStorage?, idPrefix: String? = nil,
+                     names: [String], columns: [Int], types: [AttributeType?]) {
+            self.entity = entity
+            self.isKnown = isKnown
+            self.storage = storage
+            self.idPrefix = idPrefix
+            let names = AttributeNames(names)
+            self.names = names
+            self.columns = Array(zip(columns, types))
+            self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
+            self.nameUTF8 = Array(entity.utf8)
+        }
+    }
+
+    /// The decoder of `plan`'s rows: each attribute decodes as `decodingType` says of its
+    /// model type (nil: as stored); objects decoded with it share one storage per entity of
+    /// `store`, when there is one.
+    package init(plan: SQLRowLayoutPlan, decodingType: (AttributeType) -> AttributeType?, store: (any SQLObjectReadingStore)?) {
+        let table = plan.table
+        self.table = table
+        var entities: [String: Entity] = [:]
+        for (name, entity) in plan.entities {
+            entities[name] = Entity(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) }, idPrefix: entity.idPrefix,
+                                    names: entity.names, columns: entity.columns, types: entity.types.map(decodingType))
+        }
+        var entitiesByNumber: [Int64: Entity] = [:]
+        for (number, name) in plan.entityNumbers { entitiesByNumber[number] = entities[name] }
+        self.entities = entities
+        self.entitiesByNumber = entitiesByNumber
+        self.entityIndex = plan.entityIndex
+        self.idIndex = plan.idIndex
+        self.onlyEntity = plan.entityIndex == nil ? entities[table.entity.name] ?? Self.unknown(table.entity.name) : nil
+        self.widestRow = entities.values.map(\.columns.count).max() ?? 0
+    }
+
+    /// The ID of `row` (its key read only when the ID is made of it).
+    @inlinable
+    package func id(_ row: some SQLRowReading) -> ObjectID {
+        if let idIndex { return ObjectID(row.text(idIndex)) }
+        return keyAndID(row).id
+    }
+
+    /// The key and ID of `row` (nothing else is decoded).
+    @inlinable
+    package func keyAndID(_ row: some SQLRowReading) -> (key: Int64, id: ObjectID) {
+        keyAndID(row, entity: { entity(row) })
+    }
+
+    /// The key and ID of `row`, whose entity's columns `entity` gives (asked only where the ID
+    /// names the entity).
+    @inlinable
+    func keyAndID(_ row: some SQLRowReading, entity: () -> Entity) -> (key: Int64, id: ObjectID) {
+        let key = row.int64(0)
+        if let idIndex { return (key, ObjectID(row.text(idIndex))) }
+        switch table.objectID {
+        case .primaryKey(let prefix): return (key, ObjectID(prefix + String(key)))
+        case .entityAndKey(let prefix):
+            let columns = entity()
+            return (key, ObjectID((columns.idPrefix ?? prefix + columns.entity + "/p") + String(key)))
+        case .column: return (key, ObjectID(String(key)))
+        }
+    }
+
+    /// How `row` decodes: its entity's columns (an entity the layout does not know has no
+    /// attributes, and is not ``Entity/isKnown``). `previous`, the entity of the row before,
+    /// is told by the entity column's bytes without a lookup.
+    @inlinable
+    package func entity(_ row: some SQLRowReading, previous: Entity? = nil) -> Entity {
+        if let onlyEntity { return onlyEntity }
+        guard let entityIndex else { return Self.unknown(table.entity.name) }
+        if !entitiesByNumber.isEmpty {
+            let number = row.int64(entityIndex)
+            return entitiesByNumber[number] ?? Self.unknown(String(number))
+        }
+        if let previous, row.text(entityIndex, equals: previous.nameUTF8) { return previous }
+        let name = row.text(entityIndex)
+        return entities[name] ?? Self.unknown(name)
+    }
+
+    /// The columns of an entity the layout does not know: none.
+    @usableFromInline
+    static func unknown(_ name: String) -> Entity {
+        Entity(entity: name, isKnown: false, storage: nil, names: [], columns: [], types: [])
+    }
+
+    /// Decodes `row`: its key, ID and entity, and its attribute values, appended to `values` —
+    /// a batch's rows share one buffer, and each object of the batch is a slice of it (one
+    /// allocation per batch, not per object). The decoded row says where its values are.
+    @inlinable
+    package func decode(_ row: some SQLRowReading, previous: Entity? = nil, appendingTo values: inout [Value]) -> SQLDecodedRow {
+        let entity = entity(row, previous: previous)
+        let (key, id) = keyAndID(row, entity: { entity })
+        let start = values.endIndex
+        for column in entity.columns {
+            values.append(row.value(column.index, as: column.type))
+        }
+        return SQLDecodedRow(key: key, id: id, entity: entity, values: start..<values.endIndex)
+    }
+}
+
+/// One object's row, decoded: its values are a range of the buffer it was decoded into.
+package struct SQLDecodedRow {
+    package let key: Int64
+    package let id: ObjectID
+    /// The row's entity: its name, attribute names and the storage its objects share (when
+    /// the layout was made for a store).
+    package let entity: SQLRowDecoder.Entity
+    /// Where the row's attribute values are in the buffer it was decoded into.
+    package let values: Range<Int>
+
+    @inlinable
+    package init(key: Int64, id: ObjectID, entity: SQLRowDecoder.Entity, values: Range<Int>) {
+        self.key = key
+        self.id = id
+        self.entity = entity
+        self.values = values
+    }
+}
