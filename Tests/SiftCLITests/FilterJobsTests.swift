@@ -85,7 +85,7 @@ struct FilterJobsTests {
     @Test("every input, in every format, prints as one job does", arguments: inputs.map(\.0))
     func inputsInEveryFormat(_ name: String) throws {
         let input = Self.inputs.first { $0.0 == name }!.1
-        for format in ["json", "jsonl", "table", "csv", "indices"] {
+        for format in ["json", "jsonl", "table", "csv", "indices", "box", "line", "markdown"] {
             try Self.expectSameAsOneJob(["age >= 45", "--output", format], stdin: input)
         }
     }
@@ -142,24 +142,28 @@ struct FilterJobsTests {
         #expect(failed.status == 1)
     }
 
-    @Test("--jobs must be 0 or more", arguments: ["-1", "-2"])
-    func jobsMustNotBeNegative(_ jobs: String) throws {
+    @Test("--jobs must be 1 or more", arguments: ["0", "-1", "-2"])
+    func jobsMustBePositive(_ jobs: String) throws {
         let result = try SiftBinary.run(arguments: ["filter", "age > 1", "--jobs=\(jobs)"], stdin: Self.jsonLines)
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("--jobs must be 0 (every usable processor) or more"))
+        #expect(result.status == 64, "a usage error")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--jobs must be 1 or more (threads; the default is the "))
+        #expect(result.stderr.contains("not \(jobs)"))
     }
 
-    /// One thread by default; `--jobs 0` asks for every usable processor: both print what
-    /// `--jobs 1` prints.
-    @Test func theDefaultAndJobsZeroPrintWhatOneJobPrints() throws {
-        let one = try SiftBinary.run(arguments: ["filter", "age > 1", "--jobs", "1"], stdin: Self.jsonLines)
-        #expect(one.status == 0)
-        #expect(!one.stdout.isEmpty)
-        for arguments in [["filter", "age > 1"], ["filter", "age > 1", "--jobs", "0"]] {
-            let result = try SiftBinary.run(arguments: arguments, stdin: Self.jsonLines)
-            #expect(result.stdout == one.stdout, "\(arguments)")
-            #expect(result.stderr == one.stderr, "\(arguments)")
-            #expect(result.status == one.status, "\(arguments)")
+    /// The default is every usable processor (with tiny chunks, so a small input is cut many
+    /// times), and prints what `--jobs 1` prints, on the inputs with their edge cases.
+    @Test("the default jobs print what one job prints", arguments: inputs.map(\.0))
+    func theDefaultPrintsWhatOneJobPrints(_ name: String) throws {
+        let input = Self.inputs.first { $0.0 == name }!.1
+        var environment = SiftBinary.environment
+        environment["SIFT_FILTER_CHUNK_BYTES"] = "64"
+        for arguments in [["age >= 45", "--output", "jsonl"], ["age >= 45", "--limit", "4", "--output", "json"]] {
+            let one = try Self.filter(arguments, stdin: input, jobs: 1)
+            let byDefault = try SiftBinary.run(arguments: ["filter"] + arguments, stdin: input, environment: environment)
+            #expect(byDefault.stdout == one.stdout, "\(arguments)")
+            #expect(byDefault.stderr == one.stderr, "\(arguments)")
+            #expect(byDefault.status == one.status, "\(arguments)")
         }
     }
 }

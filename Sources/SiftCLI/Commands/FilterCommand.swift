@@ -56,9 +56,10 @@ struct FilterCommand: ParsableCommand {
 
             --jobs N reads and matches JSON Lines (any sequence of values but a top-level array,
             without --path) on N threads, in chunks cut at line boundaries, and prints the
-            results in input order, exactly as --jobs 1 (one thread, the default) prints them;
-            --jobs 0 uses the processors the process may use (its affinity mask, bounded by a
-            cgroup CPU quota).
+            results in input order, exactly as --jobs 1 (one thread) prints them. The default is
+            the processors the process may use (its affinity mask, bounded by a cgroup CPU
+            quota); --jobs 1 reads on one thread. A top-level array and --path are read on one
+            thread.
 
             On a predicate error, sift prints the predicate with a caret under the column; on
             malformed input (including text that is not UTF-8), the line and column. Either way
@@ -110,7 +111,7 @@ struct FilterCommand: ParsableCommand {
     @Flag(help: "Print only the number of results.")
     var count = false
 
-    @Option(help: ArgumentHelp("Read and match on N threads (default 1; 0: the processors the process may use).", valueName: "N"))
+    @Option(help: ArgumentHelp("Read and match on N threads (default: the processors the process may use).", valueName: "N"))
     var jobs: Int?
 
     func validate() throws {
@@ -126,7 +127,7 @@ struct FilterCommand: ParsableCommand {
         }
         if limit < 0 { throw ValidationError("--limit must be 0 or more (0 means no limit), not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
-        if let jobs, jobs < 0 { throw ValidationError("--jobs must be 0 (every usable processor) or more, not \(jobs)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more (threads; the default is the \(UsableProcessors.count) processors this process may use), not \(jobs)") }
         if count && sectionBy != nil { throw ValidationError("--count prints one number; it cannot be used with --section-by") }
         if let path, pathKeys(path).contains(where: \.isEmpty) {
             throw ValidationError("--path takes a key path of keys separated by '.' (items, data.items), not '\(path)'")
@@ -155,9 +156,8 @@ struct FilterCommand: ParsableCommand {
         let missingKeyPaths = MissingKeys.keyPaths(readBy: compiled.predicate) + optionKeyPaths.map(MissingKeys.plainKeys)
         // More than one job reads JSON Lines (any sequence of values but an array) in chunks;
         // an array, or --path, is read on one thread.
-        // One thread unless asked: on this project's 2-core machine two threads have not yet
-        // been measured faster than one (docs/PERFORMANCE.md, "Every core").
-        let jobs = self.jobs.map { $0 == 0 ? UsableProcessors.count : $0 } ?? 1
+        // By default, the processors the process may use (docs/PERFORMANCE.md, "Every core").
+        let jobs = self.jobs ?? UsableProcessors.count
         var readAlready: [UInt8] = []
         if jobs > 1 && path == nil, let start = ParallelMatcher.readStart(input.descriptor) {
             readAlready = start

@@ -112,19 +112,19 @@ package final class LineChunks: @unchecked Sendable {
         }
     }
 
+    /// Where `read` puts its bytes before they join `pending` (made once: a pipe gives 64 KiB a
+    /// read, and zero-filling a chunk's length of `pending` for each cost more than the input).
+    private var readBuffer: [UInt8] = []
+
     /// Reads once into `pending`; the system's message on failure.
     private func readMore() -> String? {
         let want = max(chunkBytes, 1 << 16)
+        if readBuffer.count < want { readBuffer = [UInt8](repeating: 0, count: want) }
         let old = pending.count
-        pending.reserveCapacity(old + want)
         while true {
-            var n = 0
-            pending.append(contentsOf: repeatElement(0, count: want))
-            pending.withUnsafeMutableBufferPointer { buffer in
-                n = read(fileDescriptor, buffer.baseAddress! + old, want)
-            }
-            pending.removeLast(want - max(n, 0))
+            let n = readBuffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, want) }
             if n > 0 {
+                readBuffer.withUnsafeBufferPointer { pending.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
                 if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
                 return nil
             }

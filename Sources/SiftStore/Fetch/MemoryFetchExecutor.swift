@@ -11,14 +11,19 @@ import SiftLanguage
 ///
 /// With an `interruption`, its `interrupt()` stops a fetch between objects (see
 /// ``FetchInterruption``).
+///
+/// A predicate is evaluated over a large store's objects on several threads
+/// (``FetchParallelism``): the same matches in the same order, and the same first error.
 struct MemoryFetchExecutor {
     let snapshot: GraphSnapshot
     let interruption: FetchInterruption?
+    let parallelism: FetchParallelism
     var model: DataModel { snapshot.graph.model }
 
-    init(snapshot: GraphSnapshot, interruption: FetchInterruption? = nil) {
+    init(snapshot: GraphSnapshot, interruption: FetchInterruption? = nil, parallelism: FetchParallelism = .automatic) {
         self.snapshot = snapshot
         self.interruption = interruption
+        self.parallelism = parallelism
     }
 
     func execute(_ request: FetchRequest) throws -> FetchResult {
@@ -104,14 +109,52 @@ struct MemoryFetchExecutor {
     private func filter(_ request: FetchRequest, entity: EntityDescription) throws -> [Int] {
         let members = Set((request.includesSubentities ? entity.entityAndSubentities : [entity.name]).compactMap(model.entityPosition(named:)))
         let predicate = try request.predicate.map { p throws(EvaluationError) in try CompiledPredicate(p) }
+        let count = snapshot.graph.objects.count
+        let jobs = parallelism.jobs(forObjects: count)
+        guard let predicate, jobs > 1 else {
+            var matched: [Int] = []
+            try Self.filter(0..<count, snapshot, members, predicate, interruption, into: &matched)
+            return matched
+        }
+        // The objects in consecutive ranges on `jobs` threads (the compiled predicate and the
+        // snapshot are shared, immutable), the ranges' matches joined in order; the first
+        // range that failed fails the fetch with its first error, as one loop would.
         var matched: [Int] = []
-        for (position, object) in snapshot.graph.objects.enumerated() {
+        var failure: (any Error)?
+        let snapshot = self.snapshot, interruption = self.interruption
+        ParallelRanges.run(count: count, jobs: jobs, minimumLength: parallelism.minimumRange, work: { range -> RangeMatches in
+            var result = RangeMatches()
+            do {
+                try Self.filter(range, snapshot, members, predicate, interruption, into: &result.positions)
+            } catch {
+                result.failure = error
+            }
+            return result
+        }, take: { result in
+            matched.append(contentsOf: result.positions)
+            failure = result.failure
+            return failure == nil
+        })
+        if let failure { throw failure }
+        return matched
+    }
+
+    /// The matches among the objects at `positions`, appended to `matched` in order.
+    private static func filter(_ positions: Range<Int>, _ snapshot: GraphSnapshot, _ members: Set<Int>, _ predicate: CompiledPredicate?,
+                               _ interruption: FetchInterruption?, into matched: inout [Int]) throws {
+        let objects = snapshot.graph.objects
+        for position in positions {
             if position % FetchInterruption.checkInterval == 0 { try interruption?.check() }
-            guard let object, members.contains(object.entity) else { continue }
+            guard let object = objects[position], members.contains(object.entity) else { continue }
             if let predicate, !(try predicate.evaluate(snapshot.view(position))) { continue }
             matched.append(position)
         }
-        return matched
+    }
+
+    /// One range's matches, and the error that stopped it.
+    private struct RangeMatches: Sendable {
+        var positions: [Int] = []
+        var failure: (any Error)?
     }
 
     private func page<T>(_ items: [T], _ request: FetchRequest) -> [T] {
@@ -131,5 +174,26 @@ struct MemoryFetchExecutor {
         for name in request.relationshipCountsForPrefetching { try ModelKeyPaths.checkPrefetchCount(name, entity: entity) }
         let matched = try filter(request, entity: entity)
         return try DictionaryResults.make(request, objects: matched.map(snapshot.view), entity: entity)
+    }
+}
+
+/// On how many threads an in-memory fetch evaluates its predicate: one below `threshold`
+/// objects (threads cost more than they save on small stores), else `jobs`.
+struct FetchParallelism: Sendable {
+    /// The threads for a large store.
+    var jobs: Int
+    /// The least number of objects (of every entity) worth more than one thread.
+    var threshold: Int
+    /// The least number of objects a thread is given at a time.
+    var minimumRange: Int
+
+    /// The processors this process may use (``UsableProcessors``), from 10,000 objects on, in
+    /// ranges of at least 1,024 objects.
+    static let automatic = FetchParallelism(jobs: UsableProcessors.count, threshold: 10_000, minimumRange: 1024)
+    /// One thread always.
+    static let one = FetchParallelism(jobs: 1, threshold: .max, minimumRange: 1024)
+
+    func jobs(forObjects count: Int) -> Int {
+        count >= threshold ? jobs : 1
     }
 }

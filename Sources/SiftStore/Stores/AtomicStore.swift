@@ -343,8 +343,20 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
         return snapshot
     }
 
+    /// On how many threads fetches evaluate their predicates (the tests set it).
+    var fetchParallelism: FetchParallelism {
+        get { lock.lock(); defer { lock.unlock() }; return parallelism }
+        set { lock.lock(); defer { lock.unlock() }; parallelism = newValue }
+    }
+    private var parallelism = FetchParallelism.automatic
+
+    /// The executor of a fetch on the current snapshot.
+    private func executor() -> MemoryFetchExecutor {
+        MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption, parallelism: fetchParallelism)
+    }
+
     public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).execute(request)
+        try executor().execute(request)
     }
 
     /// How many objects this store's fetches have made that exist right now: lets a program
@@ -352,11 +364,11 @@ public final class AtomicStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public var liveObjectCount: Int { liveObjects.value }
 
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).objects(request)
+        try executor().objects(request)
     }
 
     public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        try MemoryFetchExecutor(snapshot: snapshot(), interruption: interruption).sections(request)
+        try executor().sections(request)
     }
 
     public func object(with id: ObjectID) -> ManagedObject? {
