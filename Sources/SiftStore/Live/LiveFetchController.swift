@@ -298,16 +298,32 @@ public final class LiveFetchController: @unchecked Sendable {
                 }
             }
         }
-        // Take every named object out of the result.
+        // Take every named object out of the result — but one whose sort keys and section are
+        // as before stays where it is (a new fetch orders it among its ties as before), its
+        // values renewed.
+        var fetchedByID: [ObjectID: Int] = [:]
+        for (index, object) in fetched.enumerated() { fetchedByID[object.id] = index }
+        var stayed = Set<Int>()
         var sections = old.sections
         var found = 0
+        let few = named.count <= 8 ? Array(named) : nil
         for s in sections.indices {
             let ids = sections[s].objectIDs
             var removed: [Int] = []
-            if named.count <= 8 {
-                for (r, id) in ids.enumerated() where named.contains(id) { removed.append(r) }
+            if let few {
+                // A few IDs: compared directly, not hashed (one hash per object of the result
+                // would cost more than the rest of the change).
+                for (r, id) in ids.enumerated() where few.contains(id) { removed.append(r) }
             } else {
                 for r in ids.indices where named.contains(ids[r]) { removed.append(r) }
+            }
+            removed.removeAll { r in
+                guard let index = fetchedByID[ids[r]], fetched[index].section == sections[s].name,
+                      ordering.order(fetched[index].values, rows[s].sortValues[r]) == 0 else { return false }
+                stayed.insert(index)
+                rows[s].sortValues[r] = fetched[index].values
+                rows[s].hashes[r] = fetched[index].hash
+                return true
             }
             for r in removed.reversed() {
                 sections[s].objectIDs.remove(at: r)
@@ -327,7 +343,7 @@ public final class LiveFetchController: @unchecked Sendable {
             }
         }
         // Put the fetched objects back in their places.
-        for object in fetched {
+        for (index, object) in fetched.enumerated() where !stayed.contains(index) {
             guard let place = place(object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
             if place.newSection {
                 sections.insert(.init(name: object.section, objectIDs: []), at: place.section)
