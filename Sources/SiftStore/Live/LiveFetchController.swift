@@ -319,16 +319,14 @@ public final class LiveFetchController: @unchecked Sendable {
             }
             removed.removeAll { r in
                 guard let index = fetchedByID[ids[r]], fetched[index].section == sections[s].name,
-                      ordering.order(fetched[index].values, rows[s].sortValues[r]) == 0 else { return false }
+                      ordering.order(fetched[index].values, rows[s], r) == 0 else { return false }
                 stayed.insert(index)
-                rows[s].sortValues[r] = fetched[index].values
-                rows[s].hashes[r] = fetched[index].hash
+                rows[s].set(fetched[index].values, hash: fetched[index].hash, at: r)
                 return true
             }
             for r in removed.reversed() {
                 sections[s].objectIDs.remove(at: r)
-                rows[s].sortValues.remove(at: r)
-                rows[s].hashes.remove(at: r)
+                rows[s].remove(at: r)
             }
             found += removed.count
         }
@@ -347,11 +345,10 @@ public final class LiveFetchController: @unchecked Sendable {
             guard let place = place(object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
             if place.newSection {
                 sections.insert(.init(name: object.section, objectIDs: []), at: place.section)
-                rows.insert(LiveSectionRows(indexTitle: object.title, sortValues: [], hashes: []), at: place.section)
+                rows.insert(LiveSectionRows(indexTitle: object.title, keys: object.values.count), at: place.section)
             }
             sections[place.section].objectIDs.insert(object.id, at: place.row)
-            rows[place.section].sortValues.insert(object.values, at: place.row)
-            rows[place.section].hashes.insert(object.hash, at: place.row)
+            rows[place.section].insert(object.values, hash: object.hash, at: place.row)
         }
         let snapshot = ResultsSnapshot(sections: sections)
         if found == 0 && fetched.isEmpty { return ResultsChangeSet(snapshot: old) }
@@ -379,7 +376,7 @@ public final class LiveFetchController: @unchecked Sendable {
             var low = 0, high = rows.count
             while low < high {
                 let middle = (low + high) / 2
-                let order = ordering.order(values, rows[middle].sortValues[rows[middle].sortValues.count - 1])
+                let order = ordering.order(values, rows[middle], rows[middle].count - 1)
                 if upper ? order >= 0 : order > 0 { low = middle + 1 } else { high = middle }
             }
             return low
@@ -393,7 +390,7 @@ public final class LiveFetchController: @unchecked Sendable {
         guard position(upper: true) == lower else { return nil }
         // The objects before and after the place.
         let previous: (section: Int, row: Int)? = lower.row > 0 ? (lower.section, lower.row - 1)
-            : lower.section > 0 ? (lower.section - 1, rows[lower.section - 1].sortValues.count - 1) : nil
+            : lower.section > 0 ? (lower.section - 1, rows[lower.section - 1].count - 1) : nil
         let next: (section: Int, row: Int)? = lower.section < rows.count ? lower : nil
         if let previous, sections[previous.section].name == name {
             return (previous.section, previous.row + 1, false)
@@ -408,10 +405,10 @@ public final class LiveFetchController: @unchecked Sendable {
 
     /// The first row of a section not before `values` (after them, for the upper bound).
     private func bound(_ values: [Value], in section: LiveSectionRows, upper: Bool) -> Int {
-        var low = 0, high = section.sortValues.count
+        var low = 0, high = section.count
         while low < high {
             let middle = (low + high) / 2
-            let order = ordering.order(values, section.sortValues[middle])
+            let order = ordering.order(values, section, middle)
             if upper ? order >= 0 : order > 0 { low = middle + 1 } else { high = middle }
         }
         return low
@@ -485,17 +482,16 @@ public final class LiveFetchController: @unchecked Sendable {
             sections.reserveCapacity(fetched.count)
             rows.reserveCapacity(fetched.count)
             for section in fetched {
-                var ids: [ObjectID] = [], values: [[Value]] = [], hashes: [Int] = []
+                var ids: [ObjectID] = []
+                var sectionRows = LiveSectionRows(indexTitle: section.indexTitle, keys: ordering.sortAttributes?.count ?? 0)
                 ids.reserveCapacity(section.objects.count)
-                values.reserveCapacity(section.objects.count)
-                hashes.reserveCapacity(section.objects.count)
+                sectionRows.reserveCapacity(section.objects.count)
                 try section.objects.forEachObject { object in
                     ids.append(object.objectID)
-                    values.append(ordering.sortValues(of: object))
-                    hashes.append(ordering.shownHash(of: object))
+                    sectionRows.append(ordering.sortValues(of: object), hash: ordering.shownHash(of: object))
                 }
                 sections.append(.init(name: section.name, objectIDs: ids))
-                rows.append(LiveSectionRows(indexTitle: section.indexTitle, sortValues: values, hashes: hashes))
+                rows.append(sectionRows)
             }
             return (ResultsSnapshot(sections: sections), rows)
         }

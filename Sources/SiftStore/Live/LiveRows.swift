@@ -104,10 +104,11 @@ struct LiveOrdering: Sendable {
         }
     }
 
-    /// The order of two objects' sort key values (-1, 0, 1) by the sort descriptors.
-    func order(_ a: [Value], _ b: [Value]) -> Int {
-        for (k, key) in sortKeys.enumerated() where k < a.count && k < b.count {
-            let order = Sorting.compare(a[k], b[k], comparator: key.comparator)
+    /// The order (-1, 0, 1) by the sort descriptors of sort key values `a` and the object at
+    /// `row` of `section`.
+    func order(_ a: [Value], _ section: LiveSectionRows, _ row: Int) -> Int {
+        for (k, key) in sortKeys.enumerated() where k < a.count && k < section.columns.count {
+            let order = Sorting.compare(a[k], section.columns[k][row], comparator: key.comparator)
             if order != 0 { return key.ascending ? order : -order }
         }
         return 0
@@ -115,11 +116,45 @@ struct LiveOrdering: Sendable {
 }
 
 /// One section of a live result as the controller keeps it: its index title, and each
-/// object's sort key values and hash of shown values, in the order of the snapshot's IDs.
+/// object's sort key values (a column per sort key, no allocation per object) and hash of
+/// shown values, in the order of the snapshot's IDs.
 struct LiveSectionRows: Sendable {
     var indexTitle: String
-    var sortValues: [[Value]]
+    var columns: [[Value]]
     var hashes: [Int]
+
+    init(indexTitle: String, keys: Int) {
+        self.indexTitle = indexTitle
+        columns = Array(repeating: [], count: keys)
+        hashes = []
+    }
+
+    var count: Int { hashes.count }
+
+    mutating func append(_ values: [Value], hash: Int) {
+        for k in columns.indices { columns[k].append(values[k]) }
+        hashes.append(hash)
+    }
+
+    mutating func insert(_ values: [Value], hash: Int, at row: Int) {
+        for k in columns.indices { columns[k].insert(values[k], at: row) }
+        hashes.insert(hash, at: row)
+    }
+
+    mutating func set(_ values: [Value], hash: Int, at row: Int) {
+        for k in columns.indices { columns[k][row] = values[k] }
+        hashes[row] = hash
+    }
+
+    mutating func remove(at row: Int) {
+        for k in columns.indices { columns[k].remove(at: row) }
+        hashes.remove(at: row)
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        for k in columns.indices { columns[k].reserveCapacity(count) }
+        hashes.reserveCapacity(count)
+    }
 }
 
 /// A live result's objects, read a batch at a time by ID when they are accessed (the
