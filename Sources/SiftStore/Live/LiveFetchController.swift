@@ -56,6 +56,8 @@ public final class LiveFetchController: @unchecked Sendable {
     private let ordering: LiveOrdering
     /// How many changes were followed by their rows alone (for the tests).
     private(set) var rowFollowedChanges = 0
+    /// How many objects were placed among ties by the store's order (for the tests).
+    private(set) var tiesPlaced = 0
     private var observation: StoreChangeObservation?
     private var streams: [UInt64: AsyncStream<ResultsChangeSet>.Continuation] = [:]
     private var nextStream: UInt64 = 0
@@ -342,7 +344,7 @@ public final class LiveFetchController: @unchecked Sendable {
         }
         // Put the fetched objects back in their places.
         for (index, object) in fetched.enumerated() where !stayed.contains(index) {
-            guard let place = place(object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
+            guard let place = try place(object.id, object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
             if place.newSection {
                 sections.insert(.init(name: object.section, objectIDs: []), at: place.section)
                 rows.insert(LiveSectionRows(indexTitle: object.title, keys: object.values.count), at: place.section)
@@ -360,15 +362,17 @@ public final class LiveFetchController: @unchecked Sendable {
         return changeSet
     }
 
-    /// Where an object with sort key `values` in the section named `name` goes: its section
-    /// (new or not) and row. Nil when it ties with another object on every sort key, or where
-    /// its section would not be one run of the sorted results.
-    private func place(_ values: [Value], name: String, in sections: [ResultsSnapshot.Section], rows: [LiveSectionRows],
-                       sectioned: Bool) -> (section: Int, row: Int, newSection: Bool)? {
+    /// Where object `id` with sort key `values` in the section named `name` goes: its section
+    /// (new or not) and row. Where it ties with others on every sort key, the store says its
+    /// place among them (``tiePlace(_:_:from:to:sections:)``). Nil where that cannot be told,
+    /// or where its section would not be one run of the sorted results.
+    private func place(_ id: ObjectID, _ values: [Value], name: String, in sections: [ResultsSnapshot.Section], rows: [LiveSectionRows],
+                       sectioned: Bool) throws -> (section: Int, row: Int, newSection: Bool)? {
         guard sectioned else {
             guard let first = rows.first else { return nil }
             let lower = bound(values, in: first, upper: false), upper = bound(values, in: first, upper: true)
-            return lower == upper ? (0, lower, false) : nil
+            if lower == upper { return (0, lower, false) }
+            return try tiePlace(id, values, from: (0, lower), to: (0, upper), sections: sections).map { (0, $0.row, false) }
         }
         // The first section whose last object is not before the object (at or after it, for
         // the upper bound).
@@ -386,8 +390,12 @@ public final class LiveFetchController: @unchecked Sendable {
             guard s < rows.count else { return (rows.count, 0) }
             return (s, bound(values, in: rows[s], upper: upper))
         }
-        let lower = position(upper: false)
-        guard position(upper: true) == lower else { return nil }
+        var lower = position(upper: false)
+        let upper = position(upper: true)
+        if upper != lower {
+            guard let tied = try tiePlace(id, values, from: lower, to: upper, sections: sections) else { return nil }
+            lower = tied.row == rows[tied.section].count ? (tied.section + 1, 0) : tied
+        }
         // The objects before and after the place.
         let previous: (section: Int, row: Int)? = lower.row > 0 ? (lower.section, lower.row - 1)
             : lower.section > 0 ? (lower.section - 1, rows[lower.section - 1].count - 1) : nil
@@ -401,6 +409,67 @@ public final class LiveFetchController: @unchecked Sendable {
         if let previous, let next, previous.section == next.section { return nil }
         if sections.contains(where: { $0.name == name }) { return nil }
         return (previous.map { $0.section + 1 } ?? 0, 0, true)
+    }
+
+    /// Where object `id` goes among the objects between `lower` and `upper` (global places)
+    /// that tie with it on every sort key: a new fetch orders ties by insertion, which only
+    /// the store knows, so it is asked for the tied objects' IDs in its order. Nil where the
+    /// sort keys do not compare by equality (another comparator than `compare`, a value a
+    /// predicate cannot hold) or the store's order of the others is not the result's.
+    private func tiePlace(_ id: ObjectID, _ values: [Value], from lower: (section: Int, row: Int), to upper: (section: Int, row: Int),
+                          sections: [ResultsSnapshot.Section]) throws -> (section: Int, row: Int)? {
+        guard let attributes = ordering.sortAttributes, ordering.sortKeys.allSatisfy({ $0.comparator == .compare }) else { return nil }
+        var tests: [PredicateNode] = request.predicate.map { [$0] } ?? []
+        for (attribute, value) in zip(attributes, values) {
+            let constant: ConstantValue
+            switch value {
+            case .null: constant = .null
+            case .bool(let x): constant = .bool(x)
+            case .int(let x): constant = .int(x)
+            case .double(let x): constant = .double(x)
+            case .decimal(let x): constant = .decimal(x)
+            case .string(let x): constant = .string(x)
+            case .date(let x): constant = .date(x)
+            case .data(let x): constant = .data(x)
+            case .uuid(let x): constant = .uuid(x)
+            case .array, .set, .dictionary, .object: return nil
+            }
+            tests.append(PredicateNode(.comparison(Comparison(.keyPath(keys: [attribute]), .equalTo, .constant(constant)))))
+        }
+        // The tied objects of the result, in its order.
+        var tied: [ObjectID] = []
+        var place = lower
+        while place < upper {
+            guard place.section < sections.count else { break }
+            if place.row >= sections[place.section].objectIDs.count {
+                place = (place.section + 1, 0)
+                continue
+            }
+            tied.append(sections[place.section].objectIDs[place.row])
+            place.row += 1
+        }
+        var tieRequest = FetchRequest(entityName: request.entityName, predicate: tests.count == 1 ? tests[0] : .and(tests),
+                                      sortDescriptors: request.sortDescriptors)
+        tieRequest.includesSubentities = request.includesSubentities
+        let known = Set(tied)
+        let ordered = try readingOneState { try store.fetch(tieRequest).checkedObjectIDs() }.filter { $0 == id || known.contains($0) }
+        guard let index = ordered.firstIndex(of: id), ordered.count == tied.count + 1,
+              Array(ordered[..<index]) + Array(ordered[(index + 1)...]) == tied else { return nil }
+        tiesPlaced += 1
+        // `index` objects of the tie come before it.
+        place = lower
+        var remaining = index
+        while remaining > 0 {
+            let count = sections[place.section].objectIDs.count
+            if place.row + remaining <= count {
+                place.row += remaining
+                remaining = 0
+            } else {
+                remaining -= count - place.row
+                place = (place.section + 1, 0)
+            }
+        }
+        return place
     }
 
     /// The first row of a section not before `values` (after them, for the upper bound).
