@@ -24,13 +24,15 @@ public protocol LiveFetchControllerDelegate: AnyObject {
 /// Where changes come from: the saves of a ``ChangeReportingStore`` (every store of the
 /// library) in this process, and the commits of other processes to an
 /// ``ExternalChangeObservingStore`` (SQLite, JSON, plist, PostgreSQL), observed from ``performFetch()`` on;
-/// for any other store call ``refresh()``. Each change is found by fetching the results' IDs
-/// again and diffing them with the previous ones (``ResultsDiff``); the store's report of which
-/// objects changed which keys decides the updates: an object is an update when a key the fetch
+/// for any other store call ``refresh()``. Where the store says which objects changed and the
+/// request reads only its entity's attributes, only those objects are fetched again and placed
+/// by the sort key values the controller keeps; otherwise the whole result is fetched again and
+/// diffed with the previous one (``ResultsDiff``). An object is an update when a key the fetch
 /// reads changed — the request's `propertiesToFetch` (every attribute when it has none), its
-/// sort keys and its section key path. A change to any other key is no change. After a
-/// ``refresh()`` the store has not said what changed, so there are no updates, only inserts,
-/// deletes and moves.
+/// sort keys and its section key path — as the store reports, or, after a refetch, as the hash
+/// of its shown values says. A change to any other key is no change. The controller keeps
+/// identifiers, sort keys and hashes, not objects: sections read their objects by identifier a
+/// batch at a time when accessed.
 public final class LiveFetchController: @unchecked Sendable {
     /// The store the results come from.
     public let store: any PersistentStore
