@@ -40,15 +40,35 @@ extension PostgreSQLStore: ExternalChangeObservingStore {
         return StoreChangeObservation { running.cancel() }
     }
 
-    /// Runs `body` (a live result's fetch and the reading of its IDs) again, up to twice, when it
-    /// fails: its statements each read the latest commit, so another session committing between
-    /// them (rows gone between a section's count and its IDs) fails it once; the read after that
-    /// commit succeeds (and the commit's notification brings another).
+    /// Runs `body` (a live result's fetch and the reading of its IDs, sort keys and values) in
+    /// one snapshot: a `REPEATABLE READ` read-only transaction on the store's session, holding
+    /// the store's lock, so another session committing half-way does not mix two states (each
+    /// fetch in it runs in a savepoint). Inside a transaction already open (pending changes, or
+    /// streams reading a result) the reads are that transaction's; there, a read that fails
+    /// because another session committed between two statements is tried again, up to twice.
     public func readingOneState<T>(_ body: () throws -> T) throws -> T {
-        for _ in 0..<2 {
-            if let result = try? body() { return result }
+        lock.lock(); defer { lock.unlock() }
+        guard !connection.isInTransaction else {
+            for _ in 0..<2 {
+                if let result = try? body() { return result }
+            }
+            return try body()
         }
-        return try body()
+        do {
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        } catch {
+            throw Self.storeError(error)
+        }
+        do {
+            let result = try body()
+            if connection.isInTransaction && !streams.holdsTransaction {
+                try? connection.execute(connection.isInFailedTransaction ? "ROLLBACK" : "COMMIT")
+            }
+            return result
+        } catch {
+            if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
+            throw error
+        }
     }
 
     /// The store's session's process ID, search path and schema.

@@ -145,3 +145,49 @@ import Testing
         #expect(seen.withLock { $0 } == 2)
     }
 }
+
+/// Another process's writes to a SQLite store are refetched whole ("unknown"): the objects'
+/// hashes of shown values make an update made by `sqlite3` an update, and a change to a value
+/// the fetch does not read nothing at all.
+@Suite struct LiveSQLiteShellTests {
+    static func shell(_ database: URL, _ sql: String) throws -> Int32 {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [database.path, sql]
+        try shell.run()
+        shell.waitUntilExit()
+        return shell.terminationStatus
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func updatesBySQLite3() throws {
+        let directory = try LiveExternalChangesTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = try JSONModelFormat.read(Data(LiveFetchControllerTests.modelJSON.utf8))
+        let store = try StoreKind.sqlite.make(model, name: "shell", in: directory)
+        let first = try store.insert("Item", ["serial": 1, "group": "a", "rank": 1, "shown": true, "title": "one"])
+        let second = try store.insert("Item", ["serial": 2, "group": "a", "rank": 2, "shown": true, "title": "two"])
+        try store.save()
+        let file = try #require((store as? SQLiteStore)?.url)
+        let controller = try LiveFetchController(store: store, request: LiveFetchControllerTests.request())
+        let collector = LiveExternalChangesTests.Collector()
+        controller.delegate = collector
+        try controller.performFetch()
+        defer { controller.stopFollowing() }
+        func next() -> ResultsChangeSet? {
+            guard LiveExternalChangesTests.eventually({ collector.changeSets.withLock { !$0.isEmpty } }) else { return nil }
+            return collector.take().first
+        }
+        // A memo (not read), then a title (read): the first change set is the title's update.
+        try #require(try Self.shell(file, #"UPDATE "Item" SET "memo" = 'm' WHERE "_id" = '\#(first)'"#) == 0)
+        try #require(try Self.shell(file, #"UPDATE "Item" SET "title" = 'deux' WHERE "_id" = '\#(second)'"#) == 0)
+        let update = try #require(next())
+        #expect(update.updates == [.init(kind: .update, objectID: second, oldIndexPath: .init(section: 0, row: 1), newIndexPath: .init(section: 0, row: 1))])
+        #expect(update.moves.isEmpty && update.inserts.isEmpty && update.deletes.isEmpty)
+        // A rank past the other's: a move.
+        try #require(try Self.shell(file, #"UPDATE "Item" SET "rank" = 3 WHERE "_id" = '\#(first)'"#) == 0)
+        let move = try #require(next())
+        #expect(move.moves == [.init(kind: .move, objectID: first, oldIndexPath: .init(section: 0, row: 0), newIndexPath: .init(section: 0, row: 1))])
+        #expect(move.updates.isEmpty)
+    }
+}

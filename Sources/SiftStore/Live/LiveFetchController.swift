@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftLanguage
 
 /// Told each change set of a ``LiveFetchController`` (Core Data's
@@ -23,13 +24,15 @@ public protocol LiveFetchControllerDelegate: AnyObject {
 /// Where changes come from: the saves of a ``ChangeReportingStore`` (every store of the
 /// library) in this process, and the commits of other processes to an
 /// ``ExternalChangeObservingStore`` (SQLite, JSON, plist, PostgreSQL), observed from ``performFetch()`` on;
-/// for any other store call ``refresh()``. Each change is found by fetching the results' IDs
-/// again and diffing them with the previous ones (``ResultsDiff``); the store's report of which
-/// objects changed which keys decides the updates: an object is an update when a key the fetch
+/// for any other store call ``refresh()``. Where the store says which objects changed and the
+/// request reads only its entity's attributes, only those objects are fetched again and placed
+/// by the sort key values the controller keeps; otherwise the whole result is fetched again and
+/// diffed with the previous one (``ResultsDiff``). An object is an update when a key the fetch
 /// reads changed — the request's `propertiesToFetch` (every attribute when it has none), its
-/// sort keys and its section key path. A change to any other key is no change. After a
-/// ``refresh()`` the store has not said what changed, so there are no updates, only inserts,
-/// deletes and moves.
+/// sort keys and its section key path — as the store reports, or, after a refetch, as the hash
+/// of its shown values says. A change to any other key is no change. The controller keeps
+/// identifiers, sort keys and hashes, not objects: sections read their objects by identifier a
+/// batch at a time when accessed.
 public final class LiveFetchController: @unchecked Sendable {
     /// The store the results come from.
     public let store: any PersistentStore
@@ -48,7 +51,15 @@ public final class LiveFetchController: @unchecked Sendable {
     private let followsOtherProcesses: Bool
     private var results: SectionedFetchResults?
     private var current = ResultsSnapshot()
-    private var places: [ObjectID: ResultIndexPath] = [:]
+    /// Each section's index title, sort key values and hashes of shown values (by row).
+    private var rows: [LiveSectionRows] = []
+    /// Where each object is: built when asked, after each change that moved objects.
+    private var places: [ObjectID: ResultIndexPath]?
+    private let ordering: LiveOrdering
+    /// How many changes were followed by their rows alone (for the tests).
+    private(set) var rowFollowedChanges = 0
+    /// How many objects were placed among ties by the store's order (for the tests).
+    private(set) var tiesPlaced = 0
     private var observation: StoreChangeObservation?
     private var streams: [UInt64: AsyncStream<ResultsChangeSet>.Continuation] = [:]
     private var nextStream: UInt64 = 0
@@ -86,6 +97,7 @@ public final class LiveFetchController: @unchecked Sendable {
         } else {
             readKeys = Set(request.propertiesToFetch.map(\.name)).union(always)
         }
+        ordering = LiveOrdering(request: request, entity: entity, readKeys: readKeys)
     }
 
     deinit {
@@ -104,11 +116,9 @@ public final class LiveFetchController: @unchecked Sendable {
     /// first line).
     public func performFetch(reportingTheResult: Bool) throws {
         followLock.lock(); defer { followLock.unlock() }
-        let (fetched, snapshot) = try fetchWithIDs()
+        let (snapshot, rows) = try readWhole()
         lock.lock()
-        results = fetched
-        current = snapshot
-        places = Self.places(of: snapshot)
+        install(snapshot, rows)
         let observe = observation == nil
         let subscribers = Array(streams.values)
         lock.unlock()
@@ -188,7 +198,10 @@ public final class LiveFetchController: @unchecked Sendable {
     /// Where an object is in the results, or nil when it is not one of them.
     public func indexPath(of objectID: ObjectID) -> ResultIndexPath? {
         lock.lock(); defer { lock.unlock() }
-        return places[objectID]
+        if let places { return places[objectID] }
+        let built = Self.places(of: current)
+        places = built
+        return built[objectID]
     }
 
     /// The change sets from now on, each once, until the controller is freed (each call is a
@@ -207,23 +220,35 @@ public final class LiveFetchController: @unchecked Sendable {
         return stream
     }
 
-    /// Fetches the results again and reports what changed (no updates: the store has not said
-    /// what changed): for a store that does not report its saves, and after another process
-    /// wrote the store. Returns the change set, or nil when nothing changed.
+    /// Fetches the results again and reports what changed: for a store that does not report
+    /// its saves, and after another process wrote the store. Updates are the objects whose
+    /// shown values (the hash of the attributes the fetch reads) changed. Returns the change
+    /// set, or nil when nothing changed.
     @discardableResult
     public func refresh() throws -> ResultsChangeSet? {
-        try follow(updated: [])
+        followLock.lock(); defer { followLock.unlock() }
+        return try followByRefetching(updated: [])
     }
 
     /// Follows one save's changes (a ``ChangeReportingStore`` calls it by itself; a store of
     /// your own may call it with what it knows). Returns the change set, or nil when nothing
     /// the controller shows changed.
+    ///
+    /// Where the store says which objects changed (``StoreChanges/isComplete``) and the request
+    /// reads only its entity's attributes, only those objects are fetched again (the request's
+    /// predicate and `SELF IN` their IDs) and placed by their sort keys; otherwise the whole
+    /// result is fetched again and diffed.
     @discardableResult
     public func storeDidChange(_ changes: StoreChanges) throws -> ResultsChangeSet? {
         guard !changes.isEmpty else { return nil }
         var updated: Set<ObjectID> = []
         for (id, keys) in changes.updated where keys.contains(where: reads) { updated.insert(id) }
-        return try follow(updated: updated)
+        followLock.lock(); defer { followLock.unlock() }
+        if changes.isComplete, let changeSet = try followByRows(changes, updated: updated) {
+            lock.lock(); rowFollowedChanges += 1; lock.unlock()
+            return changeSet.isEmpty ? nil : publish(changeSet)
+        }
+        return try followByRefetching(updated: updated)
     }
 
     /// Whether a change to `key` changes what the fetch shows.
@@ -233,37 +258,314 @@ public final class LiveFetchController: @unchecked Sendable {
         return !relationshipNames.contains(key)
     }
 
-    private func follow(updated: Set<ObjectID>) throws -> ResultsChangeSet? {
-        followLock.lock(); defer { followLock.unlock() }
-        let (fetched, snapshot) = try fetchWithIDs()
+    /// How many changed objects are followed by rows at most; more are refetched whole.
+    static let rowFollowingLimit = 500
+
+    /// Follows a change the store described completely by the objects it names: fetches those
+    /// whose place may have changed, takes every named object out of the result and puts the
+    /// fetched ones back where their sort keys place them. Returns nil where that cannot be
+    /// done exactly (the request reads other objects, an object ties with another on every
+    /// sort key — a new fetch orders ties by insertion —, a section would split or merge):
+    /// the caller then refetches the whole result.
+    private func followByRows(_ changes: StoreChanges, updated: Set<ObjectID>) throws -> ResultsChangeSet? {
+        guard let positionKeys = ordering.positionKeys, ordering.sortAttributes != nil else { return nil }
         lock.lock()
-        let changeSet = ResultsDiff.changes(from: current, to: snapshot, updated: updated)
-        results = fetched
-        current = snapshot
-        failure = nil
-        if !changeSet.deletes.isEmpty || !changeSet.inserts.isEmpty || !changeSet.moves.isEmpty || !changeSet.sectionDeletes.isEmpty || !changeSet.sectionInserts.isEmpty {
-            places = Self.places(of: snapshot)
+        let old = current
+        var rows = self.rows
+        lock.unlock()
+        guard rows.count == old.sections.count else { return nil }
+        // The objects whose place, membership or shown values may have changed.
+        var refetch = changes.inserted
+        for (id, keys) in changes.updated where keys.contains(where: { positionKeys.contains($0) || reads($0) }) {
+            refetch.insert(id)
         }
-        let subscribers = Array(streams.values)
+        refetch.subtract(changes.deleted)
+        let named = refetch.union(changes.deleted)
+        guard named.count <= Self.rowFollowingLimit else { return nil }
+        if named.isEmpty { return ResultsChangeSet(snapshot: old) }
+        // Their values now, read from one state of the store.
+        var fetched: [(id: ObjectID, section: String, title: String, values: [Value], hash: Int)] = []
+        if !refetch.isEmpty {
+            try readingOneState {
+                var request = self.request
+                let byID = try LiveObjectSource.request(request.entityName, ids: Array(refetch), includesSubentities: request.includesSubentities,
+                                                        predicate: request.predicate)
+                request.predicate = byID.predicate
+                request.fetchBatchSize = 0
+                let sections = request.sectionNameKeyPath == nil
+                    ? [FetchedSection(name: "", indexTitle: "", objects: try store.fetch(request))]
+                    : try store.fetchSections(request).sections
+                for section in sections {
+                    try section.objects.forEachObject { object in
+                        fetched.append((object.objectID, section.name, section.indexTitle, ordering.sortValues(of: object), ordering.shownHash(of: object)))
+                    }
+                }
+            }
+        }
+        // Take every named object out of the result — but one whose sort keys and section are
+        // as before stays where it is (a new fetch orders it among its ties as before), its
+        // values renewed.
+        var fetchedByID: [ObjectID: Int] = [:]
+        for (index, object) in fetched.enumerated() { fetchedByID[object.id] = index }
+        var stayed = Set<Int>()
+        var sections = old.sections
+        var found = 0
+        let few = named.count <= 8 ? Array(named) : nil
+        for s in sections.indices {
+            let ids = sections[s].objectIDs
+            var removed: [Int] = []
+            if let few {
+                // A few IDs: compared directly, not hashed (one hash per object of the result
+                // would cost more than the rest of the change).
+                for (r, id) in ids.enumerated() where few.contains(id) { removed.append(r) }
+            } else {
+                for r in ids.indices where named.contains(ids[r]) { removed.append(r) }
+            }
+            removed.removeAll { r in
+                guard let index = fetchedByID[ids[r]], fetched[index].section == sections[s].name,
+                      ordering.order(fetched[index].values, rows[s], r) == 0 else { return false }
+                stayed.insert(index)
+                rows[s].set(fetched[index].values, hash: fetched[index].hash, at: r)
+                return true
+            }
+            for r in removed.reversed() {
+                sections[s].objectIDs.remove(at: r)
+                rows[s].remove(at: r)
+            }
+            found += removed.count
+        }
+        let sectioned = request.sectionNameKeyPath != nil
+        if sectioned {
+            // Sections left empty go; two of one name meeting would merge (a new fetch's sections
+            // are the runs of equal names): refetch then.
+            for s in sections.indices.reversed() where sections[s].objectIDs.isEmpty {
+                sections.remove(at: s)
+                rows.remove(at: s)
+                if s > 0, s < sections.count, sections[s - 1].name == sections[s].name { return nil }
+            }
+        }
+        // Put the fetched objects back in their places.
+        for (index, object) in fetched.enumerated() where !stayed.contains(index) {
+            guard let place = try place(object.id, object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
+            if place.newSection {
+                sections.insert(.init(name: object.section, objectIDs: []), at: place.section)
+                rows.insert(LiveSectionRows(indexTitle: object.title, keys: object.values.count), at: place.section)
+            }
+            sections[place.section].objectIDs.insert(object.id, at: place.row)
+            rows[place.section].insert(object.values, hash: object.hash, at: place.row)
+        }
+        let snapshot = ResultsSnapshot(sections: sections)
+        if found == 0 && fetched.isEmpty { return ResultsChangeSet(snapshot: old) }
+        let changeSet = ResultsDiff.changes(from: old, to: snapshot, updated: updated)
+        lock.lock()
+        install(snapshot, rows, moved: !changeSet.isEmpty && !(changeSet.moves.isEmpty && changeSet.inserts.isEmpty && changeSet.deletes.isEmpty && changeSet.sectionInserts.isEmpty && changeSet.sectionDeletes.isEmpty))
+        failure = nil
+        lock.unlock()
+        return changeSet
+    }
+
+    /// Where object `id` with sort key `values` in the section named `name` goes: its section
+    /// (new or not) and row. Where it ties with others on every sort key, the store says its
+    /// place among them (``tiePlace(_:_:from:to:sections:)``). Nil where that cannot be told,
+    /// or where its section would not be one run of the sorted results.
+    private func place(_ id: ObjectID, _ values: [Value], name: String, in sections: [ResultsSnapshot.Section], rows: [LiveSectionRows],
+                       sectioned: Bool) throws -> (section: Int, row: Int, newSection: Bool)? {
+        guard sectioned else {
+            guard let first = rows.first else { return nil }
+            let lower = bound(values, in: first, upper: false), upper = bound(values, in: first, upper: true)
+            if lower == upper { return (0, lower, false) }
+            return try tiePlace(id, values, from: (0, lower), to: (0, upper), sections: sections).map { (0, $0.row, false) }
+        }
+        // The first section whose last object is not before the object (at or after it, for
+        // the upper bound).
+        func section(upper: Bool) -> Int {
+            var low = 0, high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = ordering.order(values, rows[middle], rows[middle].count - 1)
+                if upper ? order >= 0 : order > 0 { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        func position(upper: Bool) -> (section: Int, row: Int) {
+            let s = section(upper: upper)
+            guard s < rows.count else { return (rows.count, 0) }
+            return (s, bound(values, in: rows[s], upper: upper))
+        }
+        var lower = position(upper: false)
+        let upper = position(upper: true)
+        if upper != lower {
+            guard let tied = try tiePlace(id, values, from: lower, to: upper, sections: sections) else { return nil }
+            lower = tied.row == rows[tied.section].count ? (tied.section + 1, 0) : tied
+        }
+        // The objects before and after the place.
+        let previous: (section: Int, row: Int)? = lower.row > 0 ? (lower.section, lower.row - 1)
+            : lower.section > 0 ? (lower.section - 1, rows[lower.section - 1].count - 1) : nil
+        let next: (section: Int, row: Int)? = lower.section < rows.count ? lower : nil
+        if let previous, sections[previous.section].name == name {
+            return (previous.section, previous.row + 1, false)
+        }
+        if let next, sections[next.section].name == name {
+            return (next.section, next.row, false)
+        }
+        if let previous, let next, previous.section == next.section { return nil }
+        if sections.contains(where: { $0.name == name }) { return nil }
+        return (previous.map { $0.section + 1 } ?? 0, 0, true)
+    }
+
+    /// Where object `id` goes among the objects between `lower` and `upper` (global places)
+    /// that tie with it on every sort key: a new fetch orders ties by insertion, which only
+    /// the store knows, so it is asked for the tied objects' IDs in its order. Nil where the
+    /// sort keys do not compare by equality (another comparator than `compare`, a value a
+    /// predicate cannot hold) or the store's order of the others is not the result's.
+    private func tiePlace(_ id: ObjectID, _ values: [Value], from lower: (section: Int, row: Int), to upper: (section: Int, row: Int),
+                          sections: [ResultsSnapshot.Section]) throws -> (section: Int, row: Int)? {
+        guard let attributes = ordering.sortAttributes, ordering.sortKeys.allSatisfy({ $0.comparator == .compare }) else { return nil }
+        var tests: [PredicateNode] = request.predicate.map { [$0] } ?? []
+        for (attribute, value) in zip(attributes, values) {
+            let constant: ConstantValue
+            switch value {
+            case .null: constant = .null
+            case .bool(let x): constant = .bool(x)
+            case .int(let x): constant = .int(x)
+            case .double(let x): constant = .double(x)
+            case .decimal(let x): constant = .decimal(x)
+            case .string(let x): constant = .string(x)
+            case .date(let x): constant = .date(x)
+            case .data(let x): constant = .data(x)
+            case .uuid(let x): constant = .uuid(x)
+            case .array, .set, .dictionary, .object: return nil
+            }
+            tests.append(PredicateNode(.comparison(Comparison(.keyPath(keys: [attribute]), .equalTo, .constant(constant)))))
+        }
+        // The tied objects of the result, in its order.
+        var tied: [ObjectID] = []
+        var place = lower
+        while place < upper {
+            guard place.section < sections.count else { break }
+            if place.row >= sections[place.section].objectIDs.count {
+                place = (place.section + 1, 0)
+                continue
+            }
+            tied.append(sections[place.section].objectIDs[place.row])
+            place.row += 1
+        }
+        var tieRequest = FetchRequest(entityName: request.entityName, predicate: tests.count == 1 ? tests[0] : .and(tests),
+                                      sortDescriptors: request.sortDescriptors)
+        tieRequest.includesSubentities = request.includesSubentities
+        let known = Set(tied)
+        let ordered = try readingOneState { try store.fetch(tieRequest).checkedObjectIDs() }.filter { $0 == id || known.contains($0) }
+        guard let index = ordered.firstIndex(of: id), ordered.count == tied.count + 1,
+              Array(ordered[..<index]) + Array(ordered[(index + 1)...]) == tied else { return nil }
+        tiesPlaced += 1
+        // `index` objects of the tie come before it.
+        place = lower
+        var remaining = index
+        while remaining > 0 {
+            let count = sections[place.section].objectIDs.count
+            if place.row + remaining <= count {
+                place.row += remaining
+                remaining = 0
+            } else {
+                remaining -= count - place.row
+                place = (place.section + 1, 0)
+            }
+        }
+        return place
+    }
+
+    /// The first row of a section not before `values` (after them, for the upper bound).
+    private func bound(_ values: [Value], in section: LiveSectionRows, upper: Bool) -> Int {
+        var low = 0, high = section.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = ordering.order(values, section, middle)
+            if upper ? order >= 0 : order > 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Fetches the whole result again and diffs it with the previous one; updates are the
+    /// objects the store names (`updated`) and those whose shown values' hash changed.
+    private func followByRefetching(updated: Set<ObjectID>) throws -> ResultsChangeSet? {
+        let (snapshot, newRows) = try readWhole()
+        lock.lock()
+        var updated = updated
+        if rows.count == current.sections.count {
+            var hashes: [ObjectID: Int] = [:]
+            for (s, section) in current.sections.enumerated() {
+                for (r, id) in section.objectIDs.enumerated() { hashes[id] = rows[s].hashes[r] }
+            }
+            for (s, section) in snapshot.sections.enumerated() {
+                for (r, id) in section.objectIDs.enumerated() {
+                    if let hash = hashes[id], hash != newRows[s].hashes[r] { updated.insert(id) }
+                }
+            }
+        }
+        let changeSet = ResultsDiff.changes(from: current, to: snapshot, updated: updated)
+        install(snapshot, newRows, moved: !(changeSet.deletes.isEmpty && changeSet.inserts.isEmpty && changeSet.moves.isEmpty && changeSet.sectionDeletes.isEmpty && changeSet.sectionInserts.isEmpty))
+        failure = nil
         lock.unlock()
         guard !changeSet.isEmpty else { return nil }
+        return publish(changeSet)
+    }
+
+    /// Tells the subscribers and the delegate.
+    private func publish(_ changeSet: ResultsChangeSet) -> ResultsChangeSet {
+        lock.lock()
+        let subscribers = Array(streams.values)
+        lock.unlock()
         for subscriber in subscribers { subscriber.yield(changeSet) }
         delegate?.controller(self, didChange: changeSet)
         return changeSet
     }
 
-    /// The results and their IDs, read from one state of the store (another process may be
-    /// committing while they are read).
-    private func fetchWithIDs() throws -> (SectionedFetchResults, ResultsSnapshot) {
-        func read() throws -> (SectionedFetchResults, ResultsSnapshot) {
+    /// Makes `snapshot` the current result (the caller holds `lock`); its objects are read by
+    /// ID a batch at a time when accessed.
+    private func install(_ snapshot: ResultsSnapshot, _ rows: [LiveSectionRows], moved: Bool = true) {
+        current = snapshot
+        self.rows = rows
+        if moved { places = nil }
+        results = SectionedFetchResults(sections: zip(snapshot.sections, rows).map { section, rows in
+            FetchedSection(name: section.name, indexTitle: rows.indexTitle,
+                           objects: FetchedObjects(source: LiveObjectSource(store: store, request: request, ids: section.objectIDs),
+                                                   batchSize: request.fetchBatchSize))
+        }, warning: nil)
+    }
+
+    /// Runs `body` on one state of the store, where the store can say so.
+    private func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        guard let watched = store as? any ExternalChangeObservingStore else { return try body() }
+        return try watched.readingOneState(body)
+    }
+
+    /// The whole result, read from one state of the store (another process may be committing
+    /// while it is read): its IDs, and each object's sort key values and hash of shown values,
+    /// read a batch at a time; the objects themselves are not kept.
+    private func readWhole() throws -> (ResultsSnapshot, [LiveSectionRows]) {
+        try readingOneState {
             // Without a section key path, one section named "" holds every object (as in Core Data).
             let fetched = request.sectionNameKeyPath == nil
-                ? SectionedFetchResults(sections: [FetchedSection(name: "", indexTitle: "", objects: try store.fetch(request))], warning: nil)
-                : try store.fetchSections(request)
-            return (fetched, try ResultsSnapshot(fetched))
+                ? [FetchedSection(name: "", indexTitle: "", objects: try store.fetch(request))]
+                : try store.fetchSections(request).sections
+            var sections: [ResultsSnapshot.Section] = []
+            var rows: [LiveSectionRows] = []
+            sections.reserveCapacity(fetched.count)
+            rows.reserveCapacity(fetched.count)
+            for section in fetched {
+                var ids: [ObjectID] = []
+                var sectionRows = LiveSectionRows(indexTitle: section.indexTitle, keys: ordering.sortAttributes?.count ?? 0)
+                ids.reserveCapacity(section.objects.count)
+                sectionRows.reserveCapacity(section.objects.count)
+                try section.objects.forEachObject { object in
+                    ids.append(object.objectID)
+                    sectionRows.append(ordering.sortValues(of: object), hash: ordering.shownHash(of: object))
+                }
+                sections.append(.init(name: section.name, objectIDs: ids))
+                rows.append(sectionRows)
+            }
+            return (ResultsSnapshot(sections: sections), rows)
         }
-        guard let watched = store as? any ExternalChangeObservingStore else { return try read() }
-        return try watched.readingOneState(read)
     }
 
     private static func places(of snapshot: ResultsSnapshot) -> [ObjectID: ResultIndexPath] {
