@@ -288,7 +288,7 @@ struct KeyedArchiveWriter {
 
 extension CoreDataModel {
     /// The model as Core Data keeps it in a store's `Z_MODELCACHE`: a raw-deflated
-    /// `NSKeyedArchiver` archive of its `NSManagedObjectModel` (what ``init(modelCache:)`` reads).
+    /// `NSKeyedArchiver` archive of its `NSManagedObjectModel` (what ``init(modelCache:name:limit:)`` reads).
     public func modelCache() -> Data {
         CoreDataModelEncoder.cache(self)
     }
