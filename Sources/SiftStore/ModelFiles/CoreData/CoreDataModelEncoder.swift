@@ -50,7 +50,7 @@ enum CoreDataModelEncoder {
                     "NSEntity": .uid(own),
                     "NSIsOptional": .bool(attribute.isOptional),
                     "NSIsTransient": .bool(false),
-                    "NSAttributeType": .integer(Int64(details?.attributeTypeCodes[attribute.name] ?? typeCode(attribute.type))),
+                    "NSAttributeType": .integer(Int64(details?.attributeTypeCodes[attribute.name] ?? CoreDataModel.typeCode(of: attribute.type))),
                     "NSFlagsKey": .integer(Int64(details?.attributeFlags[attribute.name] ?? 0)),
                 ]
                 if let value = attribute.defaultValue, let archived = writer.plain(value) { fields["NSDefaultValue"] = archived }
@@ -111,26 +111,6 @@ enum CoreDataModelEncoder {
     }
 
     private typealias Value = KeyedArchiveWriter.Value
-
-    /// Core Data's `NSAttributeType` code of a Sift type (``CoreDataModelDecoder/attributeTypes`` the other way).
-    static func typeCode(_ type: AttributeType) -> Int {
-        switch type {
-        case .integer16: 100
-        case .integer32: 200
-        case .integer64: 300
-        case .decimal: 400
-        case .double: 500
-        case .float: 600
-        case .string: 700
-        case .boolean: 800
-        case .date: 900
-        case .binary: 1000
-        case .uuid: 1100
-        case .uri: 1200
-        case .transformable: 1800
-        default: 0
-        }
-    }
 
     static func deleteRuleCode(_ rule: DeleteRule) -> Int64 {
         switch rule {
