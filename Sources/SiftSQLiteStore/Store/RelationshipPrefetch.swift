@@ -111,20 +111,41 @@ struct RelationshipPrefetch: Sendable {
     /// The owners grouped by where their relationship `name` is held (owners whose relationship
     /// is held in the same place are read together), in the order first met.
     private static func groups(_ owners: [Owner], _ name: String, store: SQLiteStore) -> [Group] {
-        var groups: [GroupKey: Group] = [:]
-        var order: [GroupKey] = []
+        let schema = store.schema
+        var groups: [Group] = []
+        var indexOfKey: [GroupKey: Int] = [:]
+        // Owners of one storage (one entity) are in one group: its place is found once per
+        // storage, not once per owner (a batch's owners mostly share one storage).
+        var indexOfStorage: [ObjectIdentifier: Int?] = [:]
+        var last: (storage: SQLObjectStorage, index: Int?)?
         for owner in owners {
-            guard let table = store.schema.table(for: owner.storage.entity),
-                  let relationship = table.entity.relationship(named: name),
-                  let held = table.relationships[name] else { continue }
-            let groupKey = GroupKey(table: table.table, held: held, pointingBack: table.inverseKeyColumns[name])
-            if groups[groupKey] == nil {
-                groups[groupKey] = Group(table: table, relationship: relationship, held: held)
-                order.append(groupKey)
+            let index: Int?
+            if let last, last.storage === owner.storage {
+                index = last.index
+            } else if let known = indexOfStorage[ObjectIdentifier(owner.storage)] {
+                index = known
+            } else {
+                index = groupIndex(of: owner.storage.entity, name, schema, &groups, &indexOfKey)
+                indexOfStorage[ObjectIdentifier(owner.storage)] = index
             }
-            groups[groupKey]?.add(owner)
+            last = (owner.storage, index)
+            if let index { groups[index].add(owner) }
         }
-        return order.compactMap { groups[$0] }
+        return groups
+    }
+
+    /// The position in `groups` of the group that owners of `entity` join, made if needed; nil
+    /// where `entity` has no relationship `name` the store holds.
+    private static func groupIndex(of entity: String, _ name: String, _ schema: SQLSchema, _ groups: inout [Group],
+                                   _ indexOfKey: inout [GroupKey: Int]) -> Int? {
+        guard let table = schema.table(for: entity),
+              let relationship = table.entity.relationship(named: name),
+              let held = table.relationships[name] else { return nil }
+        let groupKey = GroupKey(table: table.table, held: held, pointingBack: table.inverseKeyColumns[name])
+        if let index = indexOfKey[groupKey] { return index }
+        groups.append(Group(table: table, relationship: relationship, held: held))
+        indexOfKey[groupKey] = groups.count - 1
+        return groups.count - 1
     }
 
     private struct GroupKey: Hashable {
