@@ -83,17 +83,47 @@ public enum ISO8601 {
         if secondsOfDay < 0 { secondsOfDay += 86400; days -= 1 }
         let (year, month, day) = civilFromDays(days)
         let hour = secondsOfDay / 3600, minute = secondsOfDay / 60 % 60, second = secondsOfDay % 60
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(abs(v))
-            return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        // The text's bytes written in place (one buffer, not a string per field: a JSON Lines
+        // result prints a date per row).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendDigits(year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(hour, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(minute, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(second, width: 2, to: &bytes)
         if micros > 0 {
-            var digits = pad(micros, 6)
-            while digits.hasSuffix("0") { digits.removeLast() }
-            text += "." + digits
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(micros, width: 6, to: &bytes)
+            while bytes.last == UInt8(ascii: "0") { bytes.removeLast() }
         }
-        return text + "Z"
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` in decimal, zero-padded to at least `width` digits, a minus sign first when
+    /// negative (`-0044`).
+    private static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var count = 1
+        var rest = magnitude / 10
+        while rest > 0 { count += 1; rest /= 10 }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
+        var index = bytes.count - 1
+        while magnitude > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        }
+        assert(index >= start - 1, "the digits fit the width made for them")
     }
 
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
