@@ -55,6 +55,9 @@ extension RelationshipReadingStorage {
     }
 
     package func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID] {
+        // (Prefetched destinations first, without looking the relationship up: only a
+        // relationship of the entity is ever prefetched. Printing a to-one asks this per object.)
+        if let loaded = prefetchedDestinations(relationship, of: object.storageKey) { return loaded.map(\.objectID) }
         guard let table = schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return [] }
         return destinationObjects(description, from: table, of: object).map(\.objectID)
     }
