@@ -204,8 +204,11 @@ struct RelationshipPrefetch: Sendable {
             let ownerColumn = Int32(layout.columns.count)
             let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
-                let statement = try store.database.prepare(Self.sql(held, of: relationship.name, from: table, schema: store.schema, layout: layout,
-                                                                    count: chunk.count, test: test))
+                // (Cached: a batch's chunks mostly have the same number of keys, so the same SQL,
+                // whose up to 1,000 numbered parameters cost SQLite a quadratic parse.)
+                let statement = try store.database.cachedStatement(Self.sql(held, of: relationship.name, from: table, schema: store.schema, layout: layout,
+                                                                            count: chunk.count, test: test))
+                defer { statement.reset() }
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(ownerColumn)
@@ -246,7 +249,8 @@ struct RelationshipPrefetch: Sendable {
             let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
                 guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count, test: test) else { return }
-                let statement = try store.database.prepare(sql)
+                let statement = try store.database.cachedStatement(sql)
+                defer { statement.reset() }
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
                     let owner = statement.int64(0)
