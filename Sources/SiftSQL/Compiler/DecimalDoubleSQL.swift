@@ -5,7 +5,7 @@ import SiftEvaluation
 /// (`NSDecimalNumber(decimal:).doubleValue`) and goes on with two doubles: comparisons
 /// (`ValueComparison.order`), arithmetic (`Arithmetic.binary`), `**`, and the numeric functions
 /// (`floor:`, `sqrt:`, `log:`, … of a decimal are of its double). In a dialect with the number
-/// functions (a PostgreSQL store's, ``SQLNumberFunctions``) the compiler does the same:
+/// functions (a PostgreSQL store's, ``SQLNumberFunction``) the compiler does the same:
 /// the decimal becomes a double fragment and the double's own SQL follows.
 ///
 ///     amount >= 2.0          nullif(sift_decimal_double("t0"."amount"), 'NaN') >= $1

@@ -119,7 +119,7 @@ package protocol SQLDialect: Sendable {
     var appliesColumnCollationToEveryValue: Bool { get }
 
     /// Whether the database has the number functions a PostgreSQL store installs
-    /// (``SQLNumberFunctions``: Foundation's conversion of a decimal to a double), which
+    /// (``SQLNumberFunction``: Foundation's conversion of a decimal to a double), which
     /// the compiler then uses where a decimal meets a double. Only a dialect without Sift's
     /// functions has them.
     var hasNumberFunctions: Bool { get }

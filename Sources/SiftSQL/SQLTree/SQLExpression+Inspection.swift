@@ -69,7 +69,7 @@ extension SQLExpression {
     /// Whether evaluating it may raise an error in a server that raises one where SQLite gives
     /// NULL or a double (PostgreSQL: an integer overflow, a division by zero, the square root of
     /// a negative number, a cast out of range, a value the number functions do not convert
-    /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``SQLNumberFunctions``,
+    /// exactly): arithmetic, negation, casts, `abs`, `sqrt`, sums, ``SQLNumberFunction``,
     /// anywhere in the tree, subqueries included.
     package var mayRaise: Bool {
         switch self {

@@ -8,7 +8,7 @@ package enum SQLProvidedFunction: Hashable, Sendable {
     case keyedAggregate(SQLKeyedAggregateFunction)
     /// The text functions a PostgreSQL store installs (``SQLTextFunctions``).
     case text(SQLTextFunction)
-    /// The number functions a PostgreSQL store installs (``SQLNumberFunctions``).
+    /// The number functions a PostgreSQL store installs (``SQLNumberFunction``).
     case number(SQLNumberFunction)
 
     /// The function's name in SQL.
@@ -68,7 +68,14 @@ package enum SQLTextFunction: String, CaseIterable, Sendable {
     case uppercase = "sift_uppercase"
 }
 
-/// The number functions a PostgreSQL store installs (``SQLNumberFunctions``).
+/// The number functions the compiler calls in a dialect that has them
+/// (``SQLDialect/hasNumberFunctions``), installed by a PostgreSQL store so that the server
+/// converts numbers exactly as the evaluator does where no SQL cast does:
+///
+/// | function | the evaluator's |
+/// |---|---|
+/// | `sift_decimal_double(numeric)` | `NSDecimalNumber(decimal: d).doubleValue`, how a decimal meets a double |
+/// | `sift_double_text(double precision)` | `d.description`, a double's text (`CAST(x, "NSString")`) |
 package enum SQLNumberFunction: String, CaseIterable, Sendable {
     case decimalDouble = "sift_decimal_double"
     case doubleText = "sift_double_text"
