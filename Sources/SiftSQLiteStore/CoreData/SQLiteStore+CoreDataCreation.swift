@@ -20,11 +20,17 @@ extension SQLiteStore {
         try create(at: url, filling: fill, making: { database in
             let layout = CoreDataLayout(model)
             let plist: Data
+            let cache: Data
             do {
                 plist = try CoreDataStoreDDL.metadata(hashes: model.entityVersionHashes(), versionIdentifiers: model.versionIdentifiers,
                                                       modelJSON: JSONModelFormat.write(model.model))
             } catch {
                 throw StoreError(.unsupportedModel, "the model cannot be written into the store's metadata: \(error)")
+            }
+            do {
+                cache = try model.modelCache()
+            } catch {
+                throw StoreError(.unsupportedModel, "the model cannot be written into the store's model cache: \(error)")
             }
             do {
                 try database.inTransaction {
@@ -36,7 +42,7 @@ extension SQLiteStore {
                     try database.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?1, ?2)",
                                      [.text(UUID().uuidString), .blob([UInt8](plist))])
                     // The model as Core Data caches it, so Core Data opens the store without the app's model.
-                    try database.run("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?1)", [.blob([UInt8](model.modelCache()))])
+                    try database.run("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?1)", [.blob([UInt8](cache))])
                 }
             } catch let error as SQLiteError where error.message.hasPrefix("too many columns on ") {
                 let table = error.message.dropFirst("too many columns on ".count)

@@ -56,7 +56,7 @@ import Testing
         ]}
         """#
         let model = CoreDataModel(deriving: try JSONModelFormat.read(Data(json.utf8)))
-        let cache = model.modelCache()
+        let cache = try model.modelCache()
         // Raw deflate: no zlib header, and smaller than the archive.
         #expect(cache.first != 0x78)
         #expect(try RawInflate.inflate(cache) == CoreDataModelEncoder.archive(model))

@@ -12,8 +12,8 @@ import SiftEvaluation
 /// `NSMaxCount`, `NSDeleteRule`, `NSIsOrdered`). ``cache(_:)`` raw-deflates it.
 enum CoreDataModelEncoder {
     /// The model as Core Data's model cache holds it: the archive, raw-deflated.
-    static func cache(_ model: CoreDataModel) -> Data {
-        RawDeflate.deflate(archive(model))
+    static func cache(_ model: CoreDataModel) throws(CoreDataModelError) -> Data {
+        try RawDeflate.deflate(archive(model))
     }
 
     /// The keyed archive of `model`'s `NSManagedObjectModel`.
@@ -269,7 +269,8 @@ struct KeyedArchiveWriter {
 extension CoreDataModel {
     /// The model as Core Data keeps it in a store's `Z_MODELCACHE`: a raw-deflated
     /// `NSKeyedArchiver` archive of its `NSManagedObjectModel` (what ``init(modelCache:name:limit:)`` reads).
-    public func modelCache() -> Data {
-        CoreDataModelEncoder.cache(self)
+    /// Throws when zlib fails to compress the archive.
+    public func modelCache() throws(CoreDataModelError) -> Data {
+        try CoreDataModelEncoder.cache(self)
     }
 }
