@@ -94,19 +94,28 @@ struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
     /// The keys and IDs of the objects the request returns, in order: the candidate rows,
     /// filtered by the residual predicate, sorted, then paged.
     func matchingKeys(_ plan: PostgreSQLFetchPlan) throws -> [(key: Int64, id: ObjectID)] {
-        let request = plan.request
-        var objects: [ManagedObject] = []
+        // A sort in memory needs the objects; otherwise only their keys are kept.
+        if plan.sortsInMemory { return try matchingObjects(plan).map { ($0.storageKey, $0.objectID) } }
         var rows: [(key: Int64, id: ObjectID)] = []
         try scan(plan) { object in
             if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
             rows.append((object.storageKey, object.objectID))
-            if plan.sortsInMemory { objects.append(object) }
+        }
+        return plan.pagesInMemory ? Array(rows[plan.request.page(of: rows.count)]) : rows
+    }
+
+    /// The objects the request returns, in order, as ``matchingKeys(_:)`` finds them.
+    func matchingObjects(_ plan: PostgreSQLFetchPlan) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        try scan(plan) { object in
+            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
+            objects.append(object)
         }
         if plan.sortsInMemory {
-            let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: request.sortDescriptors)
-            rows = order.map { rows[$0] }
+            let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: plan.request.sortDescriptors)
+            objects = order.map { objects[$0] }
         }
-        return plan.pagesInMemory ? Array(rows[request.page(of: rows.count)]) : rows
+        return plan.pagesInMemory ? Array(objects[plan.request.page(of: objects.count)]) : objects
     }
 
     /// Calls `body` with the object of each row of the plan's query, in order, read through a
@@ -144,24 +153,26 @@ struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
         let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
         store.fetchStatistics.sectioned += 1
         return try planned(request) { plan in
-            if let sections = try sectionsInServer(plan, keyPath: keyPath, ending: ending) { return sections }
+            // A page's sections are grouped from its rows (PageSections): one query.
+            if !PageSections.areGroupedFromRows(request),
+               let sections = try sectionsInServer(plan, keyPath: keyPath, ending: ending) { return sections }
             return try sections(plan, sectionKeyPath: keyPath)
         }
     }
 
+    /// Sections grouped in memory from the matching objects, read once (their rows, through
+    /// the plan's query); each section's objects are read again by key when it is read.
     private func sections(_ plan: PostgreSQLFetchPlan, sectionKeyPath keyPath: String) throws -> SectionedFetchResults {
         let request = plan.request
-        let keys = try matchingKeys(plan)
-        let source = PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout)
-        let objects = FetchedObjects(source: source, batchSize: request.fetchBatchSize)
+        let objects = try matchingObjects(plan)
         let values = objects.map { Value.object($0) }
-        if let error = objects.readError { throw error }
         let grouped = try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath)
         let sections = grouped.sections.map { section in
-            FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                           objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: section.objectIndices.map { keys[$0] }, layout: plan.layout,
-                                                                                           request: plan.request),
-                                                   batchSize: request.fetchBatchSize))
+            let keys = section.objectIndices.map { (key: objects[$0].storageKey, id: objects[$0].objectID) }
+            return FetchedSection(name: section.name, indexTitle: section.indexTitle,
+                                  objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout,
+                                                                                          request: plan.request),
+                                                          batchSize: request.fetchBatchSize))
         }
         return SectionedFetchResults(sections: sections, warning: grouped.warning)
     }

@@ -31,7 +31,9 @@ extension PostgreSQLStore {
                 reasons.append("dictionaries in memory" + (unsupported.reason.map { ": " + $0 } ?? ""))
             }
         }
-        if let keyPath = request.sectionNameKeyPath, request.resultType == .objects {
+        if PageSections.areGroupedFromRows(request) {
+            reasons.append(PageSections.reason)
+        } else if let keyPath = request.sectionNameKeyPath, request.resultType == .objects {
             if let query = try serverSectionQuery(plan, keyPath: keyPath) {
                 sectionsQuery = query.runs ?? query.summary
             } else {

@@ -4,6 +4,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftPostgreSQLStore
+import SiftSQLStore
 import SiftStore
 import Testing
 
@@ -45,7 +46,7 @@ import Testing
 
     static let sectionFetches = [
         "Item SORT BY d SECTION BY d", "Item SORT BY s, d SECTION BY d", "Item SORT BY dec DESC SECTION BY dec",
-        "Item SORT BY s SECTION BY s LIMIT 4 OFFSET 1", "Item SORT BY i64 SECTION BY b", "Item WHERE d > 0 SORT BY date SECTION BY date",
+        "Item SORT BY s SECTION BY s LIMIT 4 OFFSET 1", "Item SORT BY s SECTION BY s LIMIT 1001", "Item SORT BY i64 SECTION BY b", "Item WHERE d > 0 SORT BY date SECTION BY date",
     ]
 
     /// A value with its kind: `int 1` and `double 1.0` differ, NaN equals NaN.
@@ -99,7 +100,13 @@ import Testing
             let expected = Self.answer(memory, statement)
             #expect(!expected.hasPrefix("error"), "\(statement): \(expected)")
             #expect(Self.answer(store, statement) == expected, "\(statement)")
-            #expect(store.fetchStatistics.sectionsInServer == before.sectionsInServer + 1, "\(statement)")
+            // A page's sections are grouped from its rows: the page's query is the only one.
+            let grouped = PageSections.areGroupedFromRows(try FetchRequest(statement: statement))
+            #expect(store.fetchStatistics.sectionsInServer == before.sectionsInServer + (grouped ? 0 : 1), "\(statement)")
+            // `sift sql` says which: the GROUP BY query, or why there is none.
+            let generated = try store.generatedSQL(for: try FetchRequest(statement: statement))
+            #expect((generated.sectionsSQL == nil) == grouped, "\(statement)")
+            #expect((generated.inMemoryReason?.contains(PageSections.reason) ?? false) == grouped, "\(statement)")
         }
         // Inside the write transaction, the server's groups see the pending changes.
         try store.insert("Item", id: "i13", ["s": .string("a"), "d": .double(0), "i64": .int(10)])

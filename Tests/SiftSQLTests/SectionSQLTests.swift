@@ -84,7 +84,7 @@ import Testing
         let request = try FetchRequest(statement: statement)
         // The whole fetch runs in SQL, so the sections come from the GROUP BY query — but for
         // a small page, grouped from its rows.
-        #expect(try (sqlite.generatedSQL(for: request).sectionsSQL != nil) != SQLFetchExecutor.groupsFetchedRows(request))
+        #expect(try (sqlite.generatedSQL(for: request).sectionsSQL != nil) != PageSections.areGroupedFromRows(request))
         let expected = Observed(try memory.fetchSections(request))
         let actual = Observed(try sqlite.fetchSections(request))
         #expect(actual == expected)

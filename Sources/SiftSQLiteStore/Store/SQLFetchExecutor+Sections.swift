@@ -13,7 +13,7 @@ extension SQLFetchExecutor {
         let entity = try schema.model.requireEntity(request.entityName)
         let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: schema.model)
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if case .attribute(let attribute) = ending, !Self.groupsFetchedRows(request),
+        if case .attribute(let attribute) = ending, !PageSections.areGroupedFromRows(request),
            let sections = try sectionsInSQL(request, keys: keys, attribute: attribute) {
             return sections
         }
@@ -101,15 +101,6 @@ extension SQLFetchExecutor {
     /// The most sections whose objects are each queried when read (``sectionsInSQL``); past
     /// it, the objects' keys are read once and grouped in memory.
     static let sectionQueryLimit = 1_000
-
-    /// Whether a sectioned fetch's sections are made from the rows it fetches rather than by
-    /// SQL: when a limit keeps it to a page (`… SECTION BY city LIMIT 20`, the first page of a
-    /// sectioned list). The page's query is then the only one over the table (SQLite keeps the
-    /// first rows in order as it reads, without sorting the rest), where the sections' queries
-    /// would sort or group every matching row again to place a page of them.
-    static func groupsFetchedRows(_ request: FetchRequest) -> Bool {
-        request.fetchLimit > 0 && request.fetchLimit <= sectionQueryLimit
-    }
 
     fileprivate func spans(_ query: (sql: String, bindings: [SQLValue]), type: AttributeType?,
                            count: (SQLValue, Int) throws(EvaluationError) -> Void) throws -> [SectionSpan] {

@@ -49,9 +49,9 @@ extension SQLiteStore {
         }
         // Both reasons where the dictionaries are made in memory and the groups sorted there:
         // the sort's alone would hide why the objects' query is shown.
-        // A page's sections are grouped from its rows (``SQLFetchExecutor/groupsFetchedRows(_:)``).
-        let groupsPage = sections != nil && request.resultType == .objects && SQLFetchExecutor.groupsFetchedRows(request)
-        let pageReason = groupsPage ? "sections grouped from the page's rows" : nil
+        // A page's sections are grouped from its rows (`PageSections`).
+        let groupsPage = sections != nil && PageSections.areGroupedFromRows(request)
+        let pageReason = groupsPage ? PageSections.reason : nil
         let reasons = [plan.residualReason ?? sortReason, dictionaryReason, pageReason].compactMap { $0 }
         var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
                                      inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "), sortsInMemory: sortsInMemory)
