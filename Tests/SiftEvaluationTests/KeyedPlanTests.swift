@@ -52,6 +52,32 @@ struct KeyedPlanTests {
         }
     }
 
+    /// `matchingIndices(in:)` reads each record where it lies and answers as evaluating each
+    /// one: dictionaries through the plan, other values (and predicates without a plan) through
+    /// the closure tree, and a record that cannot be evaluated throws as `evaluate` does.
+    @Test(arguments: ["age > 30", "name BEGINSWITH[cd] 'st' AND age > 30", "ANY tags == 'x'", "age > 30 AND SELF != nil", "TRUEPREDICATE"])
+    func matchingIndicesAreTheRecordsEvaluateAccepts(_ format: String) throws {
+        let predicate = try CompiledPredicate(format: format)
+        var records: [Value] = []
+        for (i, name) in ["Stella", "stan", "Bob", "Štěpán", "", "steve"].enumerated() {
+            records.append(.dictionary(ValueDictionary([("name", .string(name)), ("age", .int(Int64(20 + 7 * i))),
+                                                        ("tags", .array(i % 2 == 0 ? [.string("x")] : [.string("y"), .null]))])))
+        }
+        records += [.dictionary(ValueDictionary()), .null, .string("not a record")]
+        let expected = records.indices.filter { (try? predicate.evaluate(records[$0])) == true }
+        let thrown = records.indices.filter { (try? predicate.evaluate(records[$0])) == nil }
+        if thrown.isEmpty {
+            #expect(try predicate.matchingIndices(in: records) == expected, "\(format)")
+            #expect(try predicate.matchingIndices(in: []) == [])
+        } else {
+            #expect(throws: EvaluationError.self) { try predicate.matchingIndices(in: records) }
+            let evaluable = records.indices.filter { !thrown.contains($0) }.map { records[$0] }
+            let evaluableExpected = try evaluable.indices.filter { try predicate.evaluate(evaluable[$0]) }
+            #expect(try predicate.matchingIndices(in: evaluable) == evaluableExpected, "\(format)")
+        }
+        #expect(!expected.isEmpty, "\(format): the records should match some")
+    }
+
     /// A needle prepared once answers as `StringPredicates` does, for every option.
     @Test(arguments: ["", "[c]", "[d]", "[cd]", "[n]", "[cn]"])
     func preparedNeedlesAnswerAsStringPredicates(_ written: String) throws {

@@ -9,6 +9,7 @@
 //                                                            list for all, as the JSON reader builds
 //                                                            them; own: each with its own keys)
 //     PeerWorkloads filter plain|compound|any COUNT ROUNDS   predicate.filter(_:) of the same (shared) dictionaries
+//     PeerWorkloads indices plain|compound|any COUNT ROUNDS  predicate.matchingIndices(in:) of the same
 //     PeerWorkloads structs plain|any sift|sift-wrapped|foundation|closure COUNT ROUNDS
 //                                                            evaluate over COUNT structs (sift: in
 //                                                            place; sift-wrapped: each wrapped as a Value)
@@ -109,6 +110,20 @@ func filterDictionaries(_ arguments: [String]) throws {
     let start = cpuTime()
     var matched = 0
     for _ in 0..<rounds { matched += try predicate.filter(records).count }
+    report(cpuTime() - start, matched)
+}
+
+/// `indices KIND COUNT ROUNDS`: the records (of one shape) evaluated where they lie,
+/// `predicate.matchingIndices(in:)` (GNUstep's peer: the `evaluateWithObject:` loop); the
+/// checksum counts the matches.
+func matchingIndices(_ arguments: [String]) throws {
+    guard arguments.count == 3 else { throw WorkloadError(description: "indices KIND COUNT ROUNDS") }
+    let predicate = try CompiledPredicate(format: try predicateFormat(arguments[0]))
+    let records = dictionaryRecords(try number(arguments[1], "COUNT"), shared: true)
+    let rounds = try number(arguments[2], "ROUNDS")
+    let start = cpuTime()
+    var matched = 0
+    for _ in 0..<rounds { matched += try predicate.matchingIndices(in: records).count }
     report(cpuTime() - start, matched)
 }
 
@@ -235,6 +250,7 @@ do {
     case "parse": try parse(Array(arguments.dropFirst()))
     case "dictionaries": try dictionaries(Array(arguments.dropFirst()))
     case "filter": try filterDictionaries(Array(arguments.dropFirst()))
+    case "indices": try matchingIndices(Array(arguments.dropFirst()))
     case "structs": try structs(Array(arguments.dropFirst()))
     case "sections": try sections(Array(arguments.dropFirst()))
     case "search": try search(Array(arguments.dropFirst()))

@@ -88,6 +88,19 @@ public struct CompiledPredicate: Sendable {
         return result
     }
 
+    /// The positions of the objects that satisfy the predicate, in order
+    /// (`NSArray.indexesOfObjects(passingTest:)`). Each object is read where it lies, as
+    /// ``filter(_:)`` reads it, and nothing is copied: a loop that evaluates `objects[i]` one by
+    /// one retains and releases every record it passes to ``evaluate(_:variables:)``.
+    public func matchingIndices(in objects: [Value]) throws(EvaluationError) -> [Int] {
+        var result: [Int] = []
+        try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
+            guard let first = elements.baseAddress else { return }
+            for i in elements.indices where try evaluate(at: first + i) { result.append(i) }
+        }
+        return result
+    }
+
     /// Whether the object at `address` satisfies the predicate: a dictionary is read in place.
     @inline(__always)
     func evaluate(at address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
