@@ -38,6 +38,29 @@ import Testing
         #expect(json.stdout.hasPrefix("{"))
     }
 
+    /// `sift schema FILE`, as `sqlite3 FILE .schema`: a store, or a model folder or compiled
+    /// model by its extension; with --store or --model as well, a usage error.
+    @Test func schemaTakesTheFileAsItsArgument() throws {
+        let byOption = try SiftBinary.run("schema", "--store", Self.path("NoteStore.sqlite"))
+        let byArgument = try SiftBinary.run("schema", Self.path("NoteStore.sqlite"))
+        #expect(byArgument.status == 0 && byArgument.stdout == byOption.stdout, "\(byArgument.stderr)")
+        let model = try SiftBinary.run("schema", Self.path("Recipes.xcdatamodel"))
+        #expect(model.status == 0, "\(model.stderr)")
+        #expect(model.stdout == (try SiftBinary.run("schema", "--model", Self.path("Recipes.xcdatamodel"))).stdout)
+        #expect(model.stdout.contains("Recipe\n"), "\(model.stdout)")
+        let both = try SiftBinary.run("schema", Self.path("NoteStore.sqlite"), "--store", Self.path("Recipes.sqlite"))
+        #expect(both.status == 64 && both.stderr.contains("not both"), "\(both.status) \(both.stderr)")
+        let twoModels = try SiftBinary.run("schema", Self.path("Recipes.xcdatamodel"), "--model", Self.path("Recipes.xcdatamodel"))
+        #expect(twoModels.status == 64, "\(twoModels.stderr)")
+        // A store file with its model, as --store with --model.
+        let withModel = try SiftBinary.run("schema", Self.path("Recipes.sqlite"), "--model", Self.path("Recipes.xcdatamodel"))
+        #expect(withModel.status == 0, "\(withModel.stderr)")
+        #expect(withModel.stdout == (try SiftBinary.run("schema", "--store", Self.path("Recipes.sqlite"), "--model", Self.path("Recipes.xcdatamodel"))).stdout)
+        #expect(withModel.stdout.contains("ingredients"), "\(withModel.stdout)")
+        let neither = try SiftBinary.run("schema")
+        #expect(neither.status == 64 && neither.stderr.contains("sift schema FILE"), "\(neither.stderr)")
+    }
+
     /// `--model` opens a store with a model of one's own, which must fit it; it is a usage error
     /// with another kind of store.
     @Test func aModelFileMustFitTheStore() throws {

@@ -9,6 +9,7 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Print the entities, attributes and relationships of a store or a model.",
         discussion: """
             Examples:
+              $ sift schema Recipes.sqlite
               $ sift schema --store notes.json
               $ sift schema --store chinook.db
               $ sift schema --model Examples/Notes/Notes.xcdatamodeld
@@ -16,6 +17,10 @@ struct SchemaCommand: ParsableCommand {
               $ sift schema --model Examples/Movies/model.json --json
             """
     )
+
+    @Argument(help: ArgumentHelp("A store file, as --store (a model folder or compiled model — .xcdatamodel, .xcdatamodeld, .mom, .momd — as --model), as `sqlite3 FILE .schema` takes it.",
+                                 valueName: "FILE"))
+    var file: String?
 
     @Option(help: ArgumentHelp("A store file (.sqlite, .db, .json or .plist).", valueName: "STORE"))
     var store: String?
@@ -28,11 +33,28 @@ struct SchemaCommand: ParsableCommand {
 
     @OptionGroup var readOnly: ReadOnlyOption
 
+    /// The extensions of model files a positional FILE names (a `.json` file is a store).
+    static let modelExtensions: Set<String> = ["xcdatamodel", "xcdatamodeld", "mom", "momd"]
+
     func validate() throws {
-        if store == nil && model == nil { throw ValidationError("give --store STORE or --model MODEL") }
+        if let file {
+            // A store file may come with --model (a Core Data store's model); a model file alone.
+            if Self.isModelFile(file) ? (store != nil || model != nil) : store != nil {
+                throw ValidationError("give FILE or --store STORE, not both")
+            }
+        } else if store == nil && model == nil {
+            throw ValidationError("give a store file (sift schema FILE), or --store STORE or --model MODEL")
+        }
     }
 
-    func run() throws {
+    static func isModelFile(_ path: String) -> Bool {
+        modelExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    mutating func run() throws {
+        if let file {
+            if Self.isModelFile(file) { model = file } else { store = file }
+        }
         let model: DataModel
         var reasons: [String: [String: String]] = [:]
         var notes: [String: String] = [:]
