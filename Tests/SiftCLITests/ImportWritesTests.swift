@@ -67,7 +67,7 @@ import Testing
         #expect(dumps[0] == dumps[1])
         let zero = try SiftBinary.run("import", "--store", directory.appendingPathComponent("x.sqlite").path, "--jobs", "0", file.path)
         #expect(zero.status != 0)
-        #expect(zero.stderr.contains("--jobs must be 1 or more"))
+        #expect(zero.stderr.contains("--jobs must be 1 or more"), "\(zero.stderr)")
     }
 
     @Test func processesImportingIntoOneStoreAtOnceLoseNothing() throws {

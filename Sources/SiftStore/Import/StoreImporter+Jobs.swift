@@ -11,8 +11,8 @@ import SiftEvaluation
 extension StoreImporter {
     /// Imports JSON Lines read from `fileDescriptor` (from where it stands, to its end; it is
     /// not closed), and saves: the same rows in the same order, and the same error naming the
-    /// same line, as ``importJSONLines(_:into:options:progress:)-(JSONRecordReader,_,_,_)``, with
-    /// the lines read and checked on ``ImportOptions/jobs`` threads.
+    /// same line, as the import of a `JSONRecordReader` of the same input, with the lines read
+    /// and checked on ``ImportOptions/jobs`` threads.
     ///
     /// With more than one job the input is cut into chunks at line boundaries (``LineChunks``, as
     /// `sift filter --jobs` cuts it), the jobs parse and check the chunks, and this thread
