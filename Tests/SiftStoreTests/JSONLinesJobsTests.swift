@@ -123,6 +123,23 @@ import Testing
         }
     }
 
+    /// The options' new entities are in the model the jobs check the rows against.
+    @Test func jobsCheckRowsOfANewEntity() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("people.jsonl")
+        try Data((1...300).map { #"{"@entity": "Person", "@id": "P\#($0)", "name": "Ann \#($0)"}"# + "\n" }.joined().utf8).write(to: file)
+        let store = try SQLiteStore.create(at: directory.appendingPathComponent("grown.sqlite"), model: try NotesFixture.model())
+        let descriptor = open(file.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let person = EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)])
+        let summary = try StoreImporter.importJSONLines(fileDescriptor: descriptor, into: store, options: ImportOptions(newEntities: [person], jobs: 2),
+                                                        chunkBytes: 512, progress: nil)
+        #expect(summary.total == 300)
+        #expect(try store.count(FetchRequest(statement: "Person WHERE name == 'Ann 300'")) == 1)
+    }
+
     /// A top-level array is read on one thread: its elements are the records.
     @Test func aTopLevelArrayIsReadAsOneThreadReadsIt() throws {
         let directory = try temporaryDirectory()

@@ -46,11 +46,12 @@ extension StoreImporter {
             let reader = JSONRecordReader(fileDescriptor: fileDescriptor, readAlready: start ?? [], keepingText: false)
             return try importJSONLines(reader, into: store, options: options, progress: progress)
         }
-        let model = store.model
         let jobs = options.jobs
         let chunks = LineChunks(fileDescriptor: fileDescriptor, chunkBytes: chunkBytes, readAlready: start,
                                 prefersCutBefore: startsValue)
         return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
+            // (With the options' new entities, which `run` added.)
+            let model = store.model
             var taker = CheckedChunkTaker(model: model, options: options)
             try OrderedPipeline.run(
                 jobs: jobs, inFlight: 2 * jobs,
