@@ -14,10 +14,10 @@ extension StoreImporter {
     /// same line, as the import of a `JSONRecordReader` of the same input, with the lines read
     /// and checked on ``ImportOptions/jobs`` threads.
     ///
-    /// With more than one job the input is cut into chunks at line boundaries (``LineChunks``, as
+    /// With more than one job the input is cut into chunks at line boundaries (`LineChunks`, as
     /// `sift filter --jobs` cuts it), the jobs parse and check the chunks, and this thread
-    /// inserts each chunk's rows in input order (``OrderedPipeline``). At most twice `jobs`
-    /// chunks of ``parallelChunkBytes`` (and their rows) are in flight, so memory stays flat
+    /// inserts each chunk's rows in input order (`OrderedPipeline`). At most twice `jobs`
+    /// chunks of 256 KiB (and their rows) are in flight, so memory stays flat
     /// however long the input is. A value that spans lines past a chunk's end is read again
     /// joined with the chunks after it. Input that is a top-level JSON array is read on one
     /// thread. The rows still go into the store on one thread — SQLite allows one writer a
