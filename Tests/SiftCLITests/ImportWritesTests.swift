@@ -38,6 +38,38 @@ import Testing
         #expect(try Self.count(store, "Tag") == #"{"count": 48}"#)
     }
 
+    /// `--jobs N` reads and checks a file's lines on N threads: the same rows as `--jobs 1`, and
+    /// the same error naming the same line.
+    @Test func jobsImportTheRowsAndErrorsOfOneThread() throws {
+        let directory = try SQLiteCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // About 700 KB: three chunks.
+        let file = directory.appendingPathComponent("tags.jsonl")
+        try Self.tags("J", count: 10_000).write(to: file, atomically: true, encoding: .utf8)
+        let bad = directory.appendingPathComponent("bad.jsonl")
+        try (Self.tags("B", count: 9_000) + #"{"@entity": "Tag", "@id": "B-x", "nmae": "x"}"# + "\n" + Self.tags("K", count: 10))
+            .write(to: bad, atomically: true, encoding: .utf8)
+        var dumps: [String] = []
+        for jobs in ["1", "3"] {
+            let store = directory.appendingPathComponent("notes\(jobs).sqlite").path
+            try SQLiteCommandTests.importNotes(store)
+            let imported = try SiftBinary.run("import", "--store", store, "--jobs", jobs, file.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stdout == "\(file.path): imported 10000 objects (Tag 10000)\n")
+            let failed = try SiftBinary.run("import", "--store", store, "--jobs", jobs, bad.path)
+            #expect(failed.status == 1)
+            #expect(failed.stderr == "error: \(bad.path): line 9001: Tag 'B-x': unknown key 'nmae' on Tag; did you mean 'name'?\n", "--jobs \(jobs)")
+            let dump = try SiftBinary.run("query", "--store", store, "Tag", "--output", "jsonl")
+            #expect(dump.status == 0)
+            dumps.append(dump.stdout)
+        }
+        #expect(dumps[0].split(separator: "\n").count == 10_003)
+        #expect(dumps[0] == dumps[1])
+        let zero = try SiftBinary.run("import", "--store", directory.appendingPathComponent("x.sqlite").path, "--jobs", "0", file.path)
+        #expect(zero.status != 0)
+        #expect(zero.stderr.contains("--jobs must be 1 or more"), "\(zero.stderr)")
+    }
+
     @Test func processesImportingIntoOneStoreAtOnceLoseNothing() throws {
         let directory = try SQLiteCommandTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

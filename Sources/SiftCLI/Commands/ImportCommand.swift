@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
             JSON data maps entity names to arrays of rows (docs/IMPORT.md):
               {"Note": [{"@id": "N1", "title": "Hello", "createdAt": "2017-07-06T07:22:18Z",
                          "category": "C1", "tags": ["T1", "T2"]}], "Category": [...], "Tag": [...]}
-            Rows are inserted in file order and keep their @id as their object ID; relationships name @ids of the file or of the store; dates are ISO 8601 strings (or --date-format's), UUIDs strings, binary base64; an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line, naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"} (or of --entity, when a line names none); it is read a line at a time, so files of any size import in flat memory. A .csv file holds rows of one entity (--entity), with a header row of property names (@id optional). Standard input (-) and files of another extension are told by their content (CSV unless it starts with {), unless --format says.
+            Rows are inserted in file order and keep their @id as their object ID; relationships name @ids of the file or of the store; dates are ISO 8601 strings (or --date-format's), UUIDs strings, binary base64; an omitted attribute takes its default. A .jsonl (or .ndjson) file holds one object a line, naming its entity: {"@entity": "Note", "@id": "N1", "title": "Hello", "category": "C1"} (or of --entity, when a line names none); it is read a line at a time, so files of any size import in flat memory; a file's lines are cut into chunks that --jobs threads (default: one fewer than the processors sift may use) parse and check, while one more thread inserts the rows in file order. A .csv file holds rows of one entity (--entity), with a header row of property names (@id optional). Standard input (-) and files of another extension are told by their content (CSV unless it starts with {), unless --format says.
 
             A new store needs a model: --model, or with --entity alone a model of one entity inferred from CSV or JSON Lines data (an attribute per column or key, typed by its values: Integer 64, Double, Boolean, Date for ISO 8601 dates, else String; all optional): --save-model FILE writes it, to edit and give as --model next time, and --verbose prints it on standard error. A file is read through to infer the model before anything is written, so a record with the wrong number of fields is reported first; standard input, read once, is typed by its first 16 MB. A store whose model was inferred grows: --entity naming an entity it lacks adds one inferred from the data. A new store appears only once every file is in: a failed import leaves no file.
 
@@ -75,13 +75,22 @@ struct ImportCommand: ParsableCommand {
             completion: .list(NewStoreLayout.allCases.map(\.rawValue)))
     var layout: String?
 
+    @Option(help: ArgumentHelp("Threads that read and check a JSON Lines file (default: one fewer than the processors this process may use, at least 1); 1 reads it on one thread. One more thread inserts the rows, in file order.", valueName: "N"))
+    var jobs: Int?
+
+    /// The default of `--jobs`: the usable processors but the one the inserting thread keeps
+    /// busy (on two, the one reading thread of `--jobs 1`: chunks would only add threads that
+    /// take turns with the writer on the same two processors).
+    static var defaultJobs: Int { max(1, UsableProcessors.count - 1) }
+
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more (threads; the default is \(Self.defaultJobs), one fewer than the processors this process may use), not \(jobs)") }
         if from != nil {
             if !data.isEmpty {
                 throw ValidationError("--from copies a whole store and takes no data files: import \(data.map { "'\($0)'" }.joined(separator: ", ")) without --from, and the store with --from alone")
             }
             let dataOptions = [(entity != nil, "--entity"), (self.format != nil, "--format"), (dateFormat != nil, "--date-format"),
-                               (saveModel != nil, "--save-model"), (verbose, "--verbose")].filter(\.0).map(\.1)
+                               (saveModel != nil, "--save-model"), (verbose, "--verbose"), (jobs != nil, "--jobs")].filter(\.0).map(\.1)
             if let option = dataOptions.first {
                 throw ValidationError("\(option) is for data files; --from copies a store, whose model and values are its own")
             }
@@ -110,7 +119,7 @@ struct ImportCommand: ParsableCommand {
             return
         }
         let dates = try dateFormat.map { pattern in try StoreFile.report { () throws(StoreError) in try ImportDateFormat(pattern) } }
-        let options = ImportOptions(entity: entity, dateFormat: dates)
+        let options = ImportOptions(entity: entity, dateFormat: dates, jobs: jobs ?? Self.defaultJobs)
         let format = self.format.flatMap(ImportFormat.init(rawValue:))
         let input = data.contains("-") ? StandardInput() : nil
         var imports = Imports(command: self, options: options, format: format, budget: budget, standardInput: input)
@@ -452,6 +461,11 @@ struct ImportCommand: ParsableCommand {
             let handle: FileHandle
             if let input { handle = input.stream() } else { handle = try open(path) }
             defer { if path != "-" { try? handle.close() } }
+            if input == nil && options.jobs > 1 {
+                // Cut into chunks that --jobs threads read and check (standard input, perhaps
+                // partly read already to tell its format, is read on one).
+                return try StoreImporter.importJSONLines(fileDescriptor: handle.fileDescriptor, into: store, options: options, progress: progress)
+            }
             return try StoreImporter.importJSONLines(JSONRecordReader(fileHandle: handle, keepingText: false), into: store, options: options, progress: progress)
         }
         if kind == .csv {

@@ -55,8 +55,20 @@ extension SQLiteStore {
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         try change(writesOnce: true, journal: { _ in nil }) {
             (rows: any SQLiteRowChanges) throws(StoreError) in
-            try rows.insert(entityPosition: entityPosition, id: id, values: values)
+            if !readsWithoutMap { readWithoutMap() }
+            return try rows.insert(entityPosition: entityPosition, id: id, values: values)
         }
+    }
+
+    /// Turns the memory map off until the transaction ends: an import's (``insert(entityPosition:id:values:)``).
+    /// A changed page that leaves the write cache is written out and, when needed again, read
+    /// back: through the map, each such page read stays in the process's resident memory
+    /// (the file's pages it maps) until the map goes, so an import's peak grew with its rows (83
+    /// MB of mapped pages for a million rows with a 2 MB cache); read with `pread` into the
+    /// cache, the memory is the cache's. Only an import pays: the next read maps the file again.
+    private func readWithoutMap() {
+        readsWithoutMap = true
+        try? database.execute("PRAGMA mmap_size = 0")
     }
 
     public func update(_ id: ObjectID, attributes: [String: Value], relationships: [String: [ObjectID]]) throws(StoreError) {
@@ -237,20 +249,44 @@ extension SQLiteStore {
         transactionBegan()
     }
 
-    /// SQLite's page cache while a write transaction is open: 64 MiB, against its default of
-    /// 2 MB. An import's rows land in random places of the unique `_id` index, the attributes'
-    /// indexes and the search columns' indexes; with the default cache every such page is read
-    /// and written again many times (a million-row import spent more time in `pread` and
-    /// `pwrite` than in SQLite itself). Only pages a transaction touches are cached, so a small
-    /// change costs nothing more; the cache goes back to its size when the transaction ends, so
-    /// fetches keep their memory flat.
-    static let writeCacheKibibytes = 65_536
+    /// SQLite's page cache while a write transaction is open, in KiB: what the pages the
+    /// transaction changes need, which depends on where its rows land.
+    ///
+    /// Rows go at the end of their table, and an import's object IDs (and small integers, such as
+    /// an age) land in few places of their indexes, so the pages a row changes are few and hot:
+    /// ``smallWriteCacheKibibytes`` holds them, and an import's memory stays flat (a changed
+    /// page that leaves the cache is written to the WAL and read back from there if it is needed
+    /// again). Text in an index — a searchable attribute's folded columns, an index or a
+    /// uniqueness constraint over a String attribute — lands anywhere in it, so every page of
+    /// such an index is changed again and again: with a small cache each would be written out and
+    /// read back each time (a million-row import with `name` searchable spent more time in
+    /// `pread` and `pwrite` than in SQLite itself with the default 2 MB), so a store that has one
+    /// gets ``largeWriteCacheKibibytes``. Only the pages a transaction touches are cached, so a
+    /// small change costs nothing more; the cache goes back to its size when the transaction
+    /// ends, so fetches keep their memory flat. A database Sift did not create (its indexes are
+    /// not in the model) gets the large cache.
+    var writeCacheKibibytes: Int {
+        guard schema.isSiftLayout || coreData != nil else { return Self.largeWriteCacheKibibytes }
+        let textIndexed = schema.model.entities.contains { entity in
+            if entity.ownAttributes.contains(where: \.isSearchable) { return true }
+            let keys = entity.indexes + entity.uniquenessConstraints
+            guard !keys.isEmpty else { return false }
+            let text = Set(entity.attributes.lazy.filter { $0.type == .string }.map(\.name))
+            return keys.contains { $0.contains(where: text.contains) }
+        }
+        return textIndexed ? Self.largeWriteCacheKibibytes : Self.smallWriteCacheKibibytes
+    }
+
+    /// The write cache of a store with no index over text: 8 MiB (SQLite's default is 2 MB).
+    static var smallWriteCacheKibibytes: Int { 8_192 }
+    /// The write cache of a store with an index over text: 64 MiB.
+    static var largeWriteCacheKibibytes: Int { 65_536 }
 
     private func transactionBegan() {
         guard readCacheSize == nil else { return }
         guard case .integer(let size) = (try? database.scalar("PRAGMA cache_size")) ?? .null else { return }
         readCacheSize = size
-        try? database.execute("PRAGMA cache_size = -\(Self.writeCacheKibibytes)")
+        try? database.execute("PRAGMA cache_size = -\(writeCacheKibibytes)")
     }
 
     /// Gives the page cache back its size once no transaction is open (dropping the pages
@@ -262,6 +298,10 @@ extension SQLiteStore {
             self.ownSchema = schema
             rows = SQLiteRowObjects(schema: schema, database: SQLiteRowDatabase(database))
             schemaBeforeTransaction = nil
+        }
+        if readsWithoutMap {
+            readsWithoutMap = false
+            try? database.execute("PRAGMA mmap_size = \(Self.memoryMapBytes)")
         }
         guard let size = readCacheSize else { return }
         readCacheSize = nil

@@ -117,6 +117,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
+    /// Whether the open write transaction reads without the memory map (an import's: see
+    /// `readWithoutMap()`), which comes back when it ends.
+    var readsWithoutMap = false
     /// The layout before the open transaction added entities: back in force if it rolls back.
     var schemaBeforeTransaction: SQLSchema?
 

@@ -127,21 +127,7 @@ public enum StoreImporter {
                 line = 0
                 guard let record = try nextRecord(reader) else { break }
                 line = record.line
-                guard case .dictionary(let fields) = record.value else {
-                    throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(record.value.kindName)")
-                }
-                let entityName: String
-                if case .string(let named)? = fields["@entity"] {
-                    entityName = named
-                } else if let given = options.entity, fields["@entity"] == nil {
-                    entityName = given
-                } else {
-                    throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
-                }
-                if entity < 0 || model.entities[entity].name != entityName {
-                    entity = try requireEntityPosition(entityName, in: model)
-                }
-                batch.append(LineRow(row: try row(fields, entity: entity, index: nil, model: model, dates: dates), line: line))
+                batch.append(LineRow(row: try lineRow(record.value, model: model, options: options, dates: dates, entity: &entity), line: line))
                 if batch.count == ImportPipeline<LineRow>.batchSize {
                     guard send(.rows(batch)) else { return }
                     batch.removeAll(keepingCapacity: true)
@@ -154,6 +140,27 @@ public enum StoreImporter {
         }
         if !batch.isEmpty { guard send(.rows(batch)) else { return } }
         _ = send(.end)
+    }
+
+    /// The row of one JSON Lines record, checked. `entity` is the position of the entity of the
+    /// record before (lines of one entity usually come together: it is looked up once a run).
+    static func lineRow(_ value: Value, model: DataModel, options: ImportOptions, dates: ImportDateFormat.Parser?,
+                        entity: inout Int) throws(StoreError) -> ImportRow {
+        guard case .dictionary(let fields) = value else {
+            throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(value.kindName)")
+        }
+        let entityName: String
+        if case .string(let named)? = fields["@entity"] {
+            entityName = named
+        } else if let given = options.entity, fields["@entity"] == nil {
+            entityName = given
+        } else {
+            throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
+        }
+        if entity < 0 || model.entities[entity].name != entityName {
+            entity = try requireEntityPosition(entityName, in: model)
+        }
+        return try row(fields, entity: entity, index: nil, model: model, dates: dates)
     }
 
     /// Imports JSON Lines held in memory.
@@ -351,7 +358,7 @@ public enum StoreImporter {
 
     /// Runs an import as one unit of changes, then saves; any error undoes all of it. The
     /// options' new entities are added to the model first.
-    private static func run(into store: any PersistentStore, options: ImportOptions, progress: Progress?,
+    static func run(into store: any PersistentStore, options: ImportOptions, progress: Progress?,
                             _ body: (inout ImportRun) throws(StoreError) -> Void) throws(StoreError) -> ImportSummary {
         guard !store.hasChanges else {
             throw StoreError(.invalidRequest, "the store has unsaved changes; save or roll them back before importing")
@@ -477,7 +484,7 @@ public enum StoreImporter {
 
     /// `error` — an unknown entity the model of a line reader named, after `line N: ` — with
     /// the store's own explanation of that entity, where it has one, in place of the model's.
-    private static func explained(_ error: StoreError, in store: any PersistentStore, model: DataModel) -> StoreError {
+    static func explained(_ error: StoreError, in store: any PersistentStore, model: DataModel) -> StoreError {
         guard error.code == .unknownEntity, let name = error.entity, model.entity(named: name) == nil else { return error }
         let explanation: StoreError
         do throws(StoreError) {
