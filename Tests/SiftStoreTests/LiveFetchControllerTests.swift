@@ -146,6 +146,10 @@ import Testing
         if reports {
             #expect(controller.rowFollowedChanges > steps / 4, "\(controller.rowFollowedChanges) of \(steps) changes followed by rows")
             if ties { #expect(controller.tiesPlaced > steps / 20, "\(controller.tiesPlaced) objects placed among ties") }
+            // Many of those change sets come from the named objects' places alone, each the
+            // same as a diff of the two states gives (checked in debug builds).
+            #expect(controller.directChangeSets > controller.rowFollowedChanges / 4, "\(controller.directChangeSets) of \(controller.rowFollowedChanges)")
+            #expect(controller.directChangeSetsDiffering == 0, "\(controller.directChangeSetsDiffering) change sets differ from the diff's")
         }
         // Every kind of change happened (updates only where the store says what changed).
         for kind in ["insert", "delete", "move"] + (expectingSectionChanges ? ["section insert", "section delete"] : []) + (reports ? ["update"] : []) {

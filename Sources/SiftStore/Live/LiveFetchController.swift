@@ -58,6 +58,10 @@ public final class LiveFetchController: @unchecked Sendable {
     private let ordering: LiveOrdering
     /// How many changes were followed by their rows alone (for the tests).
     private(set) var rowFollowedChanges = 0
+    /// How many change sets were made from the named objects' places alone (for the tests).
+    private(set) var directChangeSets = 0
+    /// How many of those differed from ``ResultsDiff``'s (debug builds, for the tests).
+    private(set) var directChangeSetsDiffering = 0
     /// How many objects were placed among ties by the store's order (for the tests).
     private(set) var tiesPlaced = 0
     private var observation: StoreChangeObservation?
@@ -382,11 +386,129 @@ public final class LiveFetchController: @unchecked Sendable {
         }
         let snapshot = ResultsSnapshot(sections: sections)
         if found == 0 && fetched.isEmpty { return ResultsChangeSet(snapshot: old) }
-        let changeSet = ResultsDiff.changes(from: old, to: snapshot, updated: updated, oldPlaces: oldPlaces)
+        // The change set from the named objects' places alone where the sections are the same
+        // (the others keep their order: no look at the span a move passed); else by a diff.
+        var newPlaces: [ObjectID: ResultIndexPath]? = [:]
+        for object in fetched {
+            guard let place = find(object.id, object.values, in: sections, rows: rows) else { newPlaces = nil; break }
+            newPlaces?[object.id] = place
+        }
+        let direct = newPlaces.flatMap { Self.changes(from: old, to: snapshot, oldPlaces: oldPlaces, newPlaces: $0, updated: updated) }
+        let changeSet = direct ?? ResultsDiff.changes(from: old, to: snapshot, updated: updated, oldPlaces: oldPlaces)
+        #if DEBUG
+        if let direct, direct != ResultsDiff.changes(from: old, to: snapshot, updated: updated) { directChangeSetsDiffering += 1 }
+        #endif
         lock.lock()
+        if direct != nil { directChangeSets += 1 }
         install(snapshot, rows, moved: !changeSet.isEmpty && !(changeSet.moves.isEmpty && changeSet.inserts.isEmpty && changeSet.deletes.isEmpty && changeSet.sectionInserts.isEmpty && changeSet.sectionDeletes.isEmpty))
         failure = nil
         lock.unlock()
+        return changeSet
+    }
+
+    /// The change set from `old` to `new` where only the objects of `oldPlaces` (their places
+    /// in `old`) and `newPlaces` (in `new`) may have come, gone or changed places, and the
+    /// sections are the same (nil otherwise): what ``ResultsDiff/changes(from:to:updated:)``
+    /// gives, computed from those objects alone. The others keep their order and section, so
+    /// one's new row is its rank among them, shifted by the named objects before it.
+    static func changes(from old: ResultsSnapshot, to new: ResultsSnapshot, oldPlaces: [ObjectID: ResultIndexPath],
+                        newPlaces: [ObjectID: ResultIndexPath], updated: Set<ObjectID>) -> ResultsChangeSet? {
+        guard old.sections.count == new.sections.count,
+              zip(old.sections, new.sections).allSatisfy({ $0.name == $1.name }) else { return nil }
+        let count = old.sections.count
+        // The named objects' rows by section, in order, and the named object at each old row.
+        var oldRows = [[Int]](repeating: [], count: count), newRows = [[Int]](repeating: [], count: count)
+        var named = [[Int: ObjectID]](repeating: [:], count: count)
+        for (id, place) in oldPlaces {
+            oldRows[place.section].append(place.row)
+            named[place.section][place.row] = id
+        }
+        for place in newPlaces.values { newRows[place.section].append(place.row) }
+        for s in 0..<count {
+            oldRows[s].sort()
+            newRows[s].sort()
+        }
+        /// The new row of the object at old row `row` of section `s` that is not named: its rank
+        /// among the objects not named, moved past each named object before it.
+        func newRow(ofUnnamed row: Int, in s: Int) -> Int {
+            var low = 0, high = oldRows[s].count
+            while low < high {
+                let middle = (low + high) / 2
+                if oldRows[s][middle] < row { low = middle + 1 } else { high = middle }
+            }
+            var result = row - low
+            for named in newRows[s] {
+                guard named <= result else { break }
+                result += 1
+            }
+            return result
+        }
+        var changeSet = ResultsChangeSet(snapshot: new)
+        for s in 0..<count {
+            // Whether the named object at each old row stays (decided in old order).
+            var stays: [Int: Int] = [:]
+            for row in oldRows[s] {
+                guard let id = named[s][row] else { return nil }
+                let oldPath = ResultIndexPath(section: s, row: row)
+                guard let newPath = newPlaces[id] else {
+                    changeSet.deletes.append(.init(kind: .delete, objectID: id, oldIndexPath: oldPath, newIndexPath: nil))
+                    continue
+                }
+                guard newPath.section == s else {
+                    changeSet.moves.append(.init(kind: .move, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                    continue
+                }
+                // Not updated: it stays (unless it left its place, which a diff then says).
+                guard updated.contains(id) else {
+                    stays[row] = newPath.row
+                    continue
+                }
+                // The staying object before it, and the next one after it that is not updated.
+                var last = -1
+                var r = row - 1
+                while r >= 0 {
+                    if let other = named[s][r] {
+                        if let kept = stays[r] { last = kept; break }
+                        if !updated.contains(other), let place = newPlaces[other], place.section == s { last = place.row; break }
+                    } else {
+                        last = newRow(ofUnnamed: r, in: s)
+                        break
+                    }
+                    r -= 1
+                }
+                var next = Int.max
+                r = row + 1
+                while r < old.sections[s].count {
+                    if let other = named[s][r] {
+                        if !updated.contains(other), let place = newPlaces[other], place.section == s { next = place.row; break }
+                    } else {
+                        next = newRow(ofUnnamed: r, in: s)
+                        break
+                    }
+                    r += 1
+                }
+                if newPath.row > last && newPath.row < next {
+                    stays[row] = newPath.row
+                    changeSet.updates.append(.init(kind: .update, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                } else {
+                    changeSet.moves.append(.init(kind: .move, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                }
+            }
+            // A named object left unupdated where it was must keep its order with the others.
+            var previous = -1
+            for row in oldRows[s] {
+                guard let id = named[s][row], !updated.contains(id), let kept = stays[row] else { continue }
+                guard kept > previous else { return nil }
+                previous = kept
+            }
+        }
+        for (id, place) in newPlaces where oldPlaces[id] == nil {
+            changeSet.inserts.append(.init(kind: .insert, objectID: id, oldIndexPath: nil, newIndexPath: place))
+        }
+        changeSet.deletes.sort { $0.oldIndexPath! > $1.oldIndexPath! }
+        changeSet.inserts.sort { $0.newIndexPath! < $1.newIndexPath! }
+        changeSet.moves.sort { $0.oldIndexPath! < $1.oldIndexPath! }
+        changeSet.updates.sort { $0.oldIndexPath! < $1.oldIndexPath! }
         return changeSet
     }
 
