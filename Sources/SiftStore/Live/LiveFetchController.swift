@@ -58,6 +58,10 @@ public final class LiveFetchController: @unchecked Sendable {
     private let ordering: LiveOrdering
     /// How many changes were followed by their rows alone (for the tests).
     private(set) var rowFollowedChanges = 0
+    /// How many change sets were made from the named objects' places alone (for the tests).
+    private(set) var directChangeSets = 0
+    /// How many of those differed from ``ResultsDiff``'s (debug builds, for the tests).
+    private(set) var directChangeSetsDiffering = 0
     /// How many objects were placed among ties by the store's order (for the tests).
     private(set) var tiesPlaced = 0
     private var observation: StoreChangeObservation?
@@ -302,43 +306,69 @@ public final class LiveFetchController: @unchecked Sendable {
                 }
             }
         }
+        // Where each named object was. One whose sort key values the store says are as before
+        // (no sort key among its changed keys) and that is fetched is looked for among the
+        // objects with its values (a binary search); not there, it was not in the result. The
+        // others (deleted, gone from the fetch, or with a sort key changed) are looked for
+        // among the IDs, chunk by chunk, until all are found.
+        var fetchedByID: [ObjectID: Int] = [:]
+        for (index, object) in fetched.enumerated() { fetchedByID[object.id] = index }
+        let sortAttributes = Set(ordering.sortAttributes ?? [])
+        var oldPlaces: [ObjectID: ResultIndexPath] = [:]
+        var unknown: Set<ObjectID> = []
+        for id in named {
+            let sortKeyChanged = changes.updated[id].map { !$0.isDisjoint(with: sortAttributes) } ?? false
+            if !changes.deleted.contains(id), !sortKeyChanged, let index = fetchedByID[id] {
+                if let place = find(id, fetched[index].values, in: old.sections, rows: rows) { oldPlaces[id] = place }
+            } else {
+                unknown.insert(id)
+            }
+        }
+        if !unknown.isEmpty {
+            let few = unknown.count <= 8 ? Array(unknown) : nil
+            var left = unknown.count
+            search: for (s, section) in old.sections.enumerated() {
+                var r = 0
+                for chunk in section.ids.chunks {
+                    for id in chunk {
+                        // A few IDs: compared directly, not hashed.
+                        if few?.contains(id) ?? unknown.contains(id) {
+                            oldPlaces[id] = ResultIndexPath(section: s, row: r)
+                            left -= 1
+                            if left == 0 { break search }
+                        }
+                        r += 1
+                    }
+                }
+            }
+        }
         // Take every named object out of the result — but one whose sort keys and section are
         // as before stays where it is (a new fetch orders it among its ties as before), its
         // values renewed.
-        var fetchedByID: [ObjectID: Int] = [:]
-        for (index, object) in fetched.enumerated() { fetchedByID[object.id] = index }
         var stayed = Set<Int>()
         var sections = old.sections
-        var found = 0
-        let few = named.count <= 8 ? Array(named) : nil
-        for s in sections.indices {
-            let ids = sections[s].objectIDs
-            var removed: [Int] = []
-            if let few {
-                // A few IDs: compared directly, not hashed (one hash per object of the result
-                // would cost more than the rest of the change).
-                for (r, id) in ids.enumerated() where few.contains(id) { removed.append(r) }
-            } else {
-                for r in ids.indices where named.contains(ids[r]) { removed.append(r) }
-            }
-            removed.removeAll { r in
-                guard let index = fetchedByID[ids[r]], fetched[index].section == sections[s].name,
-                      ordering.order(fetched[index].values, rows[s], r) == 0 else { return false }
+        var removals: [[Int]] = Array(repeating: [], count: sections.count)
+        for (id, place) in oldPlaces {
+            let s = place.section, r = place.row
+            if let index = fetchedByID[id], fetched[index].section == sections[s].name, ordering.order(fetched[index].values, rows[s], r) == 0 {
                 stayed.insert(index)
                 rows[s].set(fetched[index].values, hash: fetched[index].hash, at: r)
-                return true
+            } else {
+                removals[s].append(r)
             }
-            for r in removed.reversed() {
-                sections[s].objectIDs.remove(at: r)
+        }
+        let found = oldPlaces.count
+        for s in removals.indices where !removals[s].isEmpty {
+            for r in removals[s].sorted(by: >) {
+                sections[s].ids.remove(at: r)
                 rows[s].remove(at: r)
             }
-            found += removed.count
         }
         let sectioned = request.sectionNameKeyPath != nil
         if sectioned {
             // Sections left empty go; two of one name meeting would merge (a new fetch's sections
             // are the runs of equal names): refetch then.
-            for s in sections.indices.reversed() where sections[s].objectIDs.isEmpty {
+            for s in sections.indices.reversed() where sections[s].ids.isEmpty {
                 sections.remove(at: s)
                 rows.remove(at: s)
                 if s > 0, s < sections.count, sections[s - 1].name == sections[s].name { return nil }
@@ -348,20 +378,162 @@ public final class LiveFetchController: @unchecked Sendable {
         for (index, object) in fetched.enumerated() where !stayed.contains(index) {
             guard let place = try place(object.id, object.values, name: object.section, in: sections, rows: rows, sectioned: sectioned) else { return nil }
             if place.newSection {
-                sections.insert(.init(name: object.section, objectIDs: []), at: place.section)
+                sections.insert(.init(name: object.section, ids: ChunkedList()), at: place.section)
                 rows.insert(LiveSectionRows(indexTitle: object.title, keys: object.values.count), at: place.section)
             }
-            sections[place.section].objectIDs.insert(object.id, at: place.row)
+            sections[place.section].ids.insert(object.id, at: place.row)
             rows[place.section].insert(object.values, hash: object.hash, at: place.row)
         }
         let snapshot = ResultsSnapshot(sections: sections)
         if found == 0 && fetched.isEmpty { return ResultsChangeSet(snapshot: old) }
-        let changeSet = ResultsDiff.changes(from: old, to: snapshot, updated: updated)
+        // The change set from the named objects' places alone where the sections are the same
+        // (the others keep their order: no look at the span a move passed); else by a diff.
+        var newPlaces: [ObjectID: ResultIndexPath]? = [:]
+        for object in fetched {
+            guard let place = find(object.id, object.values, in: sections, rows: rows) else { newPlaces = nil; break }
+            newPlaces?[object.id] = place
+        }
+        let direct = newPlaces.flatMap { Self.changes(from: old, to: snapshot, oldPlaces: oldPlaces, newPlaces: $0, updated: updated) }
+        let changeSet = direct ?? ResultsDiff.changes(from: old, to: snapshot, updated: updated, oldPlaces: oldPlaces)
+        #if DEBUG
+        if let direct, direct != ResultsDiff.changes(from: old, to: snapshot, updated: updated) { directChangeSetsDiffering += 1 }
+        #endif
         lock.lock()
+        if direct != nil { directChangeSets += 1 }
         install(snapshot, rows, moved: !changeSet.isEmpty && !(changeSet.moves.isEmpty && changeSet.inserts.isEmpty && changeSet.deletes.isEmpty && changeSet.sectionInserts.isEmpty && changeSet.sectionDeletes.isEmpty))
         failure = nil
         lock.unlock()
         return changeSet
+    }
+
+    /// The change set from `old` to `new` where only the objects of `oldPlaces` (their places
+    /// in `old`) and `newPlaces` (in `new`) may have come, gone or changed places, and the
+    /// sections are the same (nil otherwise): what ``ResultsDiff/changes(from:to:updated:)``
+    /// gives, computed from those objects alone. The others keep their order and section, so
+    /// one's new row is its rank among them, shifted by the named objects before it.
+    static func changes(from old: ResultsSnapshot, to new: ResultsSnapshot, oldPlaces: [ObjectID: ResultIndexPath],
+                        newPlaces: [ObjectID: ResultIndexPath], updated: Set<ObjectID>) -> ResultsChangeSet? {
+        guard old.sections.count == new.sections.count,
+              zip(old.sections, new.sections).allSatisfy({ $0.name == $1.name }) else { return nil }
+        let count = old.sections.count
+        // The named objects' rows by section, in order, and the named object at each old row.
+        var oldRows = [[Int]](repeating: [], count: count), newRows = [[Int]](repeating: [], count: count)
+        var named = [[Int: ObjectID]](repeating: [:], count: count)
+        for (id, place) in oldPlaces {
+            oldRows[place.section].append(place.row)
+            named[place.section][place.row] = id
+        }
+        for place in newPlaces.values { newRows[place.section].append(place.row) }
+        for s in 0..<count {
+            oldRows[s].sort()
+            newRows[s].sort()
+        }
+        /// The new row of the object at old row `row` of section `s` that is not named: its rank
+        /// among the objects not named, moved past each named object before it.
+        func newRow(ofUnnamed row: Int, in s: Int) -> Int {
+            var low = 0, high = oldRows[s].count
+            while low < high {
+                let middle = (low + high) / 2
+                if oldRows[s][middle] < row { low = middle + 1 } else { high = middle }
+            }
+            var result = row - low
+            for named in newRows[s] {
+                guard named <= result else { break }
+                result += 1
+            }
+            return result
+        }
+        var changeSet = ResultsChangeSet(snapshot: new)
+        for s in 0..<count {
+            // Whether the named object at each old row stays (decided in old order).
+            var stays: [Int: Int] = [:]
+            for row in oldRows[s] {
+                guard let id = named[s][row] else { return nil }
+                let oldPath = ResultIndexPath(section: s, row: row)
+                guard let newPath = newPlaces[id] else {
+                    changeSet.deletes.append(.init(kind: .delete, objectID: id, oldIndexPath: oldPath, newIndexPath: nil))
+                    continue
+                }
+                guard newPath.section == s else {
+                    changeSet.moves.append(.init(kind: .move, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                    continue
+                }
+                // Not updated: it stays (unless it left its place, which a diff then says).
+                guard updated.contains(id) else {
+                    stays[row] = newPath.row
+                    continue
+                }
+                // The staying object before it, and the next one after it that is not updated.
+                var last = -1
+                var r = row - 1
+                while r >= 0 {
+                    if let other = named[s][r] {
+                        if let kept = stays[r] { last = kept; break }
+                        if !updated.contains(other), let place = newPlaces[other], place.section == s { last = place.row; break }
+                    } else {
+                        last = newRow(ofUnnamed: r, in: s)
+                        break
+                    }
+                    r -= 1
+                }
+                var next = Int.max
+                r = row + 1
+                while r < old.sections[s].count {
+                    if let other = named[s][r] {
+                        if !updated.contains(other), let place = newPlaces[other], place.section == s { next = place.row; break }
+                    } else {
+                        next = newRow(ofUnnamed: r, in: s)
+                        break
+                    }
+                    r += 1
+                }
+                if newPath.row > last && newPath.row < next {
+                    stays[row] = newPath.row
+                    changeSet.updates.append(.init(kind: .update, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                } else {
+                    changeSet.moves.append(.init(kind: .move, objectID: id, oldIndexPath: oldPath, newIndexPath: newPath))
+                }
+            }
+            // A named object left unupdated where it was must keep its order with the others.
+            var previous = -1
+            for row in oldRows[s] {
+                guard let id = named[s][row], !updated.contains(id), let kept = stays[row] else { continue }
+                guard kept > previous else { return nil }
+                previous = kept
+            }
+        }
+        for (id, place) in newPlaces where oldPlaces[id] == nil {
+            changeSet.inserts.append(.init(kind: .insert, objectID: id, oldIndexPath: nil, newIndexPath: place))
+        }
+        changeSet.deletes.sort { $0.oldIndexPath! > $1.oldIndexPath! }
+        changeSet.inserts.sort { $0.newIndexPath! < $1.newIndexPath! }
+        changeSet.moves.sort { $0.oldIndexPath! < $1.oldIndexPath! }
+        changeSet.updates.sort { $0.oldIndexPath! < $1.oldIndexPath! }
+        return changeSet
+    }
+
+    /// Where object `id`, whose sort key values are `values`, is in the result: looked for
+    /// among the objects with those values (a binary search, then the run of ties); nil when it
+    /// is not there.
+    private func find(_ id: ObjectID, _ values: [Value], in sections: [ResultsSnapshot.Section], rows: [LiveSectionRows]) -> ResultIndexPath? {
+        // The first section whose last object is not before the values, and so on while the
+        // ties go on into the next sections.
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].count > 0, ordering.order(values, rows[middle], rows[middle].count - 1) > 0 { low = middle + 1 } else { high = middle }
+        }
+        var s = low
+        while s < rows.count {
+            var r = bound(values, in: rows[s], upper: false)
+            while r < rows[s].count, ordering.order(values, rows[s], r) == 0 {
+                if sections[s].ids[r] == id { return ResultIndexPath(section: s, row: r) }
+                r += 1
+            }
+            guard r == rows[s].count else { return nil }
+            s += 1
+        }
+        return nil
     }
 
     /// Where object `id` with sort key `values` in the section named `name` goes: its section
@@ -443,11 +615,11 @@ public final class LiveFetchController: @unchecked Sendable {
         var place = lower
         while place < upper {
             guard place.section < sections.count else { break }
-            if place.row >= sections[place.section].objectIDs.count {
+            if place.row >= sections[place.section].ids.count {
                 place = (place.section + 1, 0)
                 continue
             }
-            tied.append(sections[place.section].objectIDs[place.row])
+            tied.append(sections[place.section].ids[place.row])
             place.row += 1
         }
         var tieRequest = FetchRequest(entityName: request.entityName, predicate: tests.count == 1 ? tests[0] : .and(tests),
@@ -462,7 +634,7 @@ public final class LiveFetchController: @unchecked Sendable {
         place = lower
         var remaining = index
         while remaining > 0 {
-            let count = sections[place.section].objectIDs.count
+            let count = sections[place.section].ids.count
             if place.row + remaining <= count {
                 place.row += remaining
                 remaining = 0
@@ -493,12 +665,13 @@ public final class LiveFetchController: @unchecked Sendable {
         var updated = updated
         if rows.count == current.sections.count {
             var hashes: [ObjectID: Int] = [:]
+            hashes.reserveCapacity(current.objectCount)
             for (s, section) in current.sections.enumerated() {
-                for (r, id) in section.objectIDs.enumerated() { hashes[id] = rows[s].hashes[r] }
+                for (id, hash) in zip(section.ids, rows[s].hashes) { hashes[id] = hash }
             }
             for (s, section) in snapshot.sections.enumerated() {
-                for (r, id) in section.objectIDs.enumerated() {
-                    if let hash = hashes[id], hash != newRows[s].hashes[r] { updated.insert(id) }
+                for (id, hash) in zip(section.ids, newRows[s].hashes) {
+                    if let old = hashes[id], old != hash { updated.insert(id) }
                 }
             }
         }
@@ -528,7 +701,7 @@ public final class LiveFetchController: @unchecked Sendable {
         if moved { places = nil }
         results = SectionedFetchResults(sections: zip(snapshot.sections, rows).map { section, rows in
             FetchedSection(name: section.name, indexTitle: rows.indexTitle,
-                           objects: FetchedObjects(source: LiveObjectSource(store: store, request: request, ids: section.objectIDs),
+                           objects: FetchedObjects(source: LiveObjectSource(store: store, request: request, ids: section.ids),
                                                    batchSize: request.fetchBatchSize))
         }, warning: nil)
     }
@@ -553,15 +726,13 @@ public final class LiveFetchController: @unchecked Sendable {
             sections.reserveCapacity(fetched.count)
             rows.reserveCapacity(fetched.count)
             for section in fetched {
-                var ids: [ObjectID] = []
+                var ids = ChunkedList<ObjectID>()
                 var sectionRows = LiveSectionRows(indexTitle: section.indexTitle, keys: ordering.sortAttributes?.count ?? 0)
-                ids.reserveCapacity(section.objects.count)
-                sectionRows.reserveCapacity(section.objects.count)
                 try section.objects.forEachObject { object in
                     ids.append(object.objectID)
                     sectionRows.append(ordering.sortValues(of: object), hash: ordering.shownHash(of: object))
                 }
-                sections.append(.init(name: section.name, objectIDs: ids))
+                sections.append(.init(name: section.name, ids: ids))
                 rows.append(sectionRows)
             }
             return (ResultsSnapshot(sections: sections), rows)
@@ -572,7 +743,7 @@ public final class LiveFetchController: @unchecked Sendable {
         var places: [ObjectID: ResultIndexPath] = [:]
         places.reserveCapacity(snapshot.objectCount)
         for (s, section) in snapshot.sections.enumerated() {
-            for (r, id) in section.objectIDs.enumerated() { places[id] = ResultIndexPath(section: s, row: r) }
+            section.ids.forEachIndexed { r, id in places[id] = ResultIndexPath(section: s, row: r) }
         }
         return places
     }

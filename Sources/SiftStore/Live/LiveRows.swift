@@ -117,16 +117,17 @@ struct LiveOrdering: Sendable {
 
 /// One section of a live result as the controller keeps it: its index title, and each
 /// object's sort key values (a column per sort key, no allocation per object) and hash of
-/// shown values, in the order of the snapshot's IDs.
+/// shown values, in the order of the snapshot's IDs. Each column is a ``ChunkedList``: a change
+/// copies the chunks it changes, not the section.
 struct LiveSectionRows: Sendable {
     var indexTitle: String
-    var columns: [[Value]]
-    var hashes: [Int]
+    var columns: [ChunkedList<Value>]
+    var hashes: ChunkedList<Int>
 
     init(indexTitle: String, keys: Int) {
         self.indexTitle = indexTitle
-        columns = Array(repeating: [], count: keys)
-        hashes = []
+        columns = Array(repeating: ChunkedList(), count: keys)
+        hashes = ChunkedList()
     }
 
     var count: Int { hashes.count }
@@ -150,11 +151,6 @@ struct LiveSectionRows: Sendable {
         for k in columns.indices { columns[k].remove(at: row) }
         hashes.remove(at: row)
     }
-
-    mutating func reserveCapacity(_ count: Int) {
-        for k in columns.indices { columns[k].reserveCapacity(count) }
-        hashes.reserveCapacity(count)
-    }
 }
 
 /// A live result's objects, read a batch at a time by ID when they are accessed (the
@@ -164,12 +160,12 @@ final class LiveObjectSource: FetchedObjectSource, @unchecked Sendable {
     let store: any PersistentStore
     let entityName: String
     let includesSubentities: Bool
-    let ids: [ObjectID]
+    let ids: ChunkedList<ObjectID>
     let batchSize: Int
     private let lock = NSLock()
     private var batch: (range: Range<Int>, objects: [ObjectID: ManagedObject]) = (0..<0, [:])
 
-    init(store: any PersistentStore, request: FetchRequest, ids: [ObjectID]) {
+    init(store: any PersistentStore, request: FetchRequest, ids: ChunkedList<ObjectID>) {
         self.store = store
         entityName = request.entityName
         includesSubentities = request.includesSubentities
@@ -187,7 +183,10 @@ final class LiveObjectSource: FetchedObjectSource, @unchecked Sendable {
             let start = index / batchSize * batchSize
             let range = start..<min(ids.count, start + batchSize)
             var objects: [ObjectID: ManagedObject] = [:]
-            if let request = try? Self.request(entityName, ids: Array(ids[range]), includesSubentities: includesSubentities),
+            var batchIDs: [ObjectID] = []
+            batchIDs.reserveCapacity(range.count)
+            ids.forEach(in: range) { _, id in batchIDs.append(id) }
+            if let request = try? Self.request(entityName, ids: batchIDs, includesSubentities: includesSubentities),
                let fetched = try? store.fetch(request) {
                 for object in fetched { objects[object.objectID] = object }
             }

@@ -7,7 +7,7 @@ extension ResultsChangeSet {
         var changes = ResultsChangeSet(snapshot: snapshot)
         for (s, section) in snapshot.sections.enumerated() {
             changes.sectionInserts.append(SectionChange(index: s, name: section.name))
-            for (r, id) in section.objectIDs.enumerated() {
+            section.ids.forEachIndexed { r, id in
                 changes.inserts.append(ObjectChange(kind: .insert, objectID: id, oldIndexPath: nil, newIndexPath: ResultIndexPath(section: s, row: r)))
             }
         }

@@ -107,6 +107,14 @@ public enum ResultsDiff {
     /// The change set from `old` to `new`, where `updated` holds the objects whose fetched
     /// values changed (others are never updates). The rules are ``ResultsChangeSet``'s.
     public static func changes(from old: ResultsSnapshot, to new: ResultsSnapshot, updated: Set<ObjectID> = []) -> ResultsChangeSet {
+        changes(from: old, to: new, updated: updated, oldPlaces: nil)
+    }
+
+    /// ``changes(from:to:updated:)``, where `oldPlaces`, when given, holds the old index path of
+    /// every object of `updated` that is in `old` (so the objects outside the compared windows
+    /// need not be looked at one by one).
+    static func changes(from old: ResultsSnapshot, to new: ResultsSnapshot, updated: Set<ObjectID>,
+                        oldPlaces: [ObjectID: ResultIndexPath]?) -> ResultsChangeSet {
         // Sections by name and occurrence.
         let oldKeys = sectionKeys(old)
         let newKeys = sectionKeys(new)
@@ -137,24 +145,33 @@ public enum ResultsDiff {
         // after its last stay where they are: only the windows between are compared by ID (one
         // update in place compares no IDs by hash, one move only those it passed).
         let sameSections = oldKeys == newKeys
-        var oldWindows = old.sections.map { 0..<$0.objectIDs.count }
-        var newWindows = new.sections.map { 0..<$0.objectIDs.count }
+        var oldWindows = old.sections.map { 0..<$0.ids.count }
+        var newWindows = new.sections.map { 0..<$0.ids.count }
         if sameSections {
             for s in old.sections.indices {
-                let before = old.sections[s].objectIDs, after = new.sections[s].objectIDs
+                // Chunks both states share are skipped whole.
+                let before = old.sections[s].ids, after = new.sections[s].ids
                 let shorter = min(before.count, after.count)
-                var prefix = 0
-                while prefix < shorter, before[prefix] == after[prefix] { prefix += 1 }
-                var suffix = 0
-                while suffix < shorter - prefix, before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+                let prefix = min(shorter, before.commonPrefixCount(with: after))
+                let suffix = before.commonSuffixCount(with: after, limit: shorter - prefix)
                 oldWindows[s] = prefix..<(before.count - suffix)
                 newWindows[s] = prefix..<(after.count - suffix)
                 // Updates among the objects that stay outside the window.
                 guard !updated.isEmpty else { continue }
-                for r in Array(0..<prefix) + Array((before.count - suffix)..<before.count) where updated.contains(before[r]) {
+                // Where the caller knows the updated objects' old places, those are looked at,
+                // not every object outside the window.
+                func update(_ r: Int, _ id: ObjectID) {
                     let shifted = r < prefix ? r : r + after.count - before.count
-                    changeSet.updates.append(.init(kind: .update, objectID: before[r], oldIndexPath: ResultIndexPath(section: s, row: r),
+                    changeSet.updates.append(.init(kind: .update, objectID: id, oldIndexPath: ResultIndexPath(section: s, row: r),
                                                    newIndexPath: ResultIndexPath(section: s, row: shifted)))
+                }
+                if let oldPlaces {
+                    for (id, place) in oldPlaces where place.section == s && !oldWindows[s].contains(place.row) && updated.contains(id) {
+                        update(place.row, id)
+                    }
+                } else {
+                    before.forEach(in: 0..<prefix) { r, id in if updated.contains(id) { update(r, id) } }
+                    before.forEach(in: (before.count - suffix)..<before.count) { r, id in if updated.contains(id) { update(r, id) } }
                 }
             }
         }
@@ -163,20 +180,19 @@ public enum ResultsDiff {
         var newPlace: [ObjectID: ResultIndexPath] = [:]
         newPlace.reserveCapacity(newWindows.reduce(0) { $0 + $1.count })
         for (s, section) in new.sections.enumerated() {
-            for r in newWindows[s] { newPlace[section.objectIDs[r]] = ResultIndexPath(section: s, row: r) }
+            section.ids.forEach(in: newWindows[s]) { r, id in newPlace[id] = ResultIndexPath(section: s, row: r) }
         }
         var seen: Set<ObjectID> = []
         seen.reserveCapacity(oldWindows.reduce(0) { $0 + $1.count })
         for (s, section) in old.sections.enumerated() {
             // Objects still in this (kept) section, in old order: candidates to stay.
             var candidates: [(id: ObjectID, old: ResultIndexPath, new: ResultIndexPath)] = []
-            for r in oldWindows[s] {
-                let id = section.objectIDs[r]
+            section.ids.forEach(in: oldWindows[s]) { r, id in
                 seen.insert(id)
                 let oldPath = ResultIndexPath(section: s, row: r)
                 guard let newPath = newPlace[id] else {
                     changeSet.deletes.append(.init(kind: .delete, objectID: id, oldIndexPath: oldPath, newIndexPath: nil))
-                    continue
+                    return
                 }
                 if let target = newSectionOfOld[s], target == newPath.section {
                     candidates.append((id, oldPath, newPath))
@@ -194,9 +210,9 @@ public enum ResultsDiff {
             }
         }
         for (s, section) in new.sections.enumerated() {
-            for r in newWindows[s] where !seen.contains(section.objectIDs[r]) {
-                changeSet.inserts.append(.init(kind: .insert, objectID: section.objectIDs[r], oldIndexPath: nil,
-                                               newIndexPath: ResultIndexPath(section: s, row: r)))
+            section.ids.forEach(in: newWindows[s]) { r, id in
+                guard !seen.contains(id) else { return }
+                changeSet.inserts.append(.init(kind: .insert, objectID: id, oldIndexPath: nil, newIndexPath: ResultIndexPath(section: s, row: r)))
             }
         }
         changeSet.deletes.reverse()  // collected ascending; applied descending
@@ -299,13 +315,13 @@ extension ResultsSnapshot {
             guard let path = change.oldIndexPath, objectID(at: path) == change.objectID else {
                 throw ApplicationError(description: "\(change.kind) of \(change.objectID) from \(change.oldIndexPath.map(String.init(describing:)) ?? "nil") is not in the old results")
             }
-            sections[path.section].objectIDs.remove(at: path.row)
+            sections[path.section].ids.remove(at: path.row)
         }
         for change in changeSet.sectionDeletes.sorted(by: { $0.index > $1.index }) {
             guard self.sections.indices.contains(change.index), self.sections[change.index].name == change.name else {
                 throw ApplicationError(description: "section delete at \(change.index) is not in the old results")
             }
-            guard sections[change.index].objectIDs.isEmpty else {
+            guard sections[change.index].ids.isEmpty else {
                 throw ApplicationError(description: "section \(change.index) is deleted with objects left in it")
             }
             sections.remove(at: change.index)
@@ -314,15 +330,15 @@ extension ResultsSnapshot {
             guard change.index <= sections.count else {
                 throw ApplicationError(description: "section insert at \(change.index) is past the end (\(sections.count) sections)")
             }
-            sections.insert(Section(name: change.name, objectIDs: []), at: change.index)
+            sections.insert(Section(name: change.name, ids: ChunkedList()), at: change.index)
         }
         let additions = (changeSet.inserts + changeSet.moves).sorted { ($0.newIndexPath ?? .init(section: -1, row: -1)) < ($1.newIndexPath ?? .init(section: -1, row: -1)) }
         for change in additions {
             guard let path = change.newIndexPath, sections.indices.contains(path.section),
-                  path.row >= 0, path.row <= sections[path.section].objectIDs.count else {
+                  path.row >= 0, path.row <= sections[path.section].ids.count else {
                 throw ApplicationError(description: "\(change.kind) of \(change.objectID) to \(change.newIndexPath.map(String.init(describing:)) ?? "nil") is outside the results")
             }
-            sections[path.section].objectIDs.insert(change.objectID, at: path.row)
+            sections[path.section].ids.insert(change.objectID, at: path.row)
         }
         let result = ResultsSnapshot(sections: sections)
         for update in changeSet.updates {

@@ -24,12 +24,28 @@ public struct ResultsSnapshot: Hashable, Sendable {
     /// One section: its name and its objects' IDs in order.
     public struct Section: Hashable, Sendable {
         public var name: String
-        public var objectIDs: [ObjectID]
+        /// The IDs, in chunks: a change copies the chunk it changes, not the section.
+        var ids: ChunkedList<ObjectID>
 
         public init(name: String, objectIDs: [ObjectID]) {
             self.name = name
-            self.objectIDs = objectIDs
+            ids = ChunkedList(objectIDs)
         }
+
+        init(name: String, ids: ChunkedList<ObjectID>) {
+            self.name = name
+            self.ids = ids
+        }
+
+        /// The objects' IDs in order (an array made from the section's chunks on each read;
+        /// setting it replaces them).
+        public var objectIDs: [ObjectID] {
+            get { Array(ids) }
+            set { ids = ChunkedList(newValue) }
+        }
+
+        /// How many objects the section holds.
+        public var count: Int { ids.count }
     }
 
     public var sections: [Section]
@@ -45,12 +61,12 @@ public struct ResultsSnapshot: Hashable, Sendable {
     }
 
     /// How many objects there are in all sections.
-    public var objectCount: Int { sections.reduce(0) { $0 + $1.objectIDs.count } }
+    public var objectCount: Int { sections.reduce(0) { $0 + $1.ids.count } }
 
     /// The object at an index path, if the path is inside the snapshot.
     public func objectID(at indexPath: ResultIndexPath) -> ObjectID? {
         guard sections.indices.contains(indexPath.section) else { return nil }
-        let ids = sections[indexPath.section].objectIDs
-        return ids.indices.contains(indexPath.row) ? ids[indexPath.row] : nil
+        let ids = sections[indexPath.section].ids
+        return indexPath.row >= 0 && indexPath.row < ids.count ? ids[indexPath.row] : nil
     }
 }
