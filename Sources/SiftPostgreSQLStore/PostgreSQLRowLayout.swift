@@ -30,7 +30,7 @@ struct PostgreSQLRowLayout: Sendable {
         let columnTypes = store.dialect.columnTypes
         columns = plan.columns.map { column in
             switch column {
-            case .key(let name), .id(let name), .entity(let name): "\(q(alias)).\(q(name))"
+            case .key(let name), .id(let name), .entity(let name), .toOne(let name): "\(q(alias)).\(q(name))"
             case .attribute(let entityTable, let name):
                 PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(name))", columnType: columnTypes[entityTable.table]?[name])
             }
