@@ -92,10 +92,11 @@ extension SQLiteStore {
         } catch {
             throw translated(error)
         }
+        let list = SQLiteKeyListSource(store: self, keys: keys, layout: layout)
         var start = keys.startIndex
         while start < keys.endIndex {
             let end = Swift.min(keys.endIndex, start + batch)
-            let objects = try SQLObjectWindow.objects(keys[start..<end], store: self, layout: layout)
+            let objects = try list.objects(keys[start..<end], keepingGone: true)
             for object in objects {
                 try withExtendedLifetime(object) { try body(FetchedRow(object: object)) }
             }
