@@ -65,3 +65,9 @@ extension SQLKeyListSource where Driver == PostgreSQLKeyListDriver {
         self.init(driver: PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: prefetch), keys: keys, failure: failure)
     }
 }
+
+extension PostgreSQLStore: RowMadeToOneStore {
+    public func makesDestinationIDFromRow(_ relationship: String, of entity: String) -> Bool {
+        SQLRowLayoutPlan.rowMakesDestinationID(relationship, of: entity, schema: schema)
+    }
+}

@@ -49,6 +49,13 @@ package struct SQLRowLayoutPlan: Sendable {
         package let destination: DestinationID
     }
 
+    /// Whether objects of `entity` read with `schema`'s layout make `relationship`'s destination
+    /// ID from their own row (``ToOne``).
+    package static func rowMakesDestinationID(_ relationship: String, of entity: String, schema: SQLSchema) -> Bool {
+        guard let table = schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return false }
+        return DestinationID.of(description, in: table, schema: schema) != nil
+    }
+
     /// How a to-one's destination ID is made from its key.
     package enum DestinationID: Sendable {
         /// `<prefix><key>`: one entity, or IDs that do not name it.
@@ -68,7 +75,7 @@ package struct SQLRowLayoutPlan: Sendable {
         }
 
         /// How `relationship` of `table`'s rows makes its destination's ID, where the row can.
-        static func of(_ relationship: RelationshipDescription, in table: EntityTable, schema: SQLSchema) -> (key: String, entity: String?, id: DestinationID)? {
+        package static func of(_ relationship: RelationshipDescription, in table: EntityTable, schema: SQLSchema) -> (key: String, entity: String?, id: DestinationID)? {
             guard !relationship.isToMany, table.inverseKeyColumns[relationship.name] == nil,
                   case .foreignKey(let column, let destinationTable, let destinationKey)? = table.relationships[relationship.name],
                   let destination = schema.table(for: relationship.destination),

@@ -248,3 +248,9 @@ public struct RowAttribute: Hashable, Sendable {
     public static func == (a: RowAttribute, b: RowAttribute) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
+
+extension SQLiteStore: RowMadeToOneStore {
+    public func makesDestinationIDFromRow(_ relationship: String, of entity: String) -> Bool {
+        SQLRowLayoutPlan.rowMakesDestinationID(relationship, of: entity, schema: schema)
+    }
+}
