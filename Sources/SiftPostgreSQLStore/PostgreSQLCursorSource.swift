@@ -26,7 +26,7 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     init(store: PostgreSQLStore, plan: PostgreSQLFetchPlan) {
         self.store = store
         self.plan = plan
-        prefetch = PostgreSQLKeyListSource.prefetchedRelationships(plan.request)
+        prefetch = PostgreSQLKeyListDriver.prefetchedRelationships(plan.request)
     }
 
     /// The results as a key list, read once (an error reading them is kept in ``failure``, and

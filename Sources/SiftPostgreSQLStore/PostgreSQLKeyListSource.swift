@@ -5,30 +5,31 @@ import SiftSQL
 import SiftSQLStore
 import SiftStore
 
-/// A fetch's results as the row keys (and IDs) of its objects, in order: IDs and the count are
-/// answered from the list; objects are read a batch at a time (one query per batch, by key) while
+/// A fetch's results as the row keys (and IDs) of its objects, in order: the core's key list
+/// (``SQLKeyListSource``) over the PostgreSQL store's rows. IDs and the count are answered from
+/// the list; objects are read a batch at a time (one `= ANY($1)` query per batch) while
 /// iterating, or one at a time by position.
+typealias PostgreSQLKeyListSource = SQLKeyListSource<PostgreSQLKeyListDriver>
+
+/// How the core's key list reads a PostgreSQL store: a batch's rows with one query,
 ///
-/// While iterating, the relationships the request prefetches (the first relationship of each
-/// `relationshipKeyPathsForPrefetching` path) are read for the whole batch with one query each
-/// and answered from memory (``SQLObjectStorage``).
-struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
-    let store: PostgreSQLStore
-    let keys: [(key: Int64, id: ObjectID)]
+///     SELECT <columns> FROM "Note" AS "t0" WHERE "t0"."_pk" = ANY($1)
+///
+/// decoded column by column as the result's types say (``PostgreSQLRowLayout``); a key whose
+/// row is gone is left out of a batch. While iterating, the relationships the request
+/// prefetches (the first relationship of each `relationshipKeyPathsForPrefetching` path) are
+/// read for the whole batch with one query each and answered from memory (``SQLObjectStorage``).
+struct PostgreSQLKeyListDriver: SQLKeyListDriver {
+    let postgreSQLStore: PostgreSQLStore
     let layout: PostgreSQLRowLayout
     /// The relationship key paths prefetched for each batch.
-    var prefetch: [String] = []
-    let failure: ReadFailure?
+    let prefetch: [String]
 
-    /// (`failure`: where read errors are kept, another source's when it reads through this one.)
-    init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
-         failure: ReadFailure = ReadFailure()) {
-        self.failure = failure
-        self.store = store
-        self.keys = keys
-        self.layout = layout
-        prefetch = request.map(Self.prefetchedRelationships) ?? []
-    }
+    var store: any SQLObjectReadingStore { postgreSQLStore }
+    var decoder: SQLRowDecoder { layout.decoder }
+    /// (Reading by position reads the one object asked for.)
+    var windowSize: Int { 1 }
+    var keepsGoneRows: Bool { false }
 
     /// The relationship key paths a request prefetches for each batch: its
     /// `relationshipKeyPathsForPrefetching`, once each, every step of a dotted path loaded
@@ -39,51 +40,34 @@ struct PostgreSQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
         return paths
     }
 
-    var count: Int { keys.count }
-    func objectID(at index: Int) -> ObjectID { keys[index].id }
-
-    /// The object at a position; an object without data (its ID only) if its row is gone or
-    /// cannot be read (the error is kept in ``failure``).
-    func object(at index: Int) -> ManagedObject {
-        do {
-            if let object = try objects(for: [keys[index].key]).first { return object }
-        } catch {
-            failure?.record(error)
-        }
-        return ManagedObject(objectID: keys[index].id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
-                             storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: keys[index].key)
-    }
-
-    func makeCursor() -> any FetchedObjectCursor { Cursor(source: self) }
-
-    /// The objects of rows with these keys, in the keys' order (rows gone since are left out).
-    func objects(for batch: [Int64]) throws(StoreError) -> [ManagedObject] {
-        store.lock.lock(); defer { store.lock.unlock() }
+    func forEachRow(withKeys keys: ArraySlice<Int64>, _ body: (PostgreSQLRowLayout.BatchRow) throws -> Void) throws {
         let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(layout.table.primaryKey)) = ANY($1)"
-        let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(batch)]) }
-        var byKey: [Int64: ManagedObject] = [:]
-        byKey.reserveCapacity(result.count)
-        for object in try layout.objects(result, rows: 0..<result.count) { byKey[object.storageKey] = object }
-        return batch.compactMap { byKey[$0] }
+        let store = postgreSQLStore
+        let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(Array(keys))]) }
+        try layout.forEachRow(result, rows: 0..<result.count, body)
     }
 
-    /// Reads the prefetched relationships of a batch's objects.
-    func prefetchRelationships(of objects: [ManagedObject]) throws(StoreError) {
-        try store.prefetch(prefetch, of: objects)
+    func objects(_ rows: [SQLDecodedRow], values: [Value]) throws -> [ManagedObject] {
+        try layout.objects(rows, values: values)
     }
 
-    /// Reads the list in order, one query per batch.
-    struct Cursor: FetchedObjectCursor {
-        let source: PostgreSQLKeyListSource
-        var position = 0
+    func prefetch(_ objects: [ManagedObject]) throws {
+        try postgreSQLStore.prefetch(prefetch, of: objects)
+    }
+}
 
-        mutating func next(_ count: Int) throws -> [ManagedObject] {
-            let end = Swift.min(source.keys.count, position + Swift.min(count, source.keys.count))
-            guard position < end else { return [] }
-            defer { position = end }
-            let objects = try source.objects(for: source.keys[position..<end].map(\.key))
-            try source.prefetchRelationships(of: objects)
-            return objects
-        }
+extension SQLKeyListSource where Driver == PostgreSQLKeyListDriver {
+    /// The list `keys` of `layout`'s table in `store`, prefetching what `request` asks for.
+    /// (`failure`: where read errors are kept, another source's when it reads through this one.)
+    convenience init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
+                     failure: ReadFailure = ReadFailure()) {
+        let prefetch = request.map(PostgreSQLKeyListDriver.prefetchedRelationships) ?? []
+        self.init(driver: PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: prefetch), keys: keys, failure: failure)
+    }
+}
+
+extension PostgreSQLStore: RowMadeToOneStore {
+    public func makesDestinationIDFromRow(_ relationship: String, of entity: String) -> Bool {
+        SQLRowLayoutPlan.rowMakesDestinationID(relationship, of: entity, schema: schema)
     }
 }

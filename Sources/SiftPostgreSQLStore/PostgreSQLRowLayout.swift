@@ -30,7 +30,7 @@ struct PostgreSQLRowLayout: Sendable {
         let columnTypes = store.dialect.columnTypes
         columns = plan.columns.map { column in
             switch column {
-            case .key(let name), .id(let name), .entity(let name): "\(q(alias)).\(q(name))"
+            case .key(let name), .id(let name), .entity(let name), .toOne(let name): "\(q(alias)).\(q(name))"
             case .attribute(let entityTable, let name):
                 PostgreSQLForeignColumnType.selected("\(q(alias)).\(q(name))", columnType: columnTypes[entityTable.table]?[name])
             }
@@ -103,30 +103,41 @@ extension PostgreSQLRowLayout {
     /// allocation per batch rather than one per object), each column's decoding chosen once.
     func objects(_ result: PostgreSQLResult, rows: Range<Int>) throws(StoreError) -> [ManagedObject] {
         guard !rows.isEmpty else { return [] }
-        // Every column's decoding, by its type in this result and the attribute it holds.
+        var decoded: [SQLDecodedRow] = []
+        decoded.reserveCapacity(rows.count)
+        var values: [Value] = []
+        values.reserveCapacity(rows.count &* Swift.max(1, decoder.widestRow))
+        forEachRow(result, rows: rows) { row in
+            // (The entity: nearly always the previous row's, told by its bytes.)
+            decoded.append(decoder.decode(row, previous: decoded.last?.entity, appendingTo: &values))
+        }
+        return try objects(decoded, values: values)
+    }
+
+    /// Calls `body` with each row `rows` of `result` (rows of ``columns``), each column's
+    /// decoding chosen once, by its type in the result and the attribute it holds.
+    func forEachRow<E: Error>(_ result: PostgreSQLResult, rows: Range<Int>, _ body: (BatchRow) throws(E) -> Void) throws(E) {
+        guard !rows.isEmpty else { return }
         var attributeTypes = [AttributeType?](repeating: nil, count: columns.count)
         for entity in decoder.entities.values {
             for column in entity.columns where column.index < attributeTypes.count { attributeTypes[column.index] = column.type }
         }
         let decodings = attributeTypes.indices.map { ColumnDecoding(result.columnType($0), binary: result.isBinary($0), attribute: attributeTypes[$0]) }
-        var decoded: [SQLDecodedRow] = []
-        decoded.reserveCapacity(rows.count)
-        var values: [Value] = []
-        values.reserveCapacity(rows.count &* Swift.max(1, decoder.widestRow))
-        withExtendedLifetime(result) {
-            for row in rows {
-                // (The entity: nearly always the previous row's, told by its bytes.)
-                decoded.append(decoder.decode(BatchRow(result: result, row: row, decodings: decodings), previous: decoded.last?.entity, appendingTo: &values))
-            }
+        try withExtendedLifetime(result) { () throws(E) in
+            for row in rows { try body(BatchRow(result: result, row: row, decodings: decodings)) }
         }
+    }
+
+    /// The objects of rows decoded into one buffer (each object's values a slice of it).
+    func objects(_ rows: [SQLDecodedRow], values: [Value]) throws(StoreError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
-        objects.reserveCapacity(decoded.count)
-        for row in decoded { objects.append(try decodedObject(row, values: values[row.values])) }
+        objects.reserveCapacity(rows.count)
+        for row in rows { objects.append(try decodedObject(row, values: values[row.values])) }
         return objects
     }
 
     /// A row of a result whose columns' decodings are chosen (``ColumnDecoding``).
-    private struct BatchRow: SQLRowReading {
+    struct BatchRow: SQLRowReading {
         let result: PostgreSQLResult
         let row: Int
         let decodings: [ColumnDecoding]

@@ -1,3 +1,4 @@
+import CoreDataFixtures
 import Foundation
 import Sift
 @testable import SiftCLI
@@ -75,6 +76,26 @@ import Testing
                 #expect(printed == expected.map { $0 + "\n" }.joined(), "\(entity) in \(path)")
             }
         }
+    }
+
+    /// A to-one whose destination ID a Core Data store makes from the owner's row is not
+    /// prefetched for printing (its ID costs no query); what is printed is the same as with it
+    /// prefetched, and printing runs the fetch's query and the other relationships' only.
+    @Test func rowMadeToOnesAreNotPrefetched() throws {
+        let store = try SQLiteStore.open(at: CoreDataFixtures.url("NoteStore.sqlite"))
+        let output = ObjectOutput(relationships: .ids)
+        var prefetched = try FetchRequest(statement: "ICNote")
+        try output.prepare(&prefetched, model: store.model)
+        var request = try FetchRequest(statement: "ICNote")
+        try output.prepare(&request, model: store.model, store: store)
+        let toOnes = store.model.entity(named: "ICNote")?.relationships.filter { !$0.isToMany }.map(\.name) ?? []
+        let rowMade = toOnes.filter { store.makesDestinationIDFromRow($0, of: "ICNote") }
+        #expect(!rowMade.isEmpty)
+        #expect(rowMade.allSatisfy { prefetched.relationshipKeyPathsForPrefetching.contains($0) })
+        #expect(!rowMade.contains { request.relationshipKeyPathsForPrefetching.contains($0) })
+        let expected = try store.fetch(prefetched).map { StoredObjectJSON.match(output.value(of: $0, model: store.model), position: 0).text }
+        let printed = try store.fetch(request).map { StoredObjectJSON.match(output.value(of: $0, model: store.model), position: 0).text }
+        #expect(!printed.isEmpty && printed == expected)
     }
 
     /// Printing objects runs the fetch's query and one query per shown relationship per batch,

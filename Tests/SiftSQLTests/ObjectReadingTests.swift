@@ -65,7 +65,7 @@ import Testing
         }
         #expect(Self.titles(read) == Self.titles(Array(objects)))
         // The keys once, then one query per window of positions.
-        #expect(statements.count == 1 + (Self.count + SQLObjectWindow.size - 1) / SQLObjectWindow.size)
+        #expect(statements.count == 1 + (Self.count + SQLiteKeyListDriver.windowSize - 1) / SQLiteKeyListDriver.windowSize)
         // Going back reads the window again, and answers the same.
         #expect(Self.titles([objects[3]]) == Self.titles([read[3]]))
     }
@@ -82,7 +82,7 @@ import Testing
         #expect(titles == expected)
         #expect(iterated.count == (expected.count + 99) / 100)
         let byPosition = Self.statements(store) { #expect(Self.titles(objects.indices.map { objects[$0] }) == expected) }
-        #expect(byPosition.count == (expected.count + SQLObjectWindow.size - 1) / SQLObjectWindow.size)
+        #expect(byPosition.count == (expected.count + SQLiteKeyListDriver.windowSize - 1) / SQLiteKeyListDriver.windowSize)
     }
 
     /// A row deleted after the fetch reads as an object without attributes, not a crash.

@@ -36,6 +36,7 @@ import Testing
             case .id(let name): "id \(name)"
             case .entity(let name): "entity \(name)"
             case .attribute(_, let name): name
+            case .toOne(let name): "to-one \(name)"
             }
         }
         let head = ["key \(SQLSchema.primaryKeyColumn)", "id \(SQLSchema.idColumn)"] + (readsEntityColumn ? ["entity \(SQLSchema.entityColumn)"] : [])

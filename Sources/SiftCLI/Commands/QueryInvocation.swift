@@ -40,7 +40,7 @@ struct QueryInvocation: Equatable {
         }
         source.printWarnings(fetch, on: store)
         do {
-            try objectOutput.prepare(&fetch, model: model)
+            try objectOutput.prepare(&fetch, model: model, store: store)
             if fetch.sectionNameKeyPath != nil && fetch.resultType == .objects {
                 let sectioned = try store.fetchSections(fetch)
                 if let warning = sectioned.warning { Output.error("warning: \(warning)") }

@@ -37,7 +37,9 @@ struct ObjectOutput: Sendable {
     /// `properties` against the fetched entity (an unknown name is an error with the closest
     /// name). A request of another result type is left as it is; `properties` on one is an
     /// error. An unknown entity is left for the store to report.
-    func prepare(_ request: inout FetchRequest, model: DataModel) throws(OutputError) {
+    /// A to-one whose destination ID `store` makes from the owner's row
+    /// (``RowMadeToOneStore``), shown by ID, is not prefetched: the ID costs no query.
+    func prepare(_ request: inout FetchRequest, model: DataModel, store: (any PersistentStore)? = nil) throws(OutputError) {
         guard request.resultType == .objects else {
             if properties != nil {
                 let other = switch request.resultType {
@@ -61,6 +63,9 @@ struct ObjectOutput: Sendable {
                 if !request.relationshipCountsForPrefetching.contains(relationship.name) {
                     request.relationshipCountsForPrefetching.append(relationship.name)
                 }
+            } else if !relationship.isToMany, toOneKeys.attribute(of: relationship.name, in: entity.name) == nil,
+                      let rowMade = store as? any RowMadeToOneStore, rowMade.makesDestinationIDFromRow(relationship.name, of: entity.name) {
+                continue
             } else if !request.relationshipKeyPathsForPrefetching.contains(relationship.name) {
                 request.relationshipKeyPathsForPrefetching.append(relationship.name)
             }

@@ -21,7 +21,7 @@ struct FetchPrinter {
         var objectOutput = ObjectOutput(relationships: session.settings.relationships)
         let model = StoreModels.outline(of: store)
         if session.settings.mode.showsToOneKeys { objectOutput.toOneKeys = ToOneKeys(store: store) }
-        try objectOutput.prepare(&request, model: model)
+        try objectOutput.prepare(&request, model: model, store: store)
         let sectioned = request.sectionNameKeyPath != nil && request.resultType == .objects
         var renderer = session.renderContext(sectioned: sectioned).makeRenderer()
         // A store that fails while its objects are read (a damaged file) stops the results:

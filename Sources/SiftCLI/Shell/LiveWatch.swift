@@ -25,7 +25,7 @@ final class LiveWatch: LiveFetchControllerDelegate, @unchecked Sendable {
         var objectOutput = ObjectOutput(relationships: session.settings.relationships)
         model = StoreModels.outline(of: store)
         if session.settings.mode.showsToOneKeys { objectOutput.toOneKeys = ToOneKeys(store: store) }
-        try objectOutput.prepare(&request, model: model)
+        try objectOutput.prepare(&request, model: model, store: store)
         self.session = session
         self.store = store
         self.request = request

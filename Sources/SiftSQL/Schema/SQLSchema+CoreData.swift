@@ -49,14 +49,16 @@ extension SQLSchema {
                 columns[attribute.name] = column
             }
             var relationships: [String: RelationshipStorage] = [:]
+            var toOneEntityColumns: [String: String] = [:]
             for relationship in entity.relationships {
                 guard let destination = layout.entity(named: relationship.destination) else { continue }
                 let storage: RelationshipStorage
                 let present: Bool
                 switch layout.mapping(entity: entity.name, property: relationship.name) {
-                case .toOne(let table, let column, _, _)?:
+                case .toOne(let table, let column, let entityColumn, _)?:
                     storage = .foreignKey(column: column, destinationTable: destination.table, destinationKey: coreDataPrimaryKey)
                     present = has(table, column) && has(destination.table, coreDataPrimaryKey)
+                    if present, let entityColumn, has(table, entityColumn) { toOneEntityColumns[relationship.name] = entityColumn }
                 case .toManyThroughInverse(let table, let column, let order)?:
                     storage = .inverseForeignKey(column: column, destinationTable: table, sourceKey: coreDataPrimaryKey, order: order)
                     present = has(table, column, coreDataPrimaryKey) && (order.map { has(table, $0) } ?? true)
@@ -77,7 +79,7 @@ extension SQLSchema {
                 entityColumn: coreDataEntityColumn,
                 entityNames: hierarchy.count == 1 ? nil : entity.entityAndSubentities,
                 hierarchyEntityNames: hierarchy, entityNumbers: numbers,
-                columns: columns, relationships: relationships)
+                columns: columns, relationships: relationships, toOneEntityColumns: toOneEntityColumns)
         }
         // A one-to-one may be kept in one of its two columns only: each side is read from its
         // own column, else from the other's pointing back (``toOneKey(of:in:column:alias:innerAlias:)``).

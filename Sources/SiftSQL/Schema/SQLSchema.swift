@@ -210,6 +210,10 @@ package struct EntityTable: Sendable {
     /// relationship is read from its own column, else from the destination row pointing back
     /// (``SQLSchema/toOneKey(of:in:column:alias:innerAlias:)``).
     package var inverseKeyColumns: [String: String] = [:]
+    /// To-one relationship name → this table's column holding the destination row's entity
+    /// number, where the destination has sub-entities (Core Data's `Z<n>_<NAME>`): with the key
+    /// column, the destination's object ID is made from this row alone.
+    package var toOneEntityColumns: [String: String] = [:]
     /// The attribute columns with hidden folded copies (``SearchFold``) in this table.
     package var searchable: Set<String> = []
     /// Columns declared with a collation other than BINARY (in databases Sift did not create):

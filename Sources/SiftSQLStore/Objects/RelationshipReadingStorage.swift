@@ -21,6 +21,9 @@ package protocol RelationshipReadingStorage: ManagedObjectStorage {
     func prefetchedCount(_ relationship: String, of key: Int64) -> Int?
     /// The destinations of a relationship of the row with `key`, in order, read now.
     func readDestinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject]
+    /// A to-one's destination ID (none or one) made from the values the object's row held,
+    /// without a query; nil where the row did not hold them (``SQLRowLayoutPlan/ToOne``).
+    func rowDestinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID]?
 }
 
 extension RelationshipReadingStorage {
@@ -50,22 +53,25 @@ extension RelationshipReadingStorage {
     package func relationshipIDs(of object: ManagedObject) -> [(name: String, ids: [ObjectID], isToMany: Bool)] {
         guard let table = schema.table(for: entity) else { return [] }
         return table.entity.relationships.map { relationship in
-            (relationship.name, destinationObjects(relationship, from: table, of: object).map(\.objectID), relationship.isToMany)
+            if let made = rowDestinationIDs(relationship.name, of: object) { return (relationship.name, made, relationship.isToMany) }
+            return (relationship.name, destinationObjects(relationship, from: table, of: object).map(\.objectID), relationship.isToMany)
         }
     }
 
     package func destinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID] {
-        // (Prefetched destinations first, without looking the relationship up: only a
-        // relationship of the entity is ever prefetched. Printing a to-one asks this per object.)
+        // (Made from the object's row, else prefetched, without looking the relationship up:
+        // only a relationship of the entity is ever either. Printing a to-one asks this per object.)
+        if let made = rowDestinationIDs(relationship, of: object) { return made }
         if let loaded = prefetchedDestinations(relationship, of: object.storageKey) { return loaded.map(\.objectID) }
         guard let table = schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return [] }
         return destinationObjects(description, from: table, of: object).map(\.objectID)
     }
 
-    /// A prefetched count, else the prefetched destinations counted, else the destinations
-    /// read (one query).
+    /// A prefetched count, else a to-one's made from the row, else the prefetched destinations
+    /// counted, else the destinations read (one query).
     package func destinationCount(_ relationship: String, of object: ManagedObject) -> Int {
         if let count = prefetchedCount(relationship, of: object.storageKey) { return count }
+        if let made = rowDestinationIDs(relationship, of: object) { return made.count }
         guard let table = schema.table(for: entity), let description = table.entity.relationship(named: relationship) else { return 0 }
         return destinationObjects(description, from: table, of: object).count
     }

@@ -41,10 +41,31 @@ package final class SQLObjectStorage: RelationshipReadingStorage, @unchecked Sen
     /// The store generation `prefetched` was read in; stale once the rows may have changed.
     private var prefetchedGeneration: UInt64 = 0
 
-    package init(store: any SQLObjectReadingStore, entity: String) {
+    /// The to-ones whose destination IDs each object's row made, by relationship name.
+    private let rowToOnes: [String: RowToOne]
+
+    /// A to-one whose destination's ID is made from the values the owner's row held
+    /// (``SQLRowLayoutPlan/ToOne``): where they are among an object's values, past its
+    /// attributes.
+    package struct RowToOne: Sendable {
+        /// The destination's key, as stored.
+        package let keySlot: Int
+        /// The destination's entity number, where the ID names the entity.
+        package let entitySlot: Int?
+        package let destination: SQLRowLayoutPlan.DestinationID
+
+        package init(keySlot: Int, entitySlot: Int?, destination: SQLRowLayoutPlan.DestinationID) {
+            self.keySlot = keySlot
+            self.entitySlot = entitySlot
+            self.destination = destination
+        }
+    }
+
+    package init(store: any SQLObjectReadingStore, entity: String, rowToOnes: [String: RowToOne] = [:]) {
         self.store = store
         self.entity = entity
         self.lock = store.lock
+        self.rowToOnes = rowToOnes
     }
 
     // MARK: Prefetched relationships
@@ -109,6 +130,24 @@ package final class SQLObjectStorage: RelationshipReadingStorage, @unchecked Sen
     }
 
     // MARK: RelationshipReadingStorage
+
+    package func rowDestinationIDs(_ relationship: String, of object: ManagedObject) -> [ObjectID]? {
+        guard !rowToOnes.isEmpty, let toOne = rowToOnes[relationship] else { return nil }
+        let values = object.storedValues
+        guard toOne.keySlot < values.count else { return nil }
+        let key: Int64
+        switch values[values.startIndex + toOne.keySlot] {
+        case .null: return []
+        case .int(let stored): key = stored
+        default: return nil  // (Not a row key: read as before.)
+        }
+        var entity: Int64?
+        if let slot = toOne.entitySlot {
+            guard slot < values.count, case .int(let number) = values[values.startIndex + slot] else { return nil }
+            entity = number
+        }
+        return toOne.destination.id(key: key, entity: entity).map { [$0] }
+    }
 
     package var schema: SQLSchema { store.schema }
 

@@ -57,13 +57,17 @@ package struct SQLRowDecoder: Sendable {
         package let idPrefix: String?
         package let names: AttributeNames
         package let columns: [(index: Int, type: AttributeType?)]
+        /// The columns of the to-ones whose destination IDs the row makes, read as stored after
+        /// the attributes (the key, then the entity number where there is one): an object's
+        /// values past its attributes' (``SQLObjectStorage/RowToOne``).
+        @usableFromInline let toOneColumns: [Int]
         /// What the entity's objects share (with `storage`), when the layout has a store.
         package let shape: ObjectShape?
         /// The entity's name as UTF-8, to tell a row of it by its entity column's bytes.
         @usableFromInline let nameUTF8: [UInt8]
 
         package init(entity: String, isKnown: Bool = true, storage: SQLObjectStorage?, idPrefix: String? = nil,
-                     names: [String], columns: [Int], types: [AttributeType?]) {
+                     names: [String], columns: [Int], types: [AttributeType?], toOneColumns: [Int] = []) {
             self.entity = entity
             self.isKnown = isKnown
             self.storage = storage
@@ -71,6 +75,7 @@ package struct SQLRowDecoder: Sendable {
             let names = AttributeNames(names)
             self.names = names
             self.columns = Array(zip(columns, types))
+            self.toOneColumns = toOneColumns
             self.shape = storage.map { ObjectShape(entityName: entity, names: names, storage: $0) }
             self.nameUTF8 = Array(entity.utf8)
         }
@@ -84,8 +89,22 @@ package struct SQLRowDecoder: Sendable {
         self.table = table
         var entities: [String: Entity] = [:]
         for (name, entity) in plan.entities {
-            entities[name] = Entity(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name) }, idPrefix: entity.idPrefix,
-                                    names: entity.names, columns: entity.columns, types: entity.types.map(decodingType))
+            // Each to-one's values after the attributes': its key, then its entity number.
+            var toOneColumns: [Int] = []
+            var rowToOnes: [String: SQLObjectStorage.RowToOne] = [:]
+            for toOne in entity.toOnes {
+                let keySlot = entity.names.count + toOneColumns.count
+                toOneColumns.append(toOne.keyIndex)
+                var entitySlot: Int?
+                if let entityIndex = toOne.entityIndex {
+                    entitySlot = entity.names.count + toOneColumns.count
+                    toOneColumns.append(entityIndex)
+                }
+                rowToOnes[toOne.relationship] = SQLObjectStorage.RowToOne(keySlot: keySlot, entitySlot: entitySlot, destination: toOne.destination)
+            }
+            entities[name] = Entity(entity: name, storage: store.map { SQLObjectStorage(store: $0, entity: name, rowToOnes: rowToOnes) },
+                                    idPrefix: entity.idPrefix, names: entity.names, columns: entity.columns,
+                                    types: entity.types.map(decodingType), toOneColumns: toOneColumns)
         }
         var entitiesByNumber: [Int64: Entity] = [:]
         for (number, name) in plan.entityNumbers { entitiesByNumber[number] = entities[name] }
@@ -94,7 +113,7 @@ package struct SQLRowDecoder: Sendable {
         self.entityIndex = plan.entityIndex
         self.idIndex = plan.idIndex
         self.onlyEntity = plan.entityIndex == nil ? entities[table.entity.name] ?? Self.unknown(table.entity.name) : nil
-        self.widestRow = entities.values.map(\.columns.count).max() ?? 0
+        self.widestRow = entities.values.map { $0.columns.count + $0.toOneColumns.count }.max() ?? 0
     }
 
     /// The ID of `row` (its key read only when the ID is made of it).
@@ -147,7 +166,8 @@ package struct SQLRowDecoder: Sendable {
         Entity(entity: name, isKnown: false, storage: nil, names: [], columns: [], types: [])
     }
 
-    /// Decodes `row`: its key, ID and entity, and its attribute values, appended to `values` —
+    /// Decodes `row`: its key, ID and entity, and its attribute values (then the keys of the
+    /// to-ones whose destination IDs the row makes), appended to `values` —
     /// a batch's rows share one buffer, and each object of the batch is a slice of it (one
     /// allocation per batch, not per object). The decoded row says where its values are.
     @inlinable
@@ -157,6 +177,9 @@ package struct SQLRowDecoder: Sendable {
         let start = values.endIndex
         for column in entity.columns {
             values.append(row.value(column.index, as: column.type))
+        }
+        for column in entity.toOneColumns {
+            values.append(row.value(column, as: nil))
         }
         return SQLDecodedRow(key: key, id: id, entity: entity, values: start..<values.endIndex)
     }

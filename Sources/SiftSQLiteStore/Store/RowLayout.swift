@@ -27,7 +27,7 @@ struct RowLayout: Sendable {
         let plan = SQLRowLayoutPlan(table: table, schema: schema, readsEntityColumn: { $0.hierarchyEntityNames.count > 1 })
         let columns: [SQLExpression] = plan.columns.map { column in
             switch column {
-            case .key(let name), .id(let name), .entity(let name): .column(alias, name)
+            case .key(let name), .id(let name), .entity(let name), .toOne(let name): .column(alias, name)
             case .attribute(let entityTable, let name): entityTable.value(column: name, alias: alias)
             }
         }

@@ -30,14 +30,14 @@ extension SQLFetchExecutor {
         let layout: RowLayout
         if let source = objects.source as? SQLQuerySource {
             (keyList, layout) = (try source.checkedKeys(), source.layout)
-        } else if let source = objects.source as? SQLKeyListSource {
+        } else if let source = objects.source as? SQLiteKeyListSource {
             (keyList, layout) = (source.keys, source.layout)
         } else {
             return SectionedFetchResults(sections: [], warning: grouped.warning)
         }
         let sections = grouped.sections.map { section in
             FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                           objects: FetchedObjects(source: SQLKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout,
+                           objects: FetchedObjects(source: SQLiteKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout,
                                                                                     prefetch: RelationshipPrefetch(request)),
                                                    batchSize: request.fetchBatchSize))
         }

@@ -75,7 +75,7 @@ struct SQLFetchExecutor: SQLStoreFetchExecutor {
                                   batchSize: request.fetchBatchSize)
         }
         let keys = try matchingKeys(plan, layout: layout)
-        return FetchedObjects(source: SQLKeyListSource(store: store, keys: keys, layout: layout, prefetch: RelationshipPrefetch(request)), batchSize: request.fetchBatchSize)
+        return FetchedObjects(source: SQLiteKeyListSource(store: store, keys: keys, layout: layout, prefetch: RelationshipPrefetch(request)), batchSize: request.fetchBatchSize)
     }
 
     /// How many rows the evaluator filters at a time when the part of the predicate it checks

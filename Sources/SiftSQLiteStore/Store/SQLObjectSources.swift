@@ -17,8 +17,8 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     /// The relationships loaded with each batch iteration reads.
     let prefetch: RelationshipPrefetch
     private var cachedKeys: [(key: Int64, id: ObjectID)]?
-    /// The objects random access read last.
-    private var window = SQLObjectWindow()
+    /// The keys as a list, which random access reads the objects of (a window at a time).
+    private var keyList: SQLiteKeyListSource?
     /// How many rows the query returns, when that is known without running it.
     private let knownCount: Int?
     /// The error that ended reading early (iteration, the keys, random access).
@@ -71,7 +71,8 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     func object(at index: Int) -> ManagedObject {
         let keys = keys()
         store.lock.lock(); defer { store.lock.unlock() }
-        return window.object(at: index, keys: keys, store: store, layout: layout, failure: failure)
+        if keyList == nil { keyList = SQLiteKeyListSource(store: store, keys: keys, layout: layout, failure: failure ?? ReadFailure()) }
+        return keyList!.object(at: index)
     }
 
     func makeCursor() -> any FetchedObjectCursor {
@@ -147,115 +148,72 @@ struct SQLStatementCursor: FetchedObjectCursor {
 }
 
 /// A fetch's objects as a list of row keys (when part of the fetch ran in memory, or for a
-/// section): objects are read by key when asked, a window of keys per query, and iteration
-/// reads a batch of keys per query, then loads the batch's prefetched relationships and counts
+/// section): the core's key list (``SQLKeyListSource``) over the SQLite store's rows. Objects
+/// are read by key when asked, a window of keys per query, and iteration reads a batch of keys
+/// per query, then loads the batch's prefetched relationships and counts
 /// (`RelationshipPrefetch`). Objects read by position are not prefetched: each reads its
 /// relationships when asked.
-final class SQLKeyListSource: FetchedObjectSource, @unchecked Sendable {
-    let store: SQLiteStore
-    let keys: [(key: Int64, id: ObjectID)]
+typealias SQLiteKeyListSource = SQLKeyListSource<SQLiteKeyListDriver>
+
+/// How the core's key list reads a SQLite store: rows by key, one query per
+/// `RowKeyLists.limit` keys,
+///
+///     SELECT <columns> FROM "Note" AS "t0" WHERE "t0"."_pk" IN (?1, ?2, …)
+///
+/// A key whose row is gone reads as an object without attributes; errors are translated
+/// (``SQLiteStore/translated(_:)``).
+struct SQLiteKeyListDriver: SQLKeyListDriver {
+    /// How many objects reading by position reads with one query: a loop over positions costs
+    /// a query per window, not per object.
+    static let windowSize = 256
+
+    let sqliteStore: SQLiteStore
     let layout: RowLayout
     /// The relationships loaded with each batch iteration reads.
-    let prefetch: RelationshipPrefetch
-    private var window = SQLObjectWindow()
-    let failure: ReadFailure? = ReadFailure()
+    let relationshipPrefetch: RelationshipPrefetch
 
-    init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout,
-         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: [])) {
-        self.store = store
-        self.keys = keys
-        self.layout = layout
-        self.prefetch = prefetch
-    }
+    var store: any SQLObjectReadingStore { sqliteStore }
+    var decoder: SQLRowDecoder { layout.decoder }
+    var windowSize: Int { Self.windowSize }
+    var keepsGoneRows: Bool { true }
 
-    var count: Int { keys.count }
-    func objectID(at index: Int) -> ObjectID { keys[index].id }
-
-    func object(at index: Int) -> ManagedObject {
-        store.lock.lock(); defer { store.lock.unlock() }
-        return window.object(at: index, keys: keys, store: store, layout: layout, failure: failure)
-    }
-
-    func makeCursor() -> any FetchedObjectCursor { KeyListCursor(source: self) }
-
-    /// Reads the keys in order, a batch per query.
-    struct KeyListCursor: FetchedObjectCursor {
-        let source: SQLKeyListSource
-        var position = 0
-
-        mutating func next(_ count: Int) throws -> [ManagedObject] {
-            let end = min(source.keys.count, position + min(count, source.keys.count))
-            guard position < end else { return [] }
-            defer { position = end }
-            source.store.lock.lock(); defer { source.store.lock.unlock() }
-            let objects = try SQLObjectWindow.objects(source.keys[position..<end], store: source.store, layout: source.layout)
-            let prefetch = source.prefetch
-            if !prefetch.isEmpty, !objects.isEmpty {
-                let entities = source.layout.entities
-                for entity in entities.values { entity.storage?.clearPrefetched() }
-                let owners = objects.compactMap { object in
-                    entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
-                }
-                prefetch.load(owners, store: source.store)
+    func forEachRow(withKeys keys: ArraySlice<Int64>, _ body: (SQLiteRowReader) throws -> Void) throws {
+        do {
+            for chunk in RowKeyLists.chunks(keys) {
+                let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
+                    + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
+                let statement = try sqliteStore.database.prepare(sql)
+                try statement.bind(sqlValues: chunk.bindings)
+                while try statement.step() { try body(SQLiteRowReader(statement)) }
             }
-            return objects
+        } catch {
+            throw sqliteStore.translated(error)
         }
+    }
+
+    func objects(_ rows: [SQLDecodedRow], values: [Value]) -> [ManagedObject] {
+        sqliteStore.managedObjects(rows, values: values)
+    }
+
+    func prefetch(_ objects: [ManagedObject]) {
+        guard !relationshipPrefetch.isEmpty else { return }
+        let entities = layout.entities
+        for entity in entities.values { entity.storage?.clearPrefetched() }
+        let owners = objects.compactMap { object in
+            entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+        }
+        relationshipPrefetch.load(owners, store: sqliteStore)
     }
 }
 
-/// The objects around the last one read by position: reading by position reads the objects
-/// of `size` keys with one query, so a loop over positions costs a query per window, not per
-/// object. Used under the store's lock.
-struct SQLObjectWindow {
-    static let size = 256
-    private var start = 0
-    private var objects: [ManagedObject] = []
-
-    /// The object at `index`; when the store cannot read it, an object without attributes
-    /// (random access cannot throw) and the error in `failure`.
-    mutating func object(at index: Int, keys: [(key: Int64, id: ObjectID)], store: SQLiteStore, layout: RowLayout,
-                         failure: ReadFailure?) -> ManagedObject {
-        if index < start || index >= start + objects.count {
-            start = index
-            let window = keys[index..<min(keys.count, index + Self.size)]
-            do {
-                objects = try Self.objects(window, store: store, layout: layout)
-            } catch {
-                failure?.record(error)
-                objects = window.map { Self.empty($0, store: store, layout: layout) }
-            }
-        }
-        return objects[index - start]
+extension SQLKeyListSource where Driver == SQLiteKeyListDriver {
+    /// The list `keys` of `layout`'s table in `store`, loading `prefetch` with each batch.
+    /// (`failure`: where read errors are kept, another source's when it reads through this one.)
+    convenience init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout,
+                     prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: []), failure: ReadFailure = ReadFailure()) {
+        self.init(driver: SQLiteKeyListDriver(sqliteStore: store, layout: layout, relationshipPrefetch: prefetch), keys: keys, failure: failure)
     }
 
-    /// The objects of `keys`, in their order: one query per `RowKeyLists.limit` keys,
-    ///
-    ///     SELECT <columns> FROM "Note" AS "t0" WHERE "t0"."_pk" IN (?1, ?2, …)
-    ///
-    /// A key whose row is gone reads as an object without attributes. Throws when the store
-    /// cannot read them (translated: ``SQLiteStore/translated(_:)``).
-    static func objects(_ keys: ArraySlice<(key: Int64, id: ObjectID)>, store: SQLiteStore, layout: RowLayout) throws -> [ManagedObject] {
-        var found: [Int64: ManagedObject] = [:]
-        var rows: [SQLDecodedRow] = []
-        var values: [Value] = []
-        do {
-            for chunk in RowKeyLists.chunks(keys.map(\.key)) {
-                let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table.table)) AS \"t0\" "
-                    + "WHERE \(SQLIdentifier.qualified("t0", layout.table.primaryKey)) \(RowKeyLists.inList(chunk.count))"
-                let statement = try store.database.prepare(sql)
-                try statement.bind(sqlValues: chunk.bindings)
-                while try statement.step() { rows.append(layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)) }
-            }
-        } catch {
-            throw store.translated(error)
-        }
-        for (row, object) in zip(rows, store.managedObjects(rows, values: values)) { found[row.key] = object }
-        return keys.map { entry in found[entry.key] ?? empty(entry, store: store, layout: layout) }
-    }
-
-    /// The object of a key whose row cannot be read: its ID, no attributes.
-    static func empty(_ entry: (key: Int64, id: ObjectID), store: SQLiteStore, layout: RowLayout) -> ManagedObject {
-        ManagedObject(objectID: entry.id, entityName: layout.table.entity.name, names: AttributeNames([]), values: [],
-                      storage: SQLObjectStorage(store: store, entity: layout.table.entity.name), storageKey: entry.key)
-    }
+    /// The layout the list's rows are read with.
+    var layout: RowLayout { driver.layout }
 }

@@ -92,10 +92,11 @@ extension SQLiteStore {
         } catch {
             throw translated(error)
         }
+        let list = SQLiteKeyListSource(store: self, keys: keys, layout: layout)
         var start = keys.startIndex
         while start < keys.endIndex {
             let end = Swift.min(keys.endIndex, start + batch)
-            let objects = try SQLObjectWindow.objects(keys[start..<end], store: self, layout: layout)
+            let objects = try list.objects(keys[start..<end], keepingGone: true)
             for object in objects {
                 try withExtendedLifetime(object) { try body(FetchedRow(object: object)) }
             }
@@ -246,4 +247,10 @@ public struct RowAttribute: Hashable, Sendable {
 
     public static func == (a: RowAttribute, b: RowAttribute) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension SQLiteStore: RowMadeToOneStore {
+    public func makesDestinationIDFromRow(_ relationship: String, of entity: String) -> Bool {
+        SQLRowLayoutPlan.rowMakesDestinationID(relationship, of: entity, schema: schema)
+    }
 }

@@ -11,7 +11,8 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     /// reads of one entity.
     private let shape: ObjectShape
     /// The attribute values: a slice of the buffer a fetch decoded the object's batch into
-    /// (the batch's objects share it, so it lives as long as one of them does).
+    /// (the batch's objects share it, so it lives as long as one of them does). A store may
+    /// keep values of its own after the attributes' (``storedValues``).
     private let values: ArraySlice<Value>
     /// Where the object is in its store (a row key, a graph position), for its storage.
     package let storageKey: Int64
@@ -23,11 +24,18 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     package var storage: any ManagedObjectStorage { shape.storage }
 
     /// Attribute values by name, in the entity's attribute order.
-    public var attributeValues: ValueDictionary { ValueDictionary(distinctKeys: names.names, values: Array(values)) }
+    public var attributeValues: ValueDictionary {
+        let names = names.names
+        return ValueDictionary(distinctKeys: names, values: Array(values.prefix(names.count)))
+    }
 
     /// The attribute names (shared by the objects a fetch read of the entity: the same instance
     /// means the same names) and the values in their order, read without copying either.
-    package var attributeSlots: (names: AttributeNames, values: ArraySlice<Value>) { (names, values) }
+    package var attributeSlots: (names: AttributeNames, values: ArraySlice<Value>) { (names, values.prefix(names.names.count)) }
+
+    /// The values the store made the object with: the attributes', then any the store keeps
+    /// for its storage (a SQL store's to-one keys read from the object's row).
+    package var storedValues: ArraySlice<Value> { values }
 
     /// An object of a store: `values` are its attributes, named by `shape`'s names; `shape`'s
     /// storage answers for its relationships, finding the object by `storageKey`.

@@ -77,3 +77,11 @@ public protocol ChangeCaveatReportingStore: PersistentStore {
     /// What a saved change leaves undone, one sentence each; empty when nothing.
     var changeCaveats: [String] { get }
 }
+
+/// A store whose fetched objects know some to-ones' destination IDs from their own rows (a
+/// foreign database's key columns, Core Data's): printing those IDs needs no prefetch.
+public protocol RowMadeToOneStore: PersistentStore {
+    /// Whether objects of `entity` this store fetches make `relationship`'s destination ID
+    /// from their own row, without a query.
+    func makesDestinationIDFromRow(_ relationship: String, of entity: String) -> Bool
+}

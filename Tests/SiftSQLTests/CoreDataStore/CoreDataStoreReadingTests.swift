@@ -487,4 +487,62 @@ import Testing
             #expect(try store.count(request) == expected, "\(format)")
         }
     }
+
+    // MARK: To-ones made from the row
+
+    /// A to-one's destination ID is made from the owner's row (its key column, and
+    /// `Z<n>_FOLDER` where the destination has sub-entities): reading it runs no statement, and
+    /// it is the ID of the object the relationship reads (a NULL key, none; a one-to-one kept
+    /// in the other side's column only, read as before).
+    @Test func toOneIDsAreMadeFromTheOwnersRow() throws {
+        let model = try DataModel(entities: [
+            EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+                              relationships: [RelationshipDescription(name: "notes", destination: "Note", isToMany: true, inverse: "folder")]),
+            EntityDescription(name: "SmartFolder", parent: "Folder", attributes: [AttributeDescription(name: "query", type: .string)]),
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "folder", destination: "Folder", inverse: "notes"),
+                                              RelationshipDescription(name: "data", destination: "NoteData", inverse: "note")]),
+            EntityDescription(name: "NoteData", attributes: [AttributeDescription(name: "size", type: .integer64)],
+                              relationships: [RelationshipDescription(name: "note", destination: "Note", inverse: "data")]),
+        ])
+        let layout = CoreDataLayout(model)
+        guard case .toOne(_, let key, let entity?, _)? = layout.mapping(entity: "Note", property: "folder") else {
+            Issue.record("no entity column for Note.folder")
+            return
+        }
+        let smart = try #require(layout.entity(named: "SmartFolder")).number
+        let plain = try #require(layout.entity(named: "Folder")).number
+        let note = try #require(layout.entity(named: "Note")).number
+        let data = try #require(layout.entity(named: "NoteData")).number
+        // Note 3's data is named only by ZNOTEDATA.ZNOTE (its own ZDATA is NULL).
+        let (url, store) = try Self.laidOut(model, rows: """
+            INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, \(plain), 1, 'inbox'), (2, \(smart), 1, 'smart');
+            INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, \(key), \(entity), ZDATA, ZTITLE) VALUES
+                (1, \(note), 1, 1, \(plain), 1, 'a'), (2, \(note), 1, 2, \(smart), 2, 'b'), (3, \(note), 1, NULL, NULL, NULL, 'c');
+            INSERT INTO ZNOTEDATA (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZSIZE) VALUES (1, \(data), 1, 1, 10), (2, \(data), 1, 2, 20), (3, \(data), 1, 3, 30);
+            """)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        #expect(store.openingWarnings.isEmpty, "\(store.openingWarnings)")
+        let notes = Array(try store.fetch(FetchRequest(statement: "Note SORT BY title")))
+        var made: [[String]] = []
+        let statements = ObjectReadingTests.statements(store) {
+            made = notes.map { $0.destinationIDs(of: "folder").map(\.rawValue) }
+        }
+        #expect(statements.isEmpty, "\(statements)")
+        #expect(made == [["x-coredata://U/Folder/p1"], ["x-coredata://U/SmartFolder/p2"], []])
+        #expect(notes.map { $0.destinationCount(of: "folder") } == [1, 1, 0])
+        // The same IDs as the objects the relationship reads, and in relationshipIDs.
+        for object in notes {
+            let read = try object.value(forKey: "folder")
+            let readID: [String] = if case .object(let folder as ManagedObject) = read { [folder.objectID.rawValue] } else { [] }
+            #expect(object.destinationIDs(of: "folder").map(\.rawValue) == readID)
+            #expect(object.relationshipIDs.first { $0.name == "folder" }?.ids.map(\.rawValue) == readID)
+            // A one-to-one is read from either column, as before.
+            let dataID: [String] = if case .object(let found as ManagedObject) = try object.value(forKey: "data") { [found.objectID.rawValue] } else { [] }
+            #expect(object.destinationIDs(of: "data").map(\.rawValue) == dataID)
+        }
+        #expect(notes.last?.destinationIDs(of: "data").map(\.rawValue) == ["x-coredata://U/NoteData/p3"])
+        // The attributes are the entity's only.
+        #expect(notes.first?.attributeValues.keys == ["title"])
+    }
 }
