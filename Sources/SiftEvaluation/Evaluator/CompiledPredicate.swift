@@ -90,7 +90,7 @@ public struct CompiledPredicate: Sendable {
 
     /// The positions of the objects that satisfy the predicate, in order
     /// (`NSArray.indexesOfObjects(passingTest:)`). Each object is read where it lies, as
-    /// ``filter(_:)`` reads it, and nothing is copied: a loop that evaluates `objects[i]` one by
+    /// ``filter(_:)->[Value]`` reads it, and nothing is copied: a loop that evaluates `objects[i]` one by
     /// one retains and releases every record it passes to ``evaluate(_:variables:)``.
     public func matchingIndices(in objects: [Value]) throws(EvaluationError) -> [Int] {
         var result: [Int] = []
