@@ -159,12 +159,12 @@ struct FilterCommand: ParsableCommand {
         // By default, the processors the process may use (docs/PERFORMANCE.md, "Every core").
         let jobs = self.jobs ?? UsableProcessors.count
         var readAlready: [UInt8] = []
-        if jobs > 1 && path == nil, let start = ParallelMatcher.readStart(input.descriptor) {
+        if jobs > 1 && path == nil, let start = JSONLinesStart.readFirstBytes(input.descriptor) {
             readAlready = start
         }
         let matcher: any MatchSource
         let missingKeys: MissingKeys
-        if jobs > 1 && path == nil, let first = ParallelMatcher.firstValueByte(readAlready), first != UInt8(ascii: "[") {
+        if jobs > 1 && path == nil, let first = JSONLinesStart.firstValueByte(readAlready), first != UInt8(ascii: "[") {
             let keysSeen = KeysSeenReplay(collectsKeys: false)
             missingKeys = MissingKeys(keyPaths: missingKeyPaths, reader: keysSeen)
             let work = ChunkWork(predicate: compiled, projection: projection, reparse: reparse, keepsText: keepsText)

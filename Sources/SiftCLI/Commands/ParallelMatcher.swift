@@ -50,49 +50,9 @@ struct ParallelMatcher: MatchSource {
         return 1 << 20
     }
 
-    /// The first bytes of the input, enough to tell whether it can be read in chunks: up to its
-    /// first byte that is not whitespace (after a byte order mark), or all of it if it has none.
-    /// Nil when reading fails (the one-thread reader then reads on and reports it).
-    static func readStart(_ descriptor: Int32) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return bytes.isEmpty ? nil : bytes
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: buffer[..<n])
-            if firstValueByte(bytes) != nil { return bytes }
-        }
-    }
-
-    /// The first byte of `bytes` that is not JSON whitespace, after a byte order mark.
-    static func firstValueByte(_ bytes: [UInt8]) -> UInt8? {
-        var i = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        while i < bytes.count {
-            switch bytes[i] {
-            case 0x20, 0x09, 0x0A, 0x0D: i += 1
-            default: return bytes[i]
-            }
-        }
-        return nil
-    }
-
-    /// Whether a line starting with `byte` may start a top-level value (not an indented line,
-    /// a closing bracket or a separator of a pretty-printed value): where chunks are best cut.
-    @Sendable static func startsValue(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"): false
-        default: true
-        }
-    }
-
     func forEachMatch(_ body: (Match) throws(FilterFailure) -> Bool) throws(FilterFailure) {
         let chunks = LineChunks(fileDescriptor: descriptor, chunkBytes: chunkBytes, readAlready: readAlready,
-                                prefersCutBefore: ParallelMatcher.startsValue)
+                                prefersCutBefore: JSONLinesStart.startsValue)
         let work = self.work
         work.flags.noting.store(missingKeys.isNoting, ordering: .relaxed)
         work.flags.collecting.store(keysSeen.collectsKeys, ordering: .relaxed)

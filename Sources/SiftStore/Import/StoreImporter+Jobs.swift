@@ -41,14 +41,14 @@ extension StoreImporter {
         }
         // A top-level array (its elements are the records) is read on one thread, as is input
         // whose start cannot be read (that reader reads on and reports the failure).
-        let start = readStart(fileDescriptor)
-        guard let start, firstValueByte(start) != UInt8(ascii: "[") else {
+        let start = JSONLinesStart.readFirstBytes(fileDescriptor)
+        guard let start, JSONLinesStart.firstValueByte(start) != UInt8(ascii: "[") else {
             let reader = JSONRecordReader(fileDescriptor: fileDescriptor, readAlready: start ?? [], keepingText: false)
             return try importJSONLines(reader, into: store, options: options, progress: progress)
         }
         let jobs = options.jobs
         let chunks = LineChunks(fileDescriptor: fileDescriptor, chunkBytes: chunkBytes, readAlready: start,
-                                prefersCutBefore: startsValue)
+                                prefersCutBefore: JSONLinesStart.startsValue)
         return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             // (With the options' new entities, which `run` added.)
             let model = store.model
@@ -95,45 +95,6 @@ extension StoreImporter {
             throw explained(error.prefixed("line \(ready.lineBase + line): "), in: store, model: model)
         case .other(let error):
             throw error
-        }
-    }
-
-    /// The first bytes of the input: up to its first byte that is not whitespace (after a byte
-    /// order mark), or all of it if it has none; nil when reading fails.
-    private static func readStart(_ descriptor: Int32) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return bytes.isEmpty ? nil : bytes
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: buffer[..<n])
-            if firstValueByte(bytes) != nil { return bytes }
-        }
-    }
-
-    /// The first byte of `bytes` that is not JSON whitespace, after a byte order mark.
-    private static func firstValueByte(_ bytes: [UInt8]) -> UInt8? {
-        var i = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        while i < bytes.count {
-            switch bytes[i] {
-            case 0x20, 0x09, 0x0A, 0x0D: i += 1
-            default: return bytes[i]
-            }
-        }
-        return nil
-    }
-
-    /// Whether a line starting with `byte` may start a top-level value (not an indented line, a
-    /// closing bracket or a separator of a pretty-printed value): where chunks are best cut.
-    @Sendable private static func startsValue(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"): false
-        default: true
         }
     }
 }
