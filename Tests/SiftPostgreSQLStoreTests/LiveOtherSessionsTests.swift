@@ -125,6 +125,63 @@ import Testing
         return kinds
     }
 
+    /// The writer is another process: `psql`, as a user types it, commits one statement at a
+    /// time — a change of a sort key, a move to another section, a change of a shown value, a
+    /// change that hides an object, a delete. After each, the change sets that arrive, applied in
+    /// order, give what a fresh fetch gives; after the last, no more arrive: none missed, none
+    /// invented.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/psql")))
+    func aPsqlProcessWrites() async throws {
+        let test = try await StoreTestDatabase.make(LiveResultsTests.model, label: "livepsql")
+        defer { test.database.drop() }
+        let writer = try test.reopened()
+        for serial in 1...8 {
+            _ = try writer.insert(entity: "Item", id: nil, attributes: [
+                "serial": .int(Int64(serial)), "group": .string(serial % 2 == 0 ? "a" : "b"), "rank": .int(0), "shown": .bool(true),
+            ], relationships: [:])
+        }
+        try writer.save()
+        var request = try FetchRequest(statement: "Item WHERE shown == YES SORT BY group, rank, serial")
+        request.sectionNameKeyPath = "group"
+        let controller = try LiveFetchController(store: test.store, request: request)
+        let collector = Collector()
+        controller.delegate = collector
+        try controller.performFetch()
+        var snapshot = controller.snapshot
+        let conninfo = test.database.serverConninfo + " dbname=\(test.database.name)"
+        let statements = [
+            #"UPDATE "Item" SET "rank" = 5 WHERE "serial" = 2"#,
+            #"UPDATE "Item" SET "group" = 'c' WHERE "serial" = 3"#,
+            #"UPDATE "Item" SET "memo" = 'noted' WHERE "serial" = 4"#,
+            #"UPDATE "Item" SET "shown" = false WHERE "serial" = 5"#,
+            #"DELETE FROM "Item" WHERE "serial" IN (6, 7)"#,
+        ]
+        var kinds: Set<String> = []
+        for statement in statements {
+            let psql = Process()
+            psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+            psql.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", conninfo, "-c", statement]
+            try psql.run()
+            psql.waitUntilExit()
+            #expect(psql.terminationStatus == 0, "\(statement)")
+            let expected = try ResultsSnapshot(writer.fetchSections(request))
+            let reached = try Self.eventually {
+                for changes in collector.take() {
+                    snapshot = try snapshot.applying(changes)
+                    #expect(changes.snapshot == snapshot)
+                    for change in changes.objectChanges { kinds.insert(change.kind.rawValue) }
+                }
+                return snapshot == expected
+            }
+            #expect(reached, "\(statement): the change sets did not reach a fresh fetch's result")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(collector.take().isEmpty, "a change set after the last commit")
+        #expect(kinds.isSuperset(of: ["move", "update", "delete"]), "\(kinds)")
+        #expect(controller.lastError == nil)
+        controller.stopFollowing()
+    }
+
     @Test func notificationsFromOtherSessions() async throws {
         let test = try await StoreTestDatabase.make(LiveResultsTests.model, label: "livenotify")
         defer { test.database.drop() }
