@@ -80,9 +80,7 @@ private struct ChunkTaker {
     var byteBase = 0
     /// Chunks joined because the first of them ended inside a value; read again once they are
     /// twice as long as when last read (or the input ends).
-    var joined: [UInt8]? = nil
-    var joinedStartsInput = false
-    var readAgainAt = 0
+    var joiner = ChunkJoiner()
     /// Whether `body` asked for no more matches.
     var stopped = false
 
@@ -95,23 +93,13 @@ private struct ChunkTaker {
         case .bytes(let b, let first, let last):
             (bytes, isFirst, isLast) = (b, first, last)
         }
-        var outcome = outcome!
-        if joined != nil {
-            joined!.append(contentsOf: bytes)
-            guard isLast || joined!.count >= readAgainAt else { return true }
-            outcome = matcher.work.run(joined!, startsInput: joinedStartsInput, endsInput: isLast,
-                                       noting: matcher.missingKeys.isNoting, collecting: matcher.keysSeen.collectsKeys)
-            if case .incomplete = outcome.end {
-                readAgainAt = 2 * joined!.count
-                return true
-            }
-            joined = nil
-        } else if case .incomplete = outcome.end {
-            joined = bytes
-            joinedStartsInput = isFirst
-            readAgainAt = 2 * bytes.count
-            return true
+        let matcher = self.matcher
+        let read = { (bytes: [UInt8], startsInput: Bool, endsInput: Bool) in
+            matcher.work.run(bytes, startsInput: startsInput, endsInput: endsInput,
+                             noting: matcher.missingKeys.isNoting, collecting: matcher.keysSeen.collectsKeys)
         }
+        guard let outcome = joiner.take(bytes, isFirst: isFirst, isLast: isLast, outcome: outcome!, isIncomplete: Self.isIncomplete, read: read)
+        else { return true }
         return try deliver(outcome, body)
     }
 
@@ -119,11 +107,17 @@ private struct ChunkTaker {
     /// chunk is read as ending the input, so this only guards against a producer that did not
     /// say which chunk was its last).
     mutating func finish(_ body: (Match) throws(FilterFailure) -> Bool) throws(FilterFailure) {
-        guard !stopped, let bytes = joined else { return }
-        joined = nil
-        let outcome = matcher.work.run(bytes, startsInput: joinedStartsInput, endsInput: true,
-                                       noting: matcher.missingKeys.isNoting, collecting: matcher.keysSeen.collectsKeys)
+        guard !stopped else { return }
+        let matcher = self.matcher
+        guard let outcome = joiner.finish(read: { bytes, startsInput, endsInput in
+            matcher.work.run(bytes, startsInput: startsInput, endsInput: endsInput,
+                             noting: matcher.missingKeys.isNoting, collecting: matcher.keysSeen.collectsKeys)
+        }) else { return }
         _ = try deliver(outcome, body)
+    }
+
+    private static func isIncomplete(_ outcome: ChunkOutcome) -> Bool {
+        if case .incomplete = outcome.end { true } else { false }
     }
 
     /// Hands on the matches of a chunk that starts and ends between values.

@@ -186,9 +186,7 @@ struct CheckedChunkTaker {
     var lineBase = 0
     var byteBase = 0
     /// Chunks joined because the first of them ended inside a value.
-    var joined: [UInt8]? = nil
-    var joinedStartsInput = false
-    var readAgainAt = 0
+    var joiner = ChunkJoiner()
 
     init(model: DataModel, options: ImportOptions) {
         self.model = model
@@ -201,35 +199,26 @@ struct CheckedChunkTaker {
         switch chunk {
         case .failed(let message):
             // (Chunks joined and waiting are dropped: the import fails whole.)
-            joined = nil
+            joiner.drop()
             throw StoreError(.fileSystem, "reading the import data failed: \(message)")
         case .bytes(let b, let first, let last):
             (bytes, isFirst, isLast) = (b, first, last)
         }
-        var checked = checked!
-        if joined != nil {
-            joined!.append(contentsOf: bytes)
-            guard isLast || joined!.count >= readAgainAt else { return nil }
-            checked = CheckedChunk.check(joined!, startsInput: joinedStartsInput, endsInput: isLast, model: model, options: options)
-            if case .incomplete = checked.end {
-                readAgainAt = 2 * joined!.count
-                return nil
-            }
-            joined = nil
-        } else if case .incomplete = checked.end {
-            joined = bytes
-            joinedStartsInput = isFirst
-            readAgainAt = 2 * bytes.count
-            return nil
-        }
+        let (model, options) = (self.model, self.options)
+        guard let checked = joiner.take(bytes, isFirst: isFirst, isLast: isLast, outcome: checked!, isIncomplete: Self.isIncomplete,
+                                        read: { CheckedChunk.check($0, startsInput: $1, endsInput: $2, model: model, options: options) })
+        else { return nil }
         return hand(checked)
+    }
+
+    private static func isIncomplete(_ checked: CheckedChunk) -> Bool {
+        if case .incomplete = checked.end { true } else { false }
     }
 
     /// After the last chunk: chunks still joined, read as ending the input.
     mutating func finish() -> Ready? {
-        guard let bytes = joined else { return nil }
-        joined = nil
-        return hand(CheckedChunk.check(bytes, startsInput: joinedStartsInput, endsInput: true, model: model, options: options))
+        let (model, options) = (self.model, self.options)
+        return joiner.finish(read: { CheckedChunk.check($0, startsInput: $1, endsInput: $2, model: model, options: options) }).map { hand($0) }
     }
 
     private mutating func hand(_ checked: CheckedChunk) -> Ready {
