@@ -241,23 +241,10 @@ struct ChunkWork: Sendable {
             }
             outcome.end = read(reader, noting: noting, collecting: collecting, into: &outcome)
             if case .complete = outcome.end {
-                outcome.lines = Self.newlines(in: raw)
+                outcome.lines = LineChunks.newlines(in: raw)
             }
         }
         return outcome
-    }
-
-    /// How many newlines `bytes` has.
-    static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        var count = 0
-        var from = base
-        let end = base + bytes.count
-        while from < end, let found = memchr(from, 0x0A, end - from) {
-            count += 1
-            from = UnsafeRawPointer(found) + 1
-        }
-        return count
     }
 
     private func read(_ reader: JSONRecordReader, noting: Bool, collecting: Bool, into outcome: inout ChunkOutcome) -> ChunkOutcome.End {

@@ -141,4 +141,17 @@ package final class LineChunks: @unchecked Sendable {
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) > 0
     }
+
+    /// How many newlines `bytes` has (a chunk's lines, for the line numbers of the chunks after it).
+    package static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var count = 0
+        var from = base
+        let end = base + bytes.count
+        while from < end, let found = memchr(from, 0x0A, end - from) {
+            count += 1
+            from = UnsafeRawPointer(found) + 1
+        }
+        return count
+    }
 }

@@ -151,22 +151,9 @@ struct CheckedChunk: Sendable {
                     return
                 }
             }
-            checked.lines = newlines(in: raw)
+            checked.lines = LineChunks.newlines(in: raw)
         }
         return checked
-    }
-
-    /// How many newlines `bytes` has.
-    private static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        var count = 0
-        var from = base
-        let end = base + bytes.count
-        while from < end, let found = memchr(from, 0x0A, end - from) {
-            count += 1
-            from = UnsafeRawPointer(found) + 1
-        }
-        return count
     }
 }
 
