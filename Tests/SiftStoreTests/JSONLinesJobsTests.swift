@@ -36,22 +36,6 @@ import Testing
         return text
     }()
 
-    /// Every object, in insertion order: entity, ID, attribute values, relationship IDs in order.
-    static func dump(_ store: any PersistentStore) throws -> [String] {
-        var lines: [String] = []
-        for entity in store.model.entities where entity.parent == nil {
-            for object in try store.fetch(FetchRequest(entityName: entity.name)) {
-                var line = "\(object.entityName) \(object.objectID):"
-                for (key, value) in object.attributeValues.pairs { line += " \(key)=\(StoreFileTests.exact(value))" }
-                for relationship in object.relationshipIDs {
-                    line += " \(relationship.name)->[\(relationship.ids.map(\.rawValue).joined(separator: ","))]"
-                }
-                lines.append(line)
-            }
-        }
-        return lines
-    }
-
     /// Imports `text` from a file into a new store of `kind` with `jobs` threads and chunks of
     /// `chunkBytes`; the store, or the error's message.
     static func importFile(_ text: String, _ kind: StoreKind, jobs: Int, chunkBytes: Int = StoreImporter.parallelChunkBytes,
@@ -80,10 +64,10 @@ import Testing
         for kind in [StoreKind.sqlite, .inMemory] {
             let one = try Self.importFile(Self.lines, kind, jobs: 1, in: directory).get()
             let many = try Self.importFile(Self.lines, kind, jobs: jobs, chunkBytes: chunkBytes, in: directory).get()
-            let expected = try Self.dump(one)
+            let expected = try StoreFileTests.dump(one)
             #expect(expected.count == 400)
             #expect(expected.first { $0.hasPrefix("Note N1:") }?.contains("tags->[T2,U3]") == true)
-            #expect(try Self.dump(many) == expected, "\(kind)")
+            #expect(try StoreFileTests.dump(many) == expected, "\(kind)")
         }
     }
 

@@ -110,7 +110,7 @@ import Testing
     }
 
     /// Every object, in insertion order: entity, ID, exact attribute values, relationship IDs in order.
-    static func dump(_ store: AtomicStore) throws -> [String] {
+    static func dump(_ store: any PersistentStore) throws -> [String] {
         var lines: [String] = []
         for entity in store.model.entities where entity.parent == nil {
             for object in try store.fetch(FetchRequest(entityName: entity.name)) {
