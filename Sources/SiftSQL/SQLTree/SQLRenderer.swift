@@ -12,7 +12,7 @@ package final class SQLRenderer {
     package let dialect: any SQLDialect
     private let table: SQLPrecedenceTable
     /// The bound values, in placeholder order.
-    private(set) var bindings: [SQLValue] = []
+    package private(set) var bindings: [SQLValue] = []
     private var numbers: [Int: Int] = [:]
     /// What the dialect could not spell (empty in SQLite): the text must not be run then.
     private(set) var unsupported: [String] = []

@@ -34,18 +34,6 @@ extension SQLSchema {
         return .function(.standard(.coalesce), [own, .subquery(select)])
     }
 
-    /// ``toOneKey(of:in:column:alias:innerAlias:)`` as SQL text, for the statements the stores
-    /// write by hand (the inner alias `"i"`): `"s"."ZCLOUDSTATE"`, or `coalesce(…)` for a
-    /// one-to-one.
-    package func toOneKeySQL(of relationship: String, in table: EntityTable, column: String, alias: String) -> String {
-        let own = SQLIdentifier.qualified(alias, column)
-        guard let back = pointingBack(relationship, in: table) else { return own }
-        let key = SQLIdentifier.qualified("i", back.destination.primaryKey)
-        let test = inverseEntityTestSQL(column: back.column, destination: back.destination, alias: "i")
-        return "coalesce(\(own), (SELECT \(key) FROM \(SQLIdentifier.quoted(back.destination.table)) AS \"i\" WHERE "
-            + "\(SQLIdentifier.qualified("i", back.column)) = \(SQLIdentifier.qualified(alias, table.primaryKey))\(test) ORDER BY \(key) LIMIT 1))"
-    }
-
     private func pointingBack(_ relationship: String, in table: EntityTable) -> (column: String, destination: EntityTable)? {
         guard let column = table.inverseKeyColumns[relationship],
               let description = table.entity.relationship(named: relationship),
