@@ -204,18 +204,21 @@ struct DictionaryShapeTests {
                                .set([.int(1)]), .object(ObjectReference("x"))]
         for value in others { #expect(BorrowedDictionary.of(value) == nil, "\(value.kindName)") }
         // Arrays and sets are read in place too: the very elements, and nothing for the other kinds.
-        #expect(ValueInPlace.dictionaryIsFirstWord && ValueInPlace.arrayIsFirstWord)
-        for elements in [[], [Value.int(1)], [.string("a much longer string than sixteen bytes"), .null, .dictionary(dictionaries[1])]] {
+        #expect(ValueInPlace.dictionaryIsFirstWord && ValueInPlace.arrayStorageIsKnown)
+        var roomy: [Value] = [.int(7)]
+        roomy.reserveCapacity(100)
+        for elements in [[], [Value.int(1)], [.string("a much longer string than sixteen bytes"), .null, .dictionary(dictionaries[1])],
+                         roomy, Array([Value.int(1), .int(2), .int(3)].dropFirst())] {
             for value in [Value.array(elements), .set(elements)] {
                 let read = try withUnsafePointer(to: value) { (address: UnsafePointer<Value>) throws(EvaluationError) -> [Value]? in
-                    try ValueInPlace.withElements(at: address) { (buffer: UnsafeBufferPointer<Value>) -> [Value] in Array(buffer) }
+                    try ValueInPlace.withElements(at: address, layoutIsKnown: true) { (buffer: UnsafeBufferPointer<Value>) -> [Value] in Array(buffer) }
                 }
                 #expect(read.map { "\(Value.array($0))" } == "\(Value.array(elements))", "\(value)")
             }
         }
         for value in others where value.collectionElements == nil {
             let read = try withUnsafePointer(to: value) { (address: UnsafePointer<Value>) throws(EvaluationError) -> Bool? in
-                try ValueInPlace.withElements(at: address) { (_: UnsafeBufferPointer<Value>) -> Bool in true }
+                try ValueInPlace.withElements(at: address, layoutIsKnown: true) { (_: UnsafeBufferPointer<Value>) -> Bool in true }
             }
             #expect(read == nil, "\(value.kindName)")
         }

@@ -21,7 +21,7 @@ public struct CompiledPredicate: Sendable {
     public init(_ predicate: PredicateNode) throws(EvaluationError) {
         self.predicate = predicate
         self.body = try PredicateCompiler().compile(predicate)
-        self.plan = try KeyedPlan(predicate, compiler: PredicateCompiler())
+        self.plan = try KeyedPlan.make(predicate, compiler: PredicateCompiler())
     }
 
     /// Parses and compiles a format string: `%@`/`%K` bound from `arguments`, `$variables`
@@ -81,9 +81,10 @@ public struct CompiledPredicate: Sendable {
     /// release it); only the matches are copied into the result.
     public func filter(_ objects: [Value]) throws(EvaluationError) -> [Value] {
         var result: [Value] = []
+        let inPlace = ValueInPlace.dictionaryIsFirstWord
         try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
             guard let first = elements.baseAddress else { return }
-            for i in elements.indices where try evaluate(at: first + i) { result.append(elements[i]) }
+            for i in elements.indices where try evaluate(at: first + i, inPlace: inPlace) { result.append(elements[i]) }
         }
         return result
     }
@@ -94,17 +95,19 @@ public struct CompiledPredicate: Sendable {
     /// one retains and releases every record it passes to ``evaluate(_:variables:)``.
     public func matchingIndices(in objects: [Value]) throws(EvaluationError) -> [Int] {
         var result: [Int] = []
+        let inPlace = ValueInPlace.dictionaryIsFirstWord
         try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
             guard let first = elements.baseAddress else { return }
-            for i in elements.indices where try evaluate(at: first + i) { result.append(i) }
+            for i in elements.indices where try evaluate(at: first + i, inPlace: inPlace) { result.append(i) }
         }
         return result
     }
 
-    /// Whether the object at `address` satisfies the predicate: a dictionary is read in place.
+    /// Whether the object at `address` satisfies the predicate: a dictionary is read in place
+    /// when `inPlace` (``ValueInPlace/dictionaryIsFirstWord``, read once by the caller's loop).
     @inline(__always)
-    func evaluate(at address: UnsafePointer<Value>) throws(EvaluationError) -> Bool {
-        if let dictionary = ValueInPlace.dictionary(at: address), let answer = try plan?.dictionaryTest(dictionary) { return answer }
+    func evaluate(at address: UnsafePointer<Value>, inPlace: Bool) throws(EvaluationError) -> Bool {
+        if let dictionary = ValueInPlace.dictionary(at: address, layoutIsKnown: inPlace), let answer = try plan?.dictionaryTest(dictionary) { return answer }
         return try evaluate(address.pointee)
     }
 }

@@ -7,7 +7,7 @@ import SiftLanguage
 /// directly, and a string test's constant is prepared once (``PreparedNeedle``). Anything else —
 /// other kinds, a collection without a qualifier (implicit ANY, membership) — goes through the
 /// general test, so the answers are exactly the general path's.
-struct KeyComparison: Sendable {
+final class KeyComparison: Sendable {
     enum Relation: Sendable { case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual }
     /// The constant in the form the fast tests use.
     enum Constant: Sendable { case int(Int64), double(Double), string(String), other }
@@ -28,6 +28,8 @@ struct KeyComparison: Sendable {
     let nilAnswer: Bool
     /// Where the key was last found in a dictionary, by the dictionary's shape.
     let slots = KeySlotCache()
+    /// ``ValueInPlace/arrayStorageIsKnown``, read once here rather than on every evaluation.
+    let readsArraysInPlace = ValueInPlace.arrayStorageIsKnown
 
     /// Nil when the comparison does not have this shape.
     init?(_ c: Comparison, constant: Value, options: ComparisonOptions, test: @escaping ComparisonCompiler.PairTest) throws(EvaluationError) {
@@ -104,7 +106,7 @@ struct KeyComparison: Sendable {
     /// nil for other values.
     @inline(__always)
     private func someElement(at address: UnsafePointer<Value>, where answer: Bool) throws(EvaluationError) -> Bool? {
-        try ValueInPlace.withElements(at: address) { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) -> Bool in
+        try ValueInPlace.withElements(at: address, layoutIsKnown: readsArraysInPlace) { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) -> Bool in
             for element in elements where try single(element) == answer { return true }
             return false
         }

@@ -6,101 +6,148 @@ import SiftLanguage
 /// a ``PredicateQueryable`` value is evaluated in place, without wrapping it as a ``Value``
 /// object first. Each comparison is the one the closure tree runs, so the answers are the same.
 struct KeyedPlan: Sendable {
-    typealias Test<Root> = @Sendable (Root) throws(EvaluationError) -> Bool
-
-    /// The plan for dictionaries, read in place.
-    let dictionaryTest: Test<BorrowedDictionary>
-    /// The plan for ``PredicateQueryable`` values read in place.
-    let queryableTest: Test<QueryableRoot>
+    /// The plan's root node.
+    private let root: any KeyedTest
 
     /// Nil when some part of the predicate is not of this shape (it reads more than one key of
     /// the root, a variable, a function, a SUBQUERY…).
-    init?(_ predicate: PredicateNode, compiler: PredicateCompiler) throws(EvaluationError) {
-        guard let shape = try Shape(predicate, compiler: compiler) else { return nil }
-        dictionaryTest = shape.test(for: BorrowedDictionary.self)
-        queryableTest = shape.test(for: QueryableRoot.self)
+    static func make(_ predicate: PredicateNode, compiler: PredicateCompiler) throws(EvaluationError) -> KeyedPlan? {
+        try node(predicate, compiler: compiler).map(KeyedPlan.init(root:))
     }
 
-    /// The predicate's structure, made into closures for each kind of root (a closure holds its
-    /// comparison in its context, so evaluating does not copy it).
-    private indirect enum Shape {
-        case constant(Bool)
-        case comparison(KeyComparison)
-        case and([Shape])
-        case or([Shape])
-        case not(Shape)
+    private init(root: any KeyedTest) {
+        self.root = root
+    }
 
-        init?(_ predicate: PredicateNode, compiler: PredicateCompiler) throws(EvaluationError) {
-            switch predicate.kind {
-            case .constant(let value):
-                self = .constant(value)
-            case .comparison(let c):
-                guard let comparison = try ComparisonCompiler(compiler: compiler).keyComparison(c) else { return nil }
-                self = .comparison(comparison)
-            case .and(let operands):
-                guard let shapes = try Self.shapes(operands, compiler: compiler) else { return nil }
-                self = .and(shapes)
-            case .or(let operands):
-                guard let shapes = try Self.shapes(operands, compiler: compiler) else { return nil }
-                self = .or(shapes)
-            case .not(let operand):
-                guard let shape = try Shape(operand, compiler: compiler) else { return nil }
-                self = .not(shape)
-            }
-        }
+    /// The plan for dictionaries, read in place.
+    @inline(__always)
+    func dictionaryTest(_ dictionary: BorrowedDictionary) throws(EvaluationError) -> Bool { try root.test(dictionary) }
 
-        private static func shapes(_ operands: [PredicateNode], compiler: PredicateCompiler) throws(EvaluationError) -> [Shape]? {
-            var shapes: [Shape] = []
-            for operand in operands {
-                guard let shape = try Shape(operand, compiler: compiler) else { return nil }
-                shapes.append(shape)
-            }
-            return shapes
-        }
+    /// The plan for ``PredicateQueryable`` values read in place.
+    @inline(__always)
+    func queryableTest(_ value: QueryableRoot) throws(EvaluationError) -> Bool { try root.test(value) }
 
-        func test<Root: KeyedRoot>(for root: Root.Type) -> Test<Root> {
-            switch self {
-            case .constant(let value):
-                return { (_: Root) -> Bool in value }
-            case .comparison(let comparison):
-                return { (root: Root) throws(EvaluationError) -> Bool in try root.satisfies(comparison) }
-            case .and(let shapes):
-                let tests = shapes.map { $0.test(for: Root.self) }
-                if tests.count == 2 {
-                    let (a, b) = (tests[0], tests[1])
-                    return { (root: Root) throws(EvaluationError) -> Bool in
-                        if !(try a(root)) { return false }
-                        return try b(root)
-                    }
-                }
-                return { (root: Root) throws(EvaluationError) -> Bool in
-                    for test in tests where !(try test(root)) { return false }
-                    return true
-                }
-            case .or(let shapes):
-                let tests = shapes.map { $0.test(for: Root.self) }
-                if tests.count == 2 {
-                    let (a, b) = (tests[0], tests[1])
-                    return { (root: Root) throws(EvaluationError) -> Bool in
-                        if try a(root) { return true }
-                        return try b(root)
-                    }
-                }
-                return { (root: Root) throws(EvaluationError) -> Bool in
-                    for test in tests where try test(root) { return true }
-                    return false
-                }
-            case .not(let shape):
-                let test = shape.test(for: Root.self)
-                return { (root: Root) throws(EvaluationError) -> Bool in !(try test(root)) }
-            }
+    private static func node(_ predicate: PredicateNode, compiler: PredicateCompiler) throws(EvaluationError) -> (any KeyedTest)? {
+        switch predicate.kind {
+        case .constant(let value):
+            return KeyedConstant(value)
+        case .comparison(let c):
+            return try ComparisonCompiler(compiler: compiler).keyComparison(c)
+        case .and(let operands):
+            guard let nodes = try nodes(operands, compiler: compiler) else { return nil }
+            return nodes.count == 2 ? KeyedBoth(nodes[0], nodes[1]) : KeyedAll(nodes)
+        case .or(let operands):
+            guard let nodes = try nodes(operands, compiler: compiler) else { return nil }
+            return nodes.count == 2 ? KeyedEither(nodes[0], nodes[1]) : KeyedAny(nodes)
+        case .not(let operand):
+            return try node(operand, compiler: compiler).map(KeyedNot.init)
         }
+    }
+
+    private static func nodes(_ operands: [PredicateNode], compiler: PredicateCompiler) throws(EvaluationError) -> [any KeyedTest]? {
+        var nodes: [any KeyedTest] = []
+        for operand in operands {
+            guard let node = try node(operand, compiler: compiler) else { return nil }
+            nodes.append(node)
+        }
+        return nodes
     }
 }
 
-/// An evaluated object that reads its own keys for a ``KeyedPlan`` (whose closures, shared by
-/// every thread that evaluates the plan, capture its metatype).
-protocol KeyedRoot: MetatypeSendable {
+/// One node of a ``KeyedPlan``: its answer for each kind of root. Nodes are immutable objects
+/// called through their witness tables, one call a node: closures made in a generic function
+/// and kept in properties of concrete type were called through reabstraction thunks, two to four
+/// a node, a third of the plan's instructions on `age > 30` (callgrind, 2026-11-29).
+protocol KeyedTest: AnyObject, Sendable {
+    func test(_ root: BorrowedDictionary) throws(EvaluationError) -> Bool
+    func test(_ root: QueryableRoot) throws(EvaluationError) -> Bool
+}
+
+/// A node's answer written once for every root (``KeyedRoot/passes(_:)`` picks the
+/// node's entry point for the root's type).
+private protocol KeyedTestOverRoots: KeyedTest {
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool
+}
+
+extension KeyedTestOverRoots {
+    func test(_ root: BorrowedDictionary) throws(EvaluationError) -> Bool { try answer(root) }
+    func test(_ root: QueryableRoot) throws(EvaluationError) -> Bool { try answer(root) }
+}
+
+private final class KeyedConstant: KeyedTestOverRoots {
+    let value: Bool
+    init(_ value: Bool) { self.value = value }
+    func answer<Root: KeyedRoot>(_ root: Root) -> Bool { value }
+}
+
+/// A comparison is a node of its own (an object: passing it costs a reference, where a struct
+/// of its size was copied on every evaluation).
+extension KeyComparison: KeyedTestOverRoots {
+    @inline(__always)
+    fileprivate func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool { try root.satisfies(self) }
+}
+
+private final class KeyedBoth: KeyedTestOverRoots {
+    let first: any KeyedTest, second: any KeyedTest
+    init(_ first: any KeyedTest, _ second: any KeyedTest) { (self.first, self.second) = (first, second) }
+    @inline(__always)
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
+        if !(try root.passes(first)) { return false }
+        return try root.passes(second)
+    }
+}
+
+private final class KeyedAll: KeyedTestOverRoots {
+    let tests: [any KeyedTest]
+    init(_ tests: [any KeyedTest]) { self.tests = tests }
+    @inline(__always)
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
+        for test in tests where !(try root.passes(test)) { return false }
+        return true
+    }
+}
+
+private final class KeyedEither: KeyedTestOverRoots {
+    let first: any KeyedTest, second: any KeyedTest
+    init(_ first: any KeyedTest, _ second: any KeyedTest) { (self.first, self.second) = (first, second) }
+    @inline(__always)
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
+        if try root.passes(first) { return true }
+        return try root.passes(second)
+    }
+}
+
+private final class KeyedAny: KeyedTestOverRoots {
+    let tests: [any KeyedTest]
+    init(_ tests: [any KeyedTest]) { self.tests = tests }
+    @inline(__always)
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
+        for test in tests where try root.passes(test) { return true }
+        return false
+    }
+}
+
+private final class KeyedNot: KeyedTestOverRoots {
+    let operand: any KeyedTest
+    init(_ operand: any KeyedTest) { self.operand = operand }
+    @inline(__always)
+    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool { !(try root.passes(operand)) }
+}
+
+/// An evaluated object that reads its own keys for a ``KeyedPlan``.
+protocol KeyedRoot {
     /// Whether the root's value for the comparison's key satisfies it.
     func satisfies(_ comparison: KeyComparison) throws(EvaluationError) -> Bool
+    /// The node's answer for this root (the node's entry point for the root's type).
+    func passes(_ test: any KeyedTest) throws(EvaluationError) -> Bool
+}
+
+extension BorrowedDictionary {
+    @inline(__always)
+    func passes(_ test: any KeyedTest) throws(EvaluationError) -> Bool { try test.test(self) }
+}
+
+extension QueryableRoot {
+    @inline(__always)
+    func passes(_ test: any KeyedTest) throws(EvaluationError) -> Bool { try test.test(self) }
 }
