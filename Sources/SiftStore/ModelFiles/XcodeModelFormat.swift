@@ -40,7 +40,7 @@ import SiftLanguage
 /// What is ignored (accepted and skipped): `syncable`, `usesScalarValueType`,
 /// `representedClassName`, `codeGenerationType`, `customClassName`, `valueTransformerName`,
 /// `elementID`/`renamingIdentifier`, validation bounds (`minValueString`, `maxValueString`,
-/// `regularExpressionString`), `allowsExternalBinaryDataStorage`, `derived` and
+/// `regularExpressionString`), `derived` and
 /// `derivationExpression` (a derived attribute is read as a stored one), `spotlightIndexingEnabled`,
 /// `preservesValueInHistoryOnDeletion`, any other XML attribute; the `<elements>` block (the
 /// diagram layout), `<configuration>`, `<fetchRequest>` templates, `<fetchedProperty>` (fetched
@@ -152,7 +152,8 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(contents.path): cannot read: \(describe(error))")
         }
-        return CoreDataModel(deriving: try read(contents: data, name: name, file: contents.path))
+        return CoreDataModel(deriving: try read(contents: data, name: name, file: contents.path),
+                             externalStorage: externalStorageAttributes(contents: data))
     }
 
     /// Reads Xcode's old binary model, a folder's `elements` file (`XcodeElementsDecoder`).
@@ -196,6 +197,24 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(file): \(error.message)")
         }
+    }
+
+    /// The attributes of a `contents` file that allow external binary storage
+    /// (`allowsExternalBinaryDataStorage="YES"`, also `true` or `1`), as `Entity.attribute`;
+    /// empty for a file that does not read (``read(contents:name:file:)`` says why).
+    static func externalStorageAttributes(contents data: Data) -> Set<String> {
+        var scanner = ModelXMLScanner([UInt8](data))
+        var entity: String?
+        var found: Set<String> = []
+        while let event = try? scanner.next() {
+            guard case .start(let name, let attributes) = event else { continue }
+            if name == "entity" { entity = attributes["name"] }
+            if name == "attribute", let entity, let attribute = attributes["name"],
+               ["yes", "true", "1"].contains(attributes["allowsExternalBinaryDataStorage"]?.lowercased() ?? "") {
+                found.insert(entity + "." + attribute)
+            }
+        }
+        return found
     }
 
     /// The 1-based line of the first byte sequence that is not UTF-8; nil when all of it is.

@@ -304,6 +304,46 @@ import Testing
         #expect(try store.count(FetchRequest(entityName: "Attachment", predicate: "data == %@", arguments: [written])) == 1)
     }
 
+    /// An Xcode `contents` file's `allowsExternalBinaryDataStorage` gives the attribute its flag
+    /// (`NSFlagsKey` 4) and its version hash the flag's byte (as the entities below it inherit).
+    @Test(arguments: ["YES", "true", "1"])
+    func anXcodeContentsFileSaysWhichAttributesAllowExternalStorage(_ yes: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-cd-external-\(UUID().uuidString)/Files.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        func contents(_ flag: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Attachment" representedClassName="Attachment" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <attribute name="data" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="\(flag)"/>
+                    <attribute name="plain" optional="YES" attributeType="Binary"/>
+                </entity>
+                <entity name="Photo" parentEntity="Attachment" syncable="YES">
+                    <attribute name="width" optional="YES" attributeType="Integer 64"/>
+                </entity>
+            </model>
+            """
+        }
+        try contents(yes).write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let flagged = try XcodeModelFormat.loadCoreData(folder)
+        try contents("NO").write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let unflagged = try XcodeModelFormat.loadCoreData(folder)
+        #expect(flagged.entities["Attachment"]?.attributeFlags == ["data": 4])
+        #expect(flagged.entities["Photo"]?.attributeFlags == [:])
+        #expect(unflagged.entities["Attachment"]?.attributeFlags == [:])
+        let (with, without) = (flagged.entityVersionHashes(), unflagged.entityVersionHashes())
+        #expect(with["Attachment"] != nil && with["Attachment"] != without["Attachment"])
+        #expect(with["Photo"] != nil && with["Photo"] != without["Photo"])
+        // The same hashes as a model that says the flag in Core Data's own terms.
+        var described = CoreDataModel(deriving: unflagged.model)
+        described.entities["Attachment"]?.propertyVersionHashes?["data"] = CoreDataVersionHash.attribute(
+            property: CoreDataVersionHash.property(name: "data", isOptional: true, isReadOnly: false, modifier: nil),
+            typeCode: 1000, externalStorage: true, preservesValueInHistory: false)
+        #expect(described.entityVersionHashes() == with)
+    }
+
     /// The folder of a store's external data: beside it, named by the store without its extension.
     @Test(arguments: [("/a/b/Notes.sqlite", "/a/b/.Notes_SUPPORT/_EXTERNAL_DATA"), ("/a/Store.db", "/a/.Store_SUPPORT/_EXTERNAL_DATA"),
                       ("/a/plain", "/a/.plain_SUPPORT/_EXTERNAL_DATA"), ("/a/x.y.storedata", "/a/.x.y_SUPPORT/_EXTERNAL_DATA")])
