@@ -24,7 +24,8 @@ import SiftLanguage
 ///   `indexed="YES"` (older files) declares a one-attribute index. A String attribute whose
 ///   `<userInfo>` holds `<entry key="siftSearchable" value="YES"/>` (also `true` or `1`) is
 ///   searchable (``AttributeDescription/isSearchable``; Xcode's model editor shows it as a
-///   User Info entry of the attribute).
+///   User Info entry of the attribute). `allowsExternalBinaryDataStorage="YES"` is not part of
+///   Sift's model: ``loadCoreData(_:)`` keeps it for Core Data's layout (``CoreDataEntityDetails/attributeFlags``).
 /// - `<relationship name= destinationEntity= toMany="YES" inverseName= inverseEntity=
 ///   deletionRule= ordered="YES" optional="YES" minCount= maxCount=>`: `deletionRule` is
 ///   `Nullify` (also the default when it is missing), `Cascade`, `Deny` or `No Action`.
