@@ -157,9 +157,10 @@ package struct CoreDataStoreLayout: Sendable {
     }
 
     /// The binary attributes that allow external storage (`NSFlagsKey` 4), as the model read
-    /// says (a model cache, a `.mom`, Xcode 3's `elements`) or, where it cannot say (a model
-    /// Sift wrote into the metadata, an Xcode `contents` file, a `model.json`), as the store's
-    /// own model cache says; nil when none does (a model guessed from the tables cannot know).
+    /// says (a model cache, a `.mom`, Xcode 3's `elements`, an Xcode `contents` file) and, where
+    /// it may not say all (a model Sift wrote into the metadata, a `contents` file, a
+    /// `model.json`), as the store's own model cache says; nil when none does (a model guessed
+    /// from the tables cannot know).
     private static func externalData(of model: DataModel, described: CoreDataModel?, source: ModelSource,
                                      database: SQLiteDatabase, path: String, name: String) -> CoreDataExternalData? {
         let binary = model.entities.contains { entity in entity.ownAttributes.contains { $0.type == .binary || $0.type == .transformable } }
@@ -171,7 +172,8 @@ package struct CoreDataStoreLayout: Sendable {
             }
         }
         if let described { add(described) }
-        if source != .modelCache, let cache = try? CoreDataStoreFile.modelCache(of: database),
+        // (A model from Core Data's own archives says it already: the cache is not decoded again.)
+        if source != .modelCache, described?.hashesAreExact != true, let cache = try? CoreDataStoreFile.modelCache(of: database),
            let cached = try? CoreDataModel(modelCache: cache, name: name) {
             add(cached)
         }
