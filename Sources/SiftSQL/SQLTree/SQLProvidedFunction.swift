@@ -57,6 +57,7 @@ package enum SQLRegisteredFunction: String, CaseIterable, Sendable {
     case nfc = "sift_nfc"
     case dateForm = "sift_date_form"
     case groupFirst = "sift_group_first"
+    case externalData = "sift_external_data"
 }
 
 /// The text functions a PostgreSQL store installs (``SQLTextFunctions``).

@@ -24,8 +24,11 @@ extension SQLSchema {
     /// (what the rows' `Z_ENT` hold, whatever the model would number them), and a property
     /// whose column or table the database lacks has none: it reads as nil, named in `omitted`
     /// (`Note.title`), rather than failing every fetch.
+    ///
+    /// The attributes `externalData` names (allowing external storage) are read through
+    /// `sift_external_data` from its folder (``CoreDataExternalData``).
     package static func forCoreData(_ model: DataModel, layout: CoreDataLayout, storeUUID: String, store: CoreDataStoreSchema? = nil,
-                                    omitted: inout [String]) -> SQLSchema {
+                                    externalData: CoreDataExternalData? = nil, omitted: inout [String]) -> SQLSchema {
         let objectID = EntityTable.ObjectIDSource.entityAndKey(prefix: coreDataURIScheme + storeUUID + "/")
         var storeNumbers: [String: Int] = [:]
         for row in store?.primaryKeys ?? [] where storeNumbers[row.name] == nil { storeNumbers[row.name] = row.number }
@@ -40,6 +43,7 @@ extension SQLSchema {
                 if let number = storeNumbers[name] ?? layout.entity(named: name)?.number { numbers[name] = Int64(number) }
             }
             var columns: [String: String] = [:]
+            var externalColumns: [String: String] = [:]
             for attribute in entity.attributes {
                 guard case .attribute(let table, let column)? = layout.mapping(entity: entity.name, property: attribute.name) else { continue }
                 guard has(table, column) else {
@@ -47,6 +51,7 @@ extension SQLSchema {
                     continue
                 }
                 columns[attribute.name] = column
+                if externalData?.holds(attribute, of: entity, in: model) == true { externalColumns[column] = attribute.name }
             }
             var relationships: [String: RelationshipStorage] = [:]
             var toOneEntityColumns: [String: String] = [:]
@@ -79,7 +84,8 @@ extension SQLSchema {
                 entityColumn: coreDataEntityColumn,
                 entityNames: hierarchy.count == 1 ? nil : entity.entityAndSubentities,
                 hierarchyEntityNames: hierarchy, entityNumbers: numbers,
-                columns: columns, relationships: relationships, toOneEntityColumns: toOneEntityColumns)
+                columns: columns, relationships: relationships, toOneEntityColumns: toOneEntityColumns,
+                externalDataColumns: externalColumns, externalDataDirectory: externalColumns.isEmpty ? nil : externalData?.directory)
         }
         // A one-to-one may be kept in one of its two columns only: each side is read from its
         // own column, else from the other's pointing back (``toOneKey(of:in:column:alias:innerAlias:)``).

@@ -226,15 +226,21 @@ package struct EntityTable: Sendable {
     /// create that no fetch has needed yet (``ForeignSchema``), whose attributes are Undefined
     /// until a fetch that reads it chooses them. No SQL reads such a table's columns.
     package var typesAreRead = true
+    /// Core Data's attribute columns that allow external storage (``CoreDataExternalData``):
+    /// column → attribute name. Read through `sift_external_data` (``externalDataValue(_:column:alias:)``).
+    package var externalDataColumns: [String: String] = [:]
+    /// The folder of those columns' files (`.<store>_SUPPORT/_EXTERNAL_DATA`); nil where none.
+    package var externalDataDirectory: String?
 
     /// The expression reading attribute column `column` of the row aliased `alias`: the column
-    /// itself, `"t0"."name" COLLATE BINARY` for a declared collation, or its ``ForeignColumn``
-    /// reading.
+    /// itself, `"t0"."name" COLLATE BINARY` for a declared collation, its ``ForeignColumn``
+    /// reading, or a Core Data column allowing external storage through `sift_external_data`.
     package func value(column: String, alias: String) -> SQLExpression {
         assert(typesAreRead, "\(table).\(column) is read before its table's column types were chosen")
         var value = SQLExpression.column(alias, column)
         if let foreign = foreignColumns[column] { value = foreign.expression(value) }
         if collatedColumns.contains(column) { value = .collate(value, "BINARY") }
+        if externalDataDirectory != nil { value = externalDataValue(value, column: column, alias: alias) }
         return value
     }
 

@@ -18,7 +18,8 @@ import SiftStore
 ///   and has its entity's number in `Z_ENT` and 1 in `Z_OPT`. A changed row's `Z_OPT` goes up
 ///   by one when the changes are saved (once a transaction, however many changes it made).
 /// - Attributes are written in their columns as reading decodes them (``ColumnCodec``: dates
-///   as seconds since 2001, booleans 0 and 1, UUIDs as their 16 bytes; strings as given).
+///   as seconds since 2001, booleans 0 and 1, UUIDs as their 16 bytes; strings as given); a
+///   binary value of an attribute allowing external storage inline after the marker byte 1.
 /// - A to-one is its foreign key column, with the destination's `Z_ENT` in the `Z<n>_` column
 ///   when the destination has sub-entities, and its place in the inverse's order in the
 ///   `Z_FOK_` column when the inverse is an ordered to-many; a to-many with a to-one inverse is
@@ -53,6 +54,9 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         let rootNumber: Int64
         /// Each attribute's column, by slot (nil: the store has none).
         let columns: [String?]
+        /// By slot: whether the attribute allows external storage, so its values are written
+        /// after the marker byte 1 (inline).
+        let marksData: [Bool]
         /// Each relationship's storage, by slot (nil: the store has none).
         let relationships: [Relationship?]
     }
@@ -149,7 +153,9 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
                 }
             }
             entities.append(EntityRows(name: entity.name, table: table.table, number: number, rootNumber: rootNumber,
-                                       columns: entity.attributes.map { table.columns[$0.name] }, relationships: relationships))
+                                       columns: entity.attributes.map { table.columns[$0.name] },
+                                       marksData: entity.attributes.map { table.columns[$0.name].map(table.holdsExternalData) ?? false },
+                                       relationships: relationships))
         }
         self.entities = entities
         self.entityByNumber = entityByNumber
@@ -267,7 +273,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         for (slot, value) in attributes.enumerated() {
             guard let column = rows.columns[slot], !names.contains(column) else { continue }
             names.append(column)
-            bindings.append(Self.stored(value))
+            bindings.append(Self.stored(value, marked: rows.marksData[slot]))
         }
         let placeholders = bindings.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         try run("INSERT INTO \(q(rows.table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(placeholders))", bindings, object: Row(entity: position, key: key))
@@ -285,7 +291,7 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
         var bindings: [SQLiteValue] = []
         for value in values {
             guard let column = rows.columns[value.slot] else { continue }
-            bindings.append(Self.stored(value.value))
+            bindings.append(Self.stored(value.value, marked: rows.marksData[value.slot]))
             assignments.append("\(q(column)) = ?\(bindings.count)")
         }
         guard !assignments.isEmpty else { return }
@@ -579,8 +585,11 @@ final class CoreDataRowObjects: StoreObjects, SQLiteRowChanges {
 
     /// A value (converted to its attribute's type) as Core Data stores it: as reading decodes
     /// it, strings as given (Core Data does not normalise them).
-    static func stored(_ value: Value) -> SQLiteValue {
+    /// A value of an attribute that allows external storage (`marked`) is written inline after
+    /// the marker byte 1, as Core Data writes such values (never to a file; nil stays NULL).
+    static func stored(_ value: Value, marked: Bool = false) -> SQLiteValue {
         if case .string(let text) = value { return .text(text) }
+        if marked, case .data(let bytes) = value { return .blob([EntityTable.inlineDataMarker] + [UInt8](bytes)) }
         return SQLiteValue(ColumnCodec.encode(value))
     }
 

@@ -110,7 +110,8 @@ package struct CoreDataStoreLayout: Sendable {
             if let extended = try? DataModel(name: model.name, entities: own + history) { model = extended }
         }
         var omitted: [String] = []
-        let schema = SQLSchema.forCoreData(model, layout: layout, storeUUID: storeUUID, store: store, omitted: &omitted)
+        let external = externalData(of: model, described: described, source: source, database: database, path: path, name: modelName)
+        let schema = SQLSchema.forCoreData(model, layout: layout, storeUUID: storeUUID, store: store, externalData: external, omitted: &omitted)
         var seen: Set<String> = []
         let unique = omitted.filter { seen.insert($0).inserted }
         if !unique.isEmpty {
@@ -153,6 +154,31 @@ package struct CoreDataStoreLayout: Sendable {
               let model = try? JSONModelFormat.read(Data(json.utf8)),
               CoreDataLayout(model).check(store).matches else { return nil }
         return model
+    }
+
+    /// The binary attributes that allow external storage (`NSFlagsKey` 4), as the model read
+    /// says (a model cache, a `.mom`, Xcode 3's `elements`, an Xcode `contents` file) and, where
+    /// it may not say all (a model Sift wrote into the metadata, a `contents` file, a
+    /// `model.json`), as the store's own model cache says; nil when none does (a model guessed
+    /// from the tables cannot know).
+    private static func externalData(of model: DataModel, described: CoreDataModel?, source: ModelSource,
+                                     database: SQLiteDatabase, path: String, name: String) -> CoreDataExternalData? {
+        let binary = model.entities.contains { entity in entity.ownAttributes.contains { $0.type == .binary || $0.type == .transformable } }
+        guard binary else { return nil }
+        var flagged: Set<String> = []
+        func add(_ coreData: CoreDataModel) {
+            for (entity, details) in coreData.entities {
+                for (attribute, flags) in details.attributeFlags where flags & 4 != 0 { flagged.insert(entity + "." + attribute) }
+            }
+        }
+        if let described { add(described) }
+        // (A model from Core Data's own archives says it already: the cache is not decoded again.)
+        if source != .modelCache, described?.hashesAreExact != true, let cache = try? CoreDataStoreFile.modelCache(of: database),
+           let cached = try? CoreDataModel(modelCache: cache, name: name) {
+            add(cached)
+        }
+        guard !flagged.isEmpty else { return nil }
+        return CoreDataExternalData(directory: CoreDataExternalData.directory(ofStoreAt: path), attributes: flagged)
     }
 
     /// The entities whose hash in the store's metadata differs from the model's.

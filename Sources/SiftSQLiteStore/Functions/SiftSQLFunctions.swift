@@ -19,5 +19,6 @@ extension SiftSQLFunctions {
         try registerGroupFirst(on: database)
         try registerDecimalFunctions(on: database)
         try registerForeignColumnFunctions(on: database)
+        try registerExternalData(on: database)
     }
 }

@@ -24,7 +24,8 @@ import SiftLanguage
 ///   `indexed="YES"` (older files) declares a one-attribute index. A String attribute whose
 ///   `<userInfo>` holds `<entry key="siftSearchable" value="YES"/>` (also `true` or `1`) is
 ///   searchable (``AttributeDescription/isSearchable``; Xcode's model editor shows it as a
-///   User Info entry of the attribute).
+///   User Info entry of the attribute). `allowsExternalBinaryDataStorage="YES"` is not part of
+///   Sift's model: ``loadCoreData(_:)`` keeps it for Core Data's layout (``CoreDataEntityDetails/attributeFlags``).
 /// - `<relationship name= destinationEntity= toMany="YES" inverseName= inverseEntity=
 ///   deletionRule= ordered="YES" optional="YES" minCount= maxCount=>`: `deletionRule` is
 ///   `Nullify` (also the default when it is missing), `Cascade`, `Deny` or `No Action`.
@@ -40,7 +41,7 @@ import SiftLanguage
 /// What is ignored (accepted and skipped): `syncable`, `usesScalarValueType`,
 /// `representedClassName`, `codeGenerationType`, `customClassName`, `valueTransformerName`,
 /// `elementID`/`renamingIdentifier`, validation bounds (`minValueString`, `maxValueString`,
-/// `regularExpressionString`), `allowsExternalBinaryDataStorage`, `derived` and
+/// `regularExpressionString`), `derived` and
 /// `derivationExpression` (a derived attribute is read as a stored one), `spotlightIndexingEnabled`,
 /// `preservesValueInHistoryOnDeletion`, any other XML attribute; the `<elements>` block (the
 /// diagram layout), `<configuration>`, `<fetchRequest>` templates, `<fetchedProperty>` (fetched
@@ -152,7 +153,8 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(contents.path): cannot read: \(describe(error))")
         }
-        return CoreDataModel(deriving: try read(contents: data, name: name, file: contents.path))
+        return CoreDataModel(deriving: try read(contents: data, name: name, file: contents.path),
+                             externalStorage: externalStorageAttributes(contents: data))
     }
 
     /// Reads Xcode's old binary model, a folder's `elements` file (`XcodeElementsDecoder`).
@@ -196,6 +198,24 @@ public enum XcodeModelFormat {
         } catch {
             throw ModelError("\(file): \(error.message)")
         }
+    }
+
+    /// The attributes of a `contents` file that allow external binary storage
+    /// (`allowsExternalBinaryDataStorage="YES"`, also `true` or `1`), as `Entity.attribute`;
+    /// empty for a file that does not read (``read(contents:name:file:)`` says why).
+    static func externalStorageAttributes(contents data: Data) -> Set<String> {
+        var scanner = ModelXMLScanner([UInt8](data))
+        var entity: String?
+        var found: Set<String> = []
+        while let event = try? scanner.next() {
+            guard case .start(let name, let attributes) = event else { continue }
+            if name == "entity" { entity = attributes["name"] }
+            if name == "attribute", let entity, let attribute = attributes["name"],
+               ["yes", "true", "1"].contains(attributes["allowsExternalBinaryDataStorage"]?.lowercased() ?? "") {
+                found.insert(entity + "." + attribute)
+            }
+        }
+        return found
     }
 
     /// The 1-based line of the first byte sequence that is not UTF-8; nil when all of it is.

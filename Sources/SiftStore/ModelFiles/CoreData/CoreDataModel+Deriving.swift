@@ -6,9 +6,16 @@ extension CoreDataModel {
     /// from its type, and each stored property's version hash computed from what Sift's model
     /// holds — its name, optionality, type or destination, inverse, counts and order — as though
     /// it had no version-hash modifier, were not read-only, and stored no binary data
-    /// externally (`CoreDataVersionHash`). Where the model file says otherwise, the hashes
-    /// differ from Core Data's: ``hashesAreExact`` is false for such a model.
+    /// externally (`CoreDataVersionHash`) — unless `externalStorage` names it (`Entity.attribute`,
+    /// an Xcode `contents` file's `allowsExternalBinaryDataStorage`): then its `NSFlagsKey` is 4
+    /// and its hash says so. Where the model file says otherwise, the hashes differ from Core
+    /// Data's: ``hashesAreExact`` is false for such a model.
     public init(deriving model: DataModel) {
+        self.init(deriving: model, externalStorage: [])
+    }
+
+    /// ``init(deriving:)``, the attributes `externalStorage` names allowing external storage.
+    public init(deriving model: DataModel, externalStorage: Set<String>) {
         var entities: [String: CoreDataEntityDetails] = [:]
         for entity in model.entities {
             var detail = CoreDataEntityDetails(className: nil, renamingIdentifier: nil, versionHashModifier: nil,
@@ -16,9 +23,11 @@ extension CoreDataModel {
             for attribute in entity.ownAttributes {
                 let code = Self.typeCode(of: attribute.type)
                 detail.attributeTypeCodes[attribute.name] = code
+                let external = externalStorage.contains(entity.name + "." + attribute.name)
+                if external { detail.attributeFlags[attribute.name] = 4 }
                 let property = CoreDataVersionHash.property(name: attribute.name, isOptional: attribute.isOptional, isReadOnly: false, modifier: nil)
                 detail.propertyVersionHashes?[attribute.name] = CoreDataVersionHash.attribute(
-                    property: property, typeCode: code, externalStorage: false, preservesValueInHistory: false)
+                    property: property, typeCode: code, externalStorage: external, preservesValueInHistory: false)
             }
             for relationship in entity.ownRelationships {
                 let property = CoreDataVersionHash.property(name: relationship.name, isOptional: relationship.isOptional, isReadOnly: false, modifier: nil)
