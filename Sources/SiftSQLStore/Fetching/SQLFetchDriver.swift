@@ -106,7 +106,8 @@ extension SQLFetchDriver {
         var objects: [ManagedObject] = []
         try scan(plan) { object in
             try interruption.check()
-            if let residual, !(try residual.evaluate(.object(object))) { return }
+            // (Not `if let`: that copies the predicate for each row.)
+            if try residual?.evaluate(.object(object)) == false { return }
             rows.append((object.storageKey, object.objectID))
             if sorts { objects.append(object) }
         }
@@ -124,7 +125,8 @@ extension SQLFetchDriver {
         var objects: [ManagedObject] = []
         try scan(plan) { object in
             try interruption.check()
-            if let residual, !(try residual.evaluate(.object(object))) { return }
+            // (Not `if let`: that copies the predicate for each row.)
+            if try residual?.evaluate(.object(object)) == false { return }
             objects.append(object)
         }
         if plan.sortsInMemory {

@@ -51,8 +51,8 @@ extension SQLFetchExecutor {
             merged = try spans((summary.sql, summary.bindings), type: type, count: count)
         }
         // Many sections: a query per section, each a scan where the key has no index, would be
-        // quadratic (20,000 sections took 25 s); the objects' keys read once, in order, and
-        // grouped in memory (the path below) are linear.
+        // quadratic (20,000 sections took 25 s); the objects read once, in order, and grouped
+        // in memory (the core's sections, `SQLFetchDriver`) are linear.
         guard merged.count <= Self.sectionQueryLimit else { return nil }
         let contiguous = SectionSpan.areContiguous(merged)
         let layout = fetchPlan.layout
