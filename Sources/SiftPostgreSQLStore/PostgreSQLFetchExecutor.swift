@@ -1,3 +1,4 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
@@ -5,49 +6,52 @@ import SiftSQL
 import SiftSQLStore
 import SiftStore
 
-/// Runs fetch requests on a PostgreSQL store: plans them (``PostgreSQLFetchPlan``), reads the
-/// candidate rows through a server-side cursor a batch at a time, and does the rest with the
-/// evaluator's code: the predicate (`CompiledPredicate`), the sort (`Sorting`), paging,
-/// sections (`SectionedResults`) and dictionaries (`DictionaryResults`), as the in-memory
-/// executor does them — unless the server computes the sections (a GROUP BY,
-/// ``sectionsInServer(_:keyPath:ending:)``) or the dictionaries (``dictionariesInServer(_:_:properties:)``).
-struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
+/// Runs fetch requests on a PostgreSQL store: the driver of the SQL stores' executor
+/// (``SQLFetchDriver``, which filters, sorts, pages, sections and makes dictionaries in memory
+/// the same way for every engine). The driver plans requests (``PostgreSQLFetchPlan``, again
+/// in memory when the server refuses the compiled query: ``planned(_:orderingRows:_:)``),
+/// reads the candidate rows through a server-side cursor a batch at a time (``scan(_:_:)``),
+/// streams objects (``PostgreSQLCursorSource``), counts, and computes sections (a GROUP BY,
+/// ``sectionsInServer(_:keyPath:ending:)``) and dictionaries
+/// (``dictionariesInServer(_:_:properties:)``) on the server when it can.
+struct PostgreSQLFetchExecutor: SQLFetchDriver {
     let store: PostgreSQLStore
 
     /// Rows read per `FETCH` from the cursor.
     static let cursorBatch = 1000
 
-    // MARK: Objects
+    // MARK: The core's driver hooks
 
-    func objects(_ request: FetchRequest) throws -> FetchedObjects {
-        store.lock.lock(); defer { store.lock.unlock() }
-        return try planned(request) { plan in
-            // No sort in memory (outside the write transaction), and a query the server cannot
-            // refuse half way: the objects stream from one cursor as they are read, filtered
-            // and paged as they come (PostgreSQLCursorSource).
-            if !plan.sortsInMemory && !store.writing && !plan.mayBeRefused {
-                return FetchedObjects(source: PostgreSQLCursorSource(store: store, plan: plan), batchSize: request.fetchBatchSize)
-            }
-            let keys = try matchingKeys(plan)
-            return FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout, request: plan.request),
-                                  batchSize: request.fetchBatchSize)
-        }
+    var lock: NSRecursiveLock { store.lock }
+    var interruption: FetchInterruption { store.interruption }
+
+    func planned<T>(_ request: FetchRequest, _ body: (PostgreSQLFetchPlan) throws -> T) throws -> T {
+        try planned(request, orderingRows: true, body)
     }
 
-    func count(_ request: FetchRequest) throws -> Int {
-        store.lock.lock(); defer { store.lock.unlock() }
-        return try planned(request) { plan in
-            // Without a residual predicate the server counts; paging it did not do is arithmetic.
-            guard plan.residual == nil else { return try matchingKeys(plan).count }
-            let result = try inReadTransaction(plan) { try store.connection.query(plan.countSQL, plan.countParameters) }
-            let total = Int(result.first?[0].int64Value ?? 0)
-            return plan.countIsPaged ? total : plan.request.page(of: total).count
-        }
+    /// No sort in memory (outside the write transaction), and a query the server cannot refuse
+    /// half way: the objects stream from one cursor as they are read, filtered and paged as
+    /// they come (PostgreSQLCursorSource).
+    func streamSource(_ plan: PostgreSQLFetchPlan) throws -> (any FetchedObjectSource)? {
+        guard !plan.sortsInMemory && !store.writing && !plan.mayBeRefused else { return nil }
+        return PostgreSQLCursorSource(store: store, plan: plan)
+    }
+
+    func keyLists(_ plan: PostgreSQLFetchPlan) -> PostgreSQLKeyListDriver {
+        PostgreSQLKeyListDriver(postgreSQLStore: store, layout: plan.layout, prefetch: PostgreSQLKeyListDriver.prefetchedRelationships(plan.request))
+    }
+
+    /// Without a residual predicate the server counts; paging it did not do is arithmetic.
+    func countInEngine(_ plan: PostgreSQLFetchPlan) throws -> Int? {
+        guard plan.residual == nil else { return nil }
+        let result = try inReadTransaction(plan) { try store.connection.query(plan.countSQL, plan.countParameters) }
+        let total = Int(result.first?[0].int64Value ?? 0)
+        return plan.countIsPaged ? total : plan.request.page(of: total).count
     }
 
     /// Runs `body` with the request's compiled plan; should the server refuse the compiled
     /// query (``CompiledQueryRefused``), again with a plan that does everything in memory.
-    func planned<T>(_ request: FetchRequest, orderingRows: Bool = true, _ body: (PostgreSQLFetchPlan) throws -> T) throws -> T {
+    func planned<T>(_ request: FetchRequest, orderingRows: Bool, _ body: (PostgreSQLFetchPlan) throws -> T) throws -> T {
         let plan = try PostgreSQLFetchPlan(request, store: store, orderingRows: orderingRows)
         store.fetchStatistics.count(plan)
         do {
@@ -91,33 +95,6 @@ struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
         }
     }
 
-    /// The keys and IDs of the objects the request returns, in order: the candidate rows,
-    /// filtered by the residual predicate, sorted, then paged.
-    func matchingKeys(_ plan: PostgreSQLFetchPlan) throws -> [(key: Int64, id: ObjectID)] {
-        // A sort in memory needs the objects; otherwise only their keys are kept.
-        if plan.sortsInMemory { return try matchingObjects(plan).map { ($0.storageKey, $0.objectID) } }
-        var rows: [(key: Int64, id: ObjectID)] = []
-        try scan(plan) { object in
-            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
-            rows.append((object.storageKey, object.objectID))
-        }
-        return plan.pagesInMemory ? Array(rows[plan.request.page(of: rows.count)]) : rows
-    }
-
-    /// The objects the request returns, in order, as ``matchingKeys(_:)`` finds them.
-    func matchingObjects(_ plan: PostgreSQLFetchPlan) throws -> [ManagedObject] {
-        var objects: [ManagedObject] = []
-        try scan(plan) { object in
-            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
-            objects.append(object)
-        }
-        if plan.sortsInMemory {
-            let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: plan.request.sortDescriptors)
-            objects = order.map { objects[$0] }
-        }
-        return plan.pagesInMemory ? Array(objects[plan.request.page(of: objects.count)]) : objects
-    }
-
     /// Calls `body` with the object of each row of the plan's query, in order, read through a
     /// cursor ``cursorBatch`` rows at a time (between batches the connection is free, so `body`
     /// may read relationships). Inside the write transaction the cursor lives in a savepoint;
@@ -132,10 +109,7 @@ struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
                 let batch = try connection.query("FETCH \(Self.cursorBatch) FROM \(cursor)")
                 let objects = try plan.layout.objects(batch, rows: 0..<batch.count)
                 try store.prefetch(plan.scanPrefetch, of: objects)
-                for object in objects {
-                    try store.interruption.check()
-                    try body(object)
-                }
+                for object in objects { try body(object) }
                 if batch.count < Self.cursorBatch { break }
             }
             try connection.execute("CLOSE \(cursor)")
@@ -144,68 +118,44 @@ struct PostgreSQLFetchExecutor: SQLStoreFetchExecutor {
 
     // MARK: Sections
 
-    func sections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        guard let keyPath = request.sectionNameKeyPath else {
-            throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
-        }
-        store.lock.lock(); defer { store.lock.unlock() }
+    /// (The model as given, whose entity the request must name; the fetch is counted.)
+    func sectionKeyPathEnding(_ keyPath: String, of request: FetchRequest) throws -> ModelKeyPaths.Ending {
         let entity = try CheckedFetchRequest.entity(of: request, in: store.model)
         let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: store.model)
         store.fetchStatistics.sectioned += 1
-        return try planned(request) { plan in
-            // A page's sections are grouped from its rows (PageSections): one query.
-            if !PageSections.areGroupedFromRows(request),
-               let sections = try sectionsInServer(plan, keyPath: keyPath, ending: ending) { return sections }
-            return try sections(plan, sectionKeyPath: keyPath)
-        }
+        return ending
     }
 
-    /// Sections grouped in memory from the matching objects, read once (their rows, through
-    /// the plan's query); each section's objects are read again by key when it is read.
-    private func sections(_ plan: PostgreSQLFetchPlan, sectionKeyPath keyPath: String) throws -> SectionedFetchResults {
-        let request = plan.request
-        let objects = try matchingObjects(plan)
-        let values = objects.map { Value.object($0) }
-        let grouped = try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath)
-        let sections = grouped.sections.map { section in
-            let keys = section.objectIndices.map { (key: objects[$0].storageKey, id: objects[$0].objectID) }
-            return FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                                  objects: FetchedObjects(source: PostgreSQLKeyListSource(store: store, keys: keys, layout: plan.layout,
-                                                                                          request: plan.request),
-                                                          batchSize: request.fetchBatchSize))
-        }
-        return SectionedFetchResults(sections: sections, warning: grouped.warning)
+    /// (Sections grouped in memory count as `SectionedResults` counts them.)
+    var inMemorySectionCost: Int { 0 }
+
+    func sectionsInEngine(_ plan: PostgreSQLFetchPlan, keyPath: String, ending: ModelKeyPaths.Ending) throws -> SectionedFetchResults? {
+        try sectionsInServer(plan, keyPath: keyPath, ending: ending)
     }
 
     // MARK: Dictionaries
 
-    /// Dictionary results from the matching objects, by `DictionaryResults.make` as in the
-    /// atomic stores (properties, grouping, HAVING, sort and paging of the rows).
-    func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
-        store.lock.lock(); defer { store.lock.unlock() }
-        // Every matching object is read; offset and limit apply to the dictionaries (grouped
-        // or not), in DictionaryResults.
+    /// Every matching object is read, in insertion order (the dictionaries are sorted once
+    /// made); offset and limit apply to the dictionaries (grouped or not), in
+    /// DictionaryResults: the plan is made without them, the dictionaries with them.
+    func plannedDictionaries<T>(_ request: FetchRequest, _ body: (PostgreSQLFetchPlan, FetchRequest) throws -> T) throws -> T {
         var unpaged = request
         // (A negative offset or limit stays, for the plan to refuse.)
         if request.fetchOffset > 0 { unpaged.fetchOffset = 0 }
         if request.fetchLimit > 0 { unpaged.fetchLimit = 0 }
         store.fetchStatistics.dictionaryFetches += 1
-        return try planned(unpaged, orderingRows: false) { plan in try dictionaries(plan, offset: request.fetchOffset, limit: request.fetchLimit) }
+        return try planned(unpaged, orderingRows: false) { plan in
+            var typed = plan.request
+            typed.fetchOffset = request.fetchOffset
+            typed.fetchLimit = request.fetchLimit
+            return try body(plan, typed)
+        }
     }
 
-    private func dictionaries(_ plan: PostgreSQLFetchPlan, offset: Int, limit: Int) throws -> [ValueDictionary] {
-        var typed = plan.request
-        typed.fetchOffset = offset
-        typed.fetchLimit = limit
-        let properties = DictionaryResults.properties(typed, entity: plan.table.entity)
-        // The evaluator's compile errors first, as in memory.
-        for property in properties { _ = try CompiledExpression(property.expression) }
-        if let rows = try dictionariesInServer(plan, typed, properties: properties) { return rows }
-        var objects: [ManagedObject] = []
-        try scan(plan) { object in
-            if let residual = plan.residual, !(try residual.evaluate(.object(object))) { return }
-            objects.append(object)
-        }
-        return try DictionaryResults.make(typed, objects: objects.map { .object($0) }, entity: plan.table.entity)
+    func dictionariesInEngine(_ plan: PostgreSQLFetchPlan, _ request: FetchRequest, properties: [FetchedProperty]) throws -> [ValueDictionary]? {
+        try dictionariesInServer(plan, request, properties: properties)
     }
+
+    /// (The dictionaries' own plan: every matching row, unsorted and unpaged.)
+    func inMemoryDictionaryPlan(_ plan: PostgreSQLFetchPlan, for request: FetchRequest) throws -> PostgreSQLFetchPlan { plan }
 }

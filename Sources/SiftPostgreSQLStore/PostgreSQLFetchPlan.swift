@@ -19,11 +19,13 @@ import SiftStore
 /// its compiled query (an integer overflow or a division by zero, which the evaluator answers
 /// and PostgreSQL reports as errors), and when a bound text holds a NUL character (which
 /// PostgreSQL's text cannot).
-struct PostgreSQLFetchPlan {
+struct PostgreSQLFetchPlan: SQLPlannedFetch {
     /// The request, checked, its predicate typed by the model.
     let request: FetchRequest
     /// The fetched entity's place.
     let table: EntityTable
+    /// The fetched entity.
+    var entity: EntityDescription { table.entity }
     /// The columns the query selects and how its rows decode.
     let layout: PostgreSQLRowLayout
     /// The query of the candidate rows, in order, and its parameters.

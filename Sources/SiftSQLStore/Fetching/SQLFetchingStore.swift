@@ -2,7 +2,8 @@ import SiftEvaluation
 import SiftStore
 
 /// What a SQL store's fetch executor answers, one request at a time: the SQLite store's
-/// `SQLFetchExecutor`, the PostgreSQL store's `PostgreSQLFetchExecutor`.
+/// `SQLFetchExecutor`, the PostgreSQL store's `PostgreSQLFetchExecutor`, both answering through
+/// the core's ``SQLFetchDriver``.
 package protocol SQLStoreFetchExecutor {
     func objects(_ request: FetchRequest) throws -> FetchedObjects
     func count(_ request: FetchRequest) throws -> Int

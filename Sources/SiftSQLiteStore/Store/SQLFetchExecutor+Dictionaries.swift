@@ -6,23 +6,21 @@ import SiftSQLite
 import SiftStore
 
 extension SQLFetchExecutor {
-    /// Dictionary results: computed by SQLite (`DictionarySQL`) when it computes them exactly
-    /// as the evaluator, finished by `DictionaryResults`' stages; otherwise from the objects SQL
-    /// matches, by `DictionaryResults.make` as in the atomic stores.
-    func dictionaries(_ request: FetchRequest) throws -> [ValueDictionary] {
-        store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try self.plan(request)
-        // The request with the typed rules applied (HAVING and the properties too).
-        let request = plan.request
-        let entity = plan.table.entity
-        let properties = DictionaryResults.properties(request, entity: entity)
-        // The evaluator's compile errors first, as in memory.
-        for property in properties { _ = try CompiledExpression(property.expression) }
+    /// (The request as planned: SQLite's plan keeps its sort and paging.)
+    func plannedDictionaries<T>(_ request: FetchRequest, _ body: (SQLiteFetchPlan, FetchRequest) throws -> T) throws -> T {
+        let plan = try fetchPlan(request)
+        return try body(plan, plan.request)
+    }
+
+    /// Dictionary results computed by SQLite (`DictionarySQL`) when it computes them exactly as
+    /// the evaluator, finished by `DictionaryResults`' stages; nil when part of them must run in
+    /// memory.
+    func dictionariesInEngine(_ plan: SQLiteFetchPlan, _ request: FetchRequest, properties: [FetchedProperty]) throws -> [ValueDictionary]? {
         let compiled: DictionarySQL
         do {
-            compiled = try dictionarySQL(plan, properties: properties)
+            compiled = try dictionarySQL(plan.sql, properties: properties)
         } catch is SQLUnsupported {
-            return try dictionariesInMemory(request, entity: entity)
+            return nil
         }
         let (sql, bindings) = compiled.query()
         let statement = try database.prepare(sql)
@@ -32,7 +30,13 @@ extension SQLFetchExecutor {
         if request.propertiesToGroupBy.isEmpty {
             return try DictionaryResults.finishUngrouped(rows, request, paging: !compiled.pagesInSQL)
         }
-        return try DictionaryResults.finishGrouped(rows, request, properties: properties, entity: entity, paging: !compiled.pagesInSQL)
+        return try DictionaryResults.finishGrouped(rows, request, properties: properties, entity: plan.entity, paging: !compiled.pagesInSQL)
+    }
+
+    /// The matching objects in order come from SQL, fetched as ``objectsRequest(for:)`` says;
+    /// the properties, grouping and HAVING are the in-memory executor's own.
+    func inMemoryDictionaryPlan(_ plan: SQLiteFetchPlan, for request: FetchRequest) throws -> SQLiteFetchPlan {
+        try fetchPlan(Self.objectsRequest(for: request))
     }
 
     /// The request's dictionary query; `SQLUnsupported` when part of it must run in memory. A
@@ -47,13 +51,6 @@ extension SQLFetchExecutor {
         var unsorted = request
         unsorted.sortDescriptors = []
         return try DictionarySQL(request, plan: try FetchSQL(unsorted, schema: schema, dialect: SQLiteDialect()), properties: properties, schema: schema)
-    }
-
-    /// The matching objects in order come from SQL; the properties, grouping and HAVING are
-    /// the in-memory executor's own.
-    private func dictionariesInMemory(_ request: FetchRequest, entity: EntityDescription) throws -> [ValueDictionary] {
-        let objects = try self.objects(Self.objectsRequest(for: request))
-        return try DictionaryResults.make(request, objects: objects.map { Value.object($0) }, entity: entity)
     }
 
     /// The fetch of the objects a dictionary fetch made in memory reads: every matching

@@ -6,51 +6,29 @@ import SiftSQLite
 import SiftStore
 
 extension SQLFetchExecutor {
-    func sections(_ request: FetchRequest) throws -> SectionedFetchResults {
-        guard let keyPath = request.sectionNameKeyPath else {
-            throw StoreError(.invalidRequest, "the request has no section key path", entity: request.entityName)
-        }
+    /// (The schema's model, whose entity the request must name.)
+    func sectionKeyPathEnding(_ keyPath: String, of request: FetchRequest) throws -> ModelKeyPaths.Ending {
         let entity = try schema.model.requireEntity(request.entityName)
-        let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: schema.model)
+        return try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: entity, model: schema.model)
+    }
+
+    /// Sections grouped in memory count ``sectionCost`` each (their key lists).
+    var inMemorySectionCost: Int { Self.sectionCost }
+
+    /// SQLite's GROUP BY (``sectionsInSQL(_:keys:attribute:)``) for a key path ending in an
+    /// attribute.
+    func sectionsInEngine(_ plan: SQLiteFetchPlan, keyPath: String, ending: ModelKeyPaths.Ending) throws -> SectionedFetchResults? {
+        guard case .attribute(let attribute) = ending else { return nil }
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if case .attribute(let attribute) = ending, !PageSections.areGroupedFromRows(request),
-           let sections = try sectionsInSQL(request, keys: keys, attribute: attribute) {
-            return sections
-        }
-        // The objects in order (their keys only), then the sections over them.
-        let objects = try self.objects(request)
-        let views = objects.map { Value.object($0) }
-        if let error = objects.readError { throw error }
-        var tally = MemoryTally()
-        let grouped = try SectionedResults(views, order: Array(views.indices), sectionKeyPath: keyPath, tally: &tally,
-                                           sectionCost: Self.sectionCost)
-        store.lock.lock(); defer { store.lock.unlock() }
-        // The sections' objects are read by key, with the layout the fetch used.
-        let keyList: [(key: Int64, id: ObjectID)]
-        let layout: RowLayout
-        if let source = objects.source as? SQLQuerySource {
-            (keyList, layout) = (try source.checkedKeys(), source.layout)
-        } else if let source = objects.source as? SQLiteKeyListSource {
-            (keyList, layout) = (source.keys, source.layout)
-        } else {
-            return SectionedFetchResults(sections: [], warning: grouped.warning)
-        }
-        let sections = grouped.sections.map { section in
-            FetchedSection(name: section.name, indexTitle: section.indexTitle,
-                           objects: FetchedObjects(source: SQLiteKeyListSource(store: store, keys: section.objectIndices.map { keyList[$0] }, layout: layout,
-                                                                                    prefetch: RelationshipPrefetch(request)),
-                                                   batchSize: request.fetchBatchSize))
-        }
-        return SectionedFetchResults(sections: sections, warning: grouped.warning)
+        return try sectionsInSQL(plan, keys: keys, attribute: attribute)
     }
 
     /// Sections from one GROUP BY query, when the whole fetch runs in SQL (nil otherwise):
     /// names from the stored values (values of one ``SectionIdentity`` make one section, as `nil`
     /// and `""` do, and `0` and `0.0`), sizes and places from SQL, each section's objects queried
     /// when it is read.
-    private func sectionsInSQL(_ request: FetchRequest, keys: [String], attribute: AttributeDescription) throws -> SectionedFetchResults? {
-        store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try self.plan(request)
+    private func sectionsInSQL(_ fetchPlan: SQLiteFetchPlan, keys: [String], attribute: AttributeDescription) throws -> SectionedFetchResults? {
+        let (request, plan) = (fetchPlan.request, fetchPlan.sql)
         let sectionSQL: SectionSQL
         do {
             sectionSQL = try SectionSQL(plan, keys: keys, schema: schema)
@@ -73,11 +51,11 @@ extension SQLFetchExecutor {
             merged = try spans((summary.sql, summary.bindings), type: type, count: count)
         }
         // Many sections: a query per section, each a scan where the key has no index, would be
-        // quadratic (20,000 sections took 25 s); the objects' keys read once, in order, and
-        // grouped in memory (the path below) are linear.
+        // quadratic (20,000 sections took 25 s); the objects read once, in order, and grouped
+        // in memory (the core's sections, `SQLFetchDriver`) are linear.
         guard merged.count <= Self.sectionQueryLimit else { return nil }
         let contiguous = SectionSpan.areContiguous(merged)
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
+        let layout = fetchPlan.layout
         let prefetch = RelationshipPrefetch(request)
         let sections = merged.map { span in
             let objectsQuery = sectionSQL.objectsQuery(layout.expressions, values: span.values, first: span.first, last: span.last)

@@ -1,3 +1,4 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
@@ -5,9 +6,14 @@ import SiftSQLStore
 import SiftSQLite
 import SiftStore
 
-/// Runs fetch requests on a SQLite store: checks them as the atomic stores do, compiles them
-/// (`FetchSQL`), runs what SQL can do in SQLite and the rest in the evaluator.
-struct SQLFetchExecutor: SQLStoreFetchExecutor {
+/// Runs fetch requests on a SQLite store: the driver of the SQL stores' executor
+/// (``SQLFetchDriver``, which filters, sorts, pages, sections and makes dictionaries in memory
+/// the same way for every engine). The driver checks and compiles requests (`FetchSQL`,
+/// ``plan(_:)``, choosing between an index and a key-order scan: ``choosePlan(_:)``), steps the
+/// candidate rows from one statement (``scan(_:_:)``), streams objects (`SQLQuerySource`),
+/// counts, and computes sections (a GROUP BY) and dictionaries (`DictionarySQL`) in SQL when
+/// it can.
+struct SQLFetchExecutor: SQLFetchDriver {
     let store: SQLiteStore
     /// The schema the executor compiles against (in a database Sift did not create, with the
     /// tables its request reads read, ``SQLiteStore/schema(for:)``).
@@ -60,58 +66,60 @@ struct SQLFetchExecutor: SQLStoreFetchExecutor {
         plan.scansInKeyOrder = matches >= limit
     }
 
-    // MARK: Objects
+    // MARK: The core's driver hooks
 
-    func objects(_ request: FetchRequest) throws -> FetchedObjects {
-        store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try self.plan(request)
-        let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)
-        if plan.pagesInSQL {
-            let (sql, bindings) = plan.select(layout.expressions)
-            // Prepared now, so an error is the fetch's error (not an empty result later).
-            try database.prepare(sql).bind(sqlValues: bindings)
-            let prefetch = RelationshipPrefetch(request)
-            return FetchedObjects(source: SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: layout, prefetch: prefetch),
-                                  batchSize: request.fetchBatchSize)
-        }
-        let keys = try matchingKeys(plan, layout: layout)
-        return FetchedObjects(source: SQLiteKeyListSource(store: store, keys: keys, layout: layout, prefetch: RelationshipPrefetch(request)), batchSize: request.fetchBatchSize)
+    var lock: NSRecursiveLock { store.lock }
+    var interruption: FetchInterruption { store.interruption }
+
+    /// The request's plan (``plan(_:)``) with the layout of its rows.
+    func fetchPlan(_ request: FetchRequest) throws -> SQLiteFetchPlan {
+        let sql = try plan(request)
+        return SQLiteFetchPlan(sql: sql, layout: RowLayout(table: sql.table, schema: schema, alias: sql.alias, store: store))
+    }
+
+    /// (SQLite's plan is made once: nothing is retried.)
+    func planned<T>(_ request: FetchRequest, _ body: (SQLiteFetchPlan) throws -> T) throws -> T {
+        try body(try fetchPlan(request))
+    }
+
+    /// The plan's query as one statement, its objects read by SQLQuerySource, when SQL does
+    /// the whole fetch (``FetchSQL/pagesInSQL``).
+    func streamSource(_ plan: SQLiteFetchPlan) throws -> (any FetchedObjectSource)? {
+        guard plan.sql.pagesInSQL else { return nil }
+        let (sql, bindings) = plan.sql.select(plan.layout.expressions)
+        // Prepared now, so an error is the fetch's error (not an empty result later).
+        try database.prepare(sql).bind(sqlValues: bindings)
+        return SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: plan.layout, prefetch: RelationshipPrefetch(plan.request))
+    }
+
+    func keyLists(_ plan: SQLiteFetchPlan) -> SQLiteKeyListDriver {
+        SQLiteKeyListDriver(sqliteStore: store, layout: plan.layout, relationshipPrefetch: RelationshipPrefetch(plan.request))
     }
 
     /// How many rows the evaluator filters at a time when the part of the predicate it checks
     /// reads relationships: the batch's relationships are loaded first.
     static let residualBatch = 500
 
-    /// The rows the request returns when part of it runs in memory: SQL's rows, filtered by
-    /// the evaluator, sorted (in memory if SQL could not), then paged.
+    /// The rows of the plan's query, stepped from one statement.
     ///
-    /// The relationships the evaluator reads (``PredicateRelationshipPaths``, every step of a
-    /// path like `playlists.tracks.album`) are loaded for ``residualBatch`` rows at a time
-    /// (``RelationshipPrefetch``: one query per step for the batch, each object reached once),
-    /// rather than read by each object as it is evaluated, a query per object and step.
-    func matchingKeys(_ plan: FetchSQL, layout: RowLayout) throws -> [(key: Int64, id: ObjectID)] {
-        let request = plan.request
-        let residual = try plan.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) }
-        let prefetch = RelationshipPrefetch(keyPaths: plan.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.table.entity, model: schema.model) } ?? [])
-        let (sql, bindings) = plan.select(layout.expressions)
+    /// The relationships the residual predicate reads (``PredicateRelationshipPaths``, every
+    /// step of a path like `playlists.tracks.album`) are loaded for ``residualBatch`` rows at a
+    /// time (``RelationshipPrefetch``: one query per step for the batch, each object reached
+    /// once), rather than read by each object as it is evaluated, a query per object and step.
+    func scan(_ plan: SQLiteFetchPlan, _ body: (ManagedObject) throws -> Void) throws {
+        let layout = plan.layout
+        let prefetch = RelationshipPrefetch(keyPaths: plan.sql.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.entity, model: schema.model) } ?? [])
+        let (sql, bindings) = plan.sql.select(layout.expressions)
         let statement = try database.prepare(sql)
         try statement.bind(sqlValues: bindings)
-        var objects: [ManagedObject] = []
-        var rows: [(key: Int64, id: ObjectID)] = []
         var batch: [ManagedObject] = []
-        func keep(_ object: ManagedObject) throws {
-            try store.interruption.check()
-            if let residual, !(try residual.evaluate(.object(object))) { return }
-            rows.append((object.storageKey, object.objectID))
-            if plan.orderBy == nil { objects.append(object) }
-        }
         func filterBatch() throws {
             guard !batch.isEmpty else { return }
             for entity in layout.entities.values { entity.storage?.clearPrefetched() }
             prefetch.load(batch.compactMap { object in
                 layout.entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
             }, store: store)
-            for object in batch { try keep(object) }
+            for object in batch { try body(object) }
             batch.removeAll(keepingCapacity: true)
         }
         // (What was loaded for the last batch is not kept with the results.)
@@ -119,30 +127,37 @@ struct SQLFetchExecutor: SQLStoreFetchExecutor {
         while try statement.step() {
             let object = store.managedObject(decoding: statement, with: layout)
             if prefetch.isEmpty {
-                try keep(object)
+                try body(object)
                 continue
             }
             batch.append(object)
             if batch.count == Self.residualBatch { try filterBatch() }
         }
         try filterBatch()
-        if plan.orderBy == nil, !request.sortDescriptors.isEmpty {
-            let order = try Sorting.sortedIndices(objects.map { .object($0) }, by: request.sortDescriptors)
-            rows = order.map { rows[$0] }
-        }
-        return Array(rows[request.page(of: rows.count)])
     }
 
-    // MARK: Count
-
-    func count(_ request: FetchRequest) throws -> Int {
-        store.lock.lock(); defer { store.lock.unlock() }
-        let plan = try self.plan(request)
-        if plan.pagesInSQL {
-            let (sql, bindings) = plan.countQuery()
-            guard case .integer(let n) = try database.scalar(sql, bindings.map(SQLiteValue.init)) else { return 0 }
-            return Int(n)
-        }
-        return try matchingKeys(plan, layout: RowLayout(table: plan.table, schema: schema, alias: plan.alias, store: store)).count
+    /// SQL's count when SQL does the whole fetch (paging included).
+    func countInEngine(_ plan: SQLiteFetchPlan) throws -> Int? {
+        guard plan.sql.pagesInSQL else { return nil }
+        let (sql, bindings) = plan.sql.countQuery()
+        guard case .integer(let n) = try database.scalar(sql, bindings.map(SQLiteValue.init)) else { return 0 }
+        return Int(n)
     }
+}
+
+/// A SQLite fetch's plan as the core reads it: the compiled request (``FetchSQL``) and the
+/// layout of its rows. The residual predicate is compiled when the rows are scanned.
+struct SQLiteFetchPlan: SQLPlannedFetch {
+    let sql: FetchSQL
+    let layout: RowLayout
+
+    var request: FetchRequest { sql.request }
+    var entity: EntityDescription { sql.table.entity }
+    var residual: CompiledPredicate? {
+        get throws { try sql.residual.map { p throws(EvaluationError) in try CompiledPredicate(p) } }
+    }
+    /// SQL's order is the request's unless no ORDER BY could say it.
+    var sortsInMemory: Bool { sql.orderBy == nil && !sql.request.sortDescriptors.isEmpty }
+    /// The rows are paged in memory whenever SQL does not do the whole fetch.
+    var pagesInMemory: Bool { !sql.pagesInSQL }
 }

@@ -88,7 +88,7 @@ extension SQLiteStore {
                                  _ body: (borrowing FetchedRow) throws -> Void) throws {
         let keys: [(key: Int64, id: ObjectID)]
         do {
-            keys = try SQLFetchExecutor(store: self).matchingKeys(plan, layout: layout)
+            keys = try SQLFetchExecutor(store: self).matchingKeys(SQLiteFetchPlan(sql: plan, layout: layout))
         } catch {
             throw translated(error)
         }
