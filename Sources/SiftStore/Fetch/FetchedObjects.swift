@@ -29,7 +29,12 @@ package protocol FetchedObjectCursor {
 
 extension FetchedObjectCursor {
     package mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws {
-        objects.append(contentsOf: try next(count))
+        // (An empty array takes the batch's own, as before, rather than copying it.)
+        if objects.isEmpty {
+            objects = try next(count)
+        } else {
+            objects.append(contentsOf: try next(count))
+        }
     }
 }
 
