@@ -56,6 +56,46 @@ import Testing
         #expect(statements.count == 1)
     }
 
+    /// The title note `i` of ``store()`` has.
+    static func title(_ i: Int) -> String { i % 3 == 0 ? "star \(i)" : "note \(i)" }
+
+    /// Iteration reuses the cursor's buffers from batch to batch once a batch's objects are
+    /// gone: objects kept from early batches (some kept, the others dropped) still read their
+    /// own values after later batches, and after the result is read again.
+    @Test(arguments: [1, 7, 100, 0], [false, true])
+    func keptObjectsReadTheirValuesAfterLaterBatches(batchSize: Int, forEachObject: Bool) throws {
+        let store = try Self.store()
+        var request = try FetchRequest(statement: "Note SORT BY rank")
+        request.fetchBatchSize = batchSize
+        let objects = try store.fetch(request)
+        var read: [String] = []
+        var kept: [ManagedObject] = []
+        func visit(_ object: ManagedObject) {
+            if case .string(let title)? = object[attribute: "title"] { read.append(title) }
+            if read.count % 97 == 3 { kept.append(object) }
+        }
+        if forEachObject {
+            try objects.forEachObject(visit)
+        } else {
+            for object in objects { visit(object) }
+        }
+        // (Sorted by rank, which is count - i: position p is note count - 1 - p.)
+        let notes = (0..<Self.count).reversed()
+        #expect(read == notes.map(Self.title))
+        var again = 0
+        for object in objects where object[attribute: "title"] != nil { again += 1 }
+        #expect(again == Self.count)
+        let keptNotes = notes.enumerated().filter { ($0.offset + 1) % 97 == 3 }.map(\.element)
+        #expect(kept.count == keptNotes.count)
+        #expect(Self.titles(kept) == keptNotes.map(Self.title))
+        let ranks = kept.map { object -> Int64 in
+            if case .int(let rank)? = object[attribute: "rank"] { return rank }
+            return -1
+        }
+        #expect(ranks == keptNotes.map { Int64(Self.count - $0) })
+        #expect(kept.map(\.objectID.rawValue) == keptNotes.map { "n\($0)" })
+    }
+
     @Test func readingByPositionReadsAWindowPerQuery() throws {
         let store = try Self.store()
         let objects = try store.fetch(try FetchRequest(statement: "Note SORT BY rank"))

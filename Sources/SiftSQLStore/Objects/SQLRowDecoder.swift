@@ -131,7 +131,9 @@ package struct SQLRowDecoder: Sendable {
 
     /// The key and ID of `row`, whose entity's columns `entity` gives (asked only where the ID
     /// names the entity).
-    @inlinable
+    /// (Always inlined, as is ``entity(_:previous:)``: ``decode(_:previous:appendingTo:)`` calls
+    /// both for every row.)
+    @inlinable @inline(__always)
     func keyAndID(_ row: some SQLRowReading, entity: () -> Entity) -> (key: Int64, id: ObjectID) {
         let key = row.int64(0)
         if let idIndex { return (key, ObjectID(row.text(idIndex))) }
@@ -147,7 +149,7 @@ package struct SQLRowDecoder: Sendable {
     /// How `row` decodes: its entity's columns (an entity the layout does not know has no
     /// attributes, and is not ``Entity/isKnown``). `previous`, the entity of the row before,
     /// is told by the entity column's bytes without a lookup.
-    @inlinable
+    @inlinable @inline(__always)
     package func entity(_ row: some SQLRowReading, previous: Entity? = nil) -> Entity {
         if let onlyEntity { return onlyEntity }
         guard let entityIndex else { return Self.unknown(table.entity.name) }

@@ -90,6 +90,10 @@ struct SQLStatementCursor: FetchedObjectCursor {
     /// An error met after some objects of a batch (or in preparing the statement): the next
     /// `next` throws it.
     private var pending: (any Error)?
+    /// The batch's decoded rows, values and prefetch owners, kept for the next batch.
+    private var rows = DecodedRows()
+    private var values: [Value] = []
+    private var owners: [RelationshipPrefetch.Owner] = []
 
     init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
         self.store = store
@@ -106,17 +110,30 @@ struct SQLStatementCursor: FetchedObjectCursor {
     }
 
     mutating func next(_ count: Int) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        try next(count, appendingTo: &objects)
+        return objects
+    }
+
+    mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws {
         if let pending {
             self.pending = nil
             throw pending
         }
-        guard let statement else { return [] }
+        guard let statement else { return }
         store.lock.lock(); defer { store.lock.unlock() }
-        // The batch's rows decode into one buffer of values, which its objects share.
-        var rows: [SQLDecodedRow] = []
-        var values: [Value] = []
+        // The batch's rows decode into one buffer of values, which its objects share. The
+        // buffers are the cursor's, kept from batch to batch: once the previous batch's objects
+        // are gone the values buffer is this cursor's alone and is emptied in place, so a batch
+        // allocates (and frees) no large block. (A kept object keeps its batch's buffer, and
+        // this batch gets a new one.)
+        values.removeAll(keepingCapacity: true)
         values.reserveCapacity(Swift.min(count, 4096) &* layout.widestRow)
-        var owners: [RelationshipPrefetch.Owner] = []
+        owners.removeAll(keepingCapacity: true)
+        let start = objects.count
+        // The previous row's entity, to tell the next row's without a look-up (kept without
+        // counting a reference per row).
+        var previous: SQLRowDecoder.Entity?
         while rows.count < count {
             let hasRow: Bool
             do {
@@ -134,16 +151,62 @@ struct SQLStatementCursor: FetchedObjectCursor {
                 self.statement = nil
                 break
             }
-            let row = layout.decode(statement, previous: rows.last?.entity, appendingTo: &values)
+            let row = layout.decode(statement, previous: previous, appendingTo: &values)
+            if row.entity !== previous { previous = row.entity }
             if !prefetch.isEmpty, let storage = row.entity.storage { owners.append(.init(storage: storage, key: row.key)) }
             rows.append(row)
         }
-        let objects = store.managedObjects(rows, values: values)
-        if !prefetch.isEmpty, !objects.isEmpty {
+        objects.reserveCapacity(objects.count &+ rows.count)
+        rows.moveAll { row in objects.append(store.managedObject(row, values: values[row.values])) }
+        if !prefetch.isEmpty, objects.count > start {
             for entity in layout.entities.values { entity.storage?.clearPrefetched() }
             prefetch.load(owners, store: store)
         }
-        return objects
+        if self.statement == nil {
+            // The last batch: what it decoded lives in its objects only.
+            rows = DecodedRows()
+            values = []
+            owners = []
+        }
+    }
+}
+
+/// A batch's decoded rows, kept by a cursor from batch to batch: rows are appended as they are
+/// decoded and moved (not copied) into their objects, so a row's ID and entity are not counted
+/// and released again, and no row is destroyed twice.
+final class DecodedRows {
+    private var base: UnsafeMutablePointer<SQLDecodedRow>?
+    private var capacity = 0
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    func append(_ row: consuming SQLDecodedRow) {
+        if count == capacity {
+            let grown = Swift.max(16, capacity &* 2)
+            let new = UnsafeMutablePointer<SQLDecodedRow>.allocate(capacity: grown)
+            if let base {
+                new.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = new
+            capacity = grown
+        }
+        (base! + count).initialize(to: row)
+        count &+= 1
+    }
+
+    /// Moves every row, in order, into `body`, leaving none.
+    func moveAll(_ body: (consuming SQLDecodedRow) -> Void) {
+        guard let base else { return }
+        let rows = count
+        count = 0
+        for index in 0..<rows { body((base + index).move()) }
+    }
+
+    deinit {
+        base?.deinitialize(count: count)
+        base?.deallocate()
     }
 }
 

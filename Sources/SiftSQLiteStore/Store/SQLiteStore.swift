@@ -434,7 +434,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     }
 
     /// A fetched object for a decoded row whose values are `values`.
-    func managedObject(_ row: SQLDecodedRow, values: ArraySlice<Value>) -> ManagedObject {
+    func managedObject(_ row: consuming SQLDecodedRow, values: ArraySlice<Value>) -> ManagedObject {
         let entity = row.entity
         let shape = entity.shape ?? ObjectShape(entityName: entity.entity, names: entity.names, storage: SQLObjectStorage(store: self, entity: entity.entity))
         return ManagedObject(objectID: row.id, shape: shape, values: values, storageKey: row.key)

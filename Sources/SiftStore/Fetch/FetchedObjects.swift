@@ -20,6 +20,22 @@ package protocol FetchedObjectCursor {
     /// Up to `count` more objects; fewer (or none) at the end. Throws when the store cannot read
     /// them (a damaged file, a MATCHES past its backtracking limit on a later row).
     mutating func next(_ count: Int) throws -> [ManagedObject]
+    /// Up to `count` more objects appended to `objects`, which the caller emptied keeping its
+    /// capacity: a cursor that keeps its own batch buffers can then read batch after batch
+    /// without allocating (or freeing) a large block, which would make malloc consolidate the
+    /// freed objects of the batch before and serve the next batch's from its slow path.
+    mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws
+}
+
+extension FetchedObjectCursor {
+    package mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws {
+        // (An empty array takes the batch's own, as before, rather than copying it.)
+        if objects.isEmpty {
+            objects = try next(count)
+        } else {
+            objects.append(contentsOf: try next(count))
+        }
+    }
 }
 
 extension FetchedObjectSource {
@@ -93,6 +109,10 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
         return ids
     }
 
+    /// The largest batch array iteration keeps for the next batch (a whole result read as one
+    /// batch is not kept).
+    static let keptBatchCapacity = 1 << 16
+
     public func makeIterator() -> Iterator { Iterator(source: source, batchSize: batchSize) }
 
     /// The error that ended reading the objects early (``StoreError`` or ``EvaluationError``),
@@ -104,10 +124,12 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
     public func forEachObject(_ body: (ManagedObject) throws -> Void) throws {
         var cursor = source.makeCursor()
         let size = batchSize > 0 ? batchSize : Int.max
+        var batch: [ManagedObject] = []
         while true {
-            let batch: [ManagedObject]
+            // (The previous batch's array is reused: see FetchedObjectCursor.next(_:appendingTo:).)
+            batch.removeAll(keepingCapacity: batch.capacity <= Self.keptBatchCapacity)
             do {
-                batch = try cursor.next(size)
+                try cursor.next(size, appendingTo: &batch)
             } catch {
                 source.failure?.record(error)
                 throw error
@@ -146,9 +168,11 @@ public struct FetchedObjects: RandomAccessCollection, Sendable {
         public mutating func next() -> ManagedObject? {
             if index >= batch.count {
                 guard !finished else { return nil }
-                batch = []  // release the previous batch before making the next
+                // Release the previous batch before making the next, keeping its array's
+                // storage for it (FetchedObjectCursor.next(_:appendingTo:)).
+                batch.removeAll(keepingCapacity: batch.capacity <= FetchedObjects.keptBatchCapacity)
                 do {
-                    batch = try cursor.next(batchSize)
+                    try cursor.next(batchSize, appendingTo: &batch)
                 } catch {
                     // Iteration cannot throw: it ends here, and readError says why.
                     failure?.record(error)
