@@ -144,6 +144,9 @@ struct KeyedPlanTests {
         "tags CONTAINS 'x'", "ANY codes > 30", "ALL codes < 31", "NONE codes == 1", "codes == 31", "ANY scores == nil", "ALL scores > 30",
         "ANY grid == 'x'", "ANY grid.@count == 1", "ANY grid CONTAINS 'y'", "twice == 62", "missing == nil", "ANY missing == nil",
         "ALL missing == 1", "when < CAST(1, 'NSDate')", "TRUEPREDICATE AND age IN {30, 31}", "name MATCHES '[sS].*'", "name LIKE[c] 's*'",
+        // Three operands (a list node, not a pair), decided early, late and never.
+        "age >= 0 AND flag == YES AND ANY tags == 'x'", "age > 40 OR flag == NO OR nickname == nil", "age < -5 OR age > 100 OR flag == NO",
+        "NOT (age > 30 AND flag == YES AND score > 0)",
     ])
     func queryableStructsInPlaceAgreeWithWrappedOnes(_ format: String) throws {
         let predicate = try CompiledPredicate(format: format)

@@ -33,12 +33,11 @@ struct KeyedPlan: Sendable {
             return KeyedConstant(value)
         case .comparison(let c):
             return try ComparisonCompiler(compiler: compiler).keyComparison(c)
-        case .and(let operands):
+        case .and(let operands), .or(let operands):
             guard let nodes = try nodes(operands, compiler: compiler) else { return nil }
-            return nodes.count == 2 ? KeyedBoth(nodes[0], nodes[1]) : KeyedAll(nodes)
-        case .or(let operands):
-            guard let nodes = try nodes(operands, compiler: compiler) else { return nil }
-            return nodes.count == 2 ? KeyedEither(nodes[0], nodes[1]) : KeyedAny(nodes)
+            // AND is decided by a false operand, OR by a true one.
+            let deciding = if case .or = predicate.kind { true } else { false }
+            return nodes.count == 2 ? KeyedPair(nodes[0], nodes[1], decidingAnswer: deciding) : KeyedList(nodes, decidingAnswer: deciding)
         case .not(let operand):
             return try node(operand, compiler: compiler).map(KeyedNot.init)
         }
@@ -87,43 +86,31 @@ extension KeyComparison: KeyedTestOverRoots {
     fileprivate func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool { try root.satisfies(self) }
 }
 
-private final class KeyedBoth: KeyedTestOverRoots {
+/// AND (`decidingAnswer` false) or OR (true) of two nodes: the second is asked only when the
+/// first does not decide.
+private final class KeyedPair: KeyedTestOverRoots {
     let first: any KeyedTest, second: any KeyedTest
-    init(_ first: any KeyedTest, _ second: any KeyedTest) { (self.first, self.second) = (first, second) }
+    let decidingAnswer: Bool
+    init(_ first: any KeyedTest, _ second: any KeyedTest, decidingAnswer: Bool) {
+        (self.first, self.second, self.decidingAnswer) = (first, second, decidingAnswer)
+    }
     @inline(__always)
     func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
-        if !(try root.passes(first)) { return false }
+        if try root.passes(first) == decidingAnswer { return decidingAnswer }
         return try root.passes(second)
     }
 }
 
-private final class KeyedAll: KeyedTestOverRoots {
+/// AND (`decidingAnswer` false) or OR (true) of any number of nodes, asked in order until one
+/// decides.
+private final class KeyedList: KeyedTestOverRoots {
     let tests: [any KeyedTest]
-    init(_ tests: [any KeyedTest]) { self.tests = tests }
+    let decidingAnswer: Bool
+    init(_ tests: [any KeyedTest], decidingAnswer: Bool) { (self.tests, self.decidingAnswer) = (tests, decidingAnswer) }
     @inline(__always)
     func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
-        for test in tests where !(try root.passes(test)) { return false }
-        return true
-    }
-}
-
-private final class KeyedEither: KeyedTestOverRoots {
-    let first: any KeyedTest, second: any KeyedTest
-    init(_ first: any KeyedTest, _ second: any KeyedTest) { (self.first, self.second) = (first, second) }
-    @inline(__always)
-    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
-        if try root.passes(first) { return true }
-        return try root.passes(second)
-    }
-}
-
-private final class KeyedAny: KeyedTestOverRoots {
-    let tests: [any KeyedTest]
-    init(_ tests: [any KeyedTest]) { self.tests = tests }
-    @inline(__always)
-    func answer<Root: KeyedRoot>(_ root: Root) throws(EvaluationError) -> Bool {
-        for test in tests where try root.passes(test) { return true }
-        return false
+        for test in tests where try root.passes(test) == decidingAnswer { return decidingAnswer }
+        return !decidingAnswer
     }
 }
 
