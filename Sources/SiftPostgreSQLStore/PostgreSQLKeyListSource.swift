@@ -2,7 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftStore
 
 /// A fetch's results as the row keys (and IDs) of its objects, in order: the core's key list

@@ -2,7 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftStore
 
 /// The columns a query selects for whole objects of one table of a PostgreSQL store, and how a

@@ -7,7 +7,13 @@ import SiftStore
 /// row, a row of a PostgreSQL result) adopts it. The core reads the key, ID and entity columns
 /// through it, and asks the driver for each attribute's value, which the driver decodes from
 /// its own column in one step (no value is converted twice).
-package protocol SQLRowReading {
+///
+/// (The row reading and the decoder are SPI, `@_spi(SQLStoreCore) public`, not `package`: Swift
+/// 6.3 does not specialize or inline an `@inlinable package` function in another module — the
+/// stores called the generic ``SQLRowDecoder/decode(_:previous:appendingTo:)``, each column through
+/// this protocol's witness table — while it does a `public` one's. The drivers import the core
+/// with `@_spi(SQLStoreCore) import SiftSQLStore`.)
+@_spi(SQLStoreCore) public protocol SQLRowReading {
     /// Whether column `column` is NULL.
     func isNull(_ column: Int) -> Bool
     /// Column `column` as an integer (NULL and what is not an integer: 0).
@@ -27,15 +33,26 @@ package protocol SQLRowReading {
 /// Everything that does not depend on the row is worked out once here: which columns belong to
 /// which entity, how each decodes, and the attribute names, which every object of an entity
 /// shares. Decoding a row then reads its columns and nothing else.
-package struct SQLRowDecoder: Sendable {
+@_spi(SQLStoreCore) public struct SQLRowDecoder: Sendable {
     /// The table's root entity's place.
     package let table: EntityTable
+    /// The root entity's name (an unknown entity's, when every row is the table's).
+    @usableFromInline let rootEntityName: String
+    /// How the table's rows' IDs are made (``EntityTable/objectID``).
+    @usableFromInline let objectIDs: IDSource
+
+    /// ``EntityTable/ObjectIDSource`` as the inlinable decoding reads it.
+    @usableFromInline enum IDSource: Sendable {
+        case column
+        case primaryKey(prefix: String)
+        case entityAndKey(prefix: String)
+    }
     /// How rows of each entity of the table decode (by entity name).
-    package let entities: [String: Entity]
+    public let entities: [String: Entity]
     /// The entity column's index, when it is selected.
-    package let entityIndex: Int?
+    public let entityIndex: Int?
     /// The ID column's index, when IDs are a column's.
-    package let idIndex: Int?
+    public let idIndex: Int?
     /// How rows of each entity decode, by the number the entity column holds, where it holds
     /// numbers (Core Data's `Z_ENT`); empty where it holds names.
     @usableFromInline let entitiesByNumber: [Int64: Entity]
@@ -46,17 +63,17 @@ package struct SQLRowDecoder: Sendable {
 
     /// The columns of one entity's attributes: names (shared by every object), indexes in the
     /// row, and the types they decode as; and the storage its objects share.
-    package final class Entity: @unchecked Sendable {
+    public final class Entity: @unchecked Sendable {
         /// The entity's name (for an entity the layout does not know, what the row names).
-        package let entity: String
+        public let entity: String
         /// Whether the layout knows the entity (a row naming another has no attributes).
         package let isKnown: Bool
         package let storage: SQLObjectStorage?
         /// What an object ID of the entity begins with, where IDs name the row's entity
         /// (``EntityTable/ObjectIDSource/entityAndKey(prefix:)``).
-        package let idPrefix: String?
+        public let idPrefix: String?
         package let names: AttributeNames
-        package let columns: [(index: Int, type: AttributeType?)]
+        public let columns: [(index: Int, type: AttributeType?)]
         /// The columns of the to-ones whose destination IDs the row makes, read as stored after
         /// the attributes (the key, then the entity number where there is one): an object's
         /// values past its attributes' (``SQLObjectStorage/RowToOne``).
@@ -87,6 +104,12 @@ package struct SQLRowDecoder: Sendable {
     package init(plan: SQLRowLayoutPlan, decodingType: (AttributeType) -> AttributeType?, store: (any SQLObjectReadingStore)?) {
         let table = plan.table
         self.table = table
+        rootEntityName = table.entity.name
+        switch table.objectID {
+        case .column: objectIDs = .column
+        case .primaryKey(let prefix): objectIDs = .primaryKey(prefix: prefix)
+        case .entityAndKey(let prefix): objectIDs = .entityAndKey(prefix: prefix)
+        }
         var entities: [String: Entity] = [:]
         for (name, entity) in plan.entities {
             // Each to-one's values after the attributes': its key, then its entity number.
@@ -118,14 +141,14 @@ package struct SQLRowDecoder: Sendable {
 
     /// The ID of `row` (its key read only when the ID is made of it).
     @inlinable
-    package func id(_ row: some SQLRowReading) -> ObjectID {
+    public func id(_ row: some SQLRowReading) -> ObjectID {
         if let idIndex { return ObjectID(row.text(idIndex)) }
         return keyAndID(row).id
     }
 
     /// The key and ID of `row` (nothing else is decoded).
     @inlinable
-    package func keyAndID(_ row: some SQLRowReading) -> (key: Int64, id: ObjectID) {
+    public func keyAndID(_ row: some SQLRowReading) -> (key: Int64, id: ObjectID) {
         keyAndID(row, entity: { entity(row) })
     }
 
@@ -137,7 +160,7 @@ package struct SQLRowDecoder: Sendable {
     func keyAndID(_ row: some SQLRowReading, entity: () -> Entity) -> (key: Int64, id: ObjectID) {
         let key = row.int64(0)
         if let idIndex { return (key, ObjectID(row.text(idIndex))) }
-        switch table.objectID {
+        switch objectIDs {
         case .primaryKey(let prefix): return (key, ObjectID(prefix + String(key)))
         case .entityAndKey(let prefix):
             let columns = entity()
@@ -150,9 +173,9 @@ package struct SQLRowDecoder: Sendable {
     /// attributes, and is not ``Entity/isKnown``). `previous`, the entity of the row before,
     /// is told by the entity column's bytes without a lookup.
     @inlinable @inline(__always)
-    package func entity(_ row: some SQLRowReading, previous: Entity? = nil) -> Entity {
+    public func entity(_ row: some SQLRowReading, previous: Entity? = nil) -> Entity {
         if let onlyEntity { return onlyEntity }
-        guard let entityIndex else { return Self.unknown(table.entity.name) }
+        guard let entityIndex else { return Self.unknown(rootEntityName) }
         if !entitiesByNumber.isEmpty {
             let number = row.int64(entityIndex)
             return entitiesByNumber[number] ?? Self.unknown(String(number))
@@ -173,7 +196,7 @@ package struct SQLRowDecoder: Sendable {
     /// a batch's rows share one buffer, and each object of the batch is a slice of it (one
     /// allocation per batch, not per object). The decoded row says where its values are.
     @inlinable
-    package func decode(_ row: some SQLRowReading, previous: Entity? = nil, appendingTo values: inout [Value]) -> SQLDecodedRow {
+    public func decode(_ row: some SQLRowReading, previous: Entity? = nil, appendingTo values: inout [Value]) -> SQLDecodedRow {
         let entity = entity(row, previous: previous)
         let (key, id) = keyAndID(row, entity: { entity })
         let start = values.endIndex
@@ -188,17 +211,17 @@ package struct SQLRowDecoder: Sendable {
 }
 
 /// One object's row, decoded: its values are a range of the buffer it was decoded into.
-package struct SQLDecodedRow {
-    package let key: Int64
-    package let id: ObjectID
+@_spi(SQLStoreCore) public struct SQLDecodedRow {
+    public let key: Int64
+    public let id: ObjectID
     /// The row's entity: its name, attribute names and the storage its objects share (when
     /// the layout was made for a store).
-    package let entity: SQLRowDecoder.Entity
+    public let entity: SQLRowDecoder.Entity
     /// Where the row's attribute values are in the buffer it was decoded into.
-    package let values: Range<Int>
+    public let values: Range<Int>
 
     @inlinable
-    package init(key: Int64, id: ObjectID, entity: SQLRowDecoder.Entity, values: Range<Int>) {
+    public init(key: Int64, id: ObjectID, entity: SQLRowDecoder.Entity, values: Range<Int>) {
         self.key = key
         self.id = id
         self.entity = entity

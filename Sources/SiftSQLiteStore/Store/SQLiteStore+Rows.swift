@@ -1,7 +1,7 @@
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftSQLite
 import SiftStore
 
