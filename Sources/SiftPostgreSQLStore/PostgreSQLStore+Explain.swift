@@ -12,98 +12,12 @@ extension PostgreSQLStore {
     /// them), its `$N` values, and what runs in memory. A sectioned fetch the server sections
     /// shows its GROUP BY query too (each section's objects are queried when it is read).
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
-        lock.lock(); defer { lock.unlock() }
-        var (plan, sql, parameters) = try shownQuery(request)
-        var reasons = [plan.inMemoryReason].compactMap { $0 }
-        var sortsInMemory = request.resultType != .dictionaries && plan.sortsInMemory
-        var sectionsQuery: (sql: String, bindings: [SQLValue])?
-        if request.resultType == .dictionaries {
-            switch serverDictionaryQuery(plan, request) {
-            case .success(let (query, queryParameters)):
-                (sql, parameters) = (query.sql, queryParameters)
-                // Groups are sorted by their properties once they are made; one row of
-                // aggregates is not sorted; ungrouped rows come sorted.
-                if !request.propertiesToGroupBy.isEmpty && !request.sortDescriptors.isEmpty {
-                    sortsInMemory = true
-                    reasons.append("groups sort by their properties")
-                }
-            case .failure(let unsupported):
-                reasons.append("dictionaries in memory" + (unsupported.reason.map { ": " + $0 } ?? ""))
-            }
-        }
-        if PageSections.areGroupedFromRows(request) {
-            reasons.append(PageSections.reason)
-        } else if let keyPath = request.sectionNameKeyPath, request.resultType == .objects {
-            if let query = try serverSectionQuery(plan, keyPath: keyPath) {
-                sectionsQuery = query.runs ?? query.summary
-            } else {
-                reasons.append("sections in memory")
-            }
-        }
-        var generated = GeneratedSQL(sql: sql, bindings: parameters.map(Self.shown),
-                                     inMemoryPredicate: plan.residualPredicate?.description,
-                                     inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
-                                     sortsInMemory: sortsInMemory)
-        generated.placeholderPrefix = "$"
-        if let sectionsQuery { (generated.sectionsSQL, generated.sectionsBindings) = sectionsQuery }
-        return generated
-    }
-
-    /// Why a dictionary fetch runs in memory (nil: the plan's own reason says).
-    struct InMemory: Error {
-        let reason: String?
-    }
-
-    /// A dictionary fetch's server query and its parameters, as the executor would run it.
-    private func serverDictionaryQuery(_ plan: PostgreSQLFetchPlan, _ request: FetchRequest)
-        -> Result<(DialectDictionaryQuery, [PostgreSQLValue]), InMemory> {
-        guard plan.isCompiled else { return .failure(InMemory(reason: nil)) }
-        var typed = plan.request
-        (typed.fetchOffset, typed.fetchLimit) = (request.fetchOffset, request.fetchLimit)
-        do {
-            let query = try DialectDictionaryQuery(typed, properties: DictionaryResults.properties(typed, entity: plan.table.entity),
-                                                   schema: schema, dialect: dialect)
-            guard let parameters = PostgreSQLFetchPlan.sent(query.bindings) else {
-                return .failure(InMemory(reason: "a bound text holds a NUL character"))
-            }
-            return .success((query, parameters))
-        } catch {
-            return .failure(InMemory(reason: String(describing: error)))
-        }
-    }
-
-    /// A sectioned fetch's GROUP BY query, when the server sections it (nil: in memory).
-    private func serverSectionQuery(_ plan: PostgreSQLFetchPlan, keyPath: String) throws -> DialectSectionQuery? {
-        guard plan.isCompiled, plan.residual == nil, !plan.sortsInMemory, !plan.pagesInMemory else { return nil }
-        let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: plan.table.entity, model: model)
-        guard case .attribute(let attribute) = ending else { return nil }
-        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        return try? DialectSectionQuery(plan.request, keys: keys, attribute: attribute, schema: schema, dialect: dialect)
+        try PostgreSQLFetchExecutor(store: self).generatedSQL(for: request)
     }
 
     /// PostgreSQL's plan for a request's query (`EXPLAIN`), one line per row as `psql` prints it.
     public func queryPlan(for request: FetchRequest) throws -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        var (plan, sql, parameters) = try shownQuery(request)
-        if request.resultType == .dictionaries, case .success(let (query, queryParameters)) = serverDictionaryQuery(plan, request) {
-            (sql, parameters) = (query.sql, queryParameters)
-        }
-        let result = try read { () throws(StoreError) in try query("EXPLAIN " + sql, parameters) }
-        return result.map { $0[0].stringValue ?? "" }
-    }
-
-    /// A request's plan and the query it sends: the count's when the server counts, else the
-    /// objects' (for dictionaries made in memory: every matching row, in insertion order).
-    private func shownQuery(_ request: FetchRequest) throws -> (plan: PostgreSQLFetchPlan, sql: String, parameters: [PostgreSQLValue]) {
-        var planned = request
-        if request.resultType == .dictionaries {
-            // As the executor plans them: offset and limit apply to the dictionaries.
-            if request.fetchOffset > 0 { planned.fetchOffset = 0 }
-            if request.fetchLimit > 0 { planned.fetchLimit = 0 }
-        }
-        let plan = try PostgreSQLFetchPlan(planned, store: self, orderingRows: request.resultType != .dictionaries)
-        let counts = request.resultType == .count && plan.residual == nil
-        return (plan, counts ? plan.countSQL : plan.sql, counts ? plan.countParameters : plan.parameters)
+        try PostgreSQLFetchExecutor(store: self).queryPlan(for: request)
     }
 
     /// A parameter as `sift sql` shows it (in SQLite's spelling of values).
@@ -114,4 +28,88 @@ extension PostgreSQLStore {
 
 extension PostgreSQLStore: SQLShowingStore {
     public var plansAsSQLiteSteps: Bool { false }
+}
+
+/// What PostgreSQL shows of a fetch: its queries with `$N` placeholders, `EXPLAIN`.
+extension PostgreSQLFetchExecutor: SQLExplainDriver {
+    /// (For dictionaries: every matching row, in insertion order, offset and limit applying to
+    /// the dictionaries, as ``plannedDictionaries(_:_:)`` plans them; the fetch is not counted.)
+    func explainPlan(_ request: FetchRequest) throws -> PostgreSQLFetchPlan {
+        var planned = request
+        if request.resultType == .dictionaries {
+            // As the executor plans them: offset and limit apply to the dictionaries.
+            if request.fetchOffset > 0 { planned.fetchOffset = 0 }
+            if request.fetchLimit > 0 { planned.fetchLimit = 0 }
+        }
+        return try PostgreSQLFetchPlan(planned, store: store, orderingRows: request.resultType != .dictionaries)
+    }
+
+    func objectsQuery(_ plan: PostgreSQLFetchPlan) -> SQLShownQuery<PostgreSQLValue> {
+        SQLShownQuery(sql: plan.sql, bindings: plan.parameters)
+    }
+
+    /// (The server counts without a residual predicate.)
+    func countQuery(_ plan: PostgreSQLFetchPlan) -> SQLShownQuery<PostgreSQLValue>? {
+        plan.residual == nil ? SQLShownQuery(sql: plan.countSQL, bindings: plan.countParameters) : nil
+    }
+
+    /// (The objects' query is shown.)
+    func objectIDsQuery(_ plan: PostgreSQLFetchPlan) -> SQLShownQuery<PostgreSQLValue>? { nil }
+
+    /// (As ``dictionariesInServer(_:_:properties:)`` would run it.)
+    func dictionaryQuery(_ plan: PostgreSQLFetchPlan, _ request: FetchRequest)
+        throws -> Result<SQLShownQuery<PostgreSQLValue>, SQLDictionariesInMemory> {
+        guard plan.isCompiled else { return .failure(SQLDictionariesInMemory(reason: nil)) }
+        var typed = plan.request
+        (typed.fetchOffset, typed.fetchLimit) = (request.fetchOffset, request.fetchLimit)
+        do {
+            let query = try DialectDictionaryQuery(typed, properties: DictionaryResults.properties(typed, entity: plan.table.entity),
+                                                   schema: store.schema, dialect: store.dialect)
+            guard let parameters = PostgreSQLFetchPlan.sent(query.bindings) else {
+                return .failure(SQLDictionariesInMemory(reason: "a bound text holds a NUL character"))
+            }
+            return .success(SQLShownQuery(sql: query.sql, bindings: parameters))
+        } catch {
+            return .failure(SQLDictionariesInMemory(reason: String(describing: error)))
+        }
+    }
+
+    /// (The plan's own rows: every matching row, in insertion order.)
+    func dictionaryObjectsQuery(_ plan: PostgreSQLFetchPlan, _ request: FetchRequest) throws -> SQLShownQuery<PostgreSQLValue> {
+        objectsQuery(plan)
+    }
+
+    /// (As ``sectionsInServer(_:keyPath:ending:)`` would run it: the runs of equal first sort
+    /// key when they say, else the summary.)
+    func sectionsQuery(_ plan: PostgreSQLFetchPlan, keyPath: String) throws -> (sql: String, bindings: [SQLValue])? {
+        guard plan.isCompiled, plan.residual == nil, !plan.sortsInMemory, !plan.pagesInMemory else { return nil }
+        let ending = try ModelKeyPaths.checkSectionKeyPath(keyPath, entity: plan.table.entity, model: store.model)
+        guard case .attribute(let attribute) = ending else { return nil }
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let query = try? DialectSectionQuery(plan.request, keys: keys, attribute: attribute, schema: store.schema, dialect: store.dialect) else {
+            return nil
+        }
+        return query.runs ?? query.summary
+    }
+
+    func residualPredicate(_ plan: PostgreSQLFetchPlan) -> String? { plan.residualPredicate?.description }
+    func planReason(_ plan: PostgreSQLFetchPlan) -> String? { plan.inMemoryReason }
+    /// (The plan's reason says.)
+    func sortReason(_ plan: PostgreSQLFetchPlan) -> String? { nil }
+    /// (A dictionary fetch's rows come unsorted: the dictionaries are sorted once made.)
+    func sortsInMemory(_ plan: PostgreSQLFetchPlan) -> Bool { plan.request.resultType != .dictionaries && plan.sortsInMemory }
+
+    func shown(_ binding: PostgreSQLValue) -> SQLValue { PostgreSQLStore.shown(binding) }
+    var placeholderPrefix: String { "$" }
+
+    func queryPlan(of query: SQLShownQuery<PostgreSQLValue>) throws -> [String] {
+        let result = try store.read { () throws(StoreError) in try store.query("EXPLAIN " + query.sql, query.bindings) }
+        return result.map { $0[0].stringValue ?? "" }
+    }
+
+    /// (The plan's reason and the groups' sort are both shown.)
+    var planReasonHidesSortReason: Bool { false }
+    /// (The groups' sort is shown only when the server makes the dictionaries.)
+    var showsGroupSortOfDictionariesInMemory: Bool { false }
+    var explainsSectionsWithoutQuery: Bool { true }
 }

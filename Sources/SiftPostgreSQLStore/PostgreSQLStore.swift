@@ -271,15 +271,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
             guard metadata["version"] == layoutVersion || metadata["version"] == "1" else {
                 throw StoreError(.corruptStore, "\(connection.database) has store layout \(metadata["version"] ?? "?"); this Sift reads layout \(layoutVersion)")
             }
-            guard let text = metadata["model"] else {
-                throw StoreError(.corruptStore, "\(connection.database): the Sift metadata has no model")
-            }
-            let model: DataModel
-            do {
-                model = try JSONModelFormat.read(Data(text.utf8))
-            } catch {
-                throw StoreError(.corruptStore, "\(connection.database): the stored model cannot be read: \(error)")
-            }
+            let model = try StoredModel.read(metadata["model"], of: connection.database)
             if metadata["version"] == "1" {
                 return PostgreSQLStore(connection: connection, model: model, schema: try SQLSchema.forModel(unsearchableModel(model)), compilesFetches: false)
             }

@@ -8,69 +8,12 @@ import SiftStore
 extension SQLiteStore {
     /// The query a request runs (checked as a fetch would be), without running it.
     public func generatedSQL(for request: FetchRequest) throws -> GeneratedSQL {
-        lock.lock(); defer { lock.unlock() }
-        let executor = try SQLFetchExecutor(store: self, reading: request)
-        let plan = try executor.plan(request)
-        // Compiled first: the section key path may join a table the objects' query then shows.
-        let sections = request.sectionNameKeyPath.flatMap { keyPath in
-            try? SectionSQL(plan, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), schema: schema)
-        }
-        let sql: (sql: String, bindings: [SQLValue])
-        var dictionaryReason: String?
-        var sortsInMemory = plan.orderBy == nil
-        var sortReason = plan.sortReason
-        switch request.resultType {
-        case .dictionaries:
-            do {
-                let properties = DictionaryResults.properties(plan.request, entity: plan.table.entity)
-                sql = try executor.dictionarySQL(plan, properties: properties).query()
-            } catch let unsupported as SQLUnsupported {
-                // The objects are fetched, and the evaluator makes the dictionaries.
-                dictionaryReason = "dictionaries in memory: \(unsupported.reason)"
-                let objectsPlan = try executor.plan(SQLFetchExecutor.objectsRequest(for: request))
-                sql = objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).expressions)
-            }
-            if !request.propertiesToGroupBy.isEmpty {
-                // Groups are sorted by their properties once they are made.
-                sortsInMemory = !request.sortDescriptors.isEmpty
-                sortReason = sortsInMemory ? "groups sort by their properties" : nil
-            } else if DictionaryResults.aggregatesWholeResult(request) {
-                // One row of aggregates: nothing to sort.
-                sortsInMemory = false
-                sortReason = nil
-            }
-        case .count where plan.pagesInSQL:
-            sql = plan.countQuery()
-        case .objectIDs:
-            let layout = RowLayout(table: plan.table, schema: schema, alias: plan.alias)
-            sql = plan.select(Array(layout.expressions.prefix(layout.decoder.idIndex.map { $0 + 1 } ?? 1)))
-        default:
-            sql = plan.select(RowLayout(table: plan.table, schema: schema, alias: plan.alias).expressions)
-        }
-        // Both reasons where the dictionaries are made in memory and the groups sorted there:
-        // the sort's alone would hide why the objects' query is shown.
-        // A page's sections are grouped from its rows (`PageSections`).
-        let groupsPage = sections != nil && PageSections.areGroupedFromRows(request)
-        let pageReason = groupsPage ? PageSections.reason : nil
-        let reasons = [plan.residualReason ?? sortReason, dictionaryReason, pageReason].compactMap { $0 }
-        var generated = GeneratedSQL(sql: sql.sql, bindings: sql.bindings, inMemoryPredicate: plan.residual?.description,
-                                     inMemoryReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "), sortsInMemory: sortsInMemory)
-        if let sections, request.resultType == .objects, !groupsPage {
-            let query = sections.runsQuery() ?? sections.summaryQuery()
-            (generated.sectionsSQL, generated.sectionsBindings) = (query.sql, query.bindings)
-        }
-        return generated
+        try SQLFetchExecutor(store: self, reading: request).generatedSQL(for: request)
     }
 
     /// SQLite's query plan for a request's query (`EXPLAIN QUERY PLAN`), one line per step.
     public func queryPlan(for request: FetchRequest) throws -> [String] {
-        let generated = try generatedSQL(for: request)
-        lock.lock(); defer { lock.unlock() }
-        do {
-            return try database.explainQueryPlan(generated.sql, generated.bindings.map(SQLiteValue.init))
-        } catch {
-            throw translated(error)
-        }
+        try SQLFetchExecutor(store: self, reading: request).queryPlan(for: request)
     }
 
     /// Runs SQL directly (for tests and tools): the rows, as stored values.
@@ -122,4 +65,88 @@ extension SQLiteStore {
 
 extension SQLiteStore: SQLShowingStore {
     public var plansAsSQLiteSteps: Bool { true }
+}
+
+/// A SQLite fetch as `sift sql` shows it: the compiled request and, for a sectioned fetch, the
+/// sections' query — compiled first, as the section key path may join a table the objects'
+/// query then shows (nil when the sections are not grouped in SQL).
+struct SQLiteExplainPlan {
+    let sql: FetchSQL
+    let sections: SectionSQL?
+}
+
+/// What SQLite shows of a fetch: its queries with `?N` placeholders, `EXPLAIN QUERY PLAN`.
+extension SQLFetchExecutor: SQLExplainDriver {
+    func explainPlan(_ request: FetchRequest) throws -> SQLiteExplainPlan {
+        let plan = try plan(request)
+        let sections = request.sectionNameKeyPath.flatMap { keyPath in
+            try? SectionSQL(plan, keys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), schema: schema)
+        }
+        return SQLiteExplainPlan(sql: plan, sections: sections)
+    }
+
+    func objectsQuery(_ plan: SQLiteExplainPlan) -> SQLShownQuery<SQLValue> {
+        queryShown(plan.sql.select(RowLayout(table: plan.sql.table, schema: schema, alias: plan.sql.alias).expressions))
+    }
+
+    /// (SQL counts when it does the whole fetch.)
+    func countQuery(_ plan: SQLiteExplainPlan) -> SQLShownQuery<SQLValue>? {
+        plan.sql.pagesInSQL ? queryShown(plan.sql.countQuery()) : nil
+    }
+
+    /// (The columns up to the object's ID.)
+    func objectIDsQuery(_ plan: SQLiteExplainPlan) -> SQLShownQuery<SQLValue>? {
+        let layout = RowLayout(table: plan.sql.table, schema: schema, alias: plan.sql.alias)
+        return queryShown(plan.sql.select(Array(layout.expressions.prefix(layout.decoder.idIndex.map { $0 + 1 } ?? 1))))
+    }
+
+    func dictionaryQuery(_ plan: SQLiteExplainPlan, _ request: FetchRequest) throws -> Result<SQLShownQuery<SQLValue>, SQLDictionariesInMemory> {
+        do {
+            let properties = DictionaryResults.properties(plan.sql.request, entity: plan.sql.table.entity)
+            return .success(queryShown(try dictionarySQL(plan.sql, properties: properties).query()))
+        } catch let unsupported as SQLUnsupported {
+            return .failure(SQLDictionariesInMemory(reason: unsupported.reason))
+        }
+    }
+
+    /// (The objects as ``objectsRequest(for:)`` fetches them.)
+    func dictionaryObjectsQuery(_ plan: SQLiteExplainPlan, _ request: FetchRequest) throws -> SQLShownQuery<SQLValue> {
+        let objectsPlan = try self.plan(Self.objectsRequest(for: request))
+        return queryShown(objectsPlan.select(RowLayout(table: objectsPlan.table, schema: schema, alias: objectsPlan.alias).expressions))
+    }
+
+    /// (The runs of equal first sort key when they say, else the summary.)
+    func sectionsQuery(_ plan: SQLiteExplainPlan, keyPath: String) throws -> (sql: String, bindings: [SQLValue])? {
+        plan.sections.map { sections in
+            let query = sections.runsQuery() ?? sections.summaryQuery()
+            return (query.sql, query.bindings)
+        }
+    }
+
+    func residualPredicate(_ plan: SQLiteExplainPlan) -> String? { plan.sql.residual?.description }
+    func planReason(_ plan: SQLiteExplainPlan) -> String? { plan.sql.residualReason }
+    func sortReason(_ plan: SQLiteExplainPlan) -> String? { plan.sql.sortReason }
+    /// (No ORDER BY: the request's sort runs in memory.)
+    func sortsInMemory(_ plan: SQLiteExplainPlan) -> Bool { plan.sql.orderBy == nil }
+
+    func shown(_ binding: SQLValue) -> SQLValue { binding }
+    var placeholderPrefix: String { "?" }
+
+    func queryPlan(of query: SQLShownQuery<SQLValue>) throws -> [String] {
+        do {
+            return try database.explainQueryPlan(query.sql, query.bindings.map(SQLiteValue.init))
+        } catch {
+            throw store.translated(error)
+        }
+    }
+
+    /// (The residual predicate's reason, or else the sort's.)
+    var planReasonHidesSortReason: Bool { true }
+    var showsGroupSortOfDictionariesInMemory: Bool { true }
+    /// (No reason is shown for sections without a query.)
+    var explainsSectionsWithoutQuery: Bool { false }
+
+    private func queryShown(_ query: (sql: String, bindings: [SQLValue])) -> SQLShownQuery<SQLValue> {
+        SQLShownQuery(sql: query.sql, bindings: query.bindings)
+    }
 }

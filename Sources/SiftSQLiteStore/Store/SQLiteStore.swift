@@ -316,15 +316,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
             let isSift = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
                                              [.text(SQLSchema.metadataTable)]) == .integer(1)
             if isSift {
-                guard case .text(let text) = try database.scalar("SELECT \"value\" FROM \(SQLIdentifier.quoted(SQLSchema.metadataTable)) WHERE \"key\" = 'model'") else {
-                    throw StoreError(.corruptStore, "\(url.path): the Sift metadata has no model")
-                }
-                let model: DataModel
-                do {
-                    model = try JSONModelFormat.read(Data(text.utf8))
-                } catch {
-                    throw StoreError(.corruptStore, "\(url.path): the stored model cannot be read: \(error)")
-                }
+                let stored = try database.scalar("SELECT \"value\" FROM \(SQLIdentifier.quoted(SQLSchema.metadataTable)) WHERE \"key\" = 'model'")
+                let text: String? = if case .text(let text) = stored { text } else { nil }
+                let model = try StoredModel.read(text, of: url.path)
                 schema = try SQLSchema.forModel(model)
                 // A stored model may mark attributes searchable whose hidden columns the next
                 // write adds (StoreLayoutMigration); until then fetches do without them.
