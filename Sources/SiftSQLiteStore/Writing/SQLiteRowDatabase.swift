@@ -19,7 +19,7 @@ final class SQLiteRowDatabase: SQLRowDatabase {
     /// The ID lookups with their SQL (a few: found by comparing the SQL, which is the same
     /// string each time, at once, rather than hashing it for every object).
     private var lookups: [(sql: String, statement: SQLiteStatement)] = []
-    /// Each entity's INSERT, by entity position.
+    /// Each entity's INSERT, by entity position, with the entity's name bound.
     private var inserts: [Int: SQLiteStatement] = [:]
     /// The texts of the row being inserted, one after another: bound where they are, not
     /// copied by SQLite one value at a time.
@@ -82,6 +82,9 @@ final class SQLiteRowDatabase: SQLRowDatabase {
             statement = prepared
         } else {
             statement = try prepare(sql.insert)
+            // Every row of the statement's entity has its name: bound once, for all of them
+            // (`reset` keeps bindings).
+            try bind(statement, .text(entityName), at: 3)
             inserts[entity] = statement
         }
         // Texts are gathered in one buffer and bound where they are, inside `withUnsafeBufferPointer`
@@ -104,7 +107,6 @@ final class SQLiteRowDatabase: SQLRowDatabase {
         }
         try bind(statement, .integer(key), at: 1)
         try put(.text(id.rawValue), at: 2)
-        try put(.text(entityName), at: 3)
         for (offset, inserted) in sql.insertedSlots.enumerated() {
             try put(ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
         }

@@ -126,7 +126,7 @@ struct CheckedChunk: Sendable {
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         bytes.withUnsafeBytes { raw in
             let reader = JSONRecordReader(chunk: raw, startsInput: startsInput, endsInput: endsInput, keepingText: false)
-            var entity = -1
+            var keys = StoreImporter.RowKeys()
             checked.end = .complete
             while true {
                 let record: JSONRecordReader.Record
@@ -144,7 +144,7 @@ struct CheckedChunk: Sendable {
                     return
                 }
                 do throws(StoreError) {
-                    let row = try StoreImporter.lineRow(record.value, model: model, options: options, dates: dates, entity: &entity)
+                    let row = try StoreImporter.lineRow(record.value, model: model, options: options, dates: dates, keys: &keys)
                     checked.rows.append(StoreImporter.LineRow(row: row, line: record.line))
                 } catch {
                     checked.end = .row(error, line: record.line)

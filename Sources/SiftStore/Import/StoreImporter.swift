@@ -56,6 +56,7 @@ public enum StoreImporter {
         let dates = options.dateFormat.map(ImportDateFormat.Parser.init)
         return try run(into: store, options: options, progress: progress) { (rows: inout ImportRun) throws(StoreError) in
             for (entityName, value) in top.pairs {
+                var keys = RowKeys()
                 let position = try requireEntityPosition(entityName, in: store)
                 guard case .array(let items) = value else {
                     throw StoreError(.invalidValue, "\(entityName): expected an array of rows, not \(value.kindName)", entity: entityName)
@@ -64,7 +65,7 @@ public enum StoreImporter {
                     guard case .dictionary(let fields) = item else {
                         throw StoreError(.invalidValue, "\(entityName) row \(index + 1): expected an object, not \(item.kindName)", entity: entityName)
                     }
-                    try rows.add(try row(fields, entity: position, index: index, model: store.model, dates: dates))
+                    try rows.add(try row(fields, entity: position, index: index, model: store.model, dates: dates, keys: &keys))
                 }
             }
         }
@@ -120,14 +121,14 @@ public enum StoreImporter {
         // The line of the record being checked; 0 while one is read (a syntax error names
         // its own line and column).
         var line = 0
-        // Lines of one entity usually come together: its position is looked up once a run.
-        var entity = -1
+        // Lines of one entity usually come together, with the same keys: looked up once a run.
+        var keys = RowKeys()
         do throws(StoreError) {
             while true {
                 line = 0
                 guard let record = try nextRecord(reader) else { break }
                 line = record.line
-                batch.append(LineRow(row: try lineRow(record.value, model: model, options: options, dates: dates, entity: &entity), line: line))
+                batch.append(LineRow(row: try lineRow(record.value, model: model, options: options, dates: dates, keys: &keys), line: line))
                 if batch.count == ImportPipeline<LineRow>.batchSize {
                     guard send(.rows(batch)) else { return }
                     batch.removeAll(keepingCapacity: true)
@@ -142,10 +143,11 @@ public enum StoreImporter {
         _ = send(.end)
     }
 
-    /// The row of one JSON Lines record, checked. `entity` is the position of the entity of the
-    /// record before (lines of one entity usually come together: it is looked up once a run).
+    /// The row of one JSON Lines record, checked. `keys` remembers, from the records before,
+    /// the position of their entity and what their keys are (lines of one entity usually come
+    /// together, with the same keys: they are looked up once a run).
     static func lineRow(_ value: Value, model: DataModel, options: ImportOptions, dates: ImportDateFormat.Parser?,
-                        entity: inout Int) throws(StoreError) -> ImportRow {
+                        keys: inout RowKeys) throws(StoreError) -> ImportRow {
         guard case .dictionary(let fields) = value else {
             throw StoreError(.invalidValue, "expected an object with \"@entity\", not \(value.kindName)")
         }
@@ -157,10 +159,10 @@ public enum StoreImporter {
         } else {
             throw StoreError(.invalidValue, "each line needs \"@entity\": the name of the object's entity", key: "@entity")
         }
-        if entity < 0 || model.entities[entity].name != entityName {
-            entity = try requireEntityPosition(entityName, in: model)
+        if keys.entity < 0 || model.entities[keys.entity].name != entityName {
+            keys.entity = try requireEntityPosition(entityName, in: model)
         }
-        return try row(fields, entity: entity, index: nil, model: model, dates: dates)
+        return try row(fields, entity: keys.entity, index: nil, model: model, dates: dates, keys: &keys)
     }
 
     /// Imports JSON Lines held in memory.
@@ -405,48 +407,93 @@ public enum StoreImporter {
         let relationships: [String: [ObjectID]]
     }
 
+    /// What the keys of the rows read last are: where `@id` and `@entity` are among them, and
+    /// the slot each other key has in the entity the rows went to. Rows of one entity usually
+    /// have the same keys in the same order (JSON records of one shape share one key list), so
+    /// a row whose keys are those of the row before looks none of them up again (hashing each
+    /// key of each row had been a fifth of checking it).
+    struct RowKeys {
+        /// The position of the entity of the rows before (JSON Lines: -1 until a line names one).
+        var entity = -1
+        /// The keys of the rows before. (Held, so their storage is not reused while compared.)
+        private var keys: [String] = []
+        private(set) var idAt = -1, entityAt = -1
+        /// The entity ``slots`` are of (-1: none yet).
+        private var slotsEntity = -1
+        /// Each key's property in ``slotsEntity`` (nil: `@id`, `@entity`, or not one of its).
+        private(set) var slots: [EntityDescription.PropertySlot?] = []
+
+        /// Takes the keys of the next row.
+        mutating func read(_ next: [String]) {
+            let same = next.count == keys.count && (next.withUnsafeBufferPointer { a in keys.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+                || next == keys)
+            guard !same else { return }
+            keys = next
+            idAt = -1
+            entityAt = -1
+            for (i, key) in next.enumerated() where key.utf8.first == UInt8(ascii: "@") {
+                if key == "@id" { idAt = i } else if key == "@entity" { entityAt = i }
+            }
+            slotsEntity = -1
+        }
+
+        /// Makes ``slots`` those of the entity at `position`.
+        mutating func resolve(in entities: [EntityDescription], at position: Int) {
+            guard slotsEntity != position else { return }
+            slots = keys.indices.map { i in i == idAt || i == entityAt ? nil : entities[position].slot(of: keys[i]) }
+            slotsEntity = position
+        }
+    }
+
     /// A row's fields checked against its entity (by position in the model). Errors name the row
     /// by its `@id`, or else by its position in its entity's array (`index`; JSON Lines errors
     /// name the line instead). With `dates`, a Date attribute's text is read in its format.
     private static func row(_ fields: ValueDictionary, entity position: Int, index: Int?, model: DataModel,
-                            dates: ImportDateFormat.Parser? = nil) throws(StoreError) -> ImportRow {
-        let entityName = model.entities[position].name
+                            dates: ImportDateFormat.Parser? = nil, keys: inout RowKeys) throws(StoreError) -> ImportRow {
+        // The entities' parts are read in place (copying an entity per row cost more than
+        // checking its values).
+        let entities = model.entities
+        var entityName: String { entities[position].name }
         var rowLabel: String { index.map { "\(entityName) row \($0 + 1)" } ?? entityName }
+        let values = fields.values
+        keys.read(fields.keys)
         // "@id" and "@entity" first (they may come after the keys they decide on).
-        var idValue: Value?, subentityValue: Value?
-        for (key, value) in zip(fields.keys, fields.values) where key.utf8.first == UInt8(ascii: "@") {
-            if key == "@id" { idValue = value } else if key == "@entity" { subentityValue = value }
-        }
+        // (`.none`, not `nil`: a `Value` is a nil literal too, and `nil` here would be `.null`.)
+        let idValue: Value? = keys.idAt >= 0 ? .some(values[keys.idAt]) : .none
+        let subentityValue: Value? = keys.entityAt >= 0 ? .some(values[keys.entityAt]) : .none
         var id: ObjectID?
         if case .string(let s)? = idValue { id = ObjectID(s) } else if let other = idValue, !other.isNull {
             throw StoreError(.invalidValue, "\(rowLabel): @id must be a string, not \(other.kindName)", entity: entityName)
         }
         var label: String { id.map { "\(entityName) '\($0)'" } ?? rowLabel }
         var targetPosition = position
-        if let sub = subentityValue, !sub.isString(entityName) {
+        if let sub = subentityValue, !sub.isString(entities[position].name) {
             guard case .string(let name) = sub, let subentity = model.entityPosition(named: name), model.isKind(name, of: entityName) else {
-                throw StoreError(.invalidValue, "\(label): @entity must name \(entityName) or one of its sub-entities (\(model.entities[position].entityAndSubentities.joined(separator: ", ")))",
+                throw StoreError(.invalidValue, "\(label): @entity must name \(entityName) or one of its sub-entities (\(entities[position].entityAndSubentities.joined(separator: ", ")))",
                                  entity: entityName, objectID: id, key: "@entity")
             }
             targetPosition = subentity
         }
-        let target = model.entities[targetPosition]
+        keys.resolve(in: entities, at: targetPosition)
         var attributes: [SlotValue] = []
-        attributes.reserveCapacity(fields.count)
+        attributes.reserveCapacity(values.count)
         var relationships: [String: [ObjectID]] = [:]
-        for (key, value) in zip(fields.keys, fields.values) where key != "@id" && key != "@entity" {
-            switch target.slot(of: key) {
+        for (i, value) in values.enumerated() where i != keys.idAt && i != keys.entityAt {
+            switch keys.slots[i] {
             case .attribute(let slot):
-                if let dates, case .string(let text) = value, target.attributes[slot].type == .date {
+                if let dates, case .string(let text) = value, entities[targetPosition].attributes[slot].type == .date {
                     guard let date = dates.date(from: text) else {
+                        let key = fields.keys[i]
                         throw StoreError(.invalidValue, "\(label), \(key): '\(text)' is not a date in the format \(dates.formatter.dateFormat ?? "")",
-                                         entity: target.name, objectID: id, key: key)
+                                         entity: entities[targetPosition].name, objectID: id, key: key)
                     }
                     attributes.append(SlotValue(slot: slot, value: .date(date)))
                 } else {
                     attributes.append(SlotValue(slot: slot, value: value))
                 }
             case .relationship(let slot):
+                let key = fields.keys[i]
+                let target = entities[targetPosition]
                 let relationship = target.relationships[slot]
                 switch value {
                 case .null: relationships[key] = []
@@ -465,12 +512,14 @@ public enum StoreImporter {
                     throw StoreError(.invalidValue, "\(label), \(key): expected \(expected), found \(value.kindName)", entity: target.name, objectID: id, key: key)
                 }
             case nil:
+                let key = fields.keys[i]
+                let target = entities[targetPosition]
                 var message = "\(label): unknown key '\(key)' on \(target.name)"
                 if let suggestion = Suggestions.closest(to: key, in: target.propertyNames) { message += "; did you mean '\(suggestion)'?" }
                 throw StoreError(.unknownKey, message, entity: target.name, objectID: id, key: key)
             }
         }
-        return ImportRow(entity: target.name, entityPosition: targetPosition, id: id, values: attributes, relationships: relationships)
+        return ImportRow(entity: entities[targetPosition].name, entityPosition: targetPosition, id: id, values: attributes, relationships: relationships)
     }
 
     /// The position of the entity named `name` in the store's model; unknown, the store's own
