@@ -86,8 +86,52 @@ struct ParallelChunkTests {
         #expect(try Self.chunks("", chunkBytes: chunkBytes).isEmpty)
     }
 
+    /// The chunks `LineChunks` makes of `text` written into a pipe by another thread (reads of
+    /// at most a pipe's buffer, so a chunk of more is read in several reads).
+    static func pipedChunks(_ text: String, chunkBytes: Int) throws -> [LineChunks.Chunk] {
+        let pipe = Pipe()
+        let writing = pipe.fileHandleForWriting
+        let data = Data(text.utf8)
+        let writer = Thread {
+            writing.write(data)
+            try? writing.close()
+        }
+        writer.start()
+        let cutter = LineChunks(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, chunkBytes: chunkBytes)
+        var chunks: [LineChunks.Chunk] = []
+        while let chunk = cutter.next() { chunks.append(chunk) }
+        try pipe.fileHandleForReading.close()
+        return chunks
+    }
+
+    /// Lines of 1 to 200 bytes, `count` bytes in all.
+    static func manyLines(_ count: Int) -> String {
+        var text = ""
+        var length = 1
+        while text.utf8.count < count {
+            text += String(repeating: "x", count: length) + "\n"
+            length = length * 37 % 199 + 1
+        }
+        return text
+    }
+
+    @Test("chunks of a large input, from a file and from a pipe, join to the input",
+          arguments: [(4_096, false), (100_000, false), (100_000, true), (300_000, true)])
+    func largeChunks(_ chunkBytes: Int, _ piped: Bool) throws {
+        let text = Self.manyLines(700_000)
+        let chunks = piped ? try Self.pipedChunks(text, chunkBytes: chunkBytes) : try Self.chunks(text, chunkBytes: chunkBytes)
+        try Self.expect(chunks, of: text, chunkBytes: chunkBytes)
+        // From a file every chunk but the last ends at the last newline within the chunk size.
+        if !piped {
+            for case .bytes(let bytes, _, false) in chunks { #expect(bytes.count <= chunkBytes && bytes.count > chunkBytes - 200) }
+        }
+    }
+
     static func expectChunks(of text: String, chunkBytes: Int) throws {
-        let chunks = try Self.chunks(text, chunkBytes: chunkBytes)
+        try expect(try Self.chunks(text, chunkBytes: chunkBytes), of: text, chunkBytes: chunkBytes)
+    }
+
+    static func expect(_ chunks: [LineChunks.Chunk], of text: String, chunkBytes: Int) throws {
         var joined: [UInt8] = []
         for (i, chunk) in chunks.enumerated() {
             guard case .bytes(let bytes, let isFirst, let isLast) = chunk else {
@@ -117,30 +161,32 @@ struct ParallelChunkTests {
     }
 
     /// The records of `text` read as one chunk.
-    static func chunkRecords(_ text: String, startsInput: Bool = true, endsInput: Bool = false) throws -> [String] {
+    static func chunkRecords(_ text: String, startsInput: Bool = true, endsInput: Bool = false, borrowing: Bool = false) throws -> [String] {
         let bytes = Array(text.utf8)
         return try bytes.withUnsafeBytes { raw in
-            let reader = JSONRecordReader(chunk: raw, startsInput: startsInput, endsInput: endsInput)
+            let reader = borrowing ? JSONRecordReader(borrowing: raw, startsInput: startsInput, endsInput: endsInput)
+                : JSONRecordReader(chunk: raw, startsInput: startsInput, endsInput: endsInput)
             var texts: [String] = []
             while let record = try reader.next() { texts.append("\(record.position)@\(record.line):" + String(decoding: record.text, as: UTF8.self)) }
             return texts
         }
     }
 
-    @Test("a chunk's reader reads its values, and says when the last one goes on past it")
-    func chunkReader() throws {
-        #expect(try Self.chunkRecords("{\"a\": 1}\n\n[2, 3]\n4\n") == ["0@1:{\"a\": 1}", "1@3:2", "2@3:3", "3@4:4"])
-        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("{\"a\": 1}\n{\"b\":\n") }
-        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("[1,\n") }
+    @Test("a chunk's reader reads its values, and says when the last one goes on past it (a copy or the chunk in place)",
+          arguments: [false, true])
+    func chunkReader(_ borrowing: Bool) throws {
+        #expect(try Self.chunkRecords("{\"a\": 1}\n\n[2, 3]\n4\n", borrowing: borrowing) == ["0@1:{\"a\": 1}", "1@3:2", "2@3:3", "3@4:4"])
+        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("{\"a\": 1}\n{\"b\":\n", borrowing: borrowing) }
+        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("[1,\n", borrowing: borrowing) }
         // An error far from the end is the input's; near the end it may read otherwise with more.
-        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("{\"a\" 1}\n{\"b\": 2}\n") }
-        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("{\"a\": 1}\ntr\n") }
+        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("{\"a\" 1}\n{\"b\": 2}\n", borrowing: borrowing) }
+        #expect(throws: JSONChunkEnded.self) { try Self.chunkRecords("{\"a\": 1}\ntr\n", borrowing: borrowing) }
         // The last chunk ends the input: what is cut is an error.
-        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("{\"b\":\n", endsInput: true) }
-        #expect(try Self.chunkRecords("12", endsInput: true) == ["0@1:12"])
+        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("{\"b\":\n", endsInput: true, borrowing: borrowing) }
+        #expect(try Self.chunkRecords("12", endsInput: true, borrowing: borrowing) == ["0@1:12"])
         // A byte order mark is skipped only at the start of the input.
-        #expect(try Self.chunkRecords("\u{FEFF}1\n") == ["0@1:1"])
-        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("\u{FEFF}1\n2\n", startsInput: false) }
+        #expect(try Self.chunkRecords("\u{FEFF}1\n", borrowing: borrowing) == ["0@1:1"])
+        #expect(throws: JSONSyntaxError.self) { try Self.chunkRecords("\u{FEFF}1\n2\n", startsInput: false, borrowing: borrowing) }
     }
 
     @Test("the keys of records read in chunks are replayed as one reader collects them")

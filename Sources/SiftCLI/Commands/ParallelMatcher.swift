@@ -146,6 +146,7 @@ private struct ChunkTaker {
             recordBase += outcome.records
             lineBase += outcome.lines
             byteBase += outcome.bytes
+            matcher.work.retire(outcome)
             return true
         case .incomplete:
             preconditionFailure("an incomplete chunk is joined, not delivered")
@@ -222,12 +223,30 @@ struct ChunkWork: Sendable {
     /// The key lists of the first chunk read, which every later chunk starts from: records of
     /// one shape in all chunks let the shared predicate find a key once for all of them.
     let shapes = Locked<DictionaryShapes?>(nil)
+    /// Outcomes the taking thread is done with, freed by the next worker to start a chunk: their
+    /// records were allocated on a worker, and freed on a worker they go back to that thread's
+    /// malloc cache rather than through the arena's lock from the taking thread, which also
+    /// left the workers' caches empty (docs/PERFORMANCE.md, "Every core").
+    let spent = Locked<[ChunkOutcome]>([])
+
+    /// Hands an outcome the taking thread is done with to the workers, to free.
+    func retire(_ outcome: ChunkOutcome) {
+        spent.withLock { $0.append(outcome) }
+    }
 
     func run(_ bytes: [UInt8], startsInput: Bool, endsInput: Bool, noting: Bool, collecting: Bool) -> ChunkOutcome {
+        do {
+            var done = spent.withLock { spent -> [ChunkOutcome] in
+                defer { spent = [] }
+                return spent
+            }
+            done.removeAll()
+        }
         var outcome = ChunkOutcome()
         outcome.bytes = bytes.count
         bytes.withUnsafeBytes { raw in
-            let reader = JSONRecordReader(chunk: raw, startsInput: startsInput, endsInput: endsInput,
+            // The reader reads the chunk where it lies (it does not outlive this closure).
+            let reader = JSONRecordReader(borrowing: raw, startsInput: startsInput, endsInput: endsInput,
                                           keepingText: keepsText || reparse, projection: projection)
             reader.collectsKeys = collecting
             reader.logsKeyNotes = collecting
@@ -261,12 +280,13 @@ struct ChunkWork: Sendable {
                 return .failed(.other("\(error)"))
             }
             outcome.records += 1
-            var item = ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: collecting ? reader.takeKeyNotes() : [], match: nil)
+            // Most records are neither noted nor matched: an item is made only for the others.
+            let keyNotes = collecting ? reader.takeKeyNotes() : []
             let matches: Bool
             do {
                 matches = try predicate.evaluate(record.value)
             } catch {
-                outcome.items.append(item)
+                outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
                 return .failed(.evaluation(line: record.line, message: error.message))
             }
             if matches {
@@ -275,13 +295,16 @@ struct ChunkWork: Sendable {
                     do {
                         value = try JSONParser.parse(record.text)
                     } catch {
-                        outcome.items.append(item)
+                        outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
                         return .failed(.other("\(error)"))
                     }
                 }
-                item.match = ChunkOutcome.FoundMatch(value: value, position: record.position, text: keepsText ? record.text : [])
+                outcome.items.append(ChunkOutcome.Item(
+                    noted: noting ? record.value : nil, keyNotes: keyNotes,
+                    match: ChunkOutcome.FoundMatch(value: value, position: record.position, text: keepsText ? record.text : [])))
+            } else if noting || !keyNotes.isEmpty {
+                outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
             }
-            if item.noted != nil || !item.keyNotes.isEmpty || item.match != nil { outcome.items.append(item) }
         }
     }
 }

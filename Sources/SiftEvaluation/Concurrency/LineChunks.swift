@@ -77,8 +77,11 @@ package final class LineChunks: @unchecked Sendable {
             return .bytes(last, isFirst: !started, isLast: true)
         }
         let cut = idle ? lastNewline! + 1 : cutPoint()
-        let chunk = Array(pending[..<cut])
-        pending.removeFirst(cut)
+        // The chunk keeps `pending`'s buffer (no copy of its megabyte); what follows the cut (part
+        // of a line, mostly) starts the next.
+        var chunk = pending
+        pending = Array(chunk[cut...])
+        chunk.removeLast(chunk.count - cut)
         if let newline = lastNewline { lastNewline = newline >= cut ? newline - cut : nil }
         // Whether the input ends with this cut: read on to know, where a read returns at once.
         if pending.isEmpty && !endOfInput && moreIsReady() { readError = readMore() }
@@ -119,6 +122,36 @@ package final class LineChunks: @unchecked Sendable {
     /// Reads once into `pending`; the system's message on failure.
     private func readMore() -> String? {
         let want = max(chunkBytes, 1 << 16)
+        // After a cut `pending` holds part of a line: a new buffer starts with it and is read
+        // into up to a chunk's length where it lies, so a file's chunk is one read and no copy
+        // (from a pipe, 64 KiB a read, the reads after the first few are copied as below).
+        if pending.count <= 1 << 17 {
+            let old = pending.count
+            let size = max(chunkBytes - old, 1 << 16)
+            var result = 0
+            var failure: Int32 = 0
+            let fresh = [UInt8](unsafeUninitializedCapacity: old + size) { buffer, count in
+                if old > 0 {
+                    _ = pending.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+                }
+                count = old
+                repeat {
+                    result = read(fileDescriptor, buffer.baseAddress! + old, size)
+                    failure = result < 0 ? errno : 0
+                } while result < 0 && failure == EINTR
+                if result > 0 { count = old + result }
+            }
+            pending = fresh
+            if result > 0 {
+                if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
+                return nil
+            }
+            if result == 0 {
+                endOfInput = true
+                return nil
+            }
+            return String(cString: strerror(failure))
+        }
         if readBuffer.count < want { readBuffer = [UInt8](repeating: 0, count: want) }
         let old = pending.count
         while true {

@@ -101,7 +101,7 @@ public final class JSONRecordReader {
 
     private let fileDescriptor: Int32
     private let fileHandle: FileHandle?
-    private let chunkSize: Int
+    private var chunkSize: Int
     private let keepingText: Bool
     private let maximumDepth: Int
     private let projection: JSONProjection?
@@ -113,6 +113,9 @@ public final class JSONRecordReader {
     // The buffer: bytes [start, end) are read and not consumed; storage[0] is at `bufferBase`
     // in the whole input.
     private var storage: UnsafeMutablePointer<UInt8>
+    /// False for a borrowed chunk (``init(borrowing:startsInput:endsInput:keepingText:projection:)``):
+    /// `storage` is the caller's, only read.
+    private var ownsStorage = true
     private var capacity: Int
     private var start = 0
     private var end = 0
@@ -217,13 +220,34 @@ public final class JSONRecordReader {
         skipsByteOrderMark = startsInput
     }
 
+    /// As ``init(chunk:startsInput:endsInput:keepingText:projection:)``, reading the chunk where
+    /// it lies instead of copying it: the caller keeps `chunk`'s bytes alive and unchanged for as
+    /// long as the reader is used (a chunk's reader, made and dropped on one thread within a
+    /// `withUnsafeBytes` of the chunk). The reader only reads the bytes: a chunk reader never reads
+    /// more into its buffer nor moves what it holds.
+    package convenience init(borrowing chunk: UnsafeRawBufferPointer, startsInput: Bool, endsInput: Bool, keepingText: Bool = true,
+                             projection: JSONProjection? = nil) {
+        guard let base = chunk.baseAddress, chunk.count > 0 else {
+            self.init(chunk: chunk, startsInput: startsInput, endsInput: endsInput, keepingText: keepingText, projection: projection)
+            return
+        }
+        self.init(chunk: UnsafeRawBufferPointer(start: nil, count: 0), startsInput: startsInput, endsInput: endsInput,
+                  keepingText: keepingText, projection: projection)
+        storage.deallocate()
+        storage = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+        capacity = chunk.count
+        end = chunk.count
+        chunkSize = max(16, chunk.count)
+        ownsStorage = false
+    }
+
     /// Reads from a string in memory.
     public convenience init(text: String, keepingText: Bool = true, projection: JSONProjection? = nil, path: [String] = []) {
         self.init(bytes: Array(text.utf8), keepingText: keepingText, projection: projection, path: path)
     }
 
     deinit {
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
     }
 
     /// The next record, or nil at the end of the input.
