@@ -129,6 +129,14 @@ struct PostgreSQLFetchExecutor: SQLFetchDriver {
     /// (Sections grouped in memory count as `SectionedResults` counts them.)
     var inMemorySectionCost: Int { 0 }
 
+    /// The relationships the section key path crosses, loaded for every grouped object at once
+    /// (`PostgreSQLStore.prefetch(_:of:)`: a query per relationship).
+    func withRelationships<T>(readBy keyPath: String, loadedFor objects: [ManagedObject], of plan: PostgreSQLFetchPlan,
+                              _ body: () throws -> T) throws -> T {
+        try store.prefetch(PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.table.entity, model: store.model), of: objects)
+        return try body()
+    }
+
     func sectionsInEngine(_ plan: PostgreSQLFetchPlan, keyPath: String, ending: ModelKeyPaths.Ending) throws -> SectionedFetchResults? {
         try sectionsInServer(plan, keyPath: keyPath, ending: ending)
     }

@@ -185,6 +185,11 @@ struct DictionaryShapeTests {
         }
     }
 
+    /// The view of `value`'s dictionary as the evaluator makes it.
+    static func view(of value: Value) -> BorrowedDictionary? {
+        withUnsafePointer(to: value) { ValueInPlace.dictionary(at: $0, layoutIsKnown: ValueInPlace.dictionaryIsFirstWord) }
+    }
+
     /// The compiled plan reads a dictionary value in place, through a view made from the value's
     /// bits: on this compiler the view must be available (else the plan would quietly take the
     /// slower path) and see the very storage of the dictionary, for every case of `Value` it
@@ -194,7 +199,7 @@ struct DictionaryShapeTests {
                             ValueDictionary((0..<40).map { ("key\($0)", .int(Int64($0))) } + [("age", .int(7))])]
         for dictionary in dictionaries {
             let value = Value.dictionary(dictionary)
-            let view = try #require(BorrowedDictionary.of(value))
+            let view = try #require(Self.view(of: value))
             #expect(view.head == dictionary.storageReference.head)
             #expect(view.elements == dictionary.storageReference.elements)
             #expect(view.head.pointee.count == dictionary.count)
@@ -202,7 +207,7 @@ struct DictionaryShapeTests {
         let others: [Value] = [.null, .bool(true), .int(3), .double(2), .decimal(1), .string("a much longer string than sixteen bytes"),
                                .date(Date()), .data(Data([1, 2])), .uuid(UUID()), .array([.dictionary(dictionaries[1])]),
                                .set([.int(1)]), .object(ObjectReference("x"))]
-        for value in others { #expect(BorrowedDictionary.of(value) == nil, "\(value.kindName)") }
+        for value in others { #expect(Self.view(of: value) == nil, "\(value.kindName)") }
         // Arrays and sets are read in place too: the very elements, and nothing for the other kinds.
         #expect(ValueInPlace.dictionaryIsFirstWord && ValueInPlace.arrayStorageIsKnown)
         var roomy: [Value] = [.int(7)]

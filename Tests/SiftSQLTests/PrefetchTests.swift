@@ -326,4 +326,27 @@ import Testing
                     == Self.observe(expected.objects, paths: ["author", "tags"], model: sqlite.model, sortingSets: true))
         }
     }
+
+    /// A page's sections, grouped in memory from its rows, by a key path through a relationship:
+    /// the relationship is loaded for the page's objects at once (a query), not read by each
+    /// object as it is grouped (a query per object), and the sections are the in-memory store's.
+    @Test(arguments: [("author.name", 1), ("author.books.@count", 2), ("title", 0)])
+    func pageSectionsLoadTheRelationshipsOfTheirKeyPathOnce(keyPath: String, relationshipQueries: Int) throws {
+        let (memory, sqlite) = try Self.stores()
+        var request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [SortKey(keyPath, ascending: true), SortKey("title", ascending: true)]
+        request.sectionNameKeyPath = keyPath
+        request.fetchLimit = 12
+        let log = Mutex<[String]>([])
+        sqlite.database.setTrace { sql in log.withLock { $0.append(sql) } }
+        let sections = try sqlite.fetchSections(request)
+        sqlite.database.setTrace(nil)
+        let statements = log.withLock { $0 }
+        // The page's query, then one per relationship the key path crosses.
+        #expect(statements.count == 1 + relationshipQueries, "\(statements.joined(separator: "\n"))")
+        #expect(statements.dropFirst().allSatisfy { $0.contains(" IN (") })
+        let reference = try memory.fetchSections(request)
+        #expect(sections.sections.map(\.name) == reference.sections.map(\.name))
+        #expect(sections.sections.map { $0.objects.map(\.objectID) } == reference.sections.map { $0.objects.map(\.objectID) })
+    }
 }

@@ -15,6 +15,10 @@ public struct CompiledPredicate: Sendable {
     /// The same predicate for roots that read their own keys, when it only compares keys of the
     /// object with constants (see ``KeyedPlan``).
     let plan: KeyedPlan?
+    /// Whether the plan reads dictionaries where they lie: there is a plan, and the layout
+    /// ``ValueInPlace/dictionaryIsFirstWord`` checks is this process's. (Kept here, read once at
+    /// compile time: reading the static is a call, `swift_once`, on every evaluation.)
+    let readsDictionariesInPlace: Bool
 
     /// Compiles a parsed predicate. Errors that do not depend on the data (an invalid constant
     /// regular expression, an unknown CAST type, arithmetic on string constants) are thrown here.
@@ -22,6 +26,7 @@ public struct CompiledPredicate: Sendable {
         self.predicate = predicate
         self.body = try PredicateCompiler().compile(predicate)
         self.plan = try KeyedPlan.make(predicate, compiler: PredicateCompiler())
+        self.readsDictionariesInPlace = plan != nil && ValueInPlace.dictionaryIsFirstWord
     }
 
     /// Parses and compiles a format string: `%@`/`%K` bound from `arguments`, `$variables`
@@ -38,19 +43,31 @@ public struct CompiledPredicate: Sendable {
     }
 
     /// Whether `object` satisfies the predicate. `variables` binds `$variables` still free in it.
+    ///
+    /// Inlinable, so that a caller's loop hands over the object where it lies: the rest is
+    /// `evaluate(at:variables:)`.
+    @inlinable
     public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        // Optional chaining calls the plan where it is stored (`if let` would copy it, and
-        // reference-count its closures, on every evaluation).
-        // A dictionary is read in place: taking it out of `object` would copy it (a retain and
-        // a release of the record per evaluation).
-        if let dictionary = BorrowedDictionary.of(object) {
-            if let answer = try plan?.dictionaryTest(dictionary) { return answer }
-        } else if case .dictionary(let dictionary) = object,
+        try withUnsafePointer(to: object) { (address: UnsafePointer<Value>) throws(EvaluationError) -> Bool in
+            try evaluate(at: address, variables: variables)
+        }
+    }
+
+    /// Whether the object at `address` satisfies the predicate. A dictionary is read in place:
+    /// taking it out of the value would copy it (a retain and a release of the record per
+    /// evaluation).
+    @usableFromInline
+    func evaluate(at address: UnsafePointer<Value>, variables: [String: Value]) throws(EvaluationError) -> Bool {
+        // Optional chaining calls the plan where it is stored (`if let` would copy it on every
+        // evaluation).
+        if readsDictionariesInPlace {
+            if let dictionary = ValueInPlace.dictionary(at: address, layoutIsKnown: true), let answer = try plan?.dictionaryTest(dictionary) { return answer }
+        } else if plan != nil, case .dictionary(let dictionary) = address.pointee,
                   let answer = try dictionary.withBorrowed({ (view: BorrowedDictionary) throws(EvaluationError) -> Bool? in try plan?.dictionaryTest(view) }) {
             return answer
         }
         var frame = Frame(variables: variables)
-        return try body(object, &frame)
+        return try body(address.pointee, &frame)
     }
 
     /// Whether a queryable Swift value satisfies the predicate: the answer of
@@ -81,10 +98,9 @@ public struct CompiledPredicate: Sendable {
     /// release it); only the matches are copied into the result.
     public func filter(_ objects: [Value]) throws(EvaluationError) -> [Value] {
         var result: [Value] = []
-        let inPlace = ValueInPlace.dictionaryIsFirstWord
         try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
             guard let first = elements.baseAddress else { return }
-            for i in elements.indices where try evaluate(at: first + i, inPlace: inPlace) { result.append(elements[i]) }
+            for i in elements.indices where try evaluate(at: first + i, variables: [:]) { result.append(elements[i]) }
         }
         return result
     }
@@ -95,20 +111,11 @@ public struct CompiledPredicate: Sendable {
     /// one retains and releases every record it passes to ``evaluate(_:variables:)``.
     public func matchingIndices(in objects: [Value]) throws(EvaluationError) -> [Int] {
         var result: [Int] = []
-        let inPlace = ValueInPlace.dictionaryIsFirstWord
         try objects.withUnsafeBufferPointer { (elements: UnsafeBufferPointer<Value>) throws(EvaluationError) in
             guard let first = elements.baseAddress else { return }
-            for i in elements.indices where try evaluate(at: first + i, inPlace: inPlace) { result.append(i) }
+            for i in elements.indices where try evaluate(at: first + i, variables: [:]) { result.append(i) }
         }
         return result
-    }
-
-    /// Whether the object at `address` satisfies the predicate: a dictionary is read in place
-    /// when `inPlace` (``ValueInPlace/dictionaryIsFirstWord``, read once by the caller's loop).
-    @inline(__always)
-    func evaluate(at address: UnsafePointer<Value>, inPlace: Bool) throws(EvaluationError) -> Bool {
-        if let dictionary = ValueInPlace.dictionary(at: address, layoutIsKnown: inPlace), let answer = try plan?.dictionaryTest(dictionary) { return answer }
-        return try evaluate(address.pointee)
     }
 }
 

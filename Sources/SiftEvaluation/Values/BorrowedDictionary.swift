@@ -16,12 +16,6 @@ struct BorrowedDictionary {
         elements = storage.elements
     }
 
-    /// The view of `value`'s dictionary (``ValueInPlace/dictionary(at:)``).
-    @inline(__always)
-    static func of(_ value: Value) -> BorrowedDictionary? {
-        withUnsafePointer(to: value) { ValueInPlace.dictionary(at: $0) }
-    }
-
     /// Where `key` is, remembered per shape in `cache` (``ValueDictionary/position(of:cache:)``'s
     /// answer).
     @inline(__always)

@@ -10,14 +10,8 @@
 /// checks fail and callers copy the payload out as before.
 enum ValueInPlace {
     /// The view of the dictionary at `address` (valid while the value there lives); nil when the
-    /// value is not a dictionary, or when the layout is not the one expected.
-    @inline(__always)
-    static func dictionary(at address: UnsafePointer<Value>) -> BorrowedDictionary? {
-        dictionary(at: address, layoutIsKnown: dictionaryIsFirstWord)
-    }
-
-    /// ``dictionary(at:)`` for a loop that read ``dictionaryIsFirstWord`` once before it
-    /// (`layoutIsKnown`): reading the static is a call (`swift_once`) on every pass.
+    /// value is not a dictionary, or when `layoutIsKnown` (``dictionaryIsFirstWord``, read once
+    /// by the caller: reading the static is a call, `swift_once`, on every pass) is false.
     @inline(__always)
     static func dictionary(at address: UnsafePointer<Value>, layoutIsKnown: Bool) -> BorrowedDictionary? {
         guard layoutIsKnown, case .dictionary = address.pointee else { return nil }

@@ -71,6 +71,11 @@ package protocol SQLFetchDriver: SQLStoreFetchExecutor {
     /// What one section grouped in memory costs beyond `SectionedResults`' own (counted against
     /// the evaluator's memory limit).
     var inMemorySectionCost: Int { get }
+    /// Runs `body` (which groups `objects`, the plan's matching objects, by `keyPath`) with the
+    /// relationships `keyPath` crosses (`author` of `author.name`) loaded for all of them first,
+    /// a query per relationship rather than one per object as each is grouped.
+    func withRelationships<T>(readBy keyPath: String, loadedFor objects: [ManagedObject], of plan: Plan,
+                              _ body: () throws -> T) throws -> T
 
     /// Runs `body` with the plan of a dictionary fetch and the request as the dictionaries are
     /// made from it (typed, with the request's offset and limit).
@@ -163,13 +168,16 @@ extension SQLFetchDriver {
     }
 
     /// Sections grouped in memory from the matching objects, read once (the candidate rows of
-    /// the plan's query); each section's objects are read again by key when it is read.
+    /// the plan's query, with the relationships the key path crosses); each section's objects
+    /// are read again by key when it is read.
     private func sectionsInMemory(_ plan: Plan, keyPath: String) throws -> SectionedFetchResults {
         let objects = try matchingObjects(plan)
         let values = objects.map { Value.object($0) }
         var tally = MemoryTally()
-        let grouped = try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath, tally: &tally,
-                                           sectionCost: inMemorySectionCost)
+        let grouped = try withRelationships(readBy: keyPath, loadedFor: objects, of: plan) {
+            try SectionedResults(values, order: Array(values.indices), sectionKeyPath: keyPath, tally: &tally,
+                                 sectionCost: inMemorySectionCost)
+        }
         let keyLists = self.keyLists(plan)
         let sections = grouped.sections.map { section in
             let keys = section.objectIndices.map { (key: objects[$0].storageKey, id: objects[$0].objectID) }

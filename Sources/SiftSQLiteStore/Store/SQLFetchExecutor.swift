@@ -116,9 +116,7 @@ struct SQLFetchExecutor: SQLFetchDriver {
         func filterBatch() throws {
             guard !batch.isEmpty else { return }
             for entity in layout.entities.values { entity.storage?.clearPrefetched() }
-            prefetch.load(batch.compactMap { object in
-                layout.entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
-            }, store: store)
+            prefetch.load(Self.owners(batch, layout), store: store)
             for object in batch { try body(object) }
             batch.removeAll(keepingCapacity: true)
         }
@@ -134,6 +132,25 @@ struct SQLFetchExecutor: SQLFetchDriver {
             if batch.count == Self.residualBatch { try filterBatch() }
         }
         try filterBatch()
+    }
+
+    /// The relationships the section key path crosses, loaded for every grouped object at once
+    /// (``RelationshipPrefetch``, in chunks of owner keys), and let go once they are grouped.
+    func withRelationships<T>(readBy keyPath: String, loadedFor objects: [ManagedObject], of plan: SQLiteFetchPlan,
+                              _ body: () throws -> T) throws -> T {
+        let prefetch = RelationshipPrefetch(keyPaths: PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.entity, model: schema.model))
+        guard !prefetch.isEmpty, !objects.isEmpty else { return try body() }
+        let layout = plan.layout
+        prefetch.load(Self.owners(objects, layout), store: store)
+        defer { for entity in layout.entities.values { entity.storage?.clearPrefetched() } }
+        return try body()
+    }
+
+    /// The prefetch owners of `objects`, read with `layout`: each object's storage and row key.
+    private static func owners(_ objects: [ManagedObject], _ layout: RowLayout) -> [RelationshipPrefetch.Owner] {
+        objects.compactMap { object in
+            layout.entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+        }
     }
 
     /// SQL's count when SQL does the whole fetch (paging included).

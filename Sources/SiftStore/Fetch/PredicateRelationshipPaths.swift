@@ -20,6 +20,15 @@ package enum PredicateRelationshipPaths {
         return reader.paths.filter { path in !reader.paths.contains { $0.hasPrefix(path + ".") } }
     }
 
+    /// The relationship key path `keyPath` reads from objects of `entity` (`author.publisher`
+    /// for `author.publisher.name`; none when its first key is not a relationship).
+    package static func paths(ofKeyPath keyPath: String, entity: EntityDescription, model: DataModel) -> [String] {
+        var reader = Reader(model: model)
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        reader.follow(keys[...], from: Place(entity: entity, path: []), variables: [:])
+        return reader.paths
+    }
+
     /// Where key paths start: an entity, reached from the fetched objects by `path`.
     private struct Place {
         let entity: EntityDescription
@@ -101,6 +110,7 @@ package enum PredicateRelationshipPaths {
         /// Follows `keys` from `start` while they are relationships (through collection
         /// operators), noting the path read; returns where they end when every key is a
         /// relationship.
+        @discardableResult
         mutating func follow(_ keys: ArraySlice<String>, from start: Place, variables: [String: Place]) -> Place? {
             var entity = start.entity
             var path = start.path
