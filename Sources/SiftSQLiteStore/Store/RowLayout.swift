@@ -92,6 +92,22 @@ struct SQLiteRowReader: SQLRowReading {
     }
 }
 
+extension RowLayout {
+    /// Forgets the relationships prefetched for the objects of every entity of the layout.
+    func clearPrefetched() {
+        for entity in entities.values { entity.storage?.clearPrefetched() }
+    }
+
+    /// What `RelationshipPrefetch` loads for `objects` read with this layout: each one's
+    /// storage and row key.
+    func prefetchOwners(_ objects: [ManagedObject]) -> [RelationshipPrefetch.Owner] {
+        let entities = self.entities
+        return objects.compactMap { object in
+            entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+        }
+    }
+}
+
 extension SQLRowDecoder.Entity {
     /// Where `attribute` is among the entity's attribute names: at its hint when the
     /// representations there are the same (one comparison), else searched for.

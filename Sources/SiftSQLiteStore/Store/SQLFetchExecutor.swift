@@ -115,13 +115,13 @@ struct SQLFetchExecutor: SQLFetchDriver {
         var batch: [ManagedObject] = []
         func filterBatch() throws {
             guard !batch.isEmpty else { return }
-            for entity in layout.entities.values { entity.storage?.clearPrefetched() }
-            prefetch.load(Self.owners(batch, layout), store: store)
+            layout.clearPrefetched()
+            prefetch.load(layout.prefetchOwners(batch), store: store)
             for object in batch { try body(object) }
             batch.removeAll(keepingCapacity: true)
         }
         // (What was loaded for the last batch is not kept with the results.)
-        defer { if !prefetch.isEmpty { for entity in layout.entities.values { entity.storage?.clearPrefetched() } } }
+        defer { if !prefetch.isEmpty { layout.clearPrefetched() } }
         while try statement.step() {
             let object = store.managedObject(decoding: statement, with: layout)
             if prefetch.isEmpty {
@@ -141,16 +141,9 @@ struct SQLFetchExecutor: SQLFetchDriver {
         let prefetch = RelationshipPrefetch(keyPaths: PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.entity, model: schema.model))
         guard !prefetch.isEmpty, !objects.isEmpty else { return try body() }
         let layout = plan.layout
-        prefetch.load(Self.owners(objects, layout), store: store)
-        defer { for entity in layout.entities.values { entity.storage?.clearPrefetched() } }
+        prefetch.load(layout.prefetchOwners(objects), store: store)
+        defer { layout.clearPrefetched() }
         return try body()
-    }
-
-    /// The prefetch owners of `objects`, read with `layout`: each object's storage and row key.
-    private static func owners(_ objects: [ManagedObject], _ layout: RowLayout) -> [RelationshipPrefetch.Owner] {
-        objects.compactMap { object in
-            layout.entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
-        }
     }
 
     /// SQL's count when SQL does the whole fetch (paging included).

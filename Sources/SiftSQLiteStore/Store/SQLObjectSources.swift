@@ -159,7 +159,7 @@ struct SQLStatementCursor: FetchedObjectCursor {
         objects.reserveCapacity(objects.count &+ rows.count)
         rows.moveAll { row in objects.append(store.managedObject(row, values: values[row.values])) }
         if !prefetch.isEmpty, objects.count > start {
-            for entity in layout.entities.values { entity.storage?.clearPrefetched() }
+            layout.clearPrefetched()
             prefetch.load(owners, store: store)
         }
         if self.statement == nil {
@@ -260,12 +260,8 @@ struct SQLiteKeyListDriver: SQLKeyListDriver {
 
     func prefetch(_ objects: [ManagedObject]) {
         guard !relationshipPrefetch.isEmpty else { return }
-        let entities = layout.entities
-        for entity in entities.values { entity.storage?.clearPrefetched() }
-        let owners = objects.compactMap { object in
-            entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
-        }
-        relationshipPrefetch.load(owners, store: sqliteStore)
+        layout.clearPrefetched()
+        relationshipPrefetch.load(layout.prefetchOwners(objects), store: sqliteStore)
     }
 }
 

@@ -132,7 +132,8 @@ final class SQLiteRowDatabase: SQLRowDatabase {
 
     // MARK: Statements
 
-    /// A statement prepared to be kept (reset and its bindings cleared before each use).
+    /// A statement prepared to be kept (reset after each use, its bindings kept: each use binds
+    /// its values again, an INSERT all but its entity's name).
     private func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
         do { return try database.prepare(sql) } catch { throw storeError(error) }
     }
