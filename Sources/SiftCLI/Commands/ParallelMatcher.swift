@@ -282,11 +282,14 @@ struct ChunkWork: Sendable {
             outcome.records += 1
             // Most records are neither noted nor matched: an item is made only for the others.
             let keyNotes = collecting ? reader.takeKeyNotes() : []
+            func item(_ match: ChunkOutcome.FoundMatch?) -> ChunkOutcome.Item {
+                ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: match)
+            }
             let matches: Bool
             do {
                 matches = try predicate.evaluate(record.value)
             } catch {
-                outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
+                outcome.items.append(item(nil))
                 return .failed(.evaluation(line: record.line, message: error.message))
             }
             if matches {
@@ -295,15 +298,13 @@ struct ChunkWork: Sendable {
                     do {
                         value = try JSONParser.parse(record.text)
                     } catch {
-                        outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
+                        outcome.items.append(item(nil))
                         return .failed(.other("\(error)"))
                     }
                 }
-                outcome.items.append(ChunkOutcome.Item(
-                    noted: noting ? record.value : nil, keyNotes: keyNotes,
-                    match: ChunkOutcome.FoundMatch(value: value, position: record.position, text: keepsText ? record.text : [])))
+                outcome.items.append(item(ChunkOutcome.FoundMatch(value: value, position: record.position, text: keepsText ? record.text : [])))
             } else if noting || !keyNotes.isEmpty {
-                outcome.items.append(ChunkOutcome.Item(noted: noting ? record.value : nil, keyNotes: keyNotes, match: nil))
+                outcome.items.append(item(nil))
             }
         }
     }
