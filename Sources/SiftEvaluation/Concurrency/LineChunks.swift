@@ -121,51 +121,58 @@ package final class LineChunks: @unchecked Sendable {
 
     /// Reads once into `pending`; the system's message on failure.
     private func readMore() -> String? {
-        let want = max(chunkBytes, 1 << 16)
+        let old = pending.count
+        let outcome: ReadOutcome
         // After a cut `pending` holds part of a line: a new buffer starts with it and is read
         // into up to a chunk's length where it lies, so a file's chunk is one read and no copy
         // (from a pipe, 64 KiB a read, the reads after the first few are copied as below).
-        if pending.count <= 1 << 17 {
-            let old = pending.count
+        if old <= 1 << 17 {
             let size = max(chunkBytes - old, 1 << 16)
-            var result = 0
-            var failure: Int32 = 0
+            var read = ReadOutcome.endOfInput
             let fresh = [UInt8](unsafeUninitializedCapacity: old + size) { buffer, count in
                 if old > 0 {
                     _ = pending.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
                 }
-                count = old
-                repeat {
-                    result = read(fileDescriptor, buffer.baseAddress! + old, size)
-                    failure = result < 0 ? errno : 0
-                } while result < 0 && failure == EINTR
-                if result > 0 { count = old + result }
+                read = readOnce(into: buffer.baseAddress! + old, size)
+                if case .bytes(let n) = read { count = old + n } else { count = old }
             }
             pending = fresh
-            if result > 0 {
-                if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
-                return nil
-            }
-            if result == 0 {
-                endOfInput = true
-                return nil
-            }
-            return String(cString: strerror(failure))
-        }
-        if readBuffer.count < want { readBuffer = [UInt8](repeating: 0, count: want) }
-        let old = pending.count
-        while true {
-            let n = readBuffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, want) }
-            if n > 0 {
+            outcome = read
+        } else {
+            let want = max(chunkBytes, 1 << 16)
+            if readBuffer.count < want { readBuffer = [UInt8](repeating: 0, count: want) }
+            outcome = readBuffer.withUnsafeMutableBufferPointer { readOnce(into: $0.baseAddress!, want) }
+            if case .bytes(let n) = outcome {
                 readBuffer.withUnsafeBufferPointer { pending.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
-                if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
-                return nil
             }
-            if n == 0 {
-                endOfInput = true
-                return nil
-            }
-            if errno != EINTR { return String(cString: strerror(errno)) }
+        }
+        switch outcome {
+        case .bytes:
+            if let newline = pending[old...].lastIndex(of: 0x0A) { lastNewline = newline }
+            return nil
+        case .endOfInput:
+            endOfInput = true
+            return nil
+        case .failed(let code):
+            return String(cString: strerror(code))
+        }
+    }
+
+    /// What one `read` of the input gave.
+    private enum ReadOutcome {
+        case bytes(Int)
+        case endOfInput
+        case failed(Int32)
+    }
+
+    /// Reads up to `size` bytes into `buffer`, again when a signal interrupts the read.
+    private func readOnce(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> ReadOutcome {
+        while true {
+            let n = read(fileDescriptor, buffer, size)
+            if n > 0 { return .bytes(n) }
+            if n == 0 { return .endOfInput }
+            let code = errno
+            if code != EINTR { return .failed(code) }
         }
     }
 
