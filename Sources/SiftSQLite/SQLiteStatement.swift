@@ -79,6 +79,25 @@ public final class SQLiteStatement {
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
     }
 
+    /// Binds the integer `value` to parameter `index` (1-based): ``bind(_:at:)`` of
+    /// `.integer(value)` without making the enum (an import binds every column of every row).
+    public func bind(integer value: Int64, at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_int64(handle, index, value)
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Binds the double `value` to parameter `index` (1-based), as ``bind(_:at:)`` binds `.real`.
+    public func bind(real value: Double, at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_double(handle, index, value)
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Binds NULL to parameter `index` (1-based), as ``bind(_:at:)`` binds `.null`.
+    public func bindNull(at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_null(handle, index)
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
     /// Binds the UTF-8 text `bytes` to parameter `index` without copying it
     /// (`SQLITE_STATIC`): the bytes must stay where they are, unchanged, until the statement has
     /// been stepped (and reset) with it — the way to bind many texts of one row from one buffer.

@@ -41,6 +41,26 @@ import Testing
         #expect(try !statement.step())
     }
 
+    @Test func typedBindsBindWhatTheEnumBinds() throws {
+        let database = try SQLiteDatabase.inMemory()
+        let statement = try database.prepare("SELECT ?1, typeof(?1), ?2, typeof(?2), ?3, typeof(?3)")
+        try statement.bind(.text("left over"), at: 3)
+        try statement.bind(integer: Int64.min, at: 1)
+        try statement.bind(real: -0.5, at: 2)
+        try statement.bindNull(at: 3)
+        #expect(try statement.step())
+        #expect(statement.int64(0) == Int64.min)
+        #expect(statement.text(1) == "integer")
+        #expect(statement.double(2) == -0.5)
+        #expect(statement.text(3) == "real")
+        #expect(statement.isNull(4))
+        #expect(statement.text(5) == "null")
+        statement.reset()
+        #expect(throws: SQLiteError.self) { try statement.bind(integer: 1, at: 4) }
+        #expect(throws: SQLiteError.self) { try statement.bind(real: 1, at: 0) }
+        #expect(throws: SQLiteError.self) { try statement.bindNull(at: 4) }
+    }
+
     @Test func emptyBlobIsNotNull() throws {
         let database = try SQLiteDatabase.inMemory()
         #expect(try database.scalar("SELECT typeof(?)", [.blob([])]) == .text("blob"))

@@ -19,8 +19,9 @@ final class SQLiteRowDatabase: SQLRowDatabase {
     /// The ID lookups with their SQL (a few: found by comparing the SQL, which is the same
     /// string each time, at once, rather than hashing it for every object).
     private var lookups: [(sql: String, statement: SQLiteStatement)] = []
-    /// Each entity's INSERT, by entity position, with the entity's name bound.
-    private var inserts: [Int: SQLiteStatement] = [:]
+    /// Each entity's INSERT, at the entity's position, with the entity's name bound (nil until
+    /// its first row).
+    private var inserts: [SQLiteStatement?] = []
     /// The texts of the row being inserted, one after another: bound where they are, not
     /// copied by SQLite one value at a time.
     private var texts: [UInt8] = []
@@ -78,13 +79,14 @@ final class SQLiteRowDatabase: SQLRowDatabase {
 
     func insert(_ sql: RowWriteSQL, entity: Int, key: Int64, id: ObjectID, entityName: String, attributes: [Value]) throws(StoreError) -> Bool {
         let statement: SQLiteStatement
-        if let prepared = inserts[entity] {
+        if entity < inserts.count, let prepared = inserts[entity] {
             statement = prepared
         } else {
             statement = try prepare(sql.insert)
             // Every row of the statement's entity has its name: bound once, for all of them
             // (`reset` keeps bindings).
             try bind(statement, .text(entityName), at: 3)
+            if entity >= inserts.count { inserts += repeatElement(nil, count: entity + 1 - inserts.count) }
             inserts[entity] = statement
         }
         // Texts are gathered in one buffer and bound where they are, inside `withUnsafeBufferPointer`
@@ -99,16 +101,36 @@ final class SQLiteRowDatabase: SQLRowDatabase {
         }
         texts.removeAll(keepingCapacity: true)
         parameters.removeAll(keepingCapacity: true)
-        func put(_ value: SQLValue, at index: Int32) throws(StoreError) {
-            guard case .text(let text) = value else { return try bind(statement, value, at: index) }
+        func putText(_ text: String, at index: Int32) {
+            var text = text
             let start = texts.count
-            texts.append(contentsOf: text.utf8)
+            text.withUTF8 { texts.append(contentsOf: $0) }
             parameters.append((index, start, texts.count - start))
         }
+        func put(_ value: SQLValue, at index: Int32) throws(StoreError) {
+            guard case .text(let text) = value else { return try bind(statement, value, at: index) }
+            putText(text, at: index)
+        }
+        /// An attribute's value bound as ``ColumnCodec/encode(_:)`` stores it; the kinds most rows
+        /// hold without making the codec's value and SQLite's value from it first.
+        func put(attribute value: Value, at index: Int32) throws(StoreError) {
+            do throws(SQLiteError) {
+                switch value {
+                case .null: try statement.bindNull(at: index)
+                case .int(let i): try statement.bind(integer: i, at: index)
+                case .double(let d): try statement.bind(real: d, at: index)
+                case .bool(let b): try statement.bind(integer: b ? 1 : 0, at: index)
+                case .string(let s): putText(StringFolding.nfc(s), at: index)
+                default: try statement.bind(SQLiteValue(ColumnCodec.encode(value)), at: index)
+                }
+            } catch {
+                throw storeError(error)
+            }
+        }
         try bind(statement, .integer(key), at: 1)
-        try put(.text(id.rawValue), at: 2)
+        putText(id.rawValue, at: 2)
         for (offset, inserted) in sql.insertedSlots.enumerated() {
-            try put(ColumnCodec.encode(attributes[inserted.slot]), at: Int32(offset + 4))
+            try put(attribute: attributes[inserted.slot], at: Int32(offset + 4))
         }
         let foldsStart = sql.insertedSlots.count + 4
         for (offset, hidden) in sql.insertedFolds.enumerated() {
