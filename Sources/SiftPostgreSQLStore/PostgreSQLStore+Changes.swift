@@ -55,118 +55,29 @@ extension PostgreSQLStore {
 
     /// Validates the objects the transaction changed (required values, relationship counts,
     /// uniqueness) and commits. On any error nothing is committed and the changes stay pending.
-    public func save() throws(StoreError) {
-        // Posted once the store's lock is released (``ChangeReportingStore``).
-        if try commit() { changeCenter.post(.unknown) }
-    }
-
-    /// Validates and commits; whether there was anything to commit.
-    private func commit() throws(StoreError) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard hasChanges else { return false }
-        // (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
-        try read { () throws(StoreError) in
-            try withCheckTimeout { () throws(StoreError) in
-                try analyzeFilledTables()
-                try testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
-                try rows.validateChanges()
-            }
-        }
-        try rowDatabase.flushInserts()
-        // The last point where an interrupt (of a change under way) leaves the store as it was.
-        try interruption.check()
-        do {
-            try connection.execute("COMMIT")
-        } catch {
-            // A COMMIT that fails (a lost connection) ends the transaction: the changes are gone.
-            endTransaction()
-            throw Self.storeError(error).suffixed(" (the transaction could not be committed: the unsaved changes are lost)")
-        }
-        endTransaction()
-        return true
-    }
+    public func save() throws(StoreError) { try saveChanges() }
 
     /// Discards the changes since the last save (rolls the transaction back).
-    public func rollback() {
-        lock.lock(); defer { lock.unlock() }
-        generation &+= 1
-        rowDatabase.discardInserts()
-        // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
-        if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
-        endTransaction()
-    }
-
-    /// The transaction ended: no change is pending, and each open unit starts from here.
-    private func endTransaction() {
-        writing = false
-        hasChanges = false
-        rowDatabase.transactionEnded()
-        for index in units.indices { units[index] = PostgreSQLChangeUnit(savepoint: nil, hadChanges: false, nextKey: 0) }
-    }
+    public func rollback() { rollbackChanges() }
 
     /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
     /// it stay pending).
-    public func performChanges<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        try beginChanges()
-        let name = "sift_unit_\(units.count)"
-        try execute("SAVEPOINT \(name)")
-        units.append(PostgreSQLChangeUnit(savepoint: name, hadChanges: hasChanges, nextKey: rows.nextKey))
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            let unit = units.removeLast()
-            generation &+= 1
-            // (Rows waiting to be inserted came after the savepoint: they go with it.)
-            rowDatabase.discardInserts()
-            if let savepoint = unit.savepoint, connection.isInTransaction {
-                try? connection.execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
-                rows.rewind(nextKey: unit.nextKey)
-                hasChanges = unit.hadChanges
-                if !hasChanges && units.isEmpty { rollback() }
-            } else {
-                // A save or rollback inside the unit ended its transaction: what came after goes.
-                rollback()
-            }
-            throw error
-        }
-        let unit = units.removeLast()
-        if let savepoint = unit.savepoint, connection.isInTransaction { try execute("RELEASE SAVEPOINT \(savepoint)") }
-        if !hasChanges && units.isEmpty && connection.isInTransaction { rollback() }
-        return result
-    }
+    public func performChanges<T>(_ body: () throws -> T) throws -> T { try performChangeUnit(body) }
 
     // MARK: The transaction
 
-    /// Runs one change on the rows inside a savepoint: an error leaves nothing of it.
+    /// Runs one change on the rows (in the core's shell, ``SQLChangeDriver``) inside a savepoint:
+    /// an error leaves nothing of it.
     func change<T>(_ body: (inout PostgreSQLRowObjects) throws(StoreError) -> T) throws(StoreError) -> T {
-        lock.lock(); defer { lock.unlock() }
-        try beginChanges()
-        generation &+= 1
-        let mark = rows.nextKey
-        try execute("SAVEPOINT sift_change")
-        var rows = self.rows
-        do throws(StoreError) {
-            let result = try body(&rows)
-            try execute("RELEASE SAVEPOINT sift_change")
-            hasChanges = true
-            return result
-        } catch {
-            rowDatabase.discardInserts()
-            if connection.isInTransaction {
-                try? connection.execute("ROLLBACK TO SAVEPOINT sift_change; RELEASE SAVEPOINT sift_change")
-            }
-            rows.rewind(nextKey: mark)
-            // A first change that failed leaves no transaction holding the write lock.
-            if !hasChanges && units.isEmpty { rollback() }
-            throw error
+        try changeRows(inSavepoint: true) { () throws(StoreError) in
+            var rows = self.rows
+            return try body(&rows)
         }
     }
 
     /// Begins the write transaction, unless it is open: takes the store's write lock (one writer
     /// at a time, as in SQLite; readers go on) and reads where row keys continue.
-    private func beginChanges() throws(StoreError) {
+    package func beginChanges() throws(StoreError) {
         guard !isReadOnly else {
             throw StoreError(.readOnly, "the database \(connection.database) holds no Sift store (it was read from its catalog); it can be queried but not changed")
         }
@@ -196,11 +107,72 @@ extension PostgreSQLStore {
     }
 }
 
-/// An open unit of changes (``PostgreSQLStore/performChanges(_:)``): its savepoint (nil once a
-/// save or rollback inside it ended the transaction), whether changes were pending when it
-/// began, and the row key inserts had reached.
-struct PostgreSQLChangeUnit {
-    var savepoint: String?
-    var hadChanges: Bool
-    var nextKey: Int64
+/// The PostgreSQL store's part of the change shell (``SQLChangeDriver``): its transaction
+/// begins with `BEGIN` and the store's table lock (after fetches still streaming read their
+/// rest); PostgreSQL aborts a whole transaction at its first error, so every change and every
+/// unit takes a savepoint (a unit's named by its depth); an import's rows held back
+/// (``PostgreSQLRowDatabase/pend``) are sent before each statement and before `COMMIT`, and
+/// dropped when a change or unit is undone; a unit marks the row key inserts had reached; a
+/// save's checks run in a savepoint under the check timeout; a failed `COMMIT` (a lost
+/// connection) ends the transaction, its changes lost; a save posts ``StoreChanges/unknown``.
+extension PostgreSQLStore: SQLChangeDriver {
+    package var isInTransaction: Bool { connection.isInTransaction }
+
+    package func executeDirectly(_ sql: String) throws { try connection.execute(sql) }
+
+    package func unitSavepoint(depth: Int) -> String? { "sift_unit_\(depth)" }
+
+    /// The row key inserts have reached.
+    package var unitMark: Int64 { rows.nextKey }
+
+    package func unitBegan() {}
+
+    package func unitReleased(_ unit: SQLChangeUnit<Int64>) {}
+
+    package func rewindChanges(to mark: Int64) { rows.rewind(nextKey: mark) }
+
+    package var unitOutlivesLostTransaction: Bool { false }
+
+    /// (Rows waiting to be inserted came after the savepoint: they go with it.)
+    package func discardHeldChanges() { rowDatabase.discardInserts() }
+
+    /// A first change that failed leaves no transaction holding the write lock.
+    package func endFailedFirstChange() { rollbackChanges() }
+
+    package func failedChangeError(_ error: StoreError) -> StoreError { error }
+
+    /// (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
+    package func prepareCommit() throws(StoreError) {
+        try read { () throws(StoreError) in
+            try withCheckTimeout { () throws(StoreError) in
+                try analyzeFilledTables()
+                try testCheckDelay.map { seconds throws(StoreError) in _ = try query("SELECT pg_sleep(\(seconds))") }
+                try rows.validateChanges()
+            }
+        }
+        try rowDatabase.flushInserts()
+    }
+
+    /// A COMMIT that fails (a lost connection) ends the transaction: the changes are gone.
+    package func commitError(_ error: any Error) -> StoreError {
+        transactionCommitted()
+        pendingChangesEnded()
+        return Self.storeError(error).suffixed(" (the transaction could not be committed: the unsaved changes are lost)")
+    }
+
+    /// The store does not record what its transaction changed.
+    package func committedChanges() -> StoreChanges? { .unknown }
+
+    package func transactionCommitted() {
+        writing = false
+        rowDatabase.transactionEnded()
+    }
+
+    package func rollBackTransaction() {
+        rowDatabase.discardInserts()
+        // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
+        if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
+        writing = false
+        rowDatabase.transactionEnded()
+    }
 }

@@ -41,10 +41,10 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     /// The connection as the rows' code uses it, with the import's rows waiting to be inserted.
     private(set) lazy var rowDatabase = PostgreSQLRowDatabase(connection)
     /// The open ``performChanges(_:)`` units, innermost last.
-    var units: [PostgreSQLChangeUnit] = []
+    package var units: [SQLChangeUnit<Int64>] = []
     /// Whether the store's write transaction is open.
     var writing = false
-    public internal(set) var hasChanges = false
+    public package(set) var hasChanges = false
     /// Where each save is posted (``ChangeReportingStore``): as ``StoreChanges/unknown``, the
     /// store does not record what its transaction changed.
     public let changeCenter = StoreChangeCenter()
@@ -79,7 +79,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
-    package internal(set) var generation: UInt64 = 0
+    package var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
     ///
@@ -371,7 +371,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         do { return try connection.query(sql, parameters) } catch { throw Self.storeError(error) }
     }
 
-    func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         try rowDatabase.flushInserts()
         do { try connection.execute(sql) } catch { throw Self.storeError(error) }
     }

@@ -90,47 +90,15 @@ extension SQLiteStore {
 
     /// Validates the objects the transaction changed (required values, relationship counts,
     /// uniqueness) and commits. On any error nothing is committed and the changes stay pending.
-    public func save() throws(StoreError) {
-        // Posted once the store's lock is released (``ChangeReportingStore``).
-        if let changes = try commit() { changeCenter.post(changes) }
-    }
-
-    /// Validates and commits; returns what the transaction changed when anyone observes.
-    private func commit() throws(StoreError) -> StoreChanges? {
-        lock.lock(); defer { lock.unlock() }
-        guard hasChanges else { return nil }
-        try rows.validateChanges()
-        // The last point where an interrupt (of a change under way) leaves the store as it was.
-        try interruption.check()
-        do {
-            try database.execute("COMMIT")
-        } catch {
-            throw failedChange(error)
-        }
-        let committed = changeCenter.hasObservers ? journaledChanges() : nil
-        schemaBeforeTransaction = nil
-        transactionEnded()
-        rows.transactionEnded(committed: true)
-        hasChanges = false
-        journal = []
-        changesUnrecorded = false
-        restartUnits()
-        return committed
-    }
+    public func save() throws(StoreError) { try saveChanges() }
 
     /// Discards the changes since the last save (rolls the transaction back).
-    public func rollback() {
-        lock.lock(); defer { lock.unlock() }
-        if database.isInTransaction { try? database.execute("ROLLBACK") }
-        transactionEnded()
-        rows.transactionEnded(committed: false)
-        generation &+= 1
-        hasChanges = false
-        journal = []
-        changesUnrecorded = false
-        restartUnits()
-        rereadSearchColumnPresence()
-    }
+    public func rollback() { rollbackChanges() }
+
+    /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
+    /// it stay pending). Changes inside it skip the savepoint each would otherwise take, so many
+    /// changes (an import) cost what their rows cost.
+    public func performChanges<T>(_ body: () throws -> T) throws -> T { try performChangeUnit(body) }
 
     /// A rolled-back transaction takes hidden search columns its migration added with it.
     private func rereadSearchColumnPresence() {
@@ -138,96 +106,31 @@ extension SQLiteStore {
         schema.searchColumns.isPresent = (try? SearchColumnPresence.check(schema, in: database)) ?? false
     }
 
-    /// A save or rollback inside units ended the transaction and their savepoints: each open
-    /// unit now starts from there (undoing one rolls back what came after).
-    private func restartUnits() {
-        for index in units.indices { units[index] = ChangeUnit(savepoint: false, hadChanges: false, journalMark: 0) }
-    }
-
-    /// Runs `body` as one unit: if it throws, every change it made is undone (changes made before
-    /// it stay pending). Changes inside it skip the savepoint each would otherwise take, so many
-    /// changes (an import) cost what their rows cost.
-    public func performChanges<T>(_ body: () throws -> T) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        try beginChanges()
-        // With nothing pending, undoing the unit is rolling the transaction back.
-        let savepoint = hasChanges || !units.isEmpty
-        let mark = journal?.count ?? 0
-        if savepoint {
-            try execute("SAVEPOINT sift_unit")
-            journal?.append(.unitBegan)
-        }
-        units.append(ChangeUnit(savepoint: savepoint, hadChanges: hasChanges, journalMark: mark))
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            let unit = units.removeLast()
-            if unit.savepoint {
-                if database.isInTransaction { try? database.execute("ROLLBACK TO sift_unit; RELEASE sift_unit") }
-                if let count = journal?.count, count > unit.journalMark { journal?.removeSubrange(unit.journalMark...) }
-                hasChanges = unit.hadChanges
-                if !hasChanges && units.isEmpty { rollback() }
-            } else {
-                rollback()
-            }
-            generation &+= 1
-            throw error
-        }
-        let unit = units.removeLast()
-        if unit.savepoint {
-            try execute("RELEASE sift_unit")
-            // Released, the unit's changes are the enclosing transaction's.
-            if let count = journal?.count, count > unit.journalMark { journal?.remove(at: unit.journalMark) }
-        }
-        if !hasChanges && units.isEmpty && database.isInTransaction { rollback() }
-        return result
-    }
-
     // MARK: The transaction
 
-    /// Runs one change on the rows. A change that writes more than one statement runs in a
-    /// savepoint, so an error half-way leaves nothing of it.
+    /// Runs one change on the rows (in the core's shell, ``SQLChangeDriver``) and keeps it in the
+    /// journal. A change that writes more than one statement runs in a savepoint, so an error
+    /// half-way leaves nothing of it; inside a unit it needs none (the unit's undoes it).
     @discardableResult
     func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange?,
                    _ body: (any SQLiteRowChanges) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
-        try beginChanges()
-        generation &+= 1
-        let savepoint = !writesOnce && units.isEmpty
-        if savepoint { try execute("SAVEPOINT sift_change") }
-        let rows = self.rows
-        do throws(StoreError) {
-            let result = try body(rows)
-            if savepoint { try execute("RELEASE sift_change") }
-            hasChanges = true
-            if let entry = entry(result) {
-                if journal != nil {
-                    journal?.append(entry)
-                    if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
-                }
-            } else {
-                changesUnrecorded = true
+        let result = try changeRows(inSavepoint: !writesOnce && units.isEmpty) { () throws(StoreError) in try body(rows) }
+        if let entry = entry(result) {
+            if journal != nil {
+                journal?.append(entry)
+                if (journal?.count ?? 0) > Self.journalLimit { journal = nil }
             }
-            return result
-        } catch {
-            if savepoint, database.isInTransaction {
-                try? database.execute("ROLLBACK TO sift_change; RELEASE sift_change")
-            }
-            // A first change that failed leaves no transaction holding the write lock.
-            if !hasChanges && units.isEmpty && database.isInTransaction && !rows.hasChangedObjects {
-                try? database.execute("ROLLBACK")
-                rows.transactionEnded(committed: false)
-            }
-            transactionEnded()
-            throw failedChange(error)
+        } else {
+            changesUnrecorded = true
         }
+        return result
     }
 
     /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
     /// busy timeout), brings an older store's layout up to date, and reads where row keys
     /// continue.
-    func beginChanges() throws(StoreError) {
+    package func beginChanges() throws(StoreError) {
         guard !database.isInTransaction else { return }
         if let refusal = changesRefusal { throw refusal }
         try openCoreDataForWriting()
@@ -308,7 +211,7 @@ extension SQLiteStore {
         try? database.execute("PRAGMA cache_size = \(size)")
     }
 
-    private func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         do { try database.execute(sql) } catch { throw failedChange(error) }
     }
 
@@ -358,13 +261,70 @@ extension SQLiteStore {
     }
 }
 
-/// An open unit of changes (``SQLiteStore/performChanges(_:)``): whether it began with a
-/// savepoint (changes were pending, or it is nested), whether changes were pending then, and
-/// where the journal stood.
-struct ChangeUnit {
-    var savepoint: Bool
-    var hadChanges: Bool
-    var journalMark: Int
+/// The SQLite store's part of the change shell (``SQLChangeDriver``): its transaction begins
+/// with `BEGIN IMMEDIATE` and the layout's migration; an outermost unit with nothing pending
+/// takes no savepoint (undoing it is rolling back), and a change inside a unit none; every change
+/// and unit is kept in the journal, made again when SQLite rolls the transaction back on its own
+/// (so a unit's savepoint counts as held then: the journal took it again); a failed first
+/// change rolls back only if it left nothing changed (the rows may hold a migration's work).
+extension SQLiteStore: SQLChangeDriver {
+    package var isInTransaction: Bool { database.isInTransaction }
+
+    package func executeDirectly(_ sql: String) throws { try database.execute(sql) }
+
+    package func unitSavepoint(depth: Int) -> String? { hasChanges || depth > 0 ? "sift_unit" : nil }
+
+    /// Where the journal stands.
+    package var unitMark: Int { journal?.count ?? 0 }
+
+    package func unitBegan() { journal?.append(.unitBegan) }
+
+    package func unitReleased(_ unit: SQLChangeUnit<Int>) {
+        // Released, the unit's changes are the enclosing transaction's.
+        if let count = journal?.count, count > unit.mark { journal?.remove(at: unit.mark) }
+    }
+
+    package func rewindChanges(to mark: Int) {
+        if let count = journal?.count, count > mark { journal?.removeSubrange(mark...) }
+    }
+
+    package var unitOutlivesLostTransaction: Bool { true }
+
+    package func discardHeldChanges() {}
+
+    package func endFailedFirstChange() {
+        guard database.isInTransaction, !rows.hasChangedObjects else { return }
+        try? database.execute("ROLLBACK")
+        rows.transactionEnded(committed: false)
+    }
+
+    package func failedChangeError(_ error: StoreError) -> StoreError {
+        transactionEnded()
+        return failedChange(error)
+    }
+
+    package func prepareCommit() throws(StoreError) { try rows.validateChanges() }
+
+    package func commitError(_ error: any Error) -> StoreError { failedChange(error) }
+
+    package func committedChanges() -> StoreChanges? { changeCenter.hasObservers ? journaledChanges() : nil }
+
+    package func transactionCommitted() {
+        schemaBeforeTransaction = nil
+        transactionEnded()
+        rows.transactionEnded(committed: true)
+        journal = []
+        changesUnrecorded = false
+    }
+
+    package func rollBackTransaction() {
+        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        transactionEnded()
+        rows.transactionEnded(committed: false)
+        journal = []
+        changesUnrecorded = false
+        rereadSearchColumnPresence()
+    }
 }
 
 /// A change as the store received it (with the ID an insert was given), for making it again.

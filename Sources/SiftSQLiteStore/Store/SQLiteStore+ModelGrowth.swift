@@ -15,7 +15,7 @@ extension SQLiteStore: ModelGrowingStore {
         guard schema.isSiftLayout else {
             throw StoreError(.readOnly, "\(url?.lastPathComponent ?? "this database") was not created by Sift; its tables are not a model that grows")
         }
-        guard !hasChanges, !units.contains(where: \.savepoint) else {
+        guard !hasChanges, !units.contains(where: { $0.savepoint != nil }) else {
             throw StoreError(.invalidRequest, "entities are added to a store's model before other changes: save or roll back the pending ones first")
         }
         let grown = try grownModel(adding: entities)

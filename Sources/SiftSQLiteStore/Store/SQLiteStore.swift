@@ -102,7 +102,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// Whether the store was opened read-only (`open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`).
     let isOpenedReadOnly: Bool
     /// The open ``performChanges(_:)`` units, innermost last.
-    var units: [ChangeUnit] = []
+    package var units: [SQLChangeUnit<Int>] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
     /// (nil: too many to keep).
     var journal: [JournaledChange]? = []
@@ -112,8 +112,8 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public let changeCenter = StoreChangeCenter()
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships loaded in an earlier generation are read again.
-    package internal(set) var generation: UInt64 = 0
-    public internal(set) var hasChanges = false
+    package var generation: UInt64 = 0
+    public package(set) var hasChanges = false
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
     var readCacheSize: Int64?
