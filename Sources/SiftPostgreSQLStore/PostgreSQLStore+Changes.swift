@@ -155,7 +155,7 @@ extension PostgreSQLStore: SQLChangeDriver {
 
     /// A COMMIT that fails (a lost connection) ends the transaction: the changes are gone.
     package func commitError(_ error: any Error) -> StoreError {
-        transactionCommitted()
+        endTransaction()
         pendingChangesEnded()
         return Self.storeError(error).suffixed(" (the transaction could not be committed: the unsaved changes are lost)")
     }
@@ -163,15 +163,18 @@ extension PostgreSQLStore: SQLChangeDriver {
     /// The store does not record what its transaction changed.
     package func committedChanges() -> StoreChanges? { .unknown }
 
-    package func transactionCommitted() {
-        writing = false
-        rowDatabase.transactionEnded()
-    }
+    package func transactionCommitted() { endTransaction() }
 
     package func rollBackTransaction() {
         rowDatabase.discardInserts()
         // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
         if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }
+        endTransaction()
+    }
+
+    /// The transaction ended (committed, rolled back or lost): the store no longer writes, and
+    /// the row database drops what it held back or knew of the transaction.
+    private func endTransaction() {
         writing = false
         rowDatabase.transactionEnded()
     }
