@@ -59,7 +59,7 @@ import SiftStore
     /// The entity every row is, when the entity column is not read.
     @usableFromInline let onlyEntity: Entity?
     /// The widest row's number of attribute values, to reserve a batch's buffer.
-    package let widestRow: Int
+    @usableFromInline package let widestRow: Int
 
     /// The columns of one entity's attributes: names (shared by every object), indexes in the
     /// row, and the types they decode as; and the storage its objects share.

@@ -98,9 +98,16 @@ extension RowLayout {
         for entity in entities.values { entity.storage?.clearPrefetched() }
     }
 
+    /// Loads `prefetch` for a batch of `objects` read with this layout, replacing the previous
+    /// batch's. Call with `store.lock` held.
+    func loadPrefetched(_ prefetch: RelationshipPrefetch, of objects: ArraySlice<ManagedObject>, store: SQLiteStore) {
+        clearPrefetched()
+        prefetch.load(prefetchOwners(objects), store: store)
+    }
+
     /// What `RelationshipPrefetch` loads for `objects` read with this layout: each one's
     /// storage and row key.
-    func prefetchOwners(_ objects: [ManagedObject]) -> [RelationshipPrefetch.Owner] {
+    func prefetchOwners(_ objects: some Sequence<ManagedObject>) -> [RelationshipPrefetch.Owner] {
         let entities = self.entities
         return objects.compactMap { object in
             entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }

@@ -1,3 +1,4 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
@@ -80,133 +81,78 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     }
 }
 
-/// Steps one statement, decoding only the rows asked for; after each batch, loads the
-/// batch's prefetched relationships (`RelationshipPrefetch`), replacing the previous batch's.
+/// Steps one statement for the core's object stream (``SQLObjectStream``, which decodes only
+/// the rows asked for and, after each batch, loads the batch's prefetched relationships with
+/// `RelationshipPrefetch`, replacing the previous batch's). The cursor is the store's own type
+/// around the core's stream so that the stream's loop is specialized for SQLite's rows.
 struct SQLStatementCursor: FetchedObjectCursor {
-    let store: SQLiteStore
-    let layout: RowLayout
-    let prefetch: RelationshipPrefetch
-    private var statement: SQLiteStatement?
-    /// An error met after some objects of a batch (or in preparing the statement): the next
-    /// `next` throws it.
-    private var pending: (any Error)?
-    /// The batch's decoded rows, values and prefetch owners, kept for the next batch.
-    private var rows = DecodedRows()
-    private var values: [Value] = []
-    private var owners: [RelationshipPrefetch.Owner] = []
+    private var stream: SQLObjectStream<SQLiteStatementRows>
 
     init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
-        self.store = store
-        self.layout = layout
-        self.prefetch = prefetch
         store.lock.lock(); defer { store.lock.unlock() }
+        let rows = SQLiteStatementRows(store: store, layout: layout, relationshipPrefetch: prefetch)
         do {
             let statement = try store.database.prepare(sql)
             try statement.bind(sqlValues: bindings)
-            self.statement = statement
+            rows.statement = statement
+            stream = SQLObjectStream(driver: rows)
         } catch {
-            pending = store.translated(error)
+            stream = SQLObjectStream(driver: rows, failure: store.translated(error))
         }
     }
 
     mutating func next(_ count: Int) throws -> [ManagedObject] {
-        var objects: [ManagedObject] = []
-        try next(count, appendingTo: &objects)
-        return objects
+        try stream.next(count)
     }
 
     mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws {
-        if let pending {
-            self.pending = nil
-            throw pending
-        }
-        guard let statement else { return }
-        store.lock.lock(); defer { store.lock.unlock() }
-        // The batch's rows decode into one buffer of values, which its objects share. The
-        // buffers are the cursor's, kept from batch to batch: once the previous batch's objects
-        // are gone the values buffer is this cursor's alone and is emptied in place, so a batch
-        // allocates (and frees) no large block. (A kept object keeps its batch's buffer, and
-        // this batch gets a new one.)
-        values.removeAll(keepingCapacity: true)
-        values.reserveCapacity(Swift.min(count, 4096) &* layout.widestRow)
-        owners.removeAll(keepingCapacity: true)
-        let start = objects.count
-        // The previous row's entity, to tell the next row's without a look-up (kept without
-        // counting a reference per row).
-        var previous: SQLRowDecoder.Entity?
-        while rows.count < count {
-            let hasRow: Bool
-            do {
-                hasRow = try statement.step()
-            } catch {
-                self.statement = nil
-                // The objects read before the failure first; the error at the next call.
-                guard rows.isEmpty else {
-                    pending = store.translated(error)
-                    break
-                }
-                throw store.translated(error)
-            }
-            guard hasRow else {
-                self.statement = nil
-                break
-            }
-            let row = layout.decode(statement, previous: previous, appendingTo: &values)
-            if row.entity !== previous { previous = row.entity }
-            if !prefetch.isEmpty, let storage = row.entity.storage { owners.append(.init(storage: storage, key: row.key)) }
-            rows.append(row)
-        }
-        objects.reserveCapacity(objects.count &+ rows.count)
-        rows.moveAll { row in objects.append(store.managedObject(row, values: values[row.values])) }
-        if !prefetch.isEmpty, objects.count > start {
-            layout.clearPrefetched()
-            prefetch.load(owners, store: store)
-        }
-        if self.statement == nil {
-            // The last batch: what it decoded lives in its objects only.
-            rows = DecodedRows()
-            values = []
-            owners = []
-        }
+        try stream.next(count, appendingTo: &objects)
     }
 }
 
-/// A batch's decoded rows, kept by a cursor from batch to batch: rows are appended as they are
-/// decoded and moved (not copied) into their objects, so a row's ID and entity are not counted
-/// and released again, and no row is destroyed twice.
-final class DecodedRows {
-    private var base: UnsafeMutablePointer<SQLDecodedRow>?
-    private var capacity = 0
-    private(set) var count = 0
+/// The rows of one SQLite statement, stepped, for the core's object stream: the statement is
+/// let go at its last row or its error (translated, ``SQLiteStore/translated(_:)``). (A class:
+/// the stream's loop then holds one reference, not the layout's many.)
+final class SQLiteStatementRows: SQLRowStreamDriver {
+    let store: SQLiteStore
+    let layout: RowLayout
+    /// The relationships loaded with each batch.
+    let relationshipPrefetch: RelationshipPrefetch
+    /// The statement, until its last row or its error.
+    var statement: SQLiteStatement?
 
-    var isEmpty: Bool { count == 0 }
+    init(store: SQLiteStore, layout: RowLayout, relationshipPrefetch: RelationshipPrefetch) {
+        self.store = store
+        self.layout = layout
+        self.relationshipPrefetch = relationshipPrefetch
+    }
 
-    func append(_ row: consuming SQLDecodedRow) {
-        if count == capacity {
-            let grown = Swift.max(16, capacity &* 2)
-            let new = UnsafeMutablePointer<SQLDecodedRow>.allocate(capacity: grown)
-            if let base {
-                new.moveInitialize(from: base, count: count)
-                base.deallocate()
-            }
-            base = new
-            capacity = grown
+    var lock: NSRecursiveLock { store.lock }
+    var decoder: SQLRowDecoder { layout.decoder }
+    var prefetches: Bool { !relationshipPrefetch.isEmpty }
+
+    func nextRow() throws -> SQLiteRowReader? {
+        guard let statement else { return nil }
+        let hasRow: Bool
+        do {
+            hasRow = try statement.step()
+        } catch {
+            self.statement = nil
+            throw store.translated(error)
         }
-        (base! + count).initialize(to: row)
-        count &+= 1
+        guard hasRow else {
+            self.statement = nil
+            return nil
+        }
+        return SQLiteRowReader(statement)
     }
 
-    /// Moves every row, in order, into `body`, leaving none.
-    func moveAll(_ body: (consuming SQLDecodedRow) -> Void) {
-        guard let base else { return }
-        let rows = count
-        count = 0
-        for index in 0..<rows { body((base + index).move()) }
+    func object(_ row: consuming SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
+        store.managedObject(row, values: values)
     }
 
-    deinit {
-        base?.deinitialize(count: count)
-        base?.deallocate()
+    func prefetch(_ objects: ArraySlice<ManagedObject>) {
+        layout.loadPrefetched(relationshipPrefetch, of: objects, store: store)
     }
 }
 
@@ -260,8 +206,7 @@ struct SQLiteKeyListDriver: SQLKeyListDriver {
 
     func prefetch(_ objects: [ManagedObject]) {
         guard !relationshipPrefetch.isEmpty else { return }
-        layout.clearPrefetched()
-        relationshipPrefetch.load(layout.prefetchOwners(objects), store: sqliteStore)
+        layout.loadPrefetched(relationshipPrefetch, of: objects[...], store: sqliteStore)
     }
 }
 
