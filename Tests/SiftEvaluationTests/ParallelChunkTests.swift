@@ -120,7 +120,7 @@ struct ParallelChunkTests {
     func largeChunks(_ chunkBytes: Int, _ piped: Bool) throws {
         let text = Self.manyLines(700_000)
         let chunks = piped ? try Self.pipedChunks(text, chunkBytes: chunkBytes) : try Self.chunks(text, chunkBytes: chunkBytes)
-        try Self.expect(chunks, of: text, chunkBytes: chunkBytes)
+        try Self.expect(chunks, of: text, chunkBytes: chunkBytes, piped: piped)
         // From a file every chunk but the last ends at the last newline within the chunk size.
         if !piped {
             for case .bytes(let bytes, _, false) in chunks { #expect(bytes.count <= chunkBytes && bytes.count > chunkBytes - 200) }
@@ -131,7 +131,12 @@ struct ParallelChunkTests {
         try expect(try Self.chunks(text, chunkBytes: chunkBytes), of: text, chunkBytes: chunkBytes)
     }
 
-    static func expect(_ chunks: [LineChunks.Chunk], of text: String, chunkBytes: Int) throws {
+    /// - Parameter piped: whether the chunks were read from a pipe. The last of them may then
+    ///   not say so: when the reader catches up with a writer that has not closed the pipe yet,
+    ///   the lines read are a chunk at once, and the end comes after it (a loaded machine's
+    ///   writer thread does this at any point; the readers of the chunks take an end without a
+    ///   last chunk). A chunk that says it is the last still must be.
+    static func expect(_ chunks: [LineChunks.Chunk], of text: String, chunkBytes: Int, piped: Bool = false) throws {
         var joined: [UInt8] = []
         for (i, chunk) in chunks.enumerated() {
             guard case .bytes(let bytes, let isFirst, let isLast) = chunk else {
@@ -139,7 +144,9 @@ struct ParallelChunkTests {
                 continue
             }
             #expect(isFirst == (i == 0))
-            #expect(isLast == (i == chunks.count - 1))
+            if isLast || !piped {
+                #expect(isLast == (i == chunks.count - 1))
+            }
             if !isLast { #expect(bytes.last == 0x0A) }
             #expect(!bytes.isEmpty)
             // No chunk ends before a newline it could have ended at within its size.
