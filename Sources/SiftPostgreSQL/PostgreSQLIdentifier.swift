@@ -15,12 +15,14 @@ public enum PostgreSQLIdentifier {
 }
 
 extension String {
-    /// The string with every `target` character replaced by `replacement`.
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    /// The string with every `target` scalar replaced by `replacement`. (Scalars, not
+    /// characters: a quote followed by a combining mark is one `Character`, which is not a
+    /// quote, but the server reads the quote and then the mark.)
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
         var out = ""
         out.reserveCapacity(utf8.count)
-        for c in self {
-            if c == target { out += replacement } else { out.append(c) }
+        for scalar in unicodeScalars {
+            if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }

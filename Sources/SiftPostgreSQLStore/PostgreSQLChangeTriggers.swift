@@ -88,7 +88,7 @@ enum PostgreSQLChangeTriggers {
     /// The statements creating the triggers of `table` (named ``triggerPrefix`` + the event).
     static func triggerSQL(table: String, idColumn: String?, keyColumn: String?) -> [String] {
         let on = "ON \(q(table))"
-        let call = "EXECUTE PROCEDURE \(function)(\([idColumn, keyColumn].compactMap { $0 }.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")))"
+        let call = "EXECUTE PROCEDURE \(function)(\([idColumn, keyColumn].compactMap { $0 }.map(SQLStringLiteral.quoted).joined(separator: ", ")))"
         return [
             "CREATE TRIGGER \(triggerPrefix)insert AFTER INSERT \(on) REFERENCING NEW TABLE AS sift_new FOR EACH STATEMENT \(call)",
             "CREATE TRIGGER \(triggerPrefix)update AFTER UPDATE \(on) REFERENCING OLD TABLE AS sift_old NEW TABLE AS sift_new FOR EACH STATEMENT \(call)",

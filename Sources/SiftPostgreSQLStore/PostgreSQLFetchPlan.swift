@@ -181,6 +181,6 @@ struct PostgreSQLFetchPlan: SQLPlannedFetch {
 extension PostgreSQLStore {
     /// A `text[]` literal of names (each quoted, so any name is itself), sent as a parameter.
     static func textArrayLiteral(_ names: [String]) -> String {
-        "{" + names.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        "{" + names.map { "\"" + $0.replacingScalars(["\\": "\\\\", "\"": "\\\""]) + "\"" }.joined(separator: ",") + "}"
     }
 }

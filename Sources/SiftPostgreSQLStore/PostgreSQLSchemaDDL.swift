@@ -101,7 +101,7 @@ package enum PostgreSQLSchemaDDL {
         var made: Set<String> = []
         for entity in root.entityAndSubentities.compactMap(model.entity(named:)) {
             let filter = entity.name == root.name ? "" :
-                " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")))"
+                " WHERE \(q(SQLSchema.entityColumn)) IN (\(entity.entityAndSubentities.map(SQLStringLiteral.quoted).joined(separator: ", ")))"
             for columns in entity.indexes + entity.uniquenessConstraints where !columns.isEmpty {
                 let keys = columns.map { column -> String in
                     let read = switch types[column] {

@@ -9,6 +9,8 @@ import Testing
         (#"""#, #""""""#),
         ("select", #""select""#),
         ("naïve; DROP TABLE x; --", #""naïve; DROP TABLE x; --""#),
+        // A quote and a combining mark are one Character; the quote is still doubled.
+        ("a\"\u{301}b", "\"a\"\"\u{301}b\""),
     ])
     func quoted(name: String, expected: String) {
         #expect(PostgreSQLIdentifier.quoted(name) == expected)
@@ -24,5 +26,18 @@ import Testing
         #expect(try connection.scalar("SELECT \(column) FROM \(table)") == .text("ok"))
         #expect(try connection.scalar("SELECT relname FROM pg_class WHERE relname = $1", [.text(#"we"ird table"#)]) == .text(#"we"ird table"#))
         #expect(PostgreSQLIdentifier.qualified(schema: "s", name: #"t""#) == #""s"."t""""#)
+    }
+}
+
+@Suite struct PostgreSQLValueLiteralTests {
+    /// A text value printed as a literal doubles every quote, also one a combining mark follows
+    /// (one `Character` with the quote, which the server reads as a quote and a mark).
+    @Test(arguments: [
+        ("it's", "'it''s'"),
+        ("x'\u{301}y", "'x''\u{301}y'"),
+        ("''", "''''''"),
+    ])
+    func textLiteral(text: String, expected: String) {
+        #expect(PostgreSQLValue.text(text).description == expected)
     }
 }

@@ -49,6 +49,36 @@ import Testing
         }
     }
 
+    /// Entity names are written into SQL as literals where a statement tests a shared column's
+    /// rows by entity (`"_entity" IN ('Cat')`): each quote is doubled, also one a combining mark
+    /// follows (one `Character` with the quote, which Foundation's `replacingOccurrences` left
+    /// single, so the statement failed or read another entity's rows).
+    @Test func entityNamesWithQuotesAreWrittenAsLiterals() throws {
+        let cat = "Cat'\u{301}) OR 1=1 --"
+        let json = """
+        {"name": "Pets", "entities": [
+          {"name": "Pet", "attributes": [{"name": "n", "type": "Integer 64"}]},
+          {"name": "\(cat)", "parent": "Pet",
+           "relationships": [{"name": "owner", "destination": "Owner", "inverse": "cats"}]},
+          {"name": "Dog", "parent": "Pet",
+           "relationships": [{"name": "owner", "destination": "Owner", "inverse": "dogs"}]},
+          {"name": "Owner", "relationships": [
+            {"name": "cats", "destination": "\(cat)", "toMany": true, "inverse": "owner"},
+            {"name": "dogs", "destination": "Dog", "toMany": true, "inverse": "owner"}]}
+        ]}
+        """
+        let store = try SQLiteStore.inMemory(model: try JSONModelFormat.read(Data(json.utf8)))
+        _ = try store.insert(entity: "Owner", id: ObjectID("o"), attributes: [:], relationships: [:])
+        _ = try store.insert(entity: cat, id: ObjectID("c"), attributes: ["n": .int(1)], relationships: ["owner": [ObjectID("o")]])
+        _ = try store.insert(entity: "Dog", id: ObjectID("d"), attributes: ["n": .int(2)], relationships: ["owner": [ObjectID("o")]])
+        try store.save()
+        let owner = try #require(store.object(with: ObjectID("o")))
+        #expect(owner.destinationIDs(of: "cats") == [ObjectID("c")])
+        #expect(owner.destinationIDs(of: "dogs") == [ObjectID("d")])
+        let request = try FetchRequest(entityName: "Owner", predicate: "cats.@count == 1 AND dogs.@count == 1")
+        #expect(try store.fetch(request).objectIDs == [ObjectID("o")])
+    }
+
     @Test func hostileStringsAreStoredAndFoundIntact() throws {
         let store = try SQLTestModel.store()
         for (index, text) in Self.hostile.enumerated() {

@@ -138,7 +138,7 @@ extension SQLDialect {
     package func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
 
     /// `'text'`, with `'` doubled.
-    package func string(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    package func string(_ text: String) -> String { SQLStringLiteral.quoted(text) }
 
     package func column(_ quoted: String, table: String?, name: String) -> String? { quoted }
 

@@ -17,13 +17,7 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
         case .null: return "NULL"
         case .integer(let i): return String(i)
         case .real(let d): return "\(d)"
-        case .text(let s):
-            var out = "'"
-            for c in s.unicodeScalars {
-                if c == "'" { out.unicodeScalars.append(c) }
-                out.unicodeScalars.append(c)
-            }
-            return out + "'"
+        case .text(let s): return SQLStringLiteral.quoted(s)
         case .blob(let bytes):
             let hex = "0123456789ABCDEF".utf8.map { $0 }
             var out = "X'"

@@ -96,7 +96,7 @@ public struct SQLSchema: Sendable {
         let literals = test.values.map { value -> String in
             switch value {
             case .integer(let number): String(number)
-            case .text(let name): "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+            case .text(let name): SQLStringLiteral.quoted(name)
             default: "NULL"
             }
         }

@@ -131,6 +131,6 @@ package enum SchemaDDL {
 
     /// An entity name as a SQL string literal (names come from the model, never from a query).
     package static func literal(_ name: String) -> String {
-        "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+        SQLStringLiteral.quoted(name)
     }
 }

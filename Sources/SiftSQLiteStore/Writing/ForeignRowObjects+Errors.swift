@@ -206,7 +206,7 @@ extension ForeignRowObjects {
         case .null: "NULL"
         case .integer(let i): String(i)
         case .real(let d): String(d)
-        case .text(let t): "'" + t.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let t): SQLStringLiteral.quoted(t)
         case .blob(let b): "x'" + b.map { String(format: "%02x", $0) }.joined() + "'"
         }
     }
