@@ -306,24 +306,14 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
-        guard !id.rawValue.utf8.contains(0) else { return nil }
-        var seen: Set<String> = []
-        for entity in model.entities where entity.parent == nil {
-            guard let table = schema.table(for: entity.name), seen.insert(table.table).inserted else { continue }
-            let layout = PostgreSQLRowLayout(table: table, schema: schema, alias: "t0", store: self)
-            let column: String, parameter: PostgreSQLValue
-            switch table.objectID {
-            case .column(let name):
-                (column, parameter) = (name, .text(id.rawValue))
-            case .primaryKey, .entityAndKey:
-                guard let (key, _) = table.objectID.key(of: id.rawValue) else { continue }
-                (column, parameter) = (table.primaryKey, .int64(key))
-            }
-            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(table.table)) AS \"t0\" WHERE \"t0\".\(q(column)) = $1"
-            guard let row = try? read({ () throws(StoreError) in try query(sql, [parameter]) }).first else { continue }
+        return SQLObjectLookup.object(with: id, in: schema) { lookup in
+            // (An ID holding a NUL byte cannot be sent: it names no row.)
+            guard let parameters = PostgreSQLFetchPlan.sent([lookup.binding]) else { return nil }
+            let layout = PostgreSQLRowLayout(table: lookup.table, schema: schema, alias: "t0", store: self)
+            let sql = lookup.sql(selecting: layout.columns, placeholder: "$1")
+            guard let row = try? read({ () throws(StoreError) in try query(sql, parameters) }).first else { return nil }
             return try? layout.object(row)
         }
-        return nil
     }
 
     /// The destinations of a relationship of the row with `key`, in order.

@@ -379,39 +379,23 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
 
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
-        for table in Set(schema.tables.values.map(\.table)).sorted() {
-            guard var entityTable = schema.tables.values.first(where: { $0.table == table && $0.entity.parent == nil }) else { continue }
-            if let foreign, !entityTable.typesAreRead {
-                // (Only the table the ID names is read.)
-                if case .primaryKey(let prefix) = entityTable.objectID, !id.rawValue.hasPrefix(prefix) { continue }
-                guard let read = (try? foreign.read([table], in: database))?.table(for: entityTable.entity.name), read.typesAreRead else { continue }
-                entityTable = read
+        return SQLObjectLookup.object(with: id, in: schema) { lookup in
+            var table = lookup.table
+            if let foreign, !table.typesAreRead {
+                // (Only the tables the ID may name are read.)
+                guard let read = (try? foreign.read([table.table], in: database))?.table(for: table.entity.name), read.typesAreRead else { return nil }
+                table = read
             }
+            // (The schema as it is now, with the table's types just read.)
             let schema = self.schema
-            let layout = RowLayout(table: entityTable, schema: schema, alias: "t0", store: self)
-            let condition: String
-            let binding: SQLValue
-            switch entityTable.objectID {
-            case .column(let column):
-                condition = SQLIdentifier.qualified("t0", column) + " = ?1"
-                binding = .text(id.rawValue)
-            case .primaryKey, .entityAndKey:
-                guard let (key, entity) = entityTable.objectID.key(of: id.rawValue),
-                      entity.map(entityTable.hierarchyEntityNames.contains) ?? true else { continue }
-                condition = SQLIdentifier.qualified("t0", entityTable.primaryKey) + " = ?1"
-                binding = .integer(key)
-            }
-            let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) AS \"t0\" WHERE \(condition)"
-            guard let statement = try? database.cachedStatement(sql), (try? statement.bind(sqlValues: [binding])) != nil,
-                  (try? statement.step()) == true else { continue }
+            let layout = RowLayout(table: table, schema: schema, alias: "t0", store: self)
+            guard let statement = try? database.cachedStatement(lookup.sql(selecting: layout.columns, placeholder: "?1")),
+                  (try? statement.bind(sqlValues: [lookup.binding])) != nil, (try? statement.step()) == true else { return nil }
             // Reset once read: a statement left on its row keeps a read open (and a migration
             // from dropping tables).
             defer { statement.reset() }
-            let object = managedObject(decoding: statement, with: layout)
-            // (A Core Data ID names the row's entity too: `…/Note/p3` is not the folder 3.)
-            return object.objectID == id ? object : nil
+            return managedObject(decoding: statement, with: layout)
         }
-        return nil
     }
 
     /// The object of the row the statement is on, decoded with `layout` (a buffer of its own).
