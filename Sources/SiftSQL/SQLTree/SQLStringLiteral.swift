@@ -3,17 +3,24 @@
 /// DDL statement) and the compiler's own constants are written as literals; a user's values are
 /// bound, never pasted into SQL text.
 package enum SQLStringLiteral {
-    /// `text` as a SQL string literal. The quotes are found scalar by scalar: a quote followed by
-    /// a combining mark is one `Character` (and Foundation's `replacingOccurrences(of: "'", …)`
-    /// leaves it as it is), but an engine reads the quote, then the mark.
-    package static func quoted(_ text: String) -> String {
-        var out = "'"
+    /// `text` as a SQL string literal.
+    package static func quoted(_ text: String) -> String { enclosed(text, in: "'") }
+
+    /// `text` between two `quote`s, each `quote` in it doubled: the SQL standard's quoting of
+    /// string literals (`'`) and identifiers (`"`, ``SQLIdentifier/quoted(_:)``).
+    ///
+    /// The quotes are found scalar by scalar: a quote followed by a combining mark is one
+    /// `Character` (and Foundation's `replacingOccurrences(of: "'", …)` leaves it as it is), but
+    /// an engine reads the quote, then the mark.
+    package static func enclosed(_ text: String, in quote: Unicode.Scalar) -> String {
+        var out = ""
         out.reserveCapacity(text.utf8.count + 2)
+        out.unicodeScalars.append(quote)
         for scalar in text.unicodeScalars {
-            if scalar == "'" { out.unicodeScalars.append(scalar) }
+            if scalar == quote { out.unicodeScalars.append(scalar) }
             out.unicodeScalars.append(scalar)
         }
-        out.unicodeScalars.append("'")
+        out.unicodeScalars.append(quote)
         return out
     }
 }

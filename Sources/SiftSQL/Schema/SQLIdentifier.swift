@@ -3,16 +3,7 @@
 /// predicate or an argument is ever pasted into SQL text.
 package enum SQLIdentifier {
     /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
-    package static func quoted(_ name: String) -> String {
-        var out = "\""
-        out.reserveCapacity(name.utf8.count + 2)
-        for scalar in name.unicodeScalars {
-            if scalar == "\"" { out.unicodeScalars.append(scalar) }
-            out.unicodeScalars.append(scalar)
-        }
-        out.unicodeScalars.append("\"")
-        return out
-    }
+    package static func quoted(_ name: String) -> String { SQLStringLiteral.enclosed(name, in: "\"") }
 
     /// `alias.column`, both quoted.
     package static func qualified(_ alias: String, _ column: String) -> String {
