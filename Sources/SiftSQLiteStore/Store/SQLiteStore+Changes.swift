@@ -44,14 +44,14 @@ extension SQLiteStore {
         }
     }
 
-    /// Not kept in the journal (``SlotInsertingStore``): an import's rows, which any error undoes
-    /// whole, and which would hold the memory of 100,000 rows.
     /// In a database Sift did not create, where a to-one is the row's foreign key column.
     package var keepsToOnesInRows: Bool { foreign != nil }
     /// Not in Core Data's layout, where each object's ID is its table's key
     /// (`x-coredata://…/p<Z_PK>`), which the store takes from `Z_PRIMARYKEY`.
     package var keepsGivenObjectIDs: Bool { coreData == nil }
 
+    /// Not kept in the journal (``SlotInsertingStore``): an import's rows, which any error undoes
+    /// whole, and which would hold the memory of 100,000 rows.
     package func insert(entityPosition: Int, id: ObjectID?, values: [SlotValue]) throws(StoreError) -> ObjectID {
         try change(writesOnce: true, journal: { _ in nil }) {
             (rows: any SQLiteRowChanges) throws(StoreError) in
