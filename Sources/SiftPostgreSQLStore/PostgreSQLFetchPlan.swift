@@ -181,6 +181,6 @@ struct PostgreSQLFetchPlan: SQLPlannedFetch {
 extension PostgreSQLStore {
     /// A `text[]` literal of names (each quoted, so any name is itself), sent as a parameter.
     static func textArrayLiteral(_ names: [String]) -> String {
-        "{" + names.map { "\"" + $0.replacingScalars(["\\": "\\\\", "\"": "\\\""]) + "\"" }.joined(separator: ",") + "}"
+        "{" + names.map { "\"" + $0.replacingScalar("\\", with: "\\\\").replacingScalar("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }
 }

@@ -91,6 +91,6 @@ struct CSVWriter: RecordRenderer, SectionStream {
     static func field(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
         else { return text }
-        return "\"" + text.replacingScalars(["\"": "\"\""]) + "\""
+        return "\"" + text.replacingScalar("\"", with: "\"\"") + "\""
     }
 }

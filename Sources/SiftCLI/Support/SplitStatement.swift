@@ -25,6 +25,6 @@ enum SplitStatement {
     /// A word as the shell reads it back as one argument: in single quotes, a single quote
     /// written '\''.
     static func quote(_ text: String) -> String {
-        "'" + text.replacingScalars(["'": #"'\''"#]) + "'"
+        "'" + text.replacingScalar("'", with: #"'\''"#) + "'"
     }
 }

@@ -137,6 +137,6 @@ package enum PostgreSQLTextFunctions {
     /// `standard_conforming_strings` when the function's body is parsed (at its first call in
     /// each session) — for the regular expressions' `\u` escapes, and `translate`'s backslash.
     private static func escapedLiteral(_ text: String) -> String {
-        "E'" + text.replacingScalars(["\\": "\\\\", "'": "''"]) + "'"
+        "E'" + text.replacingScalar("\\", with: "\\\\").replacingScalar("'", with: "''") + "'"
     }
 }

@@ -1,3 +1,5 @@
+import SiftEvaluation
+
 /// SQL string literals, written the one way every engine Sift speaks to reads them: `'text'`,
 /// each `'` doubled. Only names from the model or the catalogue (an entity's name in a test or a
 /// DDL statement) and the compiler's own constants are written as literals; a user's values are
@@ -13,14 +15,7 @@ package enum SQLStringLiteral {
     /// `Character` (and Foundation's `replacingOccurrences(of: "'", …)` leaves it as it is), but
     /// an engine reads the quote, then the mark.
     package static func enclosed(_ text: String, in quote: Unicode.Scalar) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 2)
-        out.unicodeScalars.append(quote)
-        for scalar in text.unicodeScalars {
-            if scalar == quote { out.unicodeScalars.append(scalar) }
-            out.unicodeScalars.append(scalar)
-        }
-        out.unicodeScalars.append(quote)
-        return out
+        let mark = String(quote)
+        return mark + text.replacingScalar(quote, with: mark + mark) + mark
     }
 }

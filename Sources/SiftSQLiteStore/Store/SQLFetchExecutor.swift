@@ -115,8 +115,7 @@ struct SQLFetchExecutor: SQLFetchDriver {
         var batch: [ManagedObject] = []
         func filterBatch() throws {
             guard !batch.isEmpty else { return }
-            layout.clearPrefetched()
-            prefetch.load(layout.prefetchOwners(batch), store: store)
+            layout.loadPrefetched(prefetch, of: batch[...], store: store)
             for object in batch { try body(object) }
             batch.removeAll(keepingCapacity: true)
         }
