@@ -34,6 +34,18 @@ extension SQLSchema {
         return .function(.standard(.coalesce), [own, .subquery(select)])
     }
 
+    /// ``toOneKey(of:in:column:alias:innerAlias:)`` as `dialect`'s text, for the statements a
+    /// store writes by hand (the inner alias `"i"`): `"s"."ZCLOUDSTATE"`, or `coalesce(…)` for a
+    /// one-to-one kept on the other side. It binds nothing (the entity test's values are
+    /// literals), so statements that number their own parameters keep their numbers.
+    package func toOneKeySQL(of relationship: String, in table: EntityTable, column: String, alias: String, dialect: some SQLDialect) -> String {
+        let renderer = SQLRenderer(dialect)
+        let text = renderer.render(toOneKey(of: relationship, in: table, column: column, alias: alias, innerAlias: "i"))
+        assert(renderer.bindings.isEmpty, "a to-one's key binds no value")
+        assert(renderer.unsupported.isEmpty, "every dialect spells a to-one's key")
+        return text
+    }
+
     private func pointingBack(_ relationship: String, in table: EntityTable) -> (column: String, destination: EntityTable)? {
         guard let column = table.inverseKeyColumns[relationship],
               let description = table.entity.relationship(named: relationship),
