@@ -330,23 +330,13 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination) else { return found }
         let root = model.entity(named: destination.entity.rootEntity).flatMap { schema.table(for: $0.name) } ?? destination
         let layout = PostgreSQLRowLayout(table: root, schema: schema, alias: "d", store: self)
-        // The owner's key comes last, after the columns the layout decodes.
-        let columns = layout.columns.joined(separator: ", ")
-        // Row keys: `"_pk"` in a Sift store, each table's key in a database read from its catalog.
-        let key0 = q(root.primaryKey)
-        let sql: String
-        switch storage {
-        case .foreignKey(let column, let destinationTable, let destinationKey):
-            sql = "SELECT \(columns), \"s\".\(q(table.primaryKey)) FROM \(q(table.table)) AS \"s\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(q(destinationKey)) = \"s\".\(q(column)) WHERE \"s\".\(q(table.primaryKey)) = ANY($1)"
-        case .inverseForeignKey(let column, let destinationTable, _, _):
-            // (Only the destination's rows: other entities' may hold keys in the same column.)
-            let test = schema.inverseEntityTestSQL(column: column, destination: destination, alias: "d")
-            sql = "SELECT \(columns), \"d\".\(q(column)) FROM \(q(destinationTable)) AS \"d\" WHERE \"d\".\(q(column)) = ANY($1)\(test) ORDER BY \"d\".\(key0)"
-        case .joinTable(let name, let destinationTable, let join):
-            sql = "SELECT \(columns), \"j\".\(q(join.owner)) FROM \(q(name)) AS \"j\" JOIN \(q(destinationTable)) AS \"d\" ON \"d\".\(key0) = \"j\".\(q(join.target)) WHERE \"j\".\(q(join.owner)) = ANY($1) ORDER BY \"j\".\(q(join.owner)), \"j\".\(q(join.order))"
-        }
+        // (The owner's key comes last, after the columns the layout decodes.)
+        let reading = SQLRelationshipRead(relationship, of: table, held: storage, destination: root, selecting: layout.columns,
+                                          owners: .many(keys: "= ANY($1)"), schema: schema, dialect: dialect)
+        let sql = reading.sql
         let result = try read { () throws(StoreError) in try query(sql, [PostgreSQLRowObjects.keyArray(keys)]) }
         let ownerColumn = layout.columns.count
+        assert(reading.ownerColumn == ownerColumn, "the owner's key follows the destination's columns")
         for row in result {
             guard let owner = row[ownerColumn].int64Value else { continue }
             found[owner, default: []].append(try layout.object(row))

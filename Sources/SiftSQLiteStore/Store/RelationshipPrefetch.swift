@@ -9,23 +9,11 @@ import SiftStore
 /// batch of fetched objects, one query per relationship for the whole batch (in chunks of at
 /// most `RowKeyLists.limit` owner keys), instead of one query per object when each is read.
 ///
-/// The owners' row keys are bound as parameters; the destinations come back with their
-/// owner's key in an extra last column, in the order `SQLiteStore.destinations(of:from:key:)`
-/// gives them for one owner, so a prefetched relationship reads exactly as an unprefetched one:
-///
-///     -- a to-one (this row's column holds the destination's key)
-///     SELECT <destination columns>, "s"."_pk" FROM "Book" AS "s"
-///       JOIN "Author" AS "d" ON "d"."_pk" = "s"."author" WHERE "s"."_pk" IN (?1, ?2, …)
-///     -- a to-many held by the destination's to-one column
-///     SELECT <destination columns>, "d"."author" FROM "Book" AS "d"
-///       WHERE "d"."author" IN (?1, ?2, …) ORDER BY "d"."_pk"
-///     -- (… whose column holds another column than the key, in a database Sift did not create)
-///     SELECT <destination columns>, "s"."_pk" FROM "Artist" AS "s"
-///       JOIN "Album" AS "d" ON "d"."ArtistCode" = "s"."Code" WHERE "s"."_pk" IN (?1, …) ORDER BY "d"."_pk"
-///     -- a to-many held in a join table
-///     SELECT <destination columns>, "j"."_owner" FROM "Book.tags" AS "j"
-///       JOIN "Tag" AS "d" ON "d"."_pk" = "j"."_target" WHERE "j"."_owner" IN (?1, ?2, …)
-///       ORDER BY "j"."_owner", "j"."_position"
+/// The owners' row keys are bound as parameters (`IN (?1, ?2, …)`); the destinations come back
+/// with their owner's key in an extra last column, in the order
+/// `SQLiteStore.destinations(of:from:key:)` gives them for one owner (both are the core's
+/// ``SQLRelationshipRead``, which shows the queries), so a prefetched relationship reads
+/// exactly as an unprefetched one.
 ///
 /// The destinations are kept in the owners' shared `SQLObjectStorage` (every owner of the
 /// batch gets an entry, an empty one for a nil to-one or an empty to-many), replacing the
@@ -34,17 +22,9 @@ import SiftStore
 /// storage of the layout they were read with). Paths sharing a first step load it once.
 ///
 /// `relationshipCountsForPrefetching` loads only the number of each owner's destinations of a
-/// to-many relationship, one grouped query per relationship for the batch (an owner with none
-/// is not in the rows, and counts 0):
-///
-///     -- held by the destination's to-one column
-///     SELECT "d"."author", count(*) FROM "Book" AS "d" WHERE "d"."author" IN (?1, ?2, …) GROUP BY "d"."author"
-///     -- (… whose column holds another column than the key)
-///     SELECT "s"."_pk", count(*) FROM "Artist" AS "s" JOIN "Album" AS "d" ON "d"."ArtistCode" = "s"."Code"
-///       WHERE "s"."_pk" IN (?1, …) GROUP BY "s"."_pk"
-///     -- held in a join table
-///     SELECT "j"."_owner", count(*) FROM "Book.tags" AS "j" JOIN "Tag" AS "d" ON "d"."_pk" = "j"."_target"
-///       WHERE "j"."_owner" IN (?1, ?2, …) GROUP BY "j"."_owner"
+/// to-many relationship, one grouped query per relationship for the batch
+/// (``SQLRelationshipRead/countSQL(_:of:held:destination:keys:schema:dialect:)``; an owner with
+/// none is not in the rows, and counts 0).
 ///
 /// Only objects read a batch at a time by iteration (`SQLStatementCursor`, `SQLKeyListSource`'s
 /// cursor) are prefetched: random access (`object(at:)`) reads each object's relationships
@@ -181,13 +161,6 @@ struct RelationshipPrefetch: Sendable {
             }
         }
 
-        /// What else a destination row must pass for a to-many read through its inverse's
-        /// column (``SQLSchema/inverseEntityTestSQL(column:destination:alias:)``), as SQL text.
-        func elementTest(_ schema: SQLSchema) -> String {
-            guard case .inverseForeignKey(let column, _, _, _) = held, let destination = schema.table(for: relationship.destination) else { return "" }
-            return schema.inverseEntityTestSQL(column: column, destination: destination, alias: "d")
-        }
-
         /// Reads the destinations of every owner, keeps them in the owners' storages, and
         /// returns the distinct destinations (for the next step of a dotted path).
         func load(_ name: String, store: SQLiteStore) throws -> [Owner] {
@@ -202,12 +175,13 @@ struct RelationshipPrefetch: Sendable {
             var values: [Value] = []
             var destinations: [Owner] = []
             let ownerColumn = Int32(layout.columns.count)
-            let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
+                let read = SQLRelationshipRead(relationship, of: table, held: held, destination: layout.table, selecting: layout.columns,
+                                               owners: .many(keys: RowKeyLists.inList(chunk.count)), schema: store.schema, dialect: SQLiteDialect())
+                assert(read.ownerColumn == Int(ownerColumn), "the owner's key follows the destination's columns")
                 // (Cached: a batch's chunks mostly have the same number of keys, so the same SQL,
                 // whose up to 1,000 numbered parameters cost SQLite a quadratic parse.)
-                let statement = try store.database.cachedStatement(Self.sql(held, of: relationship.name, from: table, schema: store.schema, layout: layout,
-                                                                            count: chunk.count, test: test))
+                let statement = try store.database.cachedStatement(read.sql)
                 defer { statement.reset() }
                 try statement.bind(sqlValues: chunk.bindings)
                 while try statement.step() {
@@ -246,9 +220,9 @@ struct RelationshipPrefetch: Sendable {
         func loadCounts(_ name: String, store: SQLiteStore) throws {
             var byOwner: [Int64: Int] = [:]
             for key in keys { byOwner[key] = 0 }
-            let test = elementTest(store.schema)
             for chunk in RowKeyLists.chunks(keys) {
-                guard let sql = Self.countSQL(held, from: table, destination: store.destinationLayout(of: relationship), count: chunk.count, test: test) else { return }
+                guard let sql = SQLRelationshipRead.countSQL(relationship, of: table, held: held, destination: store.destinationLayout(of: relationship)?.table,
+                                                             keys: RowKeyLists.inList(chunk.count), schema: store.schema, dialect: SQLiteDialect()) else { return }
                 let statement = try store.database.cachedStatement(sql)
                 defer { statement.reset() }
                 try statement.bind(sqlValues: chunk.bindings)
@@ -262,57 +236,6 @@ struct RelationshipPrefetch: Sendable {
                 var own: [Int64: Int] = [:]
                 for key in keys { own[key] = byOwner[key] ?? 0 }
                 storage.setPrefetchedCounts(name, own)
-            }
-        }
-
-        /// The query counting the destinations of `count` owners (`?1` … `?count`): rows of
-        /// owner key and count, for the owners with any; the rows `destinations(of:from:key:)`
-        /// reads, counted. Nil for a to-one relationship (held in the owner's own column).
-        static func countSQL(_ held: RelationshipStorage, from table: EntityTable, destination layout: RowLayout?, count: Int, test: String) -> String? {
-            let list = RowKeyLists.inList(count)
-            let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
-            let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
-            switch held {
-            case .foreignKey:
-                return nil
-            case .inverseForeignKey(let column, let destinationTable, let heldKey, _):
-                let foreignKey = SQLIdentifier.qualified("d", column)
-                if heldKey == table.primaryKey {
-                    return "SELECT \(foreignKey), count(*) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list)\(test) GROUP BY \(foreignKey)"
-                }
-                return "SELECT \(sourceKey), count(*) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey))\(test) WHERE \(sourceKey) \(list) GROUP BY \(sourceKey)"
-            case .joinTable(let name, let destinationTable, let join):
-                guard let layout else { return nil }
-                let owner = SQLIdentifier.qualified("j", join.owner)
-                let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
-                return "SELECT \(owner), count(*) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) GROUP BY \(owner)"
-            }
-        }
-
-        /// The query reading the destinations of `count` owners (`?1` … `?count`), each row
-        /// ending with its owner's key; owners' destinations in `destinations(of:from:key:)`'s order.
-        static func sql(_ held: RelationshipStorage, of name: String, from table: EntityTable, schema: SQLSchema, layout: RowLayout,
-                        count: Int, test: String) -> String {
-            let columns = layout.columns.joined(separator: ", ")
-            let destinationKey = SQLIdentifier.qualified("d", layout.table.primaryKey)
-            let list = RowKeyLists.inList(count)
-            let source = "\(SQLIdentifier.quoted(table.table)) AS \"s\""
-            let sourceKey = SQLIdentifier.qualified("s", table.primaryKey)
-            switch held {
-            case .foreignKey(let column, let destinationTable, let key):
-                // (A one-to-one Core Data kept on the other side is read from there too.)
-                let held = schema.toOneKeySQL(of: name, in: table, column: column, alias: "s")
-                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", key)) = \(held) WHERE \(sourceKey) \(list)"
-            case .inverseForeignKey(let column, let destinationTable, let heldKey, let order):
-                let foreignKey = SQLIdentifier.qualified("d", column)
-                let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + destinationKey
-                if heldKey == table.primaryKey {
-                    return "SELECT \(columns), \(foreignKey) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(foreignKey) \(list)\(test) ORDER BY \(ordering)"
-                }
-                return "SELECT \(columns), \(sourceKey) FROM \(source) JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(foreignKey) = \(SQLIdentifier.qualified("s", heldKey))\(test) WHERE \(sourceKey) \(list) ORDER BY \(ordering)"
-            case .joinTable(let name, let destinationTable, let join):
-                let owner = SQLIdentifier.qualified("j", join.owner)
-                return "SELECT \(columns), \(owner) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(destinationKey) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(owner) \(list) ORDER BY \(owner), \(SQLIdentifier.qualified("j", join.order))"
             }
         }
     }

@@ -437,25 +437,9 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// reads the same rows in the same order for many keys at once.)
     package func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
         lock.lock(); defer { lock.unlock() }
-        guard let storage = table.relationships[relationship.name], let layout = destinationLayout(of: relationship) else { return [] }
-        let root = layout.table
-        let columns = layout.columns.joined(separator: ", ")
-        let sql: String
-        switch storage {
-        case .foreignKey(let column, let destinationTable, let destinationKey):
-            let source = schema.toOneKeySQL(of: relationship.name, in: table, column: column, alias: "s")
-            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(table.table)) AS \"s\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", destinationKey)) = \(source) WHERE \(SQLIdentifier.qualified("s", table.primaryKey)) = ?1"
-        case .inverseForeignKey(let column, let destinationTable, let sourceKey, let order):
-            let ordering = (order.map { SQLIdentifier.qualified("d", $0) + ", " } ?? "") + SQLIdentifier.qualified("d", root.primaryKey)
-            let test = schema.table(for: relationship.destination).map { schema.inverseEntityTestSQL(column: column, destination: $0, alias: "d") } ?? ""
-            if sourceKey == table.primaryKey {
-                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = ?1\(test) ORDER BY \(ordering)"
-            } else {
-                sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(destinationTable)) AS \"d\" WHERE \(SQLIdentifier.qualified("d", column)) = (SELECT \(SQLIdentifier.quoted(sourceKey)) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(SQLIdentifier.quoted(table.primaryKey)) = ?1)\(test) ORDER BY \(ordering)"
-            }
-        case .joinTable(let name, let destinationTable, let join):
-            sql = "SELECT \(columns) FROM \(SQLIdentifier.quoted(name)) AS \"j\" JOIN \(SQLIdentifier.quoted(destinationTable)) AS \"d\" ON \(SQLIdentifier.qualified("d", root.primaryKey)) = \(SQLIdentifier.qualified("j", join.target)) WHERE \(SQLIdentifier.qualified("j", join.owner)) = ?1 ORDER BY \(SQLIdentifier.qualified("j", join.order))"
-        }
+        guard let held = table.relationships[relationship.name], let layout = destinationLayout(of: relationship) else { return [] }
+        let sql = SQLRelationshipRead(relationship, of: table, held: held, destination: layout.table, selecting: layout.columns,
+                                      owners: .one, schema: schema, dialect: SQLiteDialect()).sql
         // Errors in words (an interrupt is StoreError.interrupted), never SQLite's with the SQL.
         do {
             let statement = try database.prepare(sql)
