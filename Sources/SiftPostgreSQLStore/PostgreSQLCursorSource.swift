@@ -1,15 +1,19 @@
+import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftStore
 
 /// A fetch's objects streamed from the plan's query, for a plan that sorts nothing in memory:
-/// iterating reads them from one server-side cursor (``PostgreSQLStream``), `FETCH` by `FETCH`,
-/// decoding each row once, the residual predicate (if any) and then the offset and limit applied
-/// as they come — one pass over the rows instead of a scan for their keys followed by reading the
-/// objects again by key. An error of the predicate on a later row ends the iteration there (the
-/// SQLite store's streams do the same), kept in ``failure``.
+/// iterating reads them from one server-side cursor (``PostgreSQLCursorRows``) through the SQL
+/// stores' object stream (``SQLObjectStream``), `FETCH` by `FETCH`, decoding each row once, the
+/// residual predicate (if any) and then the offset and limit applied as they come
+/// (``SQLObjectSelection``) — one pass over the rows instead of a scan for their keys followed by
+/// reading the objects again by key. An error (of the server, or of the predicate on a later row)
+/// ends the iteration there, the objects before it returned first, as the SQLite store's streams
+/// do; it is kept in ``failure``.
 ///
 /// The count, the IDs and access by position need every key: they are read once, on first need,
 /// as the key list a fetch that runs in memory makes (``PostgreSQLKeyListSource``); iteration does
@@ -55,17 +59,69 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
         return object
     }
 
-    func makeCursor() -> any FetchedObjectCursor { Cursor(stream: PostgreSQLStream(source: self)) }
+    func makeCursor() -> any FetchedObjectCursor { Cursor(source: self) }
 
-    /// Reads the stream; the stream closes its cursor when the last copy of this goes away.
+    /// Which candidate rows the stream returns: with a residual predicate, its matches, paged
+    /// when the server does not page (nil: every row).
+    var selection: SQLObjectSelection? {
+        guard let residual = plan.residual else { return nil }
+        let request = plan.request
+        let pages = plan.pagesInMemory
+        return SQLObjectSelection(residual: residual, offset: pages ? request.fetchOffset : 0,
+                                  limit: pages && request.fetchLimit > 0 ? request.fetchLimit : nil)
+    }
+
+    /// One iteration: at the first batch asked for, the core's stream over a cursor
+    /// (``PostgreSQLCursorRows``); or, inside the write transaction, where a cursor's error would
+    /// end the transaction and lose the changes, the two-pass reading of a fetch that runs in
+    /// memory: the keys first (in a savepoint), then the objects by key. (The store's own type
+    /// around the core's stream, so that the stream's loop is specialized for its rows.) The
+    /// rows close their cursor when the last copy of this goes away.
     struct Cursor: FetchedObjectCursor {
-        let stream: PostgreSQLStream
+        let source: PostgreSQLCursorSource
+        private var stream: SQLObjectStream<PostgreSQLCursorRows>?
+        private var keys: PostgreSQLKeyListSource.Cursor?
 
-        mutating func next(_ count: Int) throws -> [ManagedObject] { try stream.next(count) }
+        init(source: PostgreSQLCursorSource) {
+            self.source = source
+        }
+
+        mutating func next(_ count: Int) throws -> [ManagedObject] {
+            var objects: [ManagedObject] = []
+            try next(count, appendingTo: &objects)
+            return objects
+        }
+
+        mutating func next(_ count: Int, appendingTo objects: inout [ManagedObject]) throws {
+            guard count > 0 else { return }
+            if stream == nil && keys == nil { try start() }
+            if keys != nil {
+                objects += try keys!.next(count)
+                return
+            }
+            try stream!.next(count, appendingTo: &objects)
+        }
+
+        /// Declares the cursor; or, inside the write transaction, falls back to the key list.
+        private mutating func start() throws {
+            let store = source.store
+            store.lock.lock(); defer { store.lock.unlock() }
+            if store.writing || (store.connection.isInTransaction && !store.streams.holdsTransaction) {
+                keys = try source.keyListCursor()
+                return
+            }
+            let rows = PostgreSQLCursorRows(source: source)
+            do {
+                try rows.declare()
+                stream = SQLObjectStream(driver: rows, selection: source.selection)
+            } catch {
+                stream = SQLObjectStream(driver: rows, failure: error)
+            }
+        }
     }
 
     /// The stream's source as a key list, for a stream that cannot hold a cursor (see
-    /// ``PostgreSQLStream``): the two-pass reading of a fetch that runs in memory.
+    /// ``Cursor``): the two-pass reading of a fetch that runs in memory.
     func keyListCursor() throws -> PostgreSQLKeyListSource.Cursor {
         let list = keys()
         if let error = failure?.error { throw error }
@@ -73,7 +129,8 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     }
 }
 
-/// One iteration of a ``PostgreSQLCursorSource``: a server-side cursor over the plan's query,
+/// The rows of a ``PostgreSQLCursorSource``'s query for the core's object stream
+/// (``SQLObjectStream``): a server-side cursor,
 ///
 ///     BEGIN READ ONLY                                   -- unless another stream's is open
 ///     DECLARE "sift_stream_7" NO SCROLL CURSOR FOR SELECT … ORDER BY "t0"."_pk"
@@ -81,8 +138,11 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
 ///     CLOSE "sift_stream_7"
 ///     COMMIT                                            -- when the last stream ends
 ///
-/// declared at the first batch asked for and closed after the last row, when iteration is
-/// abandoned (the stream goes away), or at an error. Between batches the connection is free:
+/// declared at the first batch asked for and closed after the last row, when the stream needs
+/// no more (its limit reached), when iteration is abandoned (the rows go away), or at an error.
+/// A `FETCH` asks for the rows the stream still wants (``willRead(batch:)``), within
+/// ``smallestFetch`` and ``largestFetch``, and the next is sent as soon as its rows came (the
+/// server reads them while these are decoded). Between batches the connection is free:
 /// relationships, other fetches and other streams run in the same read-only transaction, which
 /// the streams share (``PostgreSQLStreams``); each stream sees the rows as they were when its
 /// cursor was declared.
@@ -90,40 +150,40 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
 /// The first change made while streams are open (the store's write transaction beginning) first
 /// reads the rest of every open stream into memory (`FETCH ALL`) and ends their transaction
 /// (``PostgreSQLStore/endStreams()``); those streams then go on from memory, their rows as they
-/// were. A stream whose first batch is asked for inside the write transaction holds no cursor (an
-/// error there would end the transaction and lose the changes): it reads as a fetch that runs in
-/// memory does, the keys first (in a savepoint), then the objects by key.
+/// were.
 ///
-/// Every method runs under the store's lock.
-final class PostgreSQLStream: @unchecked Sendable {
+/// Every method runs under the store's lock. (A class: the store's streams are told of a change
+/// or an error through it, and the stream's loop holds one reference.)
+final class PostgreSQLCursorRows: SQLRowStreamDriver, @unchecked Sendable {
     let source: PostgreSQLCursorSource
     private var store: PostgreSQLStore { source.store }
 
     private enum State {
-        /// No batch asked for yet.
+        /// No cursor declared yet.
         case ready
         /// The cursor is open.
         case streaming(cursor: String)
-        /// No cursor: what is left is in `buffered`.
+        /// No cursor: what is left is at hand.
         case buffered
-        /// Reading the keys, then the objects by key.
-        case keys(PostgreSQLKeyListSource.Cursor)
-        /// Stopped by an error: the next batch asked for throws it, then the stream is empty.
+        /// Stopped by an error: the next row asked for throws it, then there are none.
         case failed(any Error)
         case finished
     }
 
     private var state = State.ready
-    /// Rows fetched and not yet returned, oldest first, each with the position of its next row.
-    private var buffered: [(result: PostgreSQLResult, next: Int)] = []
-    /// The next `FETCH`, sent as soon as the last one's rows came (the server reads them while
-    /// these are decoded), and the rows it asks for.
+    /// The result rows are read from, its columns' decodings, the next of its rows and its count.
+    private var current: PostgreSQLResult?
+    private var decodings: [PostgreSQLRowLayout.ColumnDecoding] = []
+    private var nextRowIndex = 0
+    private var currentCount = 0
+    /// Results fetched after ``current`` (when a change reads the rest), oldest first.
+    private var queued: [PostgreSQLResult] = []
+    /// The rows of ``queued``.
+    private var queuedCount = 0
+    /// The next `FETCH`, sent as soon as the last one's rows came, and the rows it asks for.
     private var ahead: (statement: PostgreSQLAheadStatement, size: Int)?
-    /// With a residual predicate: the matches decoded and not yet returned, the matches still to
-    /// skip (the offset) and to return (the limit; nil: no limit).
-    private var matches: ArraySlice<ManagedObject> = []
-    private var toSkip: Int
-    private var toReturn: Int?
+    /// The rows the stream still wants (``willRead(batch:)``, less the rows handed out since).
+    private var wanted = 0
 
     /// The fewest and most rows one `FETCH` asks for, whatever the batch size asked: a round trip
     /// per thousand rows costs little; a bound keeps memory flat when everything is asked at once.
@@ -132,119 +192,77 @@ final class PostgreSQLStream: @unchecked Sendable {
 
     init(source: PostgreSQLCursorSource) {
         self.source = source
-        let request = source.plan.request
-        let inMemory = source.plan.residual != nil && source.plan.pagesInMemory
-        toSkip = inMemory ? request.fetchOffset : 0
-        toReturn = inMemory && request.fetchLimit > 0 ? request.fetchLimit : nil
     }
 
     deinit {
         store.lock.lock(); defer { store.lock.unlock() }
-        close()
+        endRows()
     }
 
-    /// Up to `count` more objects, in order; none at the end.
-    func next(_ count: Int) throws -> [ManagedObject] {
-        store.lock.lock(); defer { store.lock.unlock() }
-        guard count > 0 else { return [] }
-        if case .ready = state { try start() }
-        switch state {
-        case .keys(var cursor):
-            let objects = try cursor.next(count)
-            state = .keys(cursor)
-            return objects
-        case .failed(let error):
-            state = .finished
-            throw error
-        case .finished:
-            return []
-        case .ready, .streaming, .buffered:
-            break
-        }
-        var objects: [ManagedObject] = []
-        while objects.count < count {
-            if !matches.isEmpty {
-                let taken = matches.prefix(count - objects.count)
-                objects += taken
-                matches = matches.dropFirst(taken.count)
+    // MARK: The core's driver hooks
+
+    var lock: NSRecursiveLock { store.lock }
+    var decoder: SQLRowDecoder { source.plan.layout.decoder }
+    var prefetches: Bool { !source.prefetch.isEmpty }
+    var rowsAtHand: Int { currentCount &- nextRowIndex &+ queuedCount }
+
+    func willRead(batch: Int) {
+        wanted = batch
+    }
+
+    func nextRow() throws -> PostgreSQLRowLayout.BatchRow? {
+        while true {
+            if nextRowIndex < currentCount, let current {
+                defer { nextRowIndex &+= 1 }
+                wanted &-= 1
+                return PostgreSQLRowLayout.BatchRow(result: current, row: nextRowIndex, decodings: decodings)
+            }
+            if !queued.isEmpty {
+                let result = queued.removeFirst()
+                queuedCount &-= result.count
+                read(result)
                 continue
             }
-            if let residual = source.plan.residual, let first = buffered.first, first.next < first.result.count {
-                buffered[0].next = first.result.count
-                try filter(first.result, rows: first.next..<first.result.count, by: residual)
-                continue
-            }
-            if let first = buffered.first, first.next < first.result.count {
-                let end = first.next + Swift.min(first.result.count - first.next, count - objects.count)
-                objects += try source.plan.layout.objects(first.result, rows: first.next..<end)
-                buffered[0].next = end
-                continue
-            }
-            if !buffered.isEmpty {
-                buffered.removeFirst()
-                continue
-            }
-            guard case .streaming(let cursor) = state else {
+            current = nil
+            switch state {
+            case .streaming(let cursor):
+                try fetch(from: cursor)
+            case .failed(let error):
                 state = .finished
-                break
+                throw error
+            case .ready, .buffered, .finished:
+                state = .finished
+                return nil
             }
-            var size = Swift.min(Swift.max(count - objects.count, Self.smallestFetch), Self.largestFetch)
-            let result: PostgreSQLResult
-            do {
-                if let ahead {
-                    self.ahead = nil
-                    size = ahead.size
-                    result = try store.connection.receive(ahead.statement)
-                } else {
-                    result = try store.connection.query("FETCH \(size) FROM \(cursor)")
-                }
-                buffered.append((result, 0))
-                if result.count < size {
-                    // The last rows: the cursor is done with.
-                    closeCursor()
-                } else {
-                    ahead = (try store.connection.sendAhead("FETCH \(size) FROM \(cursor)"), size)
-                }
-            } catch {
-                throw fail(error)
-            }
-        }
-        try store.prefetch(source.prefetch, of: objects)
-        return objects
-    }
-
-    /// Keeps the rows of `result` that match the residual predicate in ``matches``, skipping the
-    /// offset's and ending the stream at the limit's last: what the scan of a fetch that runs in
-    /// memory does (the relationships the predicate reads prefetched for the rows first).
-    private func filter(_ result: PostgreSQLResult, rows: Range<Int>, by residual: CompiledPredicate) throws {
-        let plan = source.plan
-        let candidates = try plan.layout.objects(result, rows: rows)
-        try store.prefetch(plan.scanPrefetch, of: candidates)
-        var kept: [ManagedObject] = []
-        for object in candidates where toReturn != 0 {
-            guard try residual.evaluate(.object(object)) else { continue }
-            if toSkip > 0 {
-                toSkip -= 1
-                continue
-            }
-            kept.append(object)
-            if let limit = toReturn { toReturn = limit - 1 }
-        }
-        matches = kept[...]
-        if toReturn == 0 {
-            // The limit is reached: nothing more is read.
-            closeCursor()
-            buffered = []
         }
     }
 
-    /// Declares the cursor; or, inside the write transaction, falls back to the key list.
-    private func start() throws {
+    func endRows() {
+        closeCursor()
+        dropRowsAtHand()
+        state = .finished
+    }
+
+    func object(_ row: consuming SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
+        try source.plan.layout.decodedObject(row, values: values)
+    }
+
+    func prefetch(_ objects: ArraySlice<ManagedObject>) throws {
+        try store.prefetch(source.prefetch, of: Array(objects))
+    }
+
+    /// (The relationships the residual predicate reads: what the scan of a fetch that runs in
+    /// memory loads for its rows.)
+    func prefetchCandidates(_ objects: ArraySlice<ManagedObject>) throws {
+        try store.prefetch(source.plan.scanPrefetch, of: Array(objects))
+    }
+
+    // MARK: The cursor
+
+    /// Declares the cursor (beginning the streams' read-only transaction unless it is open); at an
+    /// error the rows fail with it (see ``fail(_:)``), which this throws.
+    func declare() throws {
         let connection = store.connection
-        if store.writing || (connection.isInTransaction && !store.streams.holdsTransaction) {
-            state = .keys(try source.keyListCursor())
-            return
-        }
         store.cursorCounter += 1
         let cursor = q("sift_stream_\(store.cursorCounter)")
         do {
@@ -260,21 +278,56 @@ final class PostgreSQLStream: @unchecked Sendable {
         state = .streaming(cursor: cursor)
     }
 
-    /// Ends the stream at an error: the transaction the streams share has failed with it, so every
-    /// open stream stops (each throws the error at its next batch) and it is rolled back. Returns
+    /// Reads the next rows from the cursor (the `FETCH` sent ahead, or one sized by the rows
+    /// wanted), and sends the next `FETCH` ahead; closes the cursor after its last rows.
+    private func fetch(from cursor: String) throws {
+        let connection = store.connection
+        var size = Swift.min(Swift.max(wanted, Self.smallestFetch), Self.largestFetch)
+        do {
+            let result: PostgreSQLResult
+            if let ahead {
+                self.ahead = nil
+                size = ahead.size
+                result = try connection.receive(ahead.statement)
+            } else {
+                result = try connection.query("FETCH \(size) FROM \(cursor)")
+            }
+            read(result)
+            if currentCount < size {
+                // The last rows: the cursor is done with.
+                closeCursor()
+            } else {
+                ahead = (try connection.sendAhead("FETCH \(size) FROM \(cursor)"), size)
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Makes `result` the one rows are read from.
+    private func read(_ result: PostgreSQLResult) {
+        assert(nextRowIndex >= currentCount, "a result read before the last one's rows were handed out")
+        current = result
+        decodings = source.plan.layout.columnDecodings(result)
+        nextRowIndex = 0
+        currentCount = result.count
+    }
+
+    /// Ends the rows at an error: the transaction the streams share has failed with it, so every
+    /// open stream stops (each throws the error at its next row) and it is rolled back. Returns
     /// the error as the store reports it.
     private func fail(_ error: any Error) -> any Error {
         let reported = PostgreSQLStore.storeError(error)
         ahead = nil
         store.streams.remove(self)
         state = .failed(reported)
-        buffered = []
+        dropRowsAtHand()
         store.abortStreams(reported)
         return reported
     }
 
-    /// Closes the cursor (its rows already fetched stay in `buffered`); the last stream to close
-    /// ends the streams' transaction.
+    /// Closes the cursor (its rows already fetched stay at hand); the last stream to close ends
+    /// the streams' transaction.
     private func closeCursor() {
         guard case .streaming(let cursor) = state else { return }
         state = .buffered
@@ -289,11 +342,13 @@ final class PostgreSQLStream: @unchecked Sendable {
         store.endStreamTransactionIfUnused()
     }
 
-    /// Drops the stream: its cursor, its buffered rows.
-    private func close() {
-        closeCursor()
-        buffered = []
-        state = .finished
+    /// Lets go the rows fetched and not handed out.
+    private func dropRowsAtHand() {
+        current = nil
+        currentCount = 0
+        nextRowIndex = 0
+        queued = []
+        queuedCount = 0
     }
 
     /// Reads the rest of the cursor's rows into memory and closes it (see
@@ -302,20 +357,25 @@ final class PostgreSQLStream: @unchecked Sendable {
         guard case .streaming(let cursor) = state else { return }
         if let ahead {
             self.ahead = nil
-            buffered.append((try store.connection.receive(ahead.statement), 0))
+            enqueue(try store.connection.receive(ahead.statement))
         }
-        let rest = try store.connection.query("FETCH ALL FROM \(cursor)")
-        buffered.append((rest, 0))
+        enqueue(try store.connection.query("FETCH ALL FROM \(cursor)"))
         state = .buffered
         try? store.connection.execute("CLOSE \(cursor)")
     }
 
-    /// Stops the stream with `error`, which it throws at its next batch (another stream failed, so
+    /// Queues `result`'s rows after those at hand.
+    private func enqueue(_ result: PostgreSQLResult) {
+        queued.append(result)
+        queuedCount &+= result.count
+    }
+
+    /// Stops the stream with `error`, which it throws at its next row (another stream failed, so
     /// its cursor is gone with the transaction).
     fileprivate func abort(_ error: any Error) {
         guard case .streaming = state else { return }
         state = .failed(error)
-        buffered = []
+        dropRowsAtHand()
         ahead = nil
     }
 }
@@ -324,7 +384,7 @@ final class PostgreSQLStream: @unchecked Sendable {
 /// read-only one the first began). Guarded by the store's lock.
 final class PostgreSQLStreams: @unchecked Sendable {
     private struct Entry {
-        weak var stream: PostgreSQLStream?
+        weak var stream: PostgreSQLCursorRows?
     }
 
     private var open: [ObjectIdentifier: Entry] = [:]
@@ -334,10 +394,10 @@ final class PostgreSQLStreams: @unchecked Sendable {
     init() {}
 
     var isEmpty: Bool { open.isEmpty }
-    var streams: [PostgreSQLStream] { open.values.compactMap(\.stream) }
+    var streams: [PostgreSQLCursorRows] { open.values.compactMap(\.stream) }
 
-    func insert(_ stream: PostgreSQLStream) { open[ObjectIdentifier(stream)] = Entry(stream: stream) }
-    func remove(_ stream: PostgreSQLStream) { open[ObjectIdentifier(stream)] = nil }
+    func insert(_ stream: PostgreSQLCursorRows) { open[ObjectIdentifier(stream)] = Entry(stream: stream) }
+    func remove(_ stream: PostgreSQLCursorRows) { open[ObjectIdentifier(stream)] = nil }
     func removeAll() { open = [:] }
 }
 

@@ -53,7 +53,7 @@ struct PostgreSQLRowLayout: Sendable {
 
     /// The object of a decoded row whose values are `values`; a row naming an entity the model
     /// does not have is a corrupt store.
-    fileprivate func decodedObject(_ row: SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
+    func decodedObject(_ row: SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
         guard row.entity.isKnown, let shape = row.entity.shape else {
             throw StoreError(.corruptStore, "row \(row.key) of \(table.table) names entity '\(row.entity.entity)', which the model does not have")
         }
@@ -118,14 +118,20 @@ extension PostgreSQLRowLayout {
     /// decoding chosen once, by its type in the result and the attribute it holds.
     func forEachRow<E: Error>(_ result: PostgreSQLResult, rows: Range<Int>, _ body: (BatchRow) throws(E) -> Void) throws(E) {
         guard !rows.isEmpty else { return }
+        let decodings = columnDecodings(result)
+        try withExtendedLifetime(result) { () throws(E) in
+            for row in rows { try body(BatchRow(result: result, row: row, decodings: decodings)) }
+        }
+    }
+
+    /// How each column of `result` (rows of ``columns``) decodes: by its type in the result and
+    /// the attribute it holds.
+    func columnDecodings(_ result: PostgreSQLResult) -> [ColumnDecoding] {
         var attributeTypes = [AttributeType?](repeating: nil, count: columns.count)
         for entity in decoder.entities.values {
             for column in entity.columns where column.index < attributeTypes.count { attributeTypes[column.index] = column.type }
         }
-        let decodings = attributeTypes.indices.map { ColumnDecoding(result.columnType($0), binary: result.isBinary($0), attribute: attributeTypes[$0]) }
-        try withExtendedLifetime(result) { () throws(E) in
-            for row in rows { try body(BatchRow(result: result, row: row, decodings: decodings)) }
-        }
+        return attributeTypes.indices.map { ColumnDecoding(result.columnType($0), binary: result.isBinary($0), attribute: attributeTypes[$0]) }
     }
 
     /// The objects of rows decoded into one buffer (each object's values a slice of it).

@@ -61,7 +61,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     package internal(set) var fetchStatistics = PostgreSQLFetchStatistics()
     /// Names the cursors fetches declare.
     var cursorCounter = 0
-    /// The fetches streaming from a cursor, and their transaction (``PostgreSQLStream``).
+    /// The fetches streaming from a cursor, and their transaction (``PostgreSQLCursorRows``).
     let streams = PostgreSQLStreams()
     /// Lets ``interrupt()`` stop the fetches under way.
     package let interruption = FetchInterruption()

@@ -147,6 +147,10 @@ final class SQLiteStatementRows: SQLRowStreamDriver {
         return SQLiteRowReader(statement)
     }
 
+    func endRows() {
+        statement = nil
+    }
+
     func object(_ row: consuming SQLDecodedRow, values: ArraySlice<Value>) throws(StoreError) -> ManagedObject {
         store.managedObject(row, values: values)
     }
