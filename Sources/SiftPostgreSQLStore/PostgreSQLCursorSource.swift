@@ -21,8 +21,8 @@ import SiftStore
 final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let plan: PostgreSQLFetchPlan
-    /// The relationship key paths prefetched for each batch.
-    let prefetch: [String]
+    /// What is loaded with each batch.
+    let prefetch: PostgreSQLBatchPrefetch
     let failure: ReadFailure? = ReadFailure()
     /// The results as keys, read on first need. Guarded by `store.lock`.
     private var keyList: PostgreSQLKeyListSource?
@@ -30,7 +30,7 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     init(store: PostgreSQLStore, plan: PostgreSQLFetchPlan) {
         self.store = store
         self.plan = plan
-        prefetch = PostgreSQLKeyListDriver.prefetchedRelationships(plan.request)
+        prefetch = PostgreSQLBatchPrefetch(plan.request)
     }
 
     /// The results as a key list, read once (an error reading them is kept in ``failure``, and

@@ -17,28 +17,20 @@ typealias PostgreSQLKeyListSource = SQLKeyListSource<PostgreSQLKeyListDriver>
 ///
 /// decoded column by column as the result's types say (``PostgreSQLRowLayout``); a key whose
 /// row is gone is left out of a batch. While iterating, the relationships the request
-/// prefetches (the first relationship of each `relationshipKeyPathsForPrefetching` path) are
-/// read for the whole batch with one query each and answered from memory (``SQLObjectStorage``).
+/// prefetches (each `relationshipKeyPathsForPrefetching` path, and the counts of its
+/// `relationshipCountsForPrefetching`: ``PostgreSQLBatchPrefetch``) are read for the whole batch
+/// with one query each and answered from memory (``SQLObjectStorage``).
 struct PostgreSQLKeyListDriver: SQLKeyListDriver {
     let postgreSQLStore: PostgreSQLStore
     let layout: PostgreSQLRowLayout
-    /// The relationship key paths prefetched for each batch.
-    let prefetch: [String]
+    /// What is loaded with each batch.
+    let prefetch: PostgreSQLBatchPrefetch
 
     var store: any SQLObjectReadingStore { postgreSQLStore }
     var decoder: SQLRowDecoder { layout.decoder }
     /// (Reading by position reads the one object asked for.)
     var windowSize: Int { 1 }
     var keepsGoneRows: Bool { false }
-
-    /// The relationship key paths a request prefetches for each batch: its
-    /// `relationshipKeyPathsForPrefetching`, once each, every step of a dotted path loaded
-    /// (``PostgreSQLStore/prefetch(_:of:)``).
-    static func prefetchedRelationships(_ request: FetchRequest) -> [String] {
-        var paths: [String] = []
-        for path in request.relationshipKeyPathsForPrefetching where !path.isEmpty && !paths.contains(path) { paths.append(path) }
-        return paths
-    }
 
     func forEachRow(withKeys keys: ArraySlice<Int64>, _ body: (PostgreSQLRowLayout.BatchRow) throws -> Void) throws {
         let sql = "SELECT \(layout.columns.joined(separator: ", ")) FROM \(q(layout.table.table)) AS \"t0\" WHERE \"t0\".\(q(layout.table.primaryKey)) = ANY($1)"
@@ -61,7 +53,7 @@ extension SQLKeyListSource where Driver == PostgreSQLKeyListDriver {
     /// (`failure`: where read errors are kept, another source's when it reads through this one.)
     convenience init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
                      failure: ReadFailure = ReadFailure()) {
-        let prefetch = request.map(PostgreSQLKeyListDriver.prefetchedRelationships) ?? []
+        let prefetch = request.map(PostgreSQLBatchPrefetch.init) ?? .none
         self.init(driver: PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: prefetch), keys: keys, failure: failure)
     }
 }

@@ -58,4 +58,58 @@ import Testing
         #expect(try folder.value(forKey: "notes").collectionElements?.count == 4)
         #expect(store.object(with: ObjectID("f1"))?.destinationIDs(of: "notes") == [])
     }
+
+    /// `relationshipCountsForPrefetching`: each batch's to-many counts are read with one grouped
+    /// query per relationship (every relationship storage: an inverse column, a join table, a
+    /// sub-entity's rows in a shared table), equal to the destinations counted one object at a
+    /// time, and answered from memory while the batch is read.
+    @Test func prefetchedCountsAnswerFromTheBatch() async throws {
+        let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "prefetchcounts")
+        defer { test.database.drop() }
+        let store = test.store
+        try store.insert("Tag", id: ObjectID("t1"), ["label": .string("a")])
+        try store.insert("Tag", id: ObjectID("t2"), ["label": .string("b")])
+        try store.insert("Tag", id: ObjectID("t3"), ["label": .string("c")])
+        try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
+        try store.insert("Folder", id: ObjectID("f2"), ["name": .string("Home")])
+        try store.insert("Folder", id: ObjectID("f3"), ["name": .string("Empty")])
+        for n in 1...7 {
+            try store.insert(n % 2 == 0 ? "Memo" : "Note", id: ObjectID("n\(n)"), ["title": .string("note \(n)"), "rank": .int(Int64(n))],
+                             relationships: ["folder": [ObjectID(n < 5 ? "f1" : "f2")], "tags": n % 3 == 0 ? [] : n % 2 == 0 ? [ObjectID("t2"), ObjectID("t1")] : [ObjectID("t1")]])
+        }
+        try store.save()
+
+        func counts(_ entity: String, _ names: [String], prefetching: Bool, counted: Bool) throws -> [String] {
+            var request = try FetchRequest(statement: "\(entity) SORT BY \(entity == "Folder" ? "name" : "rank")")
+            request.fetchBatchSize = 2
+            if prefetching { request.relationshipCountsForPrefetching = names }
+            var lines: [String] = []
+            for object in try store.fetch(request) {
+                lines.append("\(object.objectID.rawValue): " + names.map { "\($0)=\(counted ? object.destinationIDs(of: $0).count : object.destinationCount(of: $0))" }.joined(separator: " "))
+            }
+            return lines
+        }
+        for (entity, names) in [("Note", ["tags"]), ("Folder", ["notes"])] {
+            let expected = try counts(entity, names, prefetching: false, counted: true)
+            #expect(try counts(entity, names, prefetching: true, counted: false) == expected, "\(entity)")
+            #expect(try counts(entity, names, prefetching: false, counted: false) == expected, "\(entity)")
+            #expect(expected.contains { $0.hasSuffix("=0") }, "\(entity): \(expected)")
+        }
+
+        // Read with the batch: a change another connection commits meanwhile is not seen by the
+        // batch's objects, while an object read alone sees it.
+        var request = try FetchRequest(statement: "Folder SORT BY name")
+        request.relationshipCountsForPrefetching = ["notes"]
+        request.fetchBatchSize = 10
+        var iterator = try store.fetch(request).makeIterator()
+        let next = iterator.next()
+        let empty = try #require(next)
+        let following = iterator.next()
+        let home = try #require(following)
+        let other = try test.connect()
+        _ = try other.run(#"UPDATE "Note" SET "folder" = NULL"#)
+        #expect(empty.destinationCount(of: "notes") == 0)
+        #expect(home.destinationCount(of: "notes") == 3)
+        #expect(store.object(with: ObjectID("f2"))?.destinationCount(of: "notes") == 0)
+    }
 }

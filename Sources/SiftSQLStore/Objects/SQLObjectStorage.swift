@@ -103,6 +103,14 @@ package final class SQLObjectStorage: RelationshipReadingStorage, @unchecked Sen
         prefetchedCounts[relationship, default: [:]].merge(counts) { _, new in new }
     }
 
+    /// Keeps `counts` (every owner of a batch) as the relationship's counts for those owners,
+    /// forgetting an earlier batch's (the PostgreSQL store's cursor scans).
+    package func replacePrefetchedCounts(_ relationship: String, _ counts: [Int64: Int]) {
+        lock.lock(); defer { lock.unlock() }
+        renew()
+        prefetchedCounts[relationship] = counts
+    }
+
     /// Forgets what was prefetched in an earlier store generation. Call with `lock` held.
     private func renew() {
         let generation = store.generation
