@@ -2,7 +2,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftStore
 
 /// Changes to a PostgreSQL store: the store rules (``StoreObjects``) run on the rows
@@ -77,7 +77,7 @@ extension PostgreSQLStore {
 
     /// Begins the write transaction, unless it is open: takes the store's write lock (one writer
     /// at a time, as in SQLite; readers go on) and reads where row keys continue.
-    package func beginChanges() throws(StoreError) {
+    @_spi(SQLStoreCore) public func beginChanges() throws(StoreError) {
         guard !isReadOnly else {
             throw StoreError(.readOnly, "the database \(connection.database) holds no Sift store (it was read from its catalog); it can be queried but not changed")
         }
@@ -115,34 +115,38 @@ extension PostgreSQLStore {
 /// dropped when a change or unit is undone; a unit marks the row key inserts had reached; a
 /// save's checks run in a savepoint under the check timeout; a failed `COMMIT` (a lost
 /// connection) ends the transaction, its changes lost; a save posts ``StoreChanges/unknown``.
-extension PostgreSQLStore: SQLChangeDriver {
-    package var isInTransaction: Bool { connection.isInTransaction }
+@_spi(SQLStoreCore) extension PostgreSQLStore: SQLChangeDriver {
+    @_spi(SQLStoreCore) public var isInTransaction: Bool { connection.isInTransaction }
 
-    package func executeDirectly(_ sql: String) throws { try connection.execute(sql) }
+    @_spi(SQLStoreCore) public func setHasChanges(_ pending: Bool) { hasChanges = pending }
 
-    package func unitSavepoint(depth: Int) -> String? { "sift_unit_\(depth)" }
+    @_spi(SQLStoreCore) public func checkInterruption() throws(StoreError) { try interruption.check() }
+
+    @_spi(SQLStoreCore) public func executeDirectly(_ sql: String) throws { try connection.execute(sql) }
+
+    @_spi(SQLStoreCore) public func unitSavepoint(depth: Int) -> String? { "sift_unit_\(depth)" }
 
     /// The row key inserts have reached.
-    package var unitMark: Int64 { rows.nextKey }
+    @_spi(SQLStoreCore) public var unitMark: Int64 { rows.nextKey }
 
-    package func unitBegan() {}
+    @_spi(SQLStoreCore) public func unitBegan() {}
 
-    package func unitReleased(_ unit: SQLChangeUnit<Int64>) {}
+    @_spi(SQLStoreCore) public func unitReleased(_ unit: SQLChangeUnit<Int64>) {}
 
-    package func rewindChanges(to mark: Int64) { rows.rewind(nextKey: mark) }
+    @_spi(SQLStoreCore) public func rewindChanges(to mark: Int64) { rows.rewind(nextKey: mark) }
 
-    package var unitOutlivesLostTransaction: Bool { false }
+    @_spi(SQLStoreCore) public var unitOutlivesLostTransaction: Bool { false }
 
     /// (Rows waiting to be inserted came after the savepoint: they go with it.)
-    package func discardHeldChanges() { rowDatabase.discardInserts() }
+    @_spi(SQLStoreCore) public func discardHeldChanges() { rowDatabase.discardInserts() }
 
     /// A first change that failed leaves no transaction holding the write lock.
-    package func endFailedFirstChange() { rollbackChanges() }
+    @_spi(SQLStoreCore) public func endFailedFirstChange() { rollbackChanges() }
 
-    package func failedChangeError(_ error: StoreError) -> StoreError { error }
+    @_spi(SQLStoreCore) public func failedChangeError(_ error: StoreError) -> StoreError { error }
 
     /// (In a savepoint: a check that fails or is cancelled leaves the changes pending.)
-    package func prepareCommit() throws(StoreError) {
+    @_spi(SQLStoreCore) public func prepareCommit() throws(StoreError) {
         try read { () throws(StoreError) in
             try withCheckTimeout { () throws(StoreError) in
                 try analyzeFilledTables()
@@ -154,18 +158,18 @@ extension PostgreSQLStore: SQLChangeDriver {
     }
 
     /// A COMMIT that fails (a lost connection) ends the transaction: the changes are gone.
-    package func commitError(_ error: any Error) -> StoreError {
+    @_spi(SQLStoreCore) public func commitError(_ error: any Error) -> StoreError {
         endTransaction()
         pendingChangesEnded()
         return Self.storeError(error).suffixed(" (the transaction could not be committed: the unsaved changes are lost)")
     }
 
     /// The store does not record what its transaction changed.
-    package func committedChanges() -> StoreChanges? { .unknown }
+    @_spi(SQLStoreCore) public func committedChanges() -> StoreChanges? { .unknown }
 
-    package func transactionCommitted() { endTransaction() }
+    @_spi(SQLStoreCore) public func transactionCommitted() { endTransaction() }
 
-    package func rollBackTransaction() {
+    @_spi(SQLStoreCore) public func rollBackTransaction() {
         rowDatabase.discardInserts()
         // (Not the read-only transaction of fetches still streaming: nothing to undo there.)
         if connection.isInTransaction && !streams.holdsTransaction { try? connection.execute("ROLLBACK") }

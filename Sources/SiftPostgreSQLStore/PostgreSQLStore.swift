@@ -3,7 +3,7 @@ import SiftEvaluation
 import SiftLanguage
 import SiftPostgreSQL
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftStore
 
 /// A Sift store in a PostgreSQL database, through libpq (docs/POSTGRESQL.md): the SQLite store's
@@ -34,14 +34,14 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     public let model: DataModel
     package let schema: SQLSchema
     let connection: PostgreSQLConnection
-    package let lock = NSRecursiveLock()
+    @_spi(SQLStoreCore) public let lock = NSRecursiveLock()
 
     /// The rows as the store rules see them, and what the open transaction changed.
     private(set) lazy var rows = PostgreSQLRowObjects(schema: schema, database: rowDatabase)
     /// The connection as the rows' code uses it, with the import's rows waiting to be inserted.
     private(set) lazy var rowDatabase = PostgreSQLRowDatabase(connection)
     /// The open ``performChanges(_:)`` units, innermost last.
-    package var units: [SQLChangeUnit<Int64>] = []
+    @_spi(SQLStoreCore) public var units: [SQLChangeUnit<Int64>] = []
     /// Whether the store's write transaction is open.
     var writing = false
     public package(set) var hasChanges = false
@@ -79,7 +79,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
     package var testCheckDelay: Double? = PostgreSQLStore.environmentCheckDelay
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships read in an earlier generation are read again.
-    package var generation: UInt64 = 0
+    @_spi(SQLStoreCore) public var generation: UInt64 = 0
 
     /// The layout version a PostgreSQL store records in its metadata.
     ///
@@ -351,7 +351,7 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         do { return try connection.query(sql, parameters) } catch { throw Self.storeError(error) }
     }
 
-    package func execute(_ sql: String) throws(StoreError) {
+    @_spi(SQLStoreCore) public func execute(_ sql: String) throws(StoreError) {
         try rowDatabase.flushInserts()
         do { try connection.execute(sql) } catch { throw Self.storeError(error) }
     }

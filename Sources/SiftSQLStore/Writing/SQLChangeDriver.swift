@@ -5,12 +5,13 @@ import SiftStore
 /// or once a save or rollback inside it ended the transaction and its savepoint with it), whether
 /// changes were pending when it began, and the driver's mark of where its changes began (the
 /// SQLite store's journal length, the PostgreSQL store's next row key).
-package struct SQLChangeUnit<Mark> {
-    package var savepoint: String?
-    package var hadChanges: Bool
-    package var mark: Mark
+@_spi(SQLStoreCore) public struct SQLChangeUnit<Mark> {
+    public var savepoint: String?
+    public var hadChanges: Bool
+    public var mark: Mark
 
-    package init(savepoint: String?, hadChanges: Bool, mark: Mark) {
+    @inlinable
+    public init(savepoint: String?, hadChanges: Bool, mark: Mark) {
         self.savepoint = savepoint
         self.hadChanges = hadChanges
         self.mark = mark
@@ -29,24 +30,30 @@ package struct SQLChangeUnit<Mark> {
 /// starting afresh once a save or rollback ended the transaction, and the save's notification
 /// (``StoreChangeCenter``, posted once the lock is released).
 ///
+/// (`@inlinable` SPI, as the row decoder and the object stream are: each store's calls of the
+/// shell are specialized for it, so its reads of the store are direct, not witness calls; see
+/// ``SQLRowReading``.)
+///
 /// The driver's part: how the transaction begins (its lock, its layout's migration), how its
 /// statements run and how their errors read, which units take a savepoint and its name, its
 /// mark of where a unit began and how to go back to it, what it holds back or records beside the
 /// rows (the PostgreSQL store's held-back inserts, the SQLite store's journal), what a first
 /// change that failed leaves, what a save checks before `COMMIT` and what a failed `COMMIT`
 /// means, what a commit reports, and what the end of the transaction resets.
-package protocol SQLChangeDriver: AnyObject {
+@_spi(SQLStoreCore) public protocol SQLChangeDriver: AnyObject {
     /// Where a unit's changes began, as the driver marks it.
     associatedtype UnitMark
 
     /// The store's lock, held through each change, unit, save and rollback.
     var lock: NSRecursiveLock { get }
-    /// Stopped by `interrupt()`: checked once more before `COMMIT`.
-    var interruption: FetchInterruption { get }
+    /// Throws when `interrupt()` stopped the store's work: checked once more before `COMMIT`.
+    func checkInterruption() throws(StoreError)
     /// Where each save's changes are posted.
     var changeCenter: StoreChangeCenter { get }
     /// Whether changes are pending (`PersistentStore.hasChanges`).
-    var hasChanges: Bool { get set }
+    var hasChanges: Bool { get }
+    /// Sets whether changes are pending.
+    func setHasChanges(_ pending: Bool)
     /// Changes whenever the rows may change under fetched objects (a change, a rollback).
     var generation: UInt64 { get set }
     /// The open units, innermost last.
@@ -100,18 +107,20 @@ package protocol SQLChangeDriver: AnyObject {
 extension SQLChangeDriver {
     /// `PersistentStore.save()`: validates the objects the transaction changed and commits; on
     /// any error nothing is committed and the changes stay pending.
-    package func saveChanges() throws(StoreError) {
+    @_spi(SQLStoreCore) @inlinable
+    public func saveChanges() throws(StoreError) {
         // Posted once the store's lock is released (``ChangeReportingStore``).
         if let changes = try commitChanges() { changeCenter.post(changes) }
     }
 
     /// Validates and commits; what the transaction changed, to post.
-    private func commitChanges() throws(StoreError) -> StoreChanges? {
+    @inlinable
+    func commitChanges() throws(StoreError) -> StoreChanges? {
         lock.lock(); defer { lock.unlock() }
         guard hasChanges else { return nil }
         try prepareCommit()
         // The last point where an interrupt (of a change under way) leaves the store as it was.
-        try interruption.check()
+        try checkInterruption()
         do {
             try executeDirectly("COMMIT")
         } catch {
@@ -124,7 +133,8 @@ extension SQLChangeDriver {
     }
 
     /// `PersistentStore.rollback()`: discards the changes since the last save.
-    package func rollbackChanges() {
+    @_spi(SQLStoreCore) @inlinable
+    public func rollbackChanges() {
         lock.lock(); defer { lock.unlock() }
         generation &+= 1
         rollBackTransaction()
@@ -134,8 +144,9 @@ extension SQLChangeDriver {
     /// The transaction ended (committed, rolled back, or lost with a failed `COMMIT`): no change
     /// is pending, and each open unit now starts from here (undoing one rolls back what came
     /// after).
-    package func pendingChangesEnded() {
-        hasChanges = false
+    @_spi(SQLStoreCore) @inlinable
+    public func pendingChangesEnded() {
+        setHasChanges(false)
         for index in units.indices {
             units[index].savepoint = nil
             units[index].hadChanges = false
@@ -144,7 +155,8 @@ extension SQLChangeDriver {
 
     /// `PersistentStore.performChanges(_:)`: runs `body` as one unit; if it throws, every change
     /// it made is undone (changes made before it stay pending).
-    package func performChangeUnit<T>(_ body: () throws -> T) throws -> T {
+    @_spi(SQLStoreCore) @inlinable
+    public func performChangeUnit<T>(_ body: () throws -> T) throws -> T {
         lock.lock(); defer { lock.unlock() }
         try beginChanges()
         let savepoint = unitSavepoint(depth: units.count)
@@ -163,7 +175,7 @@ extension SQLChangeDriver {
             if let savepoint = unit.savepoint, isInTransaction || unitOutlivesLostTransaction {
                 if isInTransaction { try? executeDirectly("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)") }
                 rewindChanges(to: unit.mark)
-                hasChanges = unit.hadChanges
+                setHasChanges(unit.hadChanges)
                 if !hasChanges && units.isEmpty { rollbackChanges() }
             } else {
                 // Began without a savepoint (nothing pending: undoing it is rolling back), or a
@@ -186,8 +198,18 @@ extension SQLChangeDriver {
     /// error half-way leaves nothing of it. A first change that fails leaves no transaction
     /// holding the write lock.
     @discardableResult
-    package func changeRows<T>(inSavepoint savepoint: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    @_spi(SQLStoreCore) @inlinable
+    public func changeRows<T>(inSavepoint savepoint: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
+        return try changeRowsHoldingLock(inSavepoint: savepoint, body)
+    }
+
+    /// ``changeRows(inSavepoint:_:)`` for a caller that holds the store's lock already (the
+    /// SQLite store, which journals the change under the same lock): the lock is not taken
+    /// again.
+    @discardableResult
+    @_spi(SQLStoreCore) @inlinable
+    public func changeRowsHoldingLock<T>(inSavepoint savepoint: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try beginChanges()
         generation &+= 1
         let mark = unitMark
@@ -195,7 +217,7 @@ extension SQLChangeDriver {
         do throws(StoreError) {
             let result = try body()
             if savepoint { try execute("RELEASE SAVEPOINT sift_change") }
-            hasChanges = true
+            setHasChanges(true)
             return result
         } catch {
             discardHeldChanges()

@@ -2,7 +2,7 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftSQLite
 import SiftStore
 
@@ -110,12 +110,14 @@ extension SQLiteStore {
 
     /// Runs one change on the rows (in the core's shell, ``SQLChangeDriver``) and keeps it in the
     /// journal. A change that writes more than one statement runs in a savepoint, so an error
-    /// half-way leaves nothing of it; inside a unit it needs none (the unit's undoes it).
+    /// half-way leaves nothing of it; inside a unit it needs none (the unit's undoes it). The
+    /// store's lock is held from the change through its journal entry (taken once: the shell
+    /// runs under it).
     @discardableResult
     func change<T>(writesOnce: Bool, journal entry: (T) -> JournaledChange?,
                    _ body: (any SQLiteRowChanges) throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock(); defer { lock.unlock() }
-        let result = try changeRows(inSavepoint: !writesOnce && units.isEmpty) { () throws(StoreError) in try body(rows) }
+        let result = try changeRowsHoldingLock(inSavepoint: !writesOnce && units.isEmpty) { () throws(StoreError) in try body(rows) }
         if let entry = entry(result) {
             if journal != nil {
                 journal?.append(entry)
@@ -130,7 +132,7 @@ extension SQLiteStore {
     /// Begins the write transaction, unless it is open: takes the write lock (waiting up to the
     /// busy timeout), brings an older store's layout up to date, and reads where row keys
     /// continue.
-    package func beginChanges() throws(StoreError) {
+    @_spi(SQLStoreCore) public func beginChanges() throws(StoreError) {
         guard !database.isInTransaction else { return }
         if let refusal = changesRefusal { throw refusal }
         try openCoreDataForWriting()
@@ -211,7 +213,7 @@ extension SQLiteStore {
         try? database.execute("PRAGMA cache_size = \(size)")
     }
 
-    package func execute(_ sql: String) throws(StoreError) {
+    @_spi(SQLStoreCore) public func execute(_ sql: String) throws(StoreError) {
         do { try database.execute(sql) } catch { throw failedChange(error) }
     }
 
@@ -267,49 +269,53 @@ extension SQLiteStore {
 /// and unit is kept in the journal, made again when SQLite rolls the transaction back on its own
 /// (so a unit's savepoint counts as held then: the journal took it again); a failed first
 /// change rolls back only if it left nothing changed (the rows may hold a migration's work).
-extension SQLiteStore: SQLChangeDriver {
-    package var isInTransaction: Bool { database.isInTransaction }
+@_spi(SQLStoreCore) extension SQLiteStore: SQLChangeDriver {
+    @_spi(SQLStoreCore) public var isInTransaction: Bool { database.isInTransaction }
 
-    package func executeDirectly(_ sql: String) throws { try database.execute(sql) }
+    @_spi(SQLStoreCore) public func setHasChanges(_ pending: Bool) { hasChanges = pending }
 
-    package func unitSavepoint(depth: Int) -> String? { hasChanges || depth > 0 ? "sift_unit" : nil }
+    @_spi(SQLStoreCore) public func checkInterruption() throws(StoreError) { try interruption.check() }
+
+    @_spi(SQLStoreCore) public func executeDirectly(_ sql: String) throws { try database.execute(sql) }
+
+    @_spi(SQLStoreCore) public func unitSavepoint(depth: Int) -> String? { hasChanges || depth > 0 ? "sift_unit" : nil }
 
     /// Where the journal stands.
-    package var unitMark: Int { journal?.count ?? 0 }
+    @_spi(SQLStoreCore) public var unitMark: Int { journal?.count ?? 0 }
 
-    package func unitBegan() { journal?.append(.unitBegan) }
+    @_spi(SQLStoreCore) public func unitBegan() { journal?.append(.unitBegan) }
 
-    package func unitReleased(_ unit: SQLChangeUnit<Int>) {
+    @_spi(SQLStoreCore) public func unitReleased(_ unit: SQLChangeUnit<Int>) {
         // Released, the unit's changes are the enclosing transaction's.
         if let count = journal?.count, count > unit.mark { journal?.remove(at: unit.mark) }
     }
 
-    package func rewindChanges(to mark: Int) {
+    @_spi(SQLStoreCore) public func rewindChanges(to mark: Int) {
         if let count = journal?.count, count > mark { journal?.removeSubrange(mark...) }
     }
 
-    package var unitOutlivesLostTransaction: Bool { true }
+    @_spi(SQLStoreCore) public var unitOutlivesLostTransaction: Bool { true }
 
-    package func discardHeldChanges() {}
+    @_spi(SQLStoreCore) public func discardHeldChanges() {}
 
-    package func endFailedFirstChange() {
+    @_spi(SQLStoreCore) public func endFailedFirstChange() {
         guard database.isInTransaction, !rows.hasChangedObjects else { return }
         try? database.execute("ROLLBACK")
         rows.transactionEnded(committed: false)
     }
 
-    package func failedChangeError(_ error: StoreError) -> StoreError {
+    @_spi(SQLStoreCore) public func failedChangeError(_ error: StoreError) -> StoreError {
         transactionEnded()
         return failedChange(error)
     }
 
-    package func prepareCommit() throws(StoreError) { try rows.validateChanges() }
+    @_spi(SQLStoreCore) public func prepareCommit() throws(StoreError) { try rows.validateChanges() }
 
-    package func commitError(_ error: any Error) -> StoreError { failedChange(error) }
+    @_spi(SQLStoreCore) public func commitError(_ error: any Error) -> StoreError { failedChange(error) }
 
-    package func committedChanges() -> StoreChanges? { changeCenter.hasObservers ? journaledChanges() : nil }
+    @_spi(SQLStoreCore) public func committedChanges() -> StoreChanges? { changeCenter.hasObservers ? journaledChanges() : nil }
 
-    package func transactionCommitted() {
+    @_spi(SQLStoreCore) public func transactionCommitted() {
         schemaBeforeTransaction = nil
         transactionEnded()
         rows.transactionEnded(committed: true)
@@ -317,7 +323,7 @@ extension SQLiteStore: SQLChangeDriver {
         changesUnrecorded = false
     }
 
-    package func rollBackTransaction() {
+    @_spi(SQLStoreCore) public func rollBackTransaction() {
         if database.isInTransaction { try? database.execute("ROLLBACK") }
         transactionEnded()
         rows.transactionEnded(committed: false)

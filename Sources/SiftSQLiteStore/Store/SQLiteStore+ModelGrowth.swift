@@ -2,7 +2,7 @@ import Foundation
 import SiftEvaluation
 import SiftLanguage
 import SiftSQL
-import SiftSQLStore
+@_spi(SQLStoreCore) import SiftSQLStore
 import SiftSQLite
 import SiftStore
 

@@ -89,7 +89,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// The connection behind ``database`` (a lock of its own: ``interrupt()`` reads it while
     /// a fetch holds ``lock``).
     let connection: ConnectionBox
-    package let lock = NSRecursiveLock()
+    @_spi(SQLStoreCore) public let lock = NSRecursiveLock()
     /// Stops the evaluator's work on SQL's rows (a predicate SQL cannot say) when `interrupt()`
     /// comes: no SQLite statement is running then for `sqlite3_interrupt` to stop.
     package let interruption = FetchInterruption()
@@ -102,7 +102,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     /// Whether the store was opened read-only (`open(at:readOnly:typeCache:coreDataModel:coreDataModelPath:)`).
     let isOpenedReadOnly: Bool
     /// The open ``performChanges(_:)`` units, innermost last.
-    package var units: [SQLChangeUnit<Int>] = []
+    @_spi(SQLStoreCore) public var units: [SQLChangeUnit<Int>] = []
     /// The changes of the open transaction, to make again if SQLite rolls it back on its own
     /// (nil: too many to keep).
     var journal: [JournaledChange]? = []
@@ -112,7 +112,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
     public let changeCenter = StoreChangeCenter()
     /// Changes whenever the rows may change under fetched objects (a change, a rollback):
     /// prefetched relationships loaded in an earlier generation are read again.
-    package var generation: UInt64 = 0
+    @_spi(SQLStoreCore) public var generation: UInt64 = 0
     public package(set) var hasChanges = false
     /// The page cache size (`PRAGMA cache_size`) to restore when the open write transaction
     /// ends; nil when the cache has its own size.
