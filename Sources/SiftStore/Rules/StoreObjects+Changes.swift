@@ -50,20 +50,49 @@ extension StoreObjects {
         // Where the object goes, adding it finds a duplicate ID; a value error must not come
         // first, so it looks before reporting one.
         guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entities[entityPosition].name) }
-        var values = entities[entityPosition].defaultValues
-        for given in given {
+        // Each given value converted to its attribute's type, or the error naming the object.
+        func stored(_ given: SlotValue) throws(StoreError) -> Value {
             do throws(AttributeValueError) {
-                values[given.slot] = try AttributeCoercion.storedValue(given.value, for: entities[entityPosition].attributes[given.slot].type)
+                return try AttributeCoercion.storedValue(given.value, for: entities[entityPosition].attributes[given.slot].type)
             } catch {
-                let entity = entities[entityPosition]
-                guard try reference(to: objectID) == nil else { throw Self.duplicateID(objectID, entity: entity.name) }
-                let attribute = entity.attributes[given.slot]
-                throw StoreError(.invalidValue, "\(entity.name) '\(objectID)', \(attribute.name): \(error.message)",
-                                 entity: entity.name, objectID: objectID, key: attribute.name)
+                throw try insertError(error, entity: entities[entityPosition], slot: given.slot, id: objectID)
             }
         }
+        let defaults = entities[entityPosition].defaultValues
+        // Values given in slot order (an import's rows are) are taken slot by slot, with a
+        // default only where none is given: the defaults are not copied for every row and then
+        // overwritten. Out of order (or a slot given twice), the defaults are copied and each
+        // given value set in turn. Either way the values convert in the order given, so the
+        // first that fails is the same.
+        var values: [Value] = []
+        values.reserveCapacity(defaults.count)
+        var next = 0
+        for slot in defaults.indices {
+            if next < given.count && given[next].slot == slot {
+                values.append(try stored(given[next]))
+                next += 1
+            } else {
+                values.append(defaults[slot])
+            }
+        }
+        if next < given.count {
+            values = defaults
+            for given in given { values[given.slot] = try stored(given) }
+        }
+        assert(values.count == defaults.count, "one value for each attribute slot")
         _ = try addObject(entity: entityPosition, id: objectID, attributes: values)
         return objectID
+    }
+
+    /// The error of an insert whose value in attribute `slot` did not convert: a duplicate ID
+    /// first (where the object would go, only adding it looks), else the value's. (Out of line:
+    /// its look-up's generic metadata is fetched only when a value fails, not for every row.)
+    @inline(never)
+    private func insertError(_ error: AttributeValueError, entity: EntityDescription, slot: Int, id: ObjectID) throws(StoreError) -> StoreError {
+        guard try reference(to: id) == nil else { return Self.duplicateID(id, entity: entity.name) }
+        let attribute = entity.attributes[slot]
+        return StoreError(.invalidValue, "\(entity.name) '\(id)', \(attribute.name): \(error.message)",
+                          entity: entity.name, objectID: id, key: attribute.name)
     }
 
     /// Changes the given attributes and relationships of an object; others keep their values.
