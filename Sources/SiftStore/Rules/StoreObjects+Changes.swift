@@ -51,6 +51,8 @@ extension StoreObjects {
         // first, so it looks before reporting one.
         guard try idIsFree(objectID, besidesWhereAdding: entityPosition) else { throw Self.duplicateID(objectID, entity: entities[entityPosition].name) }
         // Each given value converted to its attribute's type, or the error naming the object.
+        // (Inlined: called once for each value of every imported row.)
+        @inline(__always)
         func stored(_ given: SlotValue) throws(StoreError) -> Value {
             do throws(AttributeValueError) {
                 return try AttributeCoercion.storedValue(given.value, for: entities[entityPosition].attributes[given.slot].type)
