@@ -22,7 +22,7 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     let store: PostgreSQLStore
     let plan: PostgreSQLFetchPlan
     /// What is loaded with each batch.
-    let prefetch: PostgreSQLBatchPrefetch
+    let prefetch: SQLBatchPrefetch
     let failure: ReadFailure? = ReadFailure()
     /// The results as keys, read on first need. Guarded by `store.lock`.
     private var keyList: PostgreSQLKeyListSource?
@@ -30,7 +30,7 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     init(store: PostgreSQLStore, plan: PostgreSQLFetchPlan) {
         self.store = store
         self.plan = plan
-        prefetch = PostgreSQLBatchPrefetch(plan.request)
+        prefetch = SQLBatchPrefetch(postgreSQL: plan.request)
     }
 
     /// The results as a key list, read once (an error reading them is kept in ``failure``, and

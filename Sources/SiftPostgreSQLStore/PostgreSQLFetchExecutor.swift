@@ -38,7 +38,7 @@ struct PostgreSQLFetchExecutor: SQLFetchDriver {
     }
 
     func keyLists(_ plan: PostgreSQLFetchPlan) -> PostgreSQLKeyListDriver {
-        PostgreSQLKeyListDriver(postgreSQLStore: store, layout: plan.layout, prefetch: PostgreSQLBatchPrefetch(plan.request))
+        PostgreSQLKeyListDriver(postgreSQLStore: store, layout: plan.layout, prefetch: SQLBatchPrefetch(postgreSQL: plan.request))
     }
 
     /// Without a residual predicate the server counts; paging it did not do is arithmetic.
@@ -130,10 +130,10 @@ struct PostgreSQLFetchExecutor: SQLFetchDriver {
     var inMemorySectionCost: Int { 0 }
 
     /// The relationships the section key path crosses, loaded for every grouped object at once
-    /// (`PostgreSQLStore.prefetch(_:of:)`: a query per relationship).
+    /// (`PostgreSQLStore.prefetch(_:of:)`: a query per relationship and group of owners).
     func withRelationships<T>(readBy keyPath: String, loadedFor objects: [ManagedObject], of plan: PostgreSQLFetchPlan,
                               _ body: () throws -> T) throws -> T {
-        try store.prefetch(PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.table.entity, model: store.model), of: objects)
+        try store.prefetch(SQLBatchPrefetch(keyPaths: PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.table.entity, model: store.model)), of: objects)
         return try body()
     }
 

@@ -53,12 +53,12 @@ struct PostgreSQLFetchPlan: SQLPlannedFetch {
     var countIsPaged: Bool { isCompiled && !pagesInMemory }
     /// Whether the query is the compiler's (false: the entity's rows, everything in memory).
     let isCompiled: Bool
-    /// The relationship key paths read for each batch of scanned rows before the evaluator sees
+    /// The relationships (key paths) read for each batch of scanned rows before the evaluator sees
     /// them (one query per step instead of one per row and step): those the residual predicate
     /// reads (``relationshipsRead(by:sortKeys:entity:model:)``), and the first key of each sort
     /// key path sorted in memory. A path loaded and not read costs a query per batch, one
     /// missed a query per row; neither changes an answer.
-    let scanPrefetch: [String]
+    let scanPrefetch: SQLBatchPrefetch
 
     /// Checks a request exactly as the in-memory executor does (``CheckedFetchRequest``, so
     /// every store rejects the same requests with the same errors) and plans it.
@@ -95,8 +95,8 @@ struct PostgreSQLFetchPlan: SQLPlannedFetch {
             pagesInMemory = !query.pagesInSQL
             isCompiled = true
             mayBeRefused = query.mayBeRefused
-            scanPrefetch = Self.relationshipsRead(by: query.residual, sortKeys: sortsInMemory ? request.sortDescriptors.map(\.keyPath) : [],
-                                                  entity: entity, model: model)
+            scanPrefetch = SQLBatchPrefetch(keyPaths: Self.relationshipsRead(by: query.residual, sortKeys: sortsInMemory ? request.sortDescriptors.map(\.keyPath) : [],
+                                                                             entity: entity, model: model))
             return
         }
 
@@ -134,7 +134,8 @@ struct PostgreSQLFetchPlan: SQLPlannedFetch {
         }
         self.sql = sql
         self.parameters = parameters
-        scanPrefetch = Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath), entity: entity, model: model)
+        scanPrefetch = SQLBatchPrefetch(keyPaths: Self.relationshipsRead(by: request.predicate, sortKeys: request.sortDescriptors.map(\.keyPath),
+                                                                         entity: entity, model: model))
     }
 
     /// Why a fetch whose statement would bind more values than the protocol carries runs in

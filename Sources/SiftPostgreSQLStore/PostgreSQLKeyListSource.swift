@@ -18,13 +18,13 @@ typealias PostgreSQLKeyListSource = SQLKeyListSource<PostgreSQLKeyListDriver>
 /// decoded column by column as the result's types say (``PostgreSQLRowLayout``); a key whose
 /// row is gone is left out of a batch. While iterating, the relationships the request
 /// prefetches (each `relationshipKeyPathsForPrefetching` path, and the counts of its
-/// `relationshipCountsForPrefetching`: ``PostgreSQLBatchPrefetch``) are read for the whole batch
+/// `relationshipCountsForPrefetching`: ``SQLBatchPrefetch``) are read for the whole batch
 /// with one query each and answered from memory (``SQLObjectStorage``).
 struct PostgreSQLKeyListDriver: SQLKeyListDriver {
     let postgreSQLStore: PostgreSQLStore
     let layout: PostgreSQLRowLayout
     /// What is loaded with each batch.
-    let prefetch: PostgreSQLBatchPrefetch
+    let prefetch: SQLBatchPrefetch
 
     var store: any SQLObjectReadingStore { postgreSQLStore }
     var decoder: SQLRowDecoder { layout.decoder }
@@ -53,7 +53,7 @@ extension SQLKeyListSource where Driver == PostgreSQLKeyListDriver {
     /// (`failure`: where read errors are kept, another source's when it reads through this one.)
     convenience init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
                      failure: ReadFailure = ReadFailure()) {
-        let prefetch = request.map(PostgreSQLBatchPrefetch.init) ?? .none
+        let prefetch = request.map { SQLBatchPrefetch(postgreSQL: $0) } ?? .none
         self.init(driver: PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: prefetch), keys: keys, failure: failure)
     }
 }

@@ -22,8 +22,8 @@ package protocol SQLObjectReadingStore: AnyObject, Sendable {
 /// Fetched objects' link back to a SQL store, one per entity of a fetch: relationships are read
 /// when asked (``RelationshipReadingStorage``), for the row whose key the object carries.
 ///
-/// Relationships a fetch prefetches (the SQLite store's `RelationshipPrefetch`, the PostgreSQL
-/// store's `prefetch(_:of:)`), and the to-many counts it prefetches, are kept here for the batch
+/// Relationships a fetch prefetches (``SQLBatchPrefetch``, merged by the SQLite store, replaced by
+/// the PostgreSQL store), and the to-many counts it prefetches, are kept here for the batch
 /// being read and answered from memory while the rows have not changed; any other object (of an
 /// earlier batch, or a relationship not prefetched) is read with one query of its own
 /// (``SQLObjectReadingStore/destinations(of:from:key:)``).

@@ -99,18 +99,18 @@ extension RowLayout {
     }
 
     /// Loads `prefetch` for a batch of `objects` read with this layout, replacing the previous
-    /// batch's. Call with `store.lock` held.
-    func loadPrefetched(_ prefetch: RelationshipPrefetch, of objects: ArraySlice<ManagedObject>, store: SQLiteStore) {
+    /// batch's (cleared, then each relationship merged). Call with `store.lock` held.
+    func loadPrefetched(_ prefetch: SQLBatchPrefetch, of objects: ArraySlice<ManagedObject>, store: SQLiteStore) {
         clearPrefetched()
-        prefetch.load(prefetchOwners(objects), store: store)
+        prefetch.load(prefetchOwners(objects), keeping: .merged, through: SQLitePrefetchDriver(store: store))
     }
 
-    /// What `RelationshipPrefetch` loads for `objects` read with this layout: each one's
+    /// What `SQLBatchPrefetch` loads for `objects` read with this layout: each one's
     /// storage and row key.
-    func prefetchOwners(_ objects: some Sequence<ManagedObject>) -> [RelationshipPrefetch.Owner] {
+    func prefetchOwners(_ objects: some Sequence<ManagedObject>) -> [SQLBatchPrefetch.Owner] {
         let entities = self.entities
         return objects.compactMap { object in
-            entities[object.entityName]?.storage.map { RelationshipPrefetch.Owner(storage: $0, key: object.storageKey) }
+            entities[object.entityName]?.storage.map { SQLBatchPrefetch.Owner(storage: $0, key: object.storageKey) }
         }
     }
 }

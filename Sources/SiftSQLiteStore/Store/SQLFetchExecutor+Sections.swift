@@ -56,7 +56,7 @@ extension SQLFetchExecutor {
         guard merged.count <= Self.sectionQueryLimit else { return nil }
         let contiguous = SectionSpan.areContiguous(merged)
         let layout = fetchPlan.layout
-        let prefetch = RelationshipPrefetch(request)
+        let prefetch = SQLBatchPrefetch(request)
         let sections = merged.map { span in
             let objectsQuery = sectionSQL.objectsQuery(layout.expressions, values: span.values, first: span.first, last: span.last)
             return FetchedSection(name: span.name, indexTitle: Section.indexTitle(for: span.name),

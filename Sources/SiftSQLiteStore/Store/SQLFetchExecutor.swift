@@ -89,11 +89,11 @@ struct SQLFetchExecutor: SQLFetchDriver {
         let (sql, bindings) = plan.sql.select(plan.layout.expressions)
         // Prepared now, so an error is the fetch's error (not an empty result later).
         try database.prepare(sql).bind(sqlValues: bindings)
-        return SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: plan.layout, prefetch: RelationshipPrefetch(plan.request))
+        return SQLQuerySource(store: store, sql: sql, bindings: bindings, layout: plan.layout, prefetch: SQLBatchPrefetch(plan.request))
     }
 
     func keyLists(_ plan: SQLiteFetchPlan) -> SQLiteKeyListDriver {
-        SQLiteKeyListDriver(sqliteStore: store, layout: plan.layout, relationshipPrefetch: RelationshipPrefetch(plan.request))
+        SQLiteKeyListDriver(sqliteStore: store, layout: plan.layout, relationshipPrefetch: SQLBatchPrefetch(plan.request))
     }
 
     /// How many rows the evaluator filters at a time when the part of the predicate it checks
@@ -104,11 +104,11 @@ struct SQLFetchExecutor: SQLFetchDriver {
     ///
     /// The relationships the residual predicate reads (``PredicateRelationshipPaths``, every
     /// step of a path like `playlists.tracks.album`) are loaded for ``residualBatch`` rows at a
-    /// time (``RelationshipPrefetch``: one query per step for the batch, each object reached
+    /// time (``SQLBatchPrefetch``: one query per step for the batch, each object reached
     /// once), rather than read by each object as it is evaluated, a query per object and step.
     func scan(_ plan: SQLiteFetchPlan, _ body: (ManagedObject) throws -> Void) throws {
         let layout = plan.layout
-        let prefetch = RelationshipPrefetch(keyPaths: plan.sql.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.entity, model: schema.model) } ?? [])
+        let prefetch = SQLBatchPrefetch(keyPaths: plan.sql.residual.map { PredicateRelationshipPaths.paths(of: $0, entity: plan.entity, model: schema.model) } ?? [])
         let (sql, bindings) = plan.sql.select(layout.expressions)
         let statement = try database.prepare(sql)
         try statement.bind(sqlValues: bindings)
@@ -134,13 +134,13 @@ struct SQLFetchExecutor: SQLFetchDriver {
     }
 
     /// The relationships the section key path crosses, loaded for every grouped object at once
-    /// (``RelationshipPrefetch``, in chunks of owner keys), and let go once they are grouped.
+    /// (``SQLBatchPrefetch``, in chunks of owner keys), and let go once they are grouped.
     func withRelationships<T>(readBy keyPath: String, loadedFor objects: [ManagedObject], of plan: SQLiteFetchPlan,
                               _ body: () throws -> T) throws -> T {
-        let prefetch = RelationshipPrefetch(keyPaths: PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.entity, model: schema.model))
+        let prefetch = SQLBatchPrefetch(keyPaths: PredicateRelationshipPaths.paths(ofKeyPath: keyPath, entity: plan.entity, model: schema.model))
         guard !prefetch.isEmpty, !objects.isEmpty else { return try body() }
         let layout = plan.layout
-        prefetch.load(layout.prefetchOwners(objects), store: store)
+        prefetch.load(layout.prefetchOwners(objects), keeping: .merged, through: SQLitePrefetchDriver(store: store))
         defer { layout.clearPrefetched() }
         return try body()
     }

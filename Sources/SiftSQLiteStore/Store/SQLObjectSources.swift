@@ -16,7 +16,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let bindings: [SQLValue]
     let layout: RowLayout
     /// The relationships loaded with each batch iteration reads.
-    let prefetch: RelationshipPrefetch
+    let prefetch: SQLBatchPrefetch
     private var cachedKeys: [(key: Int64, id: ObjectID)]?
     /// The keys as a list, which random access reads the objects of (a window at a time).
     private var keyList: SQLiteKeyListSource?
@@ -26,7 +26,7 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
     let failure: ReadFailure? = ReadFailure()
 
     init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, count: Int? = nil,
-         prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: [])) {
+         prefetch: SQLBatchPrefetch = .none) {
         self.store = store
         self.sql = sql
         self.bindings = bindings
@@ -83,12 +83,12 @@ final class SQLQuerySource: FetchedObjectSource, @unchecked Sendable {
 
 /// Steps one statement for the core's object stream (``SQLObjectStream``, which decodes only
 /// the rows asked for and, after each batch, loads the batch's prefetched relationships with
-/// `RelationshipPrefetch`, replacing the previous batch's). The cursor is the store's own type
+/// `SQLBatchPrefetch`, replacing the previous batch's). The cursor is the store's own type
 /// around the core's stream so that the stream's loop is specialized for SQLite's rows.
 struct SQLStatementCursor: FetchedObjectCursor {
     private var stream: SQLObjectStream<SQLiteStatementRows>
 
-    init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, prefetch: RelationshipPrefetch) {
+    init(store: SQLiteStore, sql: String, bindings: [SQLValue], layout: RowLayout, prefetch: SQLBatchPrefetch) {
         store.lock.lock(); defer { store.lock.unlock() }
         let rows = SQLiteStatementRows(store: store, layout: layout, relationshipPrefetch: prefetch)
         do {
@@ -117,11 +117,11 @@ final class SQLiteStatementRows: SQLRowStreamDriver {
     let store: SQLiteStore
     let layout: RowLayout
     /// The relationships loaded with each batch.
-    let relationshipPrefetch: RelationshipPrefetch
+    let relationshipPrefetch: SQLBatchPrefetch
     /// The statement, until its last row or its error.
     var statement: SQLiteStatement?
 
-    init(store: SQLiteStore, layout: RowLayout, relationshipPrefetch: RelationshipPrefetch) {
+    init(store: SQLiteStore, layout: RowLayout, relationshipPrefetch: SQLBatchPrefetch) {
         self.store = store
         self.layout = layout
         self.relationshipPrefetch = relationshipPrefetch
@@ -164,7 +164,7 @@ final class SQLiteStatementRows: SQLRowStreamDriver {
 /// section): the core's key list (``SQLKeyListSource``) over the SQLite store's rows. Objects
 /// are read by key when asked, a window of keys per query, and iteration reads a batch of keys
 /// per query, then loads the batch's prefetched relationships and counts
-/// (`RelationshipPrefetch`). Objects read by position are not prefetched: each reads its
+/// (`SQLBatchPrefetch`). Objects read by position are not prefetched: each reads its
 /// relationships when asked.
 typealias SQLiteKeyListSource = SQLKeyListSource<SQLiteKeyListDriver>
 
@@ -183,7 +183,7 @@ struct SQLiteKeyListDriver: SQLKeyListDriver {
     let sqliteStore: SQLiteStore
     let layout: RowLayout
     /// The relationships loaded with each batch iteration reads.
-    let relationshipPrefetch: RelationshipPrefetch
+    let relationshipPrefetch: SQLBatchPrefetch
 
     var store: any SQLObjectReadingStore { sqliteStore }
     var decoder: SQLRowDecoder { layout.decoder }
@@ -218,7 +218,7 @@ extension SQLKeyListSource where Driver == SQLiteKeyListDriver {
     /// The list `keys` of `layout`'s table in `store`, loading `prefetch` with each batch.
     /// (`failure`: where read errors are kept, another source's when it reads through this one.)
     convenience init(store: SQLiteStore, keys: [(key: Int64, id: ObjectID)], layout: RowLayout,
-                     prefetch: RelationshipPrefetch = RelationshipPrefetch(keyPaths: [], counts: []), failure: ReadFailure = ReadFailure()) {
+                     prefetch: SQLBatchPrefetch = .none, failure: ReadFailure = ReadFailure()) {
         self.init(driver: SQLiteKeyListDriver(sqliteStore: store, layout: layout, relationshipPrefetch: prefetch), keys: keys, failure: failure)
     }
 

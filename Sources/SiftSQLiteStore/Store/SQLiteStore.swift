@@ -433,7 +433,7 @@ public final class SQLiteStore: PersistentStore, SlotInsertingStore, BatchDeleti
         return RowLayout(table: root, schema: schema, alias: "d", store: self)
     }
 
-    /// The destinations of a relationship of the row with `key`, in order. (`RelationshipPrefetch`
+    /// The destinations of a relationship of the row with `key`, in order. (`SQLitePrefetchDriver`
     /// reads the same rows in the same order for many keys at once.)
     package func destinations(of relationship: RelationshipDescription, from table: EntityTable, key: Int64) throws -> [ManagedObject] {
         lock.lock(); defer { lock.unlock() }
