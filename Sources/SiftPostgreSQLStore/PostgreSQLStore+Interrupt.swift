@@ -18,6 +18,13 @@ extension PostgreSQLStore {
 /// cancelled, or the evaluator stopped while it read relationships from the server, is
 /// ``StoreError/interrupted``; the executor's errors are store errors already.
 extension PostgreSQLStore: SQLFetchingStore {
+    // `PersistentStore`'s fetches, each run by the core (`executeFetch`, `fetchObjects`,
+    // `fetchSectionedObjects`: the dispatch, the interrupt and error shell) with this store's
+    // executor.
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
+
     package func fetchExecutor(for request: FetchRequest) throws -> any SQLStoreFetchExecutor {
         PostgreSQLFetchExecutor(store: self)
     }

@@ -297,13 +297,6 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
 
     // MARK: Fetching
 
-    // (Dispatched by the SQL stores' core, `SQLFetchingStore`, to `PostgreSQLFetchExecutor`.)
-    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
-
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
-
-    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
-
     public func object(with id: ObjectID) -> ManagedObject? {
         lock.lock(); defer { lock.unlock() }
         return SQLObjectLookup.object(with: id, in: schema) { lookup in

@@ -21,6 +21,13 @@ extension SQLiteStore {
 /// `SQLITE_INTERRUPT` is ``StoreError/interrupted``, every other SQLite error what it means to
 /// the user (``translated(_:)``).
 extension SQLiteStore: SQLFetchingStore {
+    // `PersistentStore`'s fetches, each run by the core (`executeFetch`, `fetchObjects`,
+    // `fetchSectionedObjects`: the dispatch, the interrupt and error shell) with this store's
+    // executor.
+    public func execute(_ request: FetchRequest) throws -> FetchResult { try executeFetch(request) }
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects { try fetchObjects(request) }
+    public func fetchSections(_ request: FetchRequest) throws -> SectionedFetchResults { try fetchSectionedObjects(request) }
+
     package func fetchExecutor(for request: FetchRequest) throws -> any SQLStoreFetchExecutor {
         try SQLFetchExecutor(store: self, reading: request)
     }
