@@ -30,7 +30,7 @@ final class PostgreSQLCursorSource: FetchedObjectSource, @unchecked Sendable {
     init(store: PostgreSQLStore, plan: PostgreSQLFetchPlan) {
         self.store = store
         self.plan = plan
-        prefetch = SQLBatchPrefetch(postgreSQL: plan.request)
+        prefetch = SQLBatchPrefetch(plan.request)
     }
 
     /// The results as a key list, read once (an error reading them is kept in ``failure``, and

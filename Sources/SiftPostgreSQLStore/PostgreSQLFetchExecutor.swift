@@ -38,7 +38,7 @@ struct PostgreSQLFetchExecutor: SQLFetchDriver {
     }
 
     func keyLists(_ plan: PostgreSQLFetchPlan) -> PostgreSQLKeyListDriver {
-        PostgreSQLKeyListDriver(postgreSQLStore: store, layout: plan.layout, prefetch: SQLBatchPrefetch(postgreSQL: plan.request))
+        PostgreSQLKeyListDriver(postgreSQLStore: store, layout: plan.layout, prefetch: SQLBatchPrefetch(plan.request))
     }
 
     /// Without a residual predicate the server counts; paging it did not do is arithmetic.

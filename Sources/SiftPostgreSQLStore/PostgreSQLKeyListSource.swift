@@ -53,7 +53,7 @@ extension SQLKeyListSource where Driver == PostgreSQLKeyListDriver {
     /// (`failure`: where read errors are kept, another source's when it reads through this one.)
     convenience init(store: PostgreSQLStore, keys: [(key: Int64, id: ObjectID)], layout: PostgreSQLRowLayout, request: FetchRequest? = nil,
                      failure: ReadFailure = ReadFailure()) {
-        let prefetch = request.map { SQLBatchPrefetch(postgreSQL: $0) } ?? .none
+        let prefetch = request.map(SQLBatchPrefetch.init) ?? .none
         self.init(driver: PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: prefetch), keys: keys, failure: failure)
     }
 }

@@ -15,7 +15,7 @@ typealias PostgreSQLSectionSource = SQLDeferredKeyListSource<PostgreSQLKeyListDr
 extension SQLDeferredKeyListSource where Driver == PostgreSQLKeyListDriver {
     /// The section of `count` objects that `sql` (selecting each row's key and ID) lists.
     convenience init(store: PostgreSQLStore, sql: String, parameters: [PostgreSQLValue], layout: PostgreSQLRowLayout, request: FetchRequest, count: Int) {
-        let driver = PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: SQLBatchPrefetch(postgreSQL: request))
+        let driver = PostgreSQLKeyListDriver(postgreSQLStore: store, layout: layout, prefetch: SQLBatchPrefetch(request))
         self.init(count: count, driver: driver) {
             let result = try store.read { () throws(StoreError) in try store.query(sql, parameters) }
             var keys: [(key: Int64, id: ObjectID)] = []

@@ -4,19 +4,6 @@ import SiftSQL
 import SiftSQLStore
 import SiftStore
 
-extension SQLBatchPrefetch {
-    /// What a PostgreSQL fetch `request` loads with each batch of its objects: the destinations
-    /// of its `relationshipKeyPathsForPrefetching` and the counts of its
-    /// `relationshipCountsForPrefetching`, each once, but for relationships whose destinations
-    /// are loaded anyway (which are counted from them).
-    init(postgreSQL request: FetchRequest) {
-        let loaded = Set(request.relationshipKeyPathsForPrefetching.map { String($0.prefix { $0 != "." }) })
-        var counts: [String] = []
-        for name in request.relationshipCountsForPrefetching where !loaded.contains(name) && !counts.contains(name) { counts.append(name) }
-        self.init(keyPaths: request.relationshipKeyPathsForPrefetching, counts: counts)
-    }
-}
-
 extension PostgreSQLStore {
     /// Loads what `batch` asks for `objects` (one batch of a fetch, a run of candidates of the
     /// residual predicate, objects grouped in sections): the core's ``SQLBatchPrefetch``, one

@@ -54,7 +54,9 @@ import Testing
         #expect(prefetch.steps[0].then.steps.map(\.name) == ["folder"])
         #expect(prefetch.steps[0].then.steps[0].then.steps.map(\.name) == ["notes"])
         #expect(prefetch.steps[1].then.isEmpty)
-        #expect(prefetch.counts == ["notes"])
+        // ("notes" is loaded, so it is counted from its destinations, not queried again.)
+        #expect(prefetch.counts.isEmpty)
+        #expect(SQLBatchPrefetch(keyPaths: ["folder.notes"], counts: ["notes", "tags", "notes", "tags"]).counts == ["notes", "tags"])
         #expect(SQLBatchPrefetch.none.isEmpty)
     }
 

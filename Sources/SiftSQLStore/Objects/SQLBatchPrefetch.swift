@@ -42,7 +42,9 @@ package struct SQLBatchPrefetch: Sendable {
     }
 
     /// The prefetch for key paths the fetch checked (`ModelKeyPaths.checkPrefetchKeyPath`), and
-    /// the to-many relationships `counts` counted; an empty path (or step) is passed over.
+    /// the to-many relationships `counts` counted, each once; an empty path (or step) is passed
+    /// over, and a relationship whose destinations a path loads is not counted as well (its
+    /// count is read from them: `destinationCount(of:)` looks at the loaded destinations).
     package init(keyPaths: [String], counts: [String] = []) {
         var names: [String] = []
         var rests: [String: [String]] = [:]
@@ -53,7 +55,9 @@ package struct SQLBatchPrefetch: Sendable {
             rests[first, default: []].append(contentsOf: parts.dropFirst().map(String.init))
         }
         steps = names.map { Step(name: $0, then: SQLBatchPrefetch(keyPaths: rests[$0] ?? [])) }
-        self.counts = counts
+        var counted: [String] = []
+        for name in counts where rests[name] == nil && !counted.contains(name) { counted.append(name) }
+        self.counts = counted
     }
 
     package var isEmpty: Bool { steps.isEmpty && counts.isEmpty }
