@@ -109,8 +109,8 @@ public struct PreparedKey: Sendable, Hashable {
 
     @usableFromInline
     package struct Bits: Hashable, Sendable {
-        package let low: UInt64
-        package let high: UInt64
+        @usableFromInline package let low: UInt64
+        @usableFromInline package let high: UInt64
 
         @usableFromInline
         package init(low: UInt64, high: UInt64) {

@@ -2,8 +2,9 @@ import SiftEvaluation
 
 /// The attribute names of an entity's fetched objects, in the entity's order: one instance
 /// shared by every object a fetch reads of that entity, so an object holds only its values.
+@usableFromInline
 package final class AttributeNames: Sendable {
-    package let names: [String]
+    @usableFromInline package let names: [String]
     /// An index for entities with many attributes (a few are searched linearly, which is faster).
     @usableFromInline let index: [String: Int]?
     /// The names' representations: a key with the same bits is the same name, found without
@@ -26,8 +27,30 @@ package final class AttributeNames: Sendable {
 
     /// Where `name` is in ``names``.
     package func position(of name: String) -> Int? {
+        position(named: name)
+    }
+
+    /// Where `name` is in ``names``: a name with the same representation as one of a few names
+    /// is found by comparing two words a name, otherwise as ``positionBySearch(of:)`` finds it.
+    /// (Internal and inlinable, not `package`, so that ``ManagedObject``'s public attribute
+    /// subscript can be inlined into a library user's code with it: Swift 6.3 inlines no
+    /// `@inlinable package` function across modules.)
+    @inlinable @inline(__always)
+    func position(named name: String) -> Int? {
+        if index == nil, MemoryLayout<String>.size == 16 {
+            let (low, high) = withUnsafeBytes(of: name) { (raw: UnsafeRawBufferPointer) in
+                (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            for position in bits.indices where bits[position].low == low && bits[position].high == high { return position }
+        }
+        return positionBySearch(of: name)
+    }
+
+    /// Where `name` is in ``names``, by the index or by comparing names.
+    @usableFromInline
+    func positionBySearch(of name: String) -> Int? {
         if let index { return index[name] }
-        return position(of: name, bits: PreparedKey.bits(of: name), hint: -1)
+        return names.firstIndex(of: name)
     }
 
     /// Where `name` is in ``names``, trying `hint` first: a name whose representation is

@@ -9,11 +9,11 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     public let objectID: ObjectID
     /// The entity, the attribute names and the store's side: shared by the objects a fetch
     /// reads of one entity.
-    private let shape: ObjectShape
+    @usableFromInline let shape: ObjectShape
     /// The attribute values: a slice of the buffer a fetch decoded the object's batch into
     /// (the batch's objects share it, so it lives as long as one of them does). A store may
     /// keep values of its own after the attributes' (``storedValues``).
-    private let values: ArraySlice<Value>
+    @usableFromInline let values: ArraySlice<Value>
     /// Where the object is in its store (a row key, a graph position), for its storage.
     package let storageKey: Int64
 
@@ -85,7 +85,11 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
     /// is answered from memory, without reading the destinations.
     public func destinationCount(of relationship: String) -> Int { storage.destinationCount(relationship, of: self) }
 
-    /// An attribute's value, or nil for a key that is not an attribute.
+    /// An attribute's value, or nil for a key that is not an attribute. (Inlinable with its
+    /// look-up, which is inlined into it: a name is found by comparing two words a name. In the
+    /// release benchmark a library user's call still calls it, `@inline(__always)` or not; see
+    /// PERFORMANCE.md, "A million-row SQLite fetch".)
+    @inlinable @inline(__always)
     public subscript(attribute name: String) -> Value? {
         guard let position = position(of: name) else { return nil }
         return values[values.startIndex &+ position]
@@ -93,14 +97,22 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
 
     /// Where attribute `name` is in ``values``. (The names are read as a guaranteed reference:
     /// the shape holds them as long as the object lives, so the look-up counts no references.)
-    @inline(__always)
-    private func position(of name: String) -> Int? {
-        Unmanaged.passUnretained(shape.names)._withUnsafeGuaranteedRef { $0.position(of: name) }
+    @inlinable @inline(__always)
+    func position(of name: String) -> Int? {
+        Unmanaged.passUnretained(shape.names)._withUnsafeGuaranteedRef { $0.position(named: name) }
     }
 
+    /// (Inlinable as ``subscript(attribute:)`` is; a key that is not an attribute is the store's.)
+    @inlinable @inline(__always)
     public func value(forKey key: String) throws(EvaluationError) -> Value {
         if let position = position(of: key) { return values[values.startIndex &+ position] }
-        return try storage.value(forKey: key, of: self)
+        return try storageValue(forKey: key)
+    }
+
+    /// A value the store answers for (a relationship's), or its error for an unknown key.
+    @usableFromInline
+    func storageValue(forKey key: String) throws(EvaluationError) -> Value {
+        try storage.value(forKey: key, of: self)
     }
 
     public var objectIdentity: AnyHashable { ObjectReference.identity(of: objectID) }
@@ -111,9 +123,10 @@ public final class ManagedObject: KeyValueObject, ObjectIDConvertible, CustomStr
 
 /// What the objects a fetch reads of one entity share: the entity's name, its attribute names
 /// (the order of each object's values) and the store's side of the objects.
+@usableFromInline
 package final class ObjectShape: Sendable {
     package let entityName: String
-    package let names: AttributeNames
+    @usableFromInline package let names: AttributeNames
     package let storage: any ManagedObjectStorage
     /// Whether `storage` counts its live objects (asked once here, not at every object's
     /// making and freeing: a call through the existential costs a retain and a release).
