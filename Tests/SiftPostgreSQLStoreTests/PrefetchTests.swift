@@ -10,13 +10,17 @@ import Testing
 /// Relationships a fetch prefetches are read for each batch with one query per relationship and
 /// answered from memory: the same destinations, in order, as reading them one object at a time.
 @Suite struct PrefetchTests {
+    /// Inserts tags (ID → label) and folders (ID → name).
+    static func insert(_ store: PostgreSQLStore, tags: KeyValuePairs<String, String>, folders: KeyValuePairs<String, String>) throws {
+        for (id, label) in tags { try store.insert("Tag", id: ObjectID(id), ["label": .string(label)]) }
+        for (id, name) in folders { try store.insert("Folder", id: ObjectID(id), ["name": .string(name)]) }
+    }
+
     @Test func prefetchedRelationshipsAnswerFromTheBatch() async throws {
         let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "prefetch")
         defer { test.database.drop() }
         let store = test.store
-        try store.insert("Tag", id: ObjectID("t1"), ["label": .string("a")])
-        try store.insert("Tag", id: ObjectID("t2"), ["label": .string("b")])
-        try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
+        try Self.insert(store, tags: ["t1": "a", "t2": "b"], folders: ["f1": "Work"])
         for n in 1...5 {
             try store.insert(n % 2 == 0 ? "Memo" : "Note", id: ObjectID("n\(n)"), ["title": .string("note \(n)"), "rank": .int(Int64(n))],
                              relationships: ["folder": n == 5 ? [] : [ObjectID("f1")], "tags": n % 2 == 0 ? [ObjectID("t2"), ObjectID("t1")] : [ObjectID("t1")]])
@@ -67,12 +71,7 @@ import Testing
         let test = try await StoreTestDatabase.make(StoreTestModels.notes, label: "prefetchcounts")
         defer { test.database.drop() }
         let store = test.store
-        try store.insert("Tag", id: ObjectID("t1"), ["label": .string("a")])
-        try store.insert("Tag", id: ObjectID("t2"), ["label": .string("b")])
-        try store.insert("Tag", id: ObjectID("t3"), ["label": .string("c")])
-        try store.insert("Folder", id: ObjectID("f1"), ["name": .string("Work")])
-        try store.insert("Folder", id: ObjectID("f2"), ["name": .string("Home")])
-        try store.insert("Folder", id: ObjectID("f3"), ["name": .string("Empty")])
+        try Self.insert(store, tags: ["t1": "a", "t2": "b", "t3": "c"], folders: ["f1": "Work", "f2": "Home", "f3": "Empty"])
         for n in 1...7 {
             try store.insert(n % 2 == 0 ? "Memo" : "Note", id: ObjectID("n\(n)"), ["title": .string("note \(n)"), "rank": .int(Int64(n))],
                              relationships: ["folder": [ObjectID(n < 5 ? "f1" : "f2")], "tags": n % 3 == 0 ? [] : n % 2 == 0 ? [ObjectID("t2"), ObjectID("t1")] : [ObjectID("t1")]])
