@@ -43,10 +43,7 @@ struct PostgreSQLPrefetchDriver: SQLBatchPrefetchDriver {
 
     func counts(of group: SQLPrefetchGroup) throws(StoreError) -> [Int64: Int]? {
         let store = self.store
-        let root = store.schema.table(for: group.relationship.destination).map { destination in
-            store.model.entity(named: destination.entity.rootEntity).flatMap { store.schema.table(for: $0.name) } ?? destination
-        }
-        guard let sql = SQLRelationshipRead.countSQL(group.relationship, of: group.table, held: group.held, destination: root,
+        guard let sql = SQLRelationshipRead.countSQL(group.relationship, of: group.table, held: group.held, destination: store.destinationRoot(of: group.relationship),
                                                      keys: "= ANY($1)", schema: store.schema, dialect: store.dialect) else { return nil }
         let result = try store.read { () throws(StoreError) in try store.query(sql, [PostgreSQLRowObjects.keyArray(group.keys)]) }
         var counts: [Int64: Int] = [:]

@@ -314,14 +314,21 @@ public final class PostgreSQLStore: PersistentStore, SlotInsertingStore, Interru
         try destinations(of: relationship, from: table, keys: [key])[key] ?? []
     }
 
+    /// The table whose rows a relationship's destinations are read as: its destination's
+    /// hierarchy's root (rows of a table shared by a hierarchy decode as the root's layout
+    /// decodes them); nil for a destination without a table.
+    func destinationRoot(of relationship: RelationshipDescription) -> EntityTable? {
+        guard let destination = schema.table(for: relationship.destination) else { return nil }
+        return model.entity(named: destination.entity.rootEntity).flatMap { schema.table(for: $0.name) } ?? destination
+    }
+
     /// The destinations of a relationship of the rows with `keys`, each owner's in order (every
     /// owner has an entry), with one query.
     func destinations(of relationship: RelationshipDescription, from table: EntityTable, keys: [Int64]) throws(StoreError) -> [Int64: [ManagedObject]] {
         lock.lock(); defer { lock.unlock() }
         var found: [Int64: [ManagedObject]] = [:]
         for key in keys { found[key] = [] }
-        guard let storage = table.relationships[relationship.name], let destination = schema.table(for: relationship.destination) else { return found }
-        let root = model.entity(named: destination.entity.rootEntity).flatMap { schema.table(for: $0.name) } ?? destination
+        guard let storage = table.relationships[relationship.name], let root = destinationRoot(of: relationship) else { return found }
         let layout = PostgreSQLRowLayout(table: root, schema: schema, alias: "d", store: self)
         // (The owner's key comes last, after the columns the layout decodes.)
         let reading = SQLRelationshipRead(relationship, of: table, held: storage, destination: root, selecting: layout.columns,

@@ -79,9 +79,10 @@ struct SQLitePrefetchDriver: SQLBatchPrefetchDriver {
 
     private func count(_ group: SQLPrefetchGroup) throws -> [Int64: Int]? {
         var counts: [Int64: Int] = [:]
+        let destination = store.destinationLayout(of: group.relationship)?.table
         for chunk in RowKeyLists.chunks(group.keys) {
             guard let sql = SQLRelationshipRead.countSQL(group.relationship, of: group.table, held: group.held,
-                                                         destination: store.destinationLayout(of: group.relationship)?.table,
+                                                         destination: destination,
                                                          keys: RowKeyLists.inList(chunk.count), schema: store.schema, dialect: SQLiteDialect()) else { return nil }
             let statement = try store.database.cachedStatement(sql)
             defer { statement.reset() }
